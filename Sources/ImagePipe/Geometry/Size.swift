@@ -1,0 +1,23 @@
+/// A width and height in whole pixels.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public init(_ width: Int, _ height: Int) {
+        self.init(width: width, height: height)
+    }
+
+    public var pixelCount: Int { width * height }
+    public var shorterSide: Int { min(width, height) }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    /// The same size turned a quarter: width and height swapped.
+    public var transposed: Size { Size(height, width) }
+
+    /// The pipeline-language form, `WxH`.
+    public var description: String { "\(width)x\(height)" }
+}

@@ -1,0 +1,23 @@
+extension Image {
+    /// Decodes the picture file at `path`.
+    public static func load(path: String, options: LoadOptions = LoadOptions()) throws -> Image {
+        let header = try ImageHeader.read(path: path)
+        if let maxPixels = options.maxPixels, maxPixels > 0, header.storedSize.pixelCount > maxPixels {
+            throw ImageError(.tooLarge, path: path, reason:
+                "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
+        }
+        let decoder = PixbufDecoder(options: options, path: path, orientation: header.orientation)
+        try ImageFile.readChunks(path: path) { try decoder.write($0) }
+        return try decoder.finish()
+    }
+
+    /// Decodes a picture held in memory (any format gdk-pixbuf reads).
+    public static func decode(_ bytes: some Collection<UInt8>, options: LoadOptions = LoadOptions()) throws -> Image {
+        let contiguous = Array(bytes)
+        guard !contiguous.isEmpty else { throw ImageError(.corrupt, reason: "no bytes to decode") }
+        let orientation = ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17)))
+        let decoder = PixbufDecoder(options: options, path: nil, orientation: orientation)
+        _ = try contiguous.withUnsafeBytes { try decoder.write($0) }
+        return try decoder.finish()
+    }
+}

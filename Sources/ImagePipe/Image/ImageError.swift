@@ -1,0 +1,26 @@
+/// Why an image could not be read, made or written; names the file where there is one.
+public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case unreadable = "cannot read"
+        case unsupported = "unsupported format"
+        case corrupt = "corrupt image"
+        case tooLarge = "too large"
+        case unwritable = "cannot write"
+        case geometry = "bad geometry"
+    }
+
+    public var kind: Kind
+    /// The file concerned, or nil for in-memory images.
+    public var path: String?
+    public var reason: String
+
+    public init(_ kind: Kind, path: String? = nil, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(path.map { "\($0): " } ?? "")\(kind.rawValue): \(reason)"
+    }
+}

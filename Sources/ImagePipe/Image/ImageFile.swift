@@ -1,0 +1,78 @@
+import CGdkPixbuf
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plain file input and output for images, without Foundation: chunked reads and writes that
+/// land under their final name only when complete.
+public enum ImageFile {
+    /// Calls `body` with successive chunks of the file until it returns false or the file ends.
+    static func readChunks(path: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        guard let file = fopen(path, "rb") else { throw readError(path: path) }
+        defer { fclose(file) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = fread(buffer.baseAddress, 1, chunkSize, file)
+            if count > 0, try !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
+            if count < chunkSize {
+                if ferror(file) != 0 { throw ImageError(.unreadable, path: path, reason: systemMessage()) }
+                return
+            }
+        }
+    }
+
+    /// The first `count` bytes of a file (fewer if it is shorter).
+    static func prefix(path: String, count: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try readChunks(path: path, chunkSize: count) { chunk in
+            bytes.append(contentsOf: chunk)
+            return false
+        }
+        return bytes
+    }
+
+    /// The best reason why `path` cannot be read as an image.
+    static func readError(path: String) -> ImageError {
+        var status = stat()
+        if stat(path, &status) != 0 { return ImageError(.unreadable, path: path, reason: systemMessage()) }
+        if (status.st_mode & S_IFMT) == S_IFDIR { return ImageError(.unreadable, path: path, reason: "is a directory") }
+        if access(path, R_OK) != 0 { return ImageError(.unreadable, path: path, reason: systemMessage()) }
+        if status.st_size == 0 { return ImageError(.corrupt, path: path, reason: "the file is empty") }
+        return ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
+    }
+
+    /// Writes `bytes` to `path` through a temporary file in the same directory, renamed into place
+    /// only when every byte is on disk: a reader never sees a partial file under `path`.
+    public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(directory).\(name).imagepipe-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
+        let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        var failure: String?
+        var written = 0
+        while written < bytes.count, failure == nil {
+            let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno != EINTR { failure = systemMessage() }
+            } else {
+                written += result
+            }
+        }
+        // mkstemp makes the file 0600; give it the permissions a plain new file would have.
+        let mask = umask(0)
+        umask(mask)
+        if failure == nil, fchmod(descriptor, 0o666 & ~mask) != 0 { failure = systemMessage() }
+        if failure == nil, fsync(descriptor) != 0 { failure = systemMessage() }
+        if close(descriptor) != 0, failure == nil { failure = systemMessage() }
+        if failure == nil, rename(temporary, path) != 0 { failure = systemMessage() }
+        if let failure {
+            unlink(temporary)
+            throw ImageError(.unwritable, path: path, reason: failure)
+        }
+    }
+
+    static func systemMessage() -> String { String(cString: strerror(errno)) }
+}

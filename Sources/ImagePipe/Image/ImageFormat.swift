@@ -1,0 +1,48 @@
+import CGdkPixbuf
+
+/// A file format ImagePipe can write, with the gdk-pixbuf saver behind it.
+public enum ImageFormat: String, CaseIterable, Sendable {
+    case png, jpeg, tiff, bmp, ico, webp
+
+    /// The format an output file name asks for, from its extension.
+    public init?(fileName: String) {
+        guard let dot = fileName.lastIndex(of: "."), !fileName[dot...].contains("/") else { return nil }
+        self.init(name: String(fileName[fileName.index(after: dot)...]))
+    }
+
+    /// A format from its name or a usual extension (`jpg`, `tif`), in any case.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "tif", "tiff": self = .tiff
+        case "bmp": self = .bmp
+        case "ico": self = .ico
+        case "webp": self = .webp
+        default: return nil
+        }
+    }
+
+    /// Whether the installed gdk-pixbuf has a saver for this format (WebP needs a loader package).
+    public var isAvailable: Bool { ImageFormat.writableNames.contains(rawValue) }
+
+    public var supportsAlpha: Bool { self != .jpeg }
+
+    /// The names of the formats the installed loaders can write, read once.
+    static let writableNames: Set<String> = {
+        var names = Set<String>()
+        let list = gdk_pixbuf_get_formats()
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data, case let format = OpaquePointer(data),
+               gdk_pixbuf_format_is_writable(format) != 0,
+               let name = gdk_pixbuf_format_get_name(format) {
+                names.insert(String(cString: name))
+                g_free(name)
+            }
+            node = current.pointee.next
+        }
+        g_slist_free(list)
+        return names
+    }()
+}

@@ -1,0 +1,19 @@
+/// How a picture is decoded.
+public struct LoadOptions: Hashable, Sendable {
+    /// Turn the picture as its EXIF orientation tag says (what every viewer shows).
+    public var applyOrientation: Bool
+    /// Refuse pictures with more pixels than this, judged from the header before decoding;
+    /// nil for no limit. The default equals Pillow's decompression-bomb error threshold.
+    public var maxPixels: Int?
+    /// Let the decoder shrink while decoding so that the (oriented) picture is no smaller than
+    /// this on either side: JPEG decodes at 1/2, 1/4 or 1/8 in the DCT. nil decodes at full size.
+    public var atLeast: Size?
+
+    public static let defaultMaxPixels = 178_956_970
+
+    public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil) {
+        self.applyOrientation = applyOrientation
+        self.maxPixels = maxPixels
+        self.atLeast = atLeast
+    }
+}

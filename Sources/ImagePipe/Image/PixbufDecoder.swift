@@ -1,0 +1,91 @@
+import CGdkPixbuf
+
+/// Feeds encoded bytes to a GdkPixbufLoader. It watches the header as it arrives so that an
+/// over-large picture is refused before its pixels are allocated, and asks the JPEG decoder to
+/// shrink in the DCT when `LoadOptions.atLeast` allows it.
+final class PixbufDecoder {
+    private let loader: UnsafeMutablePointer<GdkPixbufLoader>
+    private let options: LoadOptions
+    private let path: String?
+    /// The orientation read from the header, if known, so a shrink target can be turned to match.
+    private let orientation: Int
+    private(set) var refusal: ImageError?
+
+    init(options: LoadOptions, path: String?, orientation: Int) {
+        loader = gdk_pixbuf_loader_new()
+        self.options = options
+        self.path = path
+        self.orientation = orientation
+        let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
+            loader, width, height, context in
+            let decoder = Unmanaged<PixbufDecoder>.fromOpaque(context!).takeUnretainedValue()
+            decoder.sizePrepared(loader: loader!, stored: Size(Int(width), Int(height)))
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
+                              unsafeBitCast(sizePrepared, to: GCallback.self),
+                              Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(loader)) }
+
+    private func sizePrepared(loader: UnsafeMutablePointer<GdkPixbufLoader>, stored: Size) {
+        if let maxPixels = options.maxPixels, maxPixels > 0, stored.width.multipliedReportingOverflow(by: stored.height).partialValue > maxPixels
+            || stored.width > Int(Int32.max) / stored.height {
+            refusal = ImageError(.tooLarge, path: path,
+                                 reason: "\(stored) is \(stored.pixelCount) pixels, more than the limit of \(maxPixels)")
+            gdk_pixbuf_loader_set_size(loader, 1, 1) // keep the loader from allocating the bomb
+            return
+        }
+        guard let target = options.atLeast, let format = formatName(), format == "jpeg" else { return }
+        let storedTarget = (5...8).contains(orientation) && options.applyOrientation ? target.transposed : target
+        let reduced = PixbufDecoder.jpegReducedSize(stored: stored, atLeast: storedTarget)
+        if reduced != stored { gdk_pixbuf_loader_set_size(loader, Int32(reduced.width), Int32(reduced.height)) }
+    }
+
+    /// The smallest of libjpeg's DCT scalings (1/1, 1/2, 1/4, 1/8, each side rounded up) that is
+    /// still at least `atLeast` on both sides. Asking the loader for exactly that size means it
+    /// decodes reduced and does not resample again.
+    static func jpegReducedSize(stored: Size, atLeast target: Size) -> Size {
+        for denominator in [8, 4, 2] {
+            let reduced = Size((stored.width + denominator - 1) / denominator, (stored.height + denominator - 1) / denominator)
+            if reduced.width >= target.width, reduced.height >= target.height { return reduced }
+        }
+        return stored
+    }
+
+    private func formatName() -> String? {
+        guard let format = gdk_pixbuf_loader_get_format(loader), let name = gdk_pixbuf_format_get_name(format) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    /// Feeds one chunk; false once the decoder has refused the picture and wants no more.
+    func write(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
+        guard refusal == nil else { return false }
+        try checkGError(.corrupt, path: path) { error in
+            gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
+        }
+        return refusal == nil
+    }
+
+    /// Ends the input and returns the decoded picture, turned by its EXIF orientation if asked.
+    func finish() throws -> Image {
+        var closeError: UnsafeMutablePointer<GError>?
+        gdk_pixbuf_loader_close(loader, &closeError)
+        if let refusal {
+            if let closeError { g_error_free(closeError) }
+            throw refusal
+        }
+        try checkGError(.corrupt, path: path) { error in
+            error.pointee = closeError
+            return closeError == nil ? 1 : 0
+        }
+        guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw ImageError(.corrupt, path: path, reason: "no picture in the data")
+        }
+        let pixbuf = options.applyOrientation
+            ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
+            : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
+        return Image(adopting: pixbuf)
+    }
+}

@@ -1,0 +1,207 @@
+/// Splits pipeline text into words and stage separators.
+///
+/// - Stages are separated by line breaks or `|`; spaces and tabs separate words.
+/// - `"…"` quotes with escapes (`\"`, `\\`, `\n`, `\t`, `\$`) and `$NAME` expansion; `'…'` quotes
+///   literally; outside quotes `\` escapes the next character, and `\` at the end of a line
+///   continues the stage on the next line.
+/// - `$NAME` or `${NAME}` is replaced by a variable's value (`--set NAME=VALUE`).
+/// - Comments: `#` where a stage name would start (the start of a line, or after `|`) begins a
+///   comment to the end of the line; elsewhere `#` begins a comment only when a space or the line
+///   end follows it. So `fill=#000` and `color #ff0000` are colours, and `fit 10x10 # small`
+///   ends in a comment.
+struct Lexer {
+    enum Item: Equatable {
+        case word(Word)
+        case separator(isPipe: Bool, location: SourceLocation)
+    }
+
+    private let characters: [Character]
+    private let file: String
+    private let lines: [String]
+    private let variables: [String: String]
+    private var index = 0
+    private var line = 1
+    private var column = 1
+    private(set) var items: [Item] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(text: String, file: String, variables: [String: String] = [:]) {
+        characters = Array(text)
+        self.file = file
+        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        self.variables = variables
+    }
+
+    /// The text of a 1-based line, for diagnostics.
+    func lineText(_ number: Int) -> String { number <= lines.count ? lines[number - 1] : "" }
+
+    mutating func run() {
+        var expectingStageName = true
+        while let character = peek() {
+            if character.isNewline {
+                items.append(.separator(isPipe: false, location: here()))
+                advance()
+                expectingStageName = true
+            } else if character.isWhitespace {
+                advance()
+            } else if character == "|" {
+                items.append(.separator(isPipe: true, location: here()))
+                advance()
+                expectingStageName = true
+            } else if character == "#", expectingStageName || peek(1).map(\.isWhitespace) ?? true {
+                while let next = peek(), !next.isNewline { advance() }
+            } else if character == "\\", peek(1)?.isNewline == true {
+                advance()
+                advance() // a continued line: the break does not end the stage
+            } else {
+                lexWord()
+                expectingStageName = false
+            }
+        }
+    }
+
+    private func peek(_ ahead: Int = 0) -> Character? {
+        index + ahead < characters.count ? characters[index + ahead] : nil
+    }
+
+    private mutating func advance() {
+        if characters[index].isNewline {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        index += 1
+    }
+
+    private func here(length: Int = 1) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column, length: length)
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(location: location, message: message, lineText: lineText(location.line)))
+    }
+
+    private mutating func lexWord() {
+        let start = here()
+        var text = ""
+        var isLiteral = false
+        var equals: (offset: Int, column: Int, literalBefore: Bool)?
+        scan: while let character = peek(), !character.isWhitespace, character != "|" {
+            switch character {
+            case "\"":
+                isLiteral = true
+                lexDoubleQuoted(into: &text)
+            case "'":
+                isLiteral = true
+                lexSingleQuoted(into: &text)
+            case "\\":
+                guard let next = peek(1) else {
+                    advance()
+                    text.append("\\")
+                    continue
+                }
+                if next.isNewline { break scan } // a line continuation, handled by run()
+                isLiteral = true
+                advance()
+                advance()
+                text.append(next)
+            case "$":
+                text += expandVariable()
+            case "=" where equals == nil:
+                equals = (text.count, column, isLiteral)
+                advance()
+                text.append("=")
+            default:
+                advance()
+                text.append(character)
+            }
+        }
+        let length = column - start.column
+        let location = SourceLocation(file: file, line: start.line, column: start.column, length: length)
+        var word = Word(text: text, key: nil, value: text, isLiteral: isLiteral,
+                        location: location, keyLocation: location, valueLocation: location)
+        if let equals, !equals.literalBefore, Lexer.isName(text.prefix(equals.offset)) {
+            word.key = String(text.prefix(equals.offset))
+            word.value = String(text.dropFirst(equals.offset + 1))
+            word.keyLocation = SourceLocation(file: file, line: start.line, column: start.column,
+                                              length: equals.column - start.column)
+            word.valueLocation = SourceLocation(file: file, line: start.line, column: equals.column + 1,
+                                                length: start.column + length - equals.column - 1)
+        }
+        items.append(.word(word))
+    }
+
+    private mutating func lexDoubleQuoted(into text: inout String) {
+        let opening = here()
+        advance()
+        while let character = peek(), !character.isNewline {
+            switch character {
+            case "\"":
+                advance()
+                return
+            case "\\":
+                let escape = here(length: 2)
+                advance()
+                guard let next = peek(), !next.isNewline else { continue }
+                advance()
+                switch next {
+                case "n": text.append("\n")
+                case "t": text.append("\t")
+                case "r": text.append("\r")
+                case "\"", "\\", "$", "'", "|", "#", "=": text.append(next)
+                default: error("unknown escape '\\\(next)' in a quoted string (use \\\\ for a backslash)", at: escape)
+                }
+            case "$":
+                text += expandVariable()
+            default:
+                advance()
+                text.append(character)
+            }
+        }
+        error("unterminated string: add a closing \"", at: opening)
+    }
+
+    private mutating func lexSingleQuoted(into text: inout String) {
+        let opening = here()
+        advance()
+        while let character = peek(), !character.isNewline {
+            advance()
+            if character == "'" { return }
+            text.append(character)
+        }
+        error("unterminated string: add a closing '", at: opening)
+    }
+
+    /// Reads `$NAME` or `${NAME}` at the cursor and returns the variable's value.
+    private mutating func expandVariable() -> String {
+        let start = here()
+        advance()
+        let braced = peek() == "{"
+        if braced { advance() }
+        var name = ""
+        while let character = peek(), character == "_" || character.isASCII && (character.isLetter || character.isNumber) {
+            name.append(character)
+            advance()
+        }
+        if braced {
+            if peek() == "}" { advance() } else { name = "" }
+        }
+        let location = SourceLocation(file: file, line: start.line, column: start.column, length: column - start.column)
+        guard !name.isEmpty, !name.first!.isNumber else {
+            error("'$' must start a variable, like $NAME or ${NAME}; write \\$ for a dollar sign", at: location)
+            return ""
+        }
+        guard let value = variables[name] else {
+            error("unset variable '\(name)': give it with --set \(name)=VALUE", at: location)
+            return ""
+        }
+        return value
+    }
+
+    /// Lower-kebab-case: a letter, then letters, digits and dashes.
+    static func isName(_ text: some StringProtocol) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLowercase else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+    }
+}

@@ -1,0 +1,11 @@
+/// A stage's failure while planning or running, with the place the stage was written.
+public struct PipelineError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var stage: String
+    public var location: SourceLocation?
+    public var message: String
+
+    /// `avatar.pipe:2:1: error: crop: …`, or `crop: …` for a stage made in code.
+    public var description: String {
+        (location.map { "\($0): error: " } ?? "") + "\(stage): \(message)"
+    }
+}

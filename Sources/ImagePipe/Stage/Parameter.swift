@@ -1,0 +1,29 @@
+/// One parameter of a stage: its name in the language, type, default and help.
+/// Defaults live here and nowhere else.
+public struct Parameter: Hashable, Sendable {
+    public let name: String
+    public let type: ParameterType
+    /// The value when none is given; nil for a required or optional-without-default parameter.
+    public let defaultValue: Value?
+    public let isRequired: Bool
+    /// Whether the parameter may be given without its `name=` (positional parameters are
+    /// filled in schema order).
+    public let isPositional: Bool
+    public let help: String
+
+    public init(_ name: String, _ type: ParameterType, default defaultValue: Value? = nil,
+                required: Bool = false, positional: Bool = false, help: String) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.isRequired = required
+        self.isPositional = positional
+        self.help = help
+    }
+
+    /// `name=TYPE` with its default, as usage lines show it.
+    public var usage: String {
+        let placeholder = isPositional ? name.uppercased() : "\(name)=\(defaultValue.map(type.format) ?? name.uppercased())"
+        return isRequired ? placeholder : "[\(placeholder)]"
+    }
+}

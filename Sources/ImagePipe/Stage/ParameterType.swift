@@ -1,0 +1,163 @@
+/// The kinds of value a stage parameter takes, each with its text syntax and its limits.
+public enum ParameterType: Hashable, Sendable {
+    case integer(ClosedRange<Int>)
+    case number(ClosedRange<Double>)
+    /// `WxH` (or `N` for `NxN`), each side from 1 to the given maximum.
+    case size(max: Int)
+    /// `x,y`, any finite numbers.
+    case point
+    /// `center`, `top-left` … `bottom-right`, unit `0.5,1.5` or pixels `120px,40px`.
+    case anchor
+    /// `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, a CSS name or `transparent`.
+    case color
+    /// `30deg`, `0.5rad` or a bare number of degrees, within the given range of degrees.
+    case angle(ClosedRange<Double>)
+    /// `50%` (or a bare `50`), within the given range of percent.
+    case percentage(ClosedRange<Double>)
+    case choice([String])
+    /// `true` or `false`.
+    case boolean
+    case string
+    /// A file path; not empty.
+    case path
+    /// Comma-separated numbers (`4,4`): how many, and the range of each.
+    case numbers(count: ClosedRange<Int>, each: ClosedRange<Double>)
+
+    /// A short name for help and errors: `integer 0…100`, `size WxH`, …
+    public var summary: String {
+        switch self {
+        case let .integer(range): "integer \(range.lowerBound)…\(range.upperBound)"
+        case let .number(range): "number \(Self.text(range))"
+        case let .size(max): "size WxH (1…\(max) each)"
+        case .point: "point x,y"
+        case .anchor: "anchor (center, top-left … bottom-right, unit x,y, or Xpx,Ypx)"
+        case .color: "colour (#rgb, #rrggbb, #rrggbbaa, CSS name, transparent)"
+        case let .angle(range): "angle (30deg, 0.5rad, bare = degrees) \(Self.text(range))deg"
+        case let .percentage(range): "percentage \(Self.text(range))%"
+        case let .choice(options): "one of " + options.joined(separator: ", ")
+        case .boolean: "true or false"
+        case .string: "text"
+        case .path: "file path"
+        case let .numbers(count, each):
+            "\(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound)…\(count.upperBound)") comma-separated numbers \(Self.text(each))"
+        }
+    }
+
+    private static func text(_ range: ClosedRange<Double>) -> String {
+        "\(NumberFormat.text(range.lowerBound))…\(NumberFormat.text(range.upperBound))"
+    }
+
+    /// Converts argument text to a value, or throws a reason that says what is allowed.
+    public func parse(_ text: String) throws(ValueError) -> Value {
+        switch self {
+        case let .integer(range):
+            guard let value = Int(text) else { throw ValueError("expected an integer") }
+            guard range.contains(value) else { throw ValueError("must be from \(range.lowerBound) to \(range.upperBound)") }
+            return .integer(value)
+        case let .number(range):
+            return .number(try Self.number(text, in: range))
+        case let .size(max):
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), let width = Int(parts[0]), let height = Int(parts.last!) else {
+                throw ValueError("expected a size WxH, like 1280x720")
+            }
+            guard (1...max).contains(width), (1...max).contains(height) else {
+                throw ValueError("each side must be from 1 to \(max)")
+            }
+            return .size(Size(width, height))
+        case .point:
+            let (x, y) = try Self.pair(text, expecting: "a point x,y, like 10,20")
+            return .point(Point(x, y))
+        case .anchor:
+            return .anchor(try Self.anchor(text))
+        case .color:
+            guard let color = Color(parsing: text) else {
+                throw ValueError("expected a colour: #rgb, #rrggbb, #rrggbbaa, a CSS name or transparent")
+            }
+            return .color(color)
+        case let .angle(range):
+            var number = Substring(text)
+            var perUnit = 1.0
+            if number.hasSuffix("deg") {
+                number = number.dropLast(3)
+            } else if number.hasSuffix("rad") {
+                number = number.dropLast(3)
+                perUnit = 180 / .pi
+            }
+            guard let value = Double(number), value.isFinite else {
+                throw ValueError("expected an angle like 30deg, 0.5rad or 30")
+            }
+            let degrees = value * perUnit
+            guard range.contains(degrees) else { throw ValueError("must be from \(Self.text(range))deg") }
+            return .angle(Angle(degrees: degrees))
+        case let .percentage(range):
+            let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+            return .percentage(try Self.number(number, in: range, unit: "%"))
+        case let .choice(options):
+            guard options.contains(text) else { throw ValueError("expected one of " + options.joined(separator: ", ")) }
+            return .choice(text)
+        case .boolean:
+            switch text {
+            case "true": return .boolean(true)
+            case "false": return .boolean(false)
+            default: throw ValueError("expected true or false")
+            }
+        case .string:
+            return .string(text)
+        case .path:
+            guard !text.isEmpty else { throw ValueError("expected a file path") }
+            return .string(text)
+        case let .numbers(count, each):
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            guard count.contains(parts.count) else {
+                throw ValueError("expected \(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)") comma-separated numbers")
+            }
+            var numbers: [Double] = []
+            for part in parts { numbers.append(try Self.number(String(part), in: each)) }
+            return .numbers(numbers)
+        }
+    }
+
+    /// The canonical text of a value of this type; `parse` reads it back to the same value.
+    public func format(_ value: Value) -> String {
+        switch value {
+        case let .integer(number): String(number)
+        case let .number(number): NumberFormat.text(number)
+        case let .size(size): size.description
+        case let .point(point): point.description
+        case let .anchor(anchor): anchor.description
+        case let .color(color): color.description
+        case let .angle(angle): angle.description
+        case let .percentage(percent): "\(NumberFormat.text(percent))%"
+        case let .choice(text), let .string(text): text
+        case let .boolean(flag): flag ? "true" : "false"
+        case let .numbers(numbers): numbers.map(NumberFormat.text).joined(separator: ",")
+        }
+    }
+
+    private static func number(_ text: String, in range: ClosedRange<Double>, unit: String = "") throws(ValueError) -> Double {
+        guard let value = Double(text), value.isFinite else { throw ValueError("expected a finite number") }
+        guard range.contains(value) else { throw ValueError("must be from \(Self.text(range))\(unit)") }
+        return value
+    }
+
+    private static func pair(_ text: String, expecting: String) throws(ValueError) -> (Double, Double) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+            throw ValueError("expected \(expecting)")
+        }
+        return (x, y)
+    }
+
+    private static func anchor(_ text: String) throws(ValueError) -> Anchor {
+        if let named = Anchor.named.first(where: { $0.name == text }) { return .unit(x: named.x, y: named.y) }
+        let expecting = "an anchor: center, top-left … bottom-right, unit x,y (0.5,1.5) or pixels Xpx,Ypx"
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, parts[0].hasSuffix("px"), parts[1].hasSuffix("px") {
+            let (x, y) = try pair("\(parts[0].dropLast(2)),\(parts[1].dropLast(2))", expecting: expecting)
+            return .pixels(x: x, y: y)
+        }
+        let (x, y) = try pair(text, expecting: expecting)
+        return .unit(x: x, y: y)
+    }
+}

@@ -1,0 +1,82 @@
+/// Everything ImagePipe knows about a stage's interface: name, summary and parameters. Parsing,
+/// validation, error messages, `imagepipe stages` and the docs all come from it.
+public struct Schema: Sendable {
+    /// The lower-kebab-case name used in pipeline text.
+    public let name: String
+    /// One line for listings.
+    public let summary: String
+    public let parameters: [Parameter]
+    /// A runnable example line for help, e.g. `fit 1280x720`.
+    public let example: String
+
+    public init(name: String, summary: String, parameters: [Parameter], example: String? = nil) {
+        precondition(Set(parameters.map(\.name)).count == parameters.count, "\(name): duplicate parameter names")
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.example = example ?? name
+    }
+
+    public func parameter(named name: String) -> Parameter? { parameters.first { $0.name == name } }
+
+    /// `fit SIZE [zoom=1] [upscale=true]`
+    public var usage: String { ([name] + parameters.map(\.usage)).joined(separator: " ") }
+
+    /// Validates and converts arguments as written: positional ones fill the positional
+    /// parameters in order, named ones their parameter; then defaults fill the rest.
+    public func arguments(from raw: [RawArgument]) throws(ArgumentError) -> Arguments {
+        var values: [String: Value] = [:]
+        var positional = parameters.filter(\.isPositional).makeIterator()
+        for (index, argument) in raw.enumerated() {
+            let parameter: Parameter
+            if let key = argument.key {
+                guard let named = self.parameter(named: key) else {
+                    let hint = Suggestion.closest(to: key, in: parameters.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw ArgumentError("\(name): unknown parameter '\(key)'\(hint)", at: .key(index))
+                }
+                parameter = named
+            } else {
+                guard let next = positional.next() else {
+                    let takes = parameters.filter(\.isPositional).map(\.name)
+                    let what = takes.isEmpty ? "takes no positional argument" : "takes at most \(takes.count) positional (\(takes.joined(separator: ", ")))"
+                    throw ArgumentError("\(name): unexpected argument '\(argument.value)': \(name) \(what); name the parameter, as key=value", at: .value(index))
+                }
+                parameter = next
+            }
+            guard values[parameter.name] == nil else {
+                throw ArgumentError("\(name): '\(parameter.name)' is given twice", at: argument.key == nil ? .value(index) : .key(index))
+            }
+            do {
+                values[parameter.name] = try parameter.type.parse(argument.value)
+            } catch {
+                throw ArgumentError("\(name): invalid \(parameter.name) '\(argument.value)': \(error.reason)", at: .value(index))
+            }
+        }
+        for parameter in parameters where values[parameter.name] == nil {
+            if parameter.isRequired { throw ArgumentError("\(name): missing \(parameter.name) (\(parameter.type.summary)); usage: \(usage)") }
+            values[parameter.name] = parameter.defaultValue
+        }
+        return Arguments(values)
+    }
+
+    /// The canonical text of a stage with these arguments: defaults left out, positional
+    /// parameters bare while they come in order. It parses back to the same arguments.
+    public func canonicalText(of arguments: Arguments) -> String {
+        var words = [name]
+        var stillPositional = true
+        for parameter in parameters {
+            guard let value = arguments[parameter.name], value != parameter.defaultValue else {
+                if parameter.isPositional { stillPositional = false }
+                continue
+            }
+            let text = Quoting.quotedIfNeeded(parameter.type.format(value))
+            if parameter.isPositional && stillPositional {
+                words.append(text)
+            } else {
+                stillPositional = false
+                words.append("\(parameter.name)=\(text)")
+            }
+        }
+        return words.joined(separator: " ")
+    }
+}

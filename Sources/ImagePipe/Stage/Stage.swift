@@ -1,0 +1,48 @@
+/// A step of a pipeline: a value type built from validated arguments, described by its schema.
+///
+/// A stage never sees argument text: the schema parses and checks it, then `init(arguments:)`
+/// builds the stage and may add checks across parameters (throwing `ArgumentError`).
+public protocol Stage: Sendable, Equatable {
+    static var schema: Schema { get }
+    init(arguments: Arguments) throws
+    /// The stage's arguments, from which its canonical text is made.
+    var arguments: Arguments { get }
+}
+
+extension Stage {
+    /// The canonical pipeline text of this stage; it parses back to an equal stage.
+    public var text: String { Self.schema.canonicalText(of: arguments) }
+
+    /// The stage built from argument text, as the pipeline language would build it.
+    public static func parse(_ raw: [RawArgument]) throws -> Self {
+        try Self(arguments: schema.arguments(from: raw))
+    }
+
+    /// Equality with a stage of any type.
+    public func isEqual(to other: any Stage) -> Bool {
+        (other as? Self) == self
+    }
+}
+
+/// A stage that maps one image to another.
+public protocol Transform: Stage {
+    /// The size `apply` will produce from an input of `input` size, computed without pixels.
+    /// Throws `StageError` when the geometry is impossible (a crop outside the picture).
+    func outputSize(for input: Size) throws -> Size
+    func apply(to image: Image) throws -> Image
+}
+
+/// A stage that produces the pipeline's image: the first stage.
+public protocol ImageSource: Stage {
+    /// The size the source will produce, from the file header alone.
+    func header(in context: RunContext) throws -> Size
+    /// Decodes the image. `atLeast`, when given, allows decoding at a reduced size no smaller
+    /// than it on either side (the planner's shrink-on-load).
+    func load(in context: RunContext, atLeast: Size?) throws -> Image
+}
+
+/// A stage that consumes the pipeline's image: the last stage.
+public protocol Sink: Stage {
+    /// Writes the image; returns where it went (a path, or `-` for standard output).
+    func write(_ image: Image, in context: RunContext) throws -> String
+}

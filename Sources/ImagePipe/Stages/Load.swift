@@ -1,0 +1,59 @@
+/// `load [path] [auto-orient=true]`: decodes a picture file; the first stage of a pipeline.
+public struct Load: ImageSource {
+    public static let schema = Schema(
+        name: "load",
+        summary: "Read a picture file (any format gdk-pixbuf reads)",
+        parameters: [
+            Parameter("path", .path, positional: true,
+                      help: "The file to read; without it, the input given on the command line."),
+            Parameter("auto-orient", .boolean, default: .boolean(true),
+                      help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
+        ],
+        example: "load auto-orient=false")
+
+    public var path: String?
+    public var autoOrient: Bool
+
+    public init(path: String? = nil, autoOrient: Bool = true) {
+        self.path = path
+        self.autoOrient = autoOrient
+    }
+
+    public init(arguments: Arguments) {
+        path = arguments.has("path") ? arguments.string("path") : nil
+        autoOrient = arguments.boolean("auto-orient")
+    }
+
+    public var arguments: Arguments {
+        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient)].compactMapValues { $0 })
+    }
+
+    func resolvedPath(in context: RunContext) throws -> String {
+        guard let path = path ?? context.input else {
+            throw StageError("no input: name a file after the pipeline, or give load a path")
+        }
+        return path
+    }
+
+    private func options(in context: RunContext, atLeast: Size?) -> LoadOptions {
+        var options = context.loadOptions
+        options.applyOrientation = autoOrient
+        options.atLeast = atLeast
+        return options
+    }
+
+    public func header(in context: RunContext) throws -> Size {
+        let path = try resolvedPath(in: context)
+        let header = try ImageHeader.read(path: path)
+        let maxPixels = context.loadOptions.maxPixels ?? 0
+        if maxPixels > 0, header.storedSize.pixelCount > maxPixels {
+            throw ImageError(.tooLarge, path: path, reason:
+                "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
+        }
+        return header.decodedSize(applyingOrientation: autoOrient)
+    }
+
+    public func load(in context: RunContext, atLeast: Size?) throws -> Image {
+        try Image.load(path: resolvedPath(in: context), options: options(in: context, atLeast: atLeast))
+    }
+}

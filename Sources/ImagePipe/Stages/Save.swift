@@ -1,0 +1,77 @@
+/// `save [path] [format=auto] [quality=90] [compression=6] [background=white]`: encodes the
+/// picture and writes it atomically; the last stage of a pipeline.
+public struct Save: Sink {
+    public static let schema = Schema(
+        name: "save",
+        summary: "Write the picture to a file (png, jpeg, tiff, bmp, ico, webp)",
+        parameters: [
+            Parameter("path", .path, positional: true,
+                      help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
+            Parameter("format", .choice(["auto"] + ImageFormat.allCases.map(\.rawValue)), default: .choice("auto"),
+                      help: "The file format; auto takes it from --format, else from the file's extension."),
+            Parameter("quality", .integer(1...100), default: .integer(SaveOptions().quality),
+                      help: "JPEG and WebP quality."),
+            Parameter("compression", .integer(0...9), default: .integer(SaveOptions().compression),
+                      help: "PNG zlib compression level: 0 none, 9 smallest."),
+            Parameter("background", .color, default: .color(SaveOptions().background),
+                      help: "The colour a picture with alpha is flattened onto for JPEG, which has no alpha."),
+        ],
+        example: "save avatar.jpg quality=85")
+
+    public var path: String?
+    public var format: ImageFormat?
+    public var options: SaveOptions
+
+    public init(path: String? = nil, format: ImageFormat? = nil, options: SaveOptions = SaveOptions()) {
+        self.path = path
+        self.format = format
+        self.options = options
+    }
+
+    public init(arguments: Arguments) {
+        path = arguments.has("path") ? arguments.string("path") : nil
+        format = ImageFormat(rawValue: arguments.choice("format"))
+        options = SaveOptions(quality: arguments.integer("quality"), compression: arguments.integer("compression"),
+                              background: arguments.color("background"))
+    }
+
+    public var arguments: Arguments {
+        Arguments([
+            "path": path.map(Value.string), "format": .choice(format?.rawValue ?? "auto"),
+            "quality": .integer(options.quality), "compression": .integer(options.compression),
+            "background": .color(options.background),
+        ].compactMapValues { $0 })
+    }
+
+    /// Where the picture goes and in which format, before anything is encoded.
+    public func destination(in context: RunContext) throws -> (path: String, format: ImageFormat) {
+        guard let path = path ?? context.output else {
+            throw StageError("no output: give -o FILE, or give save a path")
+        }
+        guard let format = format ?? context.outputFormat ?? ImageFormat(fileName: path) else {
+            throw StageError(path == "-"
+                ? "writing to standard output needs a format: --format or save format=…"
+                : "cannot tell the format of '\(path)' from its extension; use .png, .jpg, .tif, .bmp, .ico or .webp, or save format=…")
+        }
+        guard format.isAvailable else {
+            throw StageError("this system has no \(format.rawValue) saver (for WebP install webp-pixbuf-loader)")
+        }
+        return (path, format)
+    }
+
+    public func write(_ image: Image, in context: RunContext) throws -> String {
+        let (path, format) = try destination(in: context)
+        if format == .jpeg, image.hasAlpha {
+            context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
+        }
+        let bytes = try image.encoded(as: format, options: options)
+        try bytes.withUnsafeBytes { buffer in
+            if path == "-" {
+                try StandardStreams.writeToStandardOutput(buffer)
+            } else {
+                try ImageFile.writeAtomically(buffer, to: path)
+            }
+        }
+        return path
+    }
+}

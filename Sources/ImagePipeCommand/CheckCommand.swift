@@ -1,0 +1,34 @@
+import ImagePipe
+
+/// `imagepipe check PIPELINE`: validates the text; exit 0 or 2.
+struct CheckCommand {
+    let registry: Registry
+
+    static let help = """
+        usage: imagepipe check PIPELINE
+               imagepipe check -e 'TEXT'
+
+        Parses and validates a pipeline without reading any picture, then prints its canonical
+        text. Exit status 0 when it is valid, 2 when it is not.
+
+        Options:
+          -e, --expression TEXT  The pipeline text itself, instead of a file
+          --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
+          -h, --help             Show this help
+        """
+
+    func main(_ arguments: [String]) throws -> Int32 {
+        var parser = OptionParser(options: PipelineArguments.options + [.init(names: ["-h", "--help"], takesValue: false)])
+        try parser.parse(arguments)
+        if parser.has("--help") {
+            Console.output(Self.help)
+            return 0
+        }
+        let pipelineArguments = try PipelineArguments(parser)
+        guard pipelineArguments.remaining.isEmpty else {
+            throw UsageError("check takes only a pipeline; unexpected '\(pipelineArguments.remaining[0])'")
+        }
+        Console.output(try pipelineArguments.compile(with: registry).text)
+        return 0
+    }
+}

@@ -1,0 +1,60 @@
+import ImagePipe
+
+/// The `imagepipe` command, as a library: a package that adds its own stages can build its own
+/// command with `ImagePipeCommand(registry: …).main(…)`.
+public struct ImagePipeCommand: Sendable {
+    public static let version = "0.1.0"
+
+    public var registry: Registry
+
+    public init(registry: Registry = StandardPlugins.registry) { self.registry = registry }
+
+    static let usage = """
+        usage: imagepipe COMMAND [OPTIONS]
+
+        Commands:
+          run      Run a pipeline on a picture
+          check    Check a pipeline's text without running it
+          stages   List the stages, or describe one
+
+        Options:
+          -h, --help     Show help (also after a command: imagepipe run --help)
+          --version      Show the version
+
+        Exit status: 0 done, 1 a processing error, 2 a usage or pipeline error.
+        """
+
+    /// Runs the command with `arguments` (without the program name); returns the exit status.
+    public func main(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            Console.diagnostics(Self.usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "-h", "--help", "help":
+                Console.output(Self.usage)
+                return 0
+            case "--version", "version":
+                Console.output("imagepipe \(Self.version)")
+                return 0
+            case "run": return try RunCommand(registry: registry).main(rest)
+            case "check": return try CheckCommand(registry: registry).main(rest)
+            case "stages": return try StagesCommand(registry: registry).main(rest)
+            default:
+                let hint = Suggestion.closest(to: command, in: ["run", "check", "stages"]).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
+            }
+        } catch let error as UsageError {
+            Console.error(error.description)
+            return 2
+        } catch let error as PipelineSyntaxError {
+            Console.diagnostics(error.description)
+            return 2
+        } catch {
+            Console.error("\(error)")
+            return 1
+        }
+    }
+}
