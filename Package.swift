@@ -17,6 +17,9 @@ let package = Package(
         .target(name: "ImagePipe", dependencies: ["CGdkPixbuf"]),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"]),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
+        .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),
+        .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]
 )

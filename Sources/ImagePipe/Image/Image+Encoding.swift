@@ -52,4 +52,22 @@ extension Image {
             }
         }
     }
+
+    /// Divides colour by alpha, for pictures whose decoder left them premultiplied.
+    func unpremultiplied() throws -> Image {
+        try Image.make(size: size, hasAlpha: true) { writer in
+            for y in 0..<height {
+                let source = row(y)
+                let target = writer.row(y)
+                for index in stride(from: 0, to: width * 4, by: 4) {
+                    let alpha = Int(source[index + 3])
+                    target[index + 3] = UInt8(alpha)
+                    for channel in 0..<3 {
+                        let value = Int(source[index + channel])
+                        target[index + channel] = alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+                    }
+                }
+            }
+        }
+    }
 }

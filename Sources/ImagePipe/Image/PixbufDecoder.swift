@@ -10,6 +10,7 @@ final class PixbufDecoder {
     /// The orientation read from the header, if known, so a shrink target can be turned to match.
     private let orientation: Int
     private(set) var refusal: ImageError?
+    private var truncationCheck = TruncationCheck()
 
     init(options: LoadOptions, path: String?, orientation: Int) {
         loader = gdk_pixbuf_loader_new()
@@ -62,6 +63,7 @@ final class PixbufDecoder {
     /// Feeds one chunk; false once the decoder has refused the picture and wants no more.
     func write(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
         guard refusal == nil else { return false }
+        truncationCheck.scan(chunk)
         try checkGError(.corrupt, path: path) { error in
             gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
         }
@@ -83,9 +85,14 @@ final class PixbufDecoder {
         guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw ImageError(.corrupt, path: path, reason: "no picture in the data")
         }
+        if let truncation = truncationCheck.truncation(format: formatName()) {
+            throw ImageError(.corrupt, path: path, reason: truncation)
+        }
         let pixbuf = options.applyOrientation
             ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
             : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
-        return Image(adopting: pixbuf)
+        let image = Image(adopting: pixbuf)
+        // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
+        return formatName() == "tiff" && image.hasAlpha ? try image.unpremultiplied() : image
     }
 }

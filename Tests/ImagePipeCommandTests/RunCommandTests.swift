@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+@Suite struct RunCommandTests {
+    @Test func convertsAPicture() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(40, 30).encoded(as: .jpeg), to: "photo.jpg")
+        let result = try CommandRunner.run(["run", "-e", "load | save", input, "-o", directory.file("out.png")])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty)
+        let output = try Image.load(path: directory.file("out.png"))
+        #expect(output.size == Size(40, 30))
+        #expect(try directory.contents() == ["out.png", "photo.jpg"])
+    }
+
+    @Test func runsAPipelineFile() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "in.png")
+        _ = try directory.write("# convert to JPEG\nload\nsave quality=80\n", to: "convert.pipe")
+        let result = try CommandRunner.run(["run", "convert.pipe", "in.png", "-o", "out.jpg"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try ImageHeader.read(path: directory.file("out.jpg")).format == "jpeg")
+    }
+
+    @Test func typoGivesLocatedErrorWithSuggestionAndStatus2() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("load\nsave qualty=80\n", to: "bad.pipe")
+        let result = try CommandRunner.run(["run", "bad.pipe", "in.png", "-o", "out.png"], in: directory.path)
+        #expect(result.status == 2)
+        #expect(result.standardError == """
+            bad.pipe:2:6: error: save: unknown parameter 'qualty' (did you mean 'quality'?)
+                save qualty=80
+                     ^~~~~~
+
+            """)
+        #expect(try directory.contents() == ["bad.pipe"])
+    }
+
+    @Test func processingErrorGivesStatus1AndNoOutput() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("not a picture", to: "fake.png")
+        let result = try CommandRunner.run(["run", "-e", "", "fake.png", "-o", "out.png"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: fake.png: unsupported format: not an image format gdk-pixbuf can read\n")
+        #expect(try directory.contents() == ["fake.png"])
+    }
+
+    @Test func unwritableOutput() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(4, 4).encoded(as: .png), to: "in.png")
+        let result = try CommandRunner.run(["run", "-e", "", "in.png", "-o", "no/such/dir/out.png"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: no/such/dir/out.png: cannot write: No such file or directory\n")
+    }
+
+    @Test func neverOverwritesItsInputUnlessAsked() throws {
+        let directory = try TemporaryDirectory()
+        let original = try Synthetic.gradient(8, 8).encoded(as: .png)
+        _ = try directory.write(original, to: "in.png")
+        let refused = try CommandRunner.run(["run", "-e", "load | save compression=9", "in.png", "-o", "./in.png"], in: directory.path)
+        #expect(refused.status == 2)
+        #expect(refused.standardError == "imagepipe: the output './in.png' is the input file; give --overwrite to replace it\n")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("in.png")))) == original)
+        let allowed = try CommandRunner.run(["run", "-e", "load | save compression=9", "in.png", "-o", "in.png", "--overwrite"], in: directory.path)
+        #expect(allowed.status == 0)
+    }
+
+    @Test func standardInputAndOutput() throws {
+        let png = try Synthetic.gradient(12, 10).encoded(as: .png)
+        let result = try CommandRunner.run(["run", "-e", "half", "-", "-o", "-", "--format", "png"], input: png)
+        // `half` is not a stock stage: this must fail as a pipeline error, before reading stdin.
+        #expect(result.status == 2)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(png, to: "in.png")
+        let piped = try CommandRunner.run(["run", "-e", "load", path, "-o", "-", "--format", "jpeg"])
+        #expect(piped.status == 0)
+        #expect(try Image.decode(piped.outputBytes).size == Size(12, 10))
+    }
+
+    @Test func variablesFromTheCommandLine() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(4, 4).encoded(as: .png), to: "in.png")
+        let result = try CommandRunner.run(["run", "-e", "save $NAME.jpg", "in.png", "--set", "NAME=result"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try directory.contents() == ["in.png", "result.jpg"])
+        let unset = try CommandRunner.run(["run", "-e", "save $NAME.jpg", "in.png"], in: directory.path)
+        #expect(unset.status == 2)
+        #expect(unset.standardError.hasPrefix("<inline>:1:6: error: unset variable 'NAME': give it with --set NAME=VALUE"))
+    }
+
+    @Test func pixelLimit() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(20, 20).encoded(as: .png), to: "in.png")
+        let result = try CommandRunner.run(["run", "-e", "", "in.png", "-o", "out.png", "--max-pixels", "100"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: in.png: too large: 20x20 is 400 pixels, more than the limit of 100\n")
+        #expect(try directory.contents() == ["in.png"])
+    }
+}
+
+@Suite struct CommandSurfaceTests {
+    @Test func version() throws {
+        let result = try CommandRunner.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "imagepipe 0.1.0\n")
+    }
+
+    @Test(arguments: [["--help"], ["run", "--help"], ["check", "--help"], ["stages", "--help"]])
+    func helpForEverySubcommand(arguments: [String]) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("usage: imagepipe"))
+    }
+
+    @Test func usageErrorsGiveStatus2() throws {
+        #expect(try CommandRunner.run([]).status == 2)
+        let unknown = try CommandRunner.run(["rnu"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError == "imagepipe: unknown command 'rnu' (did you mean 'run'?); see imagepipe --help\n")
+        let option = try CommandRunner.run(["run", "--ouput", "x"])
+        #expect(option.standardError == "imagepipe: unknown option '--ouput' (did you mean '--output'?)\n")
+        #expect(try CommandRunner.run(["run", "-e", "", "a.png", "b.png"]).status == 2)
+    }
+
+    @Test func checkValidatesWithoutRunning() throws {
+        let good = try CommandRunner.run(["check", "-e", "load | save out.png quality=90"])
+        #expect(good.status == 0)
+        #expect(good.standardOutput == "load\nsave out.png\n")
+        let bad = try CommandRunner.run(["check", "-e", "lod"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("unknown stage 'lod' (did you mean 'load'?)"))
+    }
+
+    @Test func stagesListsAndDescribes() throws {
+        let list = try CommandRunner.run(["stages"])
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("  load  Read a picture file"))
+        let save = try CommandRunner.run(["stages", "save"])
+        #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=90] [compression=6] [background=white]"))
+        #expect(try CommandRunner.run(["stages", "sav"]).standardError == "imagepipe: unknown stage 'sav' (did you mean 'save'?)\n")
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+@Suite struct ImageTests {
+    @Test func makeAndProbePixels() throws {
+        let image = try Synthetic.gradient(7, 5)
+        #expect(image.size == Size(7, 5))
+        #expect(!image.hasAlpha && image.channelCount == 3)
+        #expect(image.pixel(x: 0, y: 0) == Color(red: 0, green: 0, blue: 96))
+        #expect(image.pixel(x: 6, y: 4) == Color(red: 255, green: 255, blue: 96))
+    }
+
+    @Test(arguments: [ImageFormat.png, .tiff, .bmp, .ico])
+    func losslessRoundTrip(format: ImageFormat) throws {
+        let alpha = format != .bmp
+        let original = try Synthetic.image(9, 6, alpha: alpha) { x, y in
+            Color(red: UInt8(x * 28), green: UInt8(y * 40), blue: UInt8((x + y) * 9), alpha: alpha ? UInt8(255 - x * 20) : 255) // alpha ≥ 95
+        }
+        let decoded = try Image.decode(original.encoded(as: format))
+        #expect(decoded.size == original.size)
+        for y in 0..<6 {
+            for x in 0..<9 {
+                // gdk-pixbuf's TIFF loader returns premultiplied colour, which ImagePipe divides
+                // back out: exact only up to that rounding (≤ 255 / alpha).
+                let tolerance = format == .tiff ? 3 : 0
+                #expect(Synthetic.close(decoded.pixel(x: x, y: y), original.pixel(x: x, y: y), tolerance: tolerance),
+                        "pixel \(x),\(y) in \(format)")
+            }
+        }
+    }
+
+    @Test(arguments: [ImageFormat.jpeg, .webp])
+    func lossyRoundTrip(format: ImageFormat) throws {
+        try #require(format.isAvailable, "no \(format) saver installed")
+        let original = try Synthetic.gradient(32, 24)
+        let decoded = try Image.decode(original.encoded(as: format, options: SaveOptions(quality: 95)))
+        #expect(decoded.size == original.size)
+        for (x, y) in [(0, 0), (16, 12), (31, 23)] {
+            #expect(Synthetic.close(decoded.pixel(x: x, y: y), original.pixel(x: x, y: y), tolerance: 12), "\(x),\(y)")
+        }
+    }
+
+    @Test func jpegFlattensAlphaOntoBackground() throws {
+        let seeThrough = try Image.filled(Color(red: 0, green: 0, blue: 0, alpha: 0), size: Size(16, 16))
+        let onWhite = try Image.decode(seeThrough.encoded(as: .jpeg))
+        #expect(!onWhite.hasAlpha)
+        #expect(Synthetic.close(onWhite.pixel(x: 8, y: 8), .white, tolerance: 2))
+        let onRed = try Image.decode(seeThrough.encoded(as: .jpeg, options: SaveOptions(background: Color(red: 255, green: 0, blue: 0))))
+        #expect(Synthetic.close(onRed.pixel(x: 8, y: 8), Color(red: 255, green: 0, blue: 0), tolerance: 3))
+    }
+
+    @Test func icoRefusesMoreThan256Pixels() throws {
+        #expect(throws: ImageError.self) { try Synthetic.gradient(300, 10).encoded(as: .ico) }
+    }
+
+    /// Orientation 6 means "turn 90° clockwise to display": the stored left edge becomes the top.
+    @Test func exifOrientationIsAppliedOnLoad() throws {
+        let directory = try TemporaryDirectory()
+        let stored = try Synthetic.halves(40, 20) // red left, blue right
+        let path = try directory.write(Synthetic.withExifOrientation(stored.encoded(as: .jpeg), orientation: 6), to: "turned.jpg")
+
+        let header = try ImageHeader.read(path: path)
+        #expect(header.orientation == 6)
+        #expect(header.decodedSize(applyingOrientation: true) == Size(20, 40))
+
+        let turned = try Image.load(path: path)
+        #expect(turned.size == Size(20, 40))
+        #expect(Synthetic.close(turned.pixel(x: 10, y: 5), Color(red: 255, green: 0, blue: 0), tolerance: 40))
+        #expect(Synthetic.close(turned.pixel(x: 10, y: 35), Color(red: 0, green: 0, blue: 255), tolerance: 40))
+
+        let raw = try Image.load(path: path, options: LoadOptions(applyOrientation: false))
+        #expect(raw.size == Size(40, 20))
+        #expect(Synthetic.close(raw.pixel(x: 5, y: 10), Color(red: 255, green: 0, blue: 0), tolerance: 40))
+    }
+
+    @Test func missingFileNamesFileAndReason() throws {
+        let error = try #require(throws: ImageError.self) { try Image.load(path: "/nonexistent/photo.jpg") }
+        #expect(error.description == "/nonexistent/photo.jpg: cannot read: No such file or directory")
+    }
+
+    @Test func truncatedJpegIsAnErrorNotAGreyHalf() throws {
+        let directory = try TemporaryDirectory()
+        let jpeg = try Synthetic.gradient(64, 64).encoded(as: .jpeg)
+        let path = try directory.write(Array(jpeg.prefix(jpeg.count * 2 / 3)), to: "cut.jpg")
+        let error = try #require(throws: ImageError.self) { try Image.load(path: path) }
+        #expect(error.kind == .corrupt)
+        #expect(error.description.hasPrefix("\(path): corrupt image: the JPEG data is truncated"))
+    }
+
+    @Test func truncatedPngIsAnError() throws {
+        let png = try Synthetic.gradient(64, 64).encoded(as: .png)
+        let error = try #require(throws: ImageError.self) { try Image.decode(png.prefix(png.count - 20)) }
+        #expect(error.kind == .corrupt)
+    }
+
+    @Test func textNamedPngIsUnsupported() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("hello, I am not a picture\n", to: "fake.png")
+        let error = try #require(throws: ImageError.self) { try Image.load(path: path) }
+        #expect(error.description == "\(path): unsupported format: not an image format gdk-pixbuf can read")
+    }
+
+    @Test func emptyFileIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write([], to: "empty.jpg")
+        let error = try #require(throws: ImageError.self) { try Image.load(path: path) }
+        #expect(error.description == "\(path): corrupt image: the file is empty")
+    }
+
+    @Test func unwritableOutputLeavesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let bytes = try Synthetic.gradient(4, 4).encoded(as: .png)
+        let error = try #require(throws: ImageError.self) {
+            try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory.file("missing/out.png")) }
+        }
+        #expect(error.description == "\(directory.file("missing/out.png")): cannot write: No such file or directory")
+        #expect(try directory.contents().isEmpty)
+    }
+
+    @Test func atomicWriteLeavesOnlyTheFinalFile() throws {
+        let directory = try TemporaryDirectory()
+        let bytes = try Synthetic.gradient(4, 4).encoded(as: .png)
+        try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory.file("out.png")) }
+        #expect(try directory.contents() == ["out.png"])
+        #expect(try Image.load(path: directory.file("out.png")).size == Size(4, 4))
+    }
+
+    @Test func pixelLimitRefusesFromTheHeader() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Synthetic.gradient(100, 100).encoded(as: .png), to: "big.png")
+        let error = try #require(throws: ImageError.self) { try Image.load(path: path, options: LoadOptions(maxPixels: 9_999)) }
+        #expect(error.kind == .tooLarge)
+        #expect(try Image.load(path: path, options: LoadOptions(maxPixels: 10_000)).size == Size(100, 100))
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(maxPixels: 50)) }
+    }
+
+    @Test func cropSharesPixelsAndScaleResizes() throws {
+        let image = try Synthetic.gradient(20, 10)
+        let crop = try image.cropped(to: Rect(x: 5, y: 2, width: 4, height: 3))
+        #expect(crop.size == Size(4, 3))
+        #expect(crop.pixel(x: 0, y: 0) == image.pixel(x: 5, y: 2))
+        #expect(crop.pixel(x: 3, y: 2) == image.pixel(x: 8, y: 4))
+        #expect(throws: ImageError.self) { try image.cropped(to: Rect(x: 18, y: 0, width: 4, height: 3)) }
+        #expect(try image.scaled(to: Size(7, 3)).size == Size(7, 3))
+    }
+}

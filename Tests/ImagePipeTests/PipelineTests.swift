@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+@Suite struct PipelineTests {
+    @Test func planGivesEachStageItsSizes() throws {
+        let pipeline = try TestRegistry.compiler.compile("half | crop 20x10 at=5,5 | half")
+        let plan = try pipeline.plan(sourceSize: Size(101, 51))
+        #expect(plan.steps.map(\.input) == [Size(101, 51), Size(51, 26), Size(20, 10)])
+        #expect(plan.steps.map(\.output) == [Size(51, 26), Size(20, 10), Size(10, 5)])
+        #expect(plan.outputSize == Size(10, 5))
+    }
+
+    @Test func planErrorsCarryTheStageLocation() throws {
+        let pipeline = try TestRegistry.compiler.compile("load\n  crop 20x10 at=40,0\n", file: "cut.pipe")
+        let error = try #require(throws: PipelineError.self) { try pipeline.plan(sourceSize: Size(50, 50)) }
+        #expect(error.description == "cut.pipe:2:3: error: crop: 20x10+40+0 lies outside the 50x50 picture")
+    }
+
+    @Test func planReadsOnlyTheHeader() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Synthetic.gradient(30, 20).encoded(as: .png), to: "in.png")
+        let pipeline = try TestRegistry.compiler.compile("half")
+        let plan = try pipeline.plan(in: RunContext(input: path))
+        #expect(plan.sourceSize == Size(30, 20))
+        #expect(plan.outputSize == Size(15, 10))
+    }
+
+    @Test func runWritesWhatThePlanSaid() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(30, 20).encoded(as: .png), to: "in.png")
+        let pipeline = try TestRegistry.compiler.compile("crop 10x8 at=20,12 | save \"\(directory.file("out.jpg"))\" quality=95")
+        let (plan, output) = try pipeline.run(in: RunContext(input: input))
+        #expect(output == directory.file("out.jpg"))
+        let result = try Image.load(path: output)
+        #expect(result.size == plan.outputSize)
+        #expect(try Synthetic.close(result.pixel(x: 0, y: 0), Synthetic.gradient(30, 20).pixel(x: 20, y: 12), tolerance: 10))
+    }
+
+    @Test func applyWorksOnImagesInMemory() throws {
+        let pipeline = Pipeline(transforms: [TestHalf(), TestHalf()])
+        #expect(try pipeline.apply(to: Synthetic.gradient(17, 9)).size == Size(5, 3))
+    }
+
+    @Test func missingInputOrOutputIsAClearError() throws {
+        let pipeline = try TestRegistry.compiler.compile("half")
+        #expect(throws: PipelineError.self) { try pipeline.plan(in: RunContext()) }
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(4, 4).encoded(as: .png), to: "in.png")
+        let error = try #require(throws: PipelineError.self) { try pipeline.run(in: RunContext(input: input)) }
+        #expect(error.description == "save: no output: give -o FILE, or give save a path")
+    }
+
+    @Test func formatComesFromSaveThenCommandLineThenExtension() throws {
+        let context = RunContext(output: "x.png", outputFormat: .jpeg)
+        #expect(try Save().destination(in: context).format == .jpeg)
+        #expect(try Save(format: .tiff).destination(in: context).format == .tiff)
+        #expect(try Save().destination(in: RunContext(output: "x.TIF")).format == .tiff)
+        #expect(throws: StageError.self) { try Save().destination(in: RunContext(output: "x.gif")) }
+        #expect(throws: StageError.self) { try Save().destination(in: RunContext(output: "-")) }
+    }
+}
+
+@Suite struct RegistryTests {
+    @Test func duplicateStageNamesAreRefusedWholePlugin() throws {
+        var registry = Registry(plugins: [Registry.core])
+        let clash = Plugin(name: "clash", summary: "", stages: [TestHalf.self, Load.self])
+        let error = try #require(throws: RegistryError.self) { try registry.register(clash) }
+        #expect(error.description == "plugin 'clash': stage 'load' is already defined by plugin 'core'")
+        #expect(registry.entry(named: "half") == nil, "nothing of a refused plugin is registered")
+        let twice = Plugin(name: "twice", summary: "", stages: [TestHalf.self, TestHalf.self])
+        #expect(throws: RegistryError.self) { try registry.register(twice) }
+    }
+
+    @Test func lookupAndListing() throws {
+        let registry = TestRegistry.registry
+        #expect(registry.entry(named: "crop")?.plugin == "test")
+        #expect(registry.stageNames == ["crop", "every-type", "half", "load", "save"])
+        #expect(registry.plugins.map(\.name) == ["core", "test"])
+    }
+}

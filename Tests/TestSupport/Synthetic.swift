@@ -1,0 +1,54 @@
+import ImagePipe
+
+/// Small pictures made in code, so tests know every pixel.
+public enum Synthetic {
+    /// A picture whose pixel (x, y) is `color(x, y)`.
+    public static func image(_ width: Int, _ height: Int, alpha: Bool = false,
+                             _ color: (Int, Int) -> Color) throws -> Image {
+        try Image.make(size: Size(width, height), hasAlpha: alpha) { writer in
+            for y in 0..<height {
+                let row = writer.row(y)
+                for x in 0..<width {
+                    let c = color(x, y)
+                    let start = x * writer.channelCount
+                    row[start] = c.red
+                    row[start + 1] = c.green
+                    row[start + 2] = c.blue
+                    if alpha { row[start + 3] = c.alpha }
+                }
+            }
+        }
+    }
+
+    /// A smooth colour ramp: red grows along x, green along y, blue fixed; opaque.
+    public static func gradient(_ width: Int, _ height: Int, alpha: Bool = false) throws -> Image {
+        try image(width, height, alpha: alpha) { x, y in
+            Color(red: UInt8(x * 255 / max(1, width - 1)), green: UInt8(y * 255 / max(1, height - 1)), blue: 96)
+        }
+    }
+
+    /// Left half red, right half blue: shows which way a picture was turned.
+    public static func halves(_ width: Int, _ height: Int) throws -> Image {
+        try image(width, height) { x, _ in x < width / 2 ? Color(red: 255, green: 0, blue: 0) : Color(red: 0, green: 0, blue: 255) }
+    }
+
+    /// JPEG bytes with an EXIF APP1 segment carrying `orientation`, inserted after SOI, as a
+    /// camera would write it.
+    public static func withExifOrientation(_ jpeg: [UInt8], orientation: UInt16) -> [UInt8] {
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] // "II*", IFD at 8
+        tiff += [0x01, 0x00] // one entry
+        tiff += [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00] // tag 0x0112, SHORT, count 1
+        tiff += [UInt8(orientation & 0xFF), UInt8(orientation >> 8), 0x00, 0x00]
+        tiff += [0x00, 0x00, 0x00, 0x00] // no next IFD
+        let body = Array("Exif\0\0".utf8) + tiff
+        let length = body.count + 2
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+        return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
+    }
+
+    /// Whether two colours differ by at most `tolerance` in every channel.
+    public static func close(_ a: Color, _ b: Color, tolerance: Int) -> Bool {
+        abs(Int(a.red) - Int(b.red)) <= tolerance && abs(Int(a.green) - Int(b.green)) <= tolerance
+            && abs(Int(a.blue) - Int(b.blue)) <= tolerance && abs(Int(a.alpha) - Int(b.alpha)) <= tolerance
+    }
+}
