@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The stage plugins under Plugins/, one module each.
+let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice"]
+
 let package = Package(
     name: "ImagePipe",
     products: [
@@ -15,7 +18,10 @@ let package = Package(
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libglib2.0-dev"])]
         ),
         .target(name: "ImagePipe", dependencies: ["CGdkPixbuf"]),
-        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"]),
+        .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
+        .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),
+        .target(name: "SquareSlice", dependencies: ["ImagePipe"], path: "Plugins/SquareSlice"),
+        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),

@@ -1,8 +1,13 @@
+import FitZoom
 import ImagePipe
+import Letterbox
+import SquareSlice
 
 /// The stages the stock `imagepipe` knows: the core ones and every plugin under `Plugins/`.
 public enum StandardPlugins {
-    public static let all: [Plugin] = [Registry.core]
+    public static let all: [Plugin] = [
+        Registry.core, FitZoomPlugin.plugin, LetterboxPlugin.plugin, SquareSlicePlugin.plugin,
+    ]
 
     /// A registry holding all of them.
     public static var registry: Registry { Registry(plugins: all) }

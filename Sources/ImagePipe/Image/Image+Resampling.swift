@@ -35,3 +35,28 @@ extension Image {
         return Image(adopting: sub)
     }
 }
+
+extension Image {
+    /// The part of the picture inside `region` (fractional pixels) resampled to `newSize`, in one
+    /// pass that computes only the output pixels: a crop and a scale fused, so a small window of
+    /// a huge picture costs only the window. Sampling outside the picture repeats its edge.
+    public func resampled(from region: Region, to newSize: Size, filter: ScaleFilter = .bilinear) throws -> Image {
+        guard region.width > 0, region.height > 0 else {
+            throw ImageError(.geometry, reason: "cannot resample an empty region \(region)")
+        }
+        if region == Region(x: 0, y: 0, width: Double(width), height: Double(height)) {
+            return try scaled(to: newSize, filter: filter)
+        }
+        let whole = Rect(x: Int(region.x), y: Int(region.y), width: newSize.width, height: newSize.height)
+        if Double(whole.x) == region.x, Double(whole.y) == region.y, Double(whole.width) == region.width,
+           Double(whole.height) == region.height, whole.isInside(size) {
+            return try cropped(to: whole) // no scaling at all: share the pixels
+        }
+        let target = try Image.make(size: newSize, hasAlpha: hasAlpha) { _ in }
+        let scaleX = Double(newSize.width) / region.width
+        let scaleY = Double(newSize.height) / region.height
+        gdk_pixbuf_scale(pixbuf, target.pixbuf, 0, 0, Int32(newSize.width), Int32(newSize.height),
+                         -region.x * scaleX, -region.y * scaleY, scaleX, scaleY, filter.gdkType)
+        return target
+    }
+}

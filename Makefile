@@ -1,0 +1,37 @@
+# ImagePipe — the two commands the README gives: `make demo` and `make test`.
+# Both install the Debian packages they need when missing (apt-get as root, else sudo,
+# else they say what to install).
+
+SWIFT ?= swift
+PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev webp-pixbuf-loader
+DEMO_OUT := out/demo
+
+.PHONY: deps build release test demo clean
+
+deps:
+	@missing=""; \
+	for package in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "Please install these Debian packages, then run make again:$$missing" >&2; exit 1; fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+demo: build
+	@Samples/run-samples.sh "$$($(SWIFT) build --show-bin-path)/imagepipe" $(DEMO_OUT)
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,60 @@
+import ImagePipe
+
+/// `letterbox WxH [color=black] [offset=center]` — seed 004's centring: a W×H canvas with the
+/// picture centred on an axis where it is smaller, and the window at `offset` where it is larger.
+public struct LetterboxStage: Transform {
+    public static let schema = Schema(
+        name: "letterbox",
+        summary: "Place on a WxH canvas: centred where smaller, cut at offset where larger (seed 004)",
+        parameters: [
+            Parameter("size", .size(max: 100_000), required: true, positional: true,
+                      help: "The canvas W×H; the output is exactly this size."),
+            Parameter("color", .color, default: .color(.black),
+                      help: "The bars' colour; one with alpha (transparent) gives an RGBA canvas."),
+            Parameter("offset", .anchor, default: .anchor(.center),
+                      help: "On an axis where the picture is larger than the canvas, the visible window: a unit anchor (0 left/top … 1 right/bottom) or the scroll offset in pixels (Xpx,Ypx)."),
+        ],
+        example: "letterbox 1280x720 color=#202020")
+
+    public var size: Size
+    public var color: Color
+    public var offset: Anchor
+
+    public init(size: Size, color: Color = .black, offset: Anchor = .center) {
+        self.size = size
+        self.color = color
+        self.offset = offset
+    }
+
+    public init(arguments: Arguments) {
+        self.init(size: arguments.size("size"), color: arguments.color("color"), offset: arguments.anchor("offset"))
+    }
+
+    public var arguments: Arguments {
+        Arguments(["size": .size(size), "color": .color(color), "offset": .anchor(offset)])
+    }
+
+    /// Where the picture's top-left corner lands on the canvas, per axis: `(W − w)/2` floored
+    /// where it is smaller (the odd pixel goes to the right or bottom bar), minus the scroll
+    /// offset where it is larger.
+    public func placement(for input: Size) -> (x: Int, y: Int) {
+        func axis(_ picture: Int, _ canvas: Int, unit: Double?, pixels: Double?) -> Int {
+            if picture <= canvas { return (canvas - picture) / 2 }
+            let overflow = Double(picture - canvas)
+            let scroll = unit.map { $0 * overflow } ?? pixels ?? overflow / 2
+            return -Rounding.pixels(min(max(scroll, 0), overflow))
+        }
+        switch offset {
+        case let .unit(x, y):
+            return (axis(input.width, size.width, unit: x, pixels: nil), axis(input.height, size.height, unit: y, pixels: nil))
+        case let .pixels(x, y):
+            return (axis(input.width, size.width, unit: nil, pixels: x), axis(input.height, size.height, unit: nil, pixels: y))
+        }
+    }
+
+    public func outputSize(for input: Size) -> Size { size }
+
+    public func apply(to image: Image) throws -> Image {
+        try Image.canvas(size: size, background: color, placing: image, at: placement(for: image.size))
+    }
+}

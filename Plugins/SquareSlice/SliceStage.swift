@@ -1,0 +1,52 @@
+import ImagePipe
+
+/// `slice [WxH=300x300] [zoom=1] [offset=center]` — seed 001's Project NP slice: the picture
+/// covers a W×H window, zoomed between cover and native size, cut at a content offset.
+///
+/// The seed's lesson is built in: only the window is resampled (crop and scale in one pass), so
+/// memory beyond the decode does not grow with the picture.
+public struct SliceStage: Transform {
+    public static let schema = Schema(
+        name: "slice",
+        summary: "Cut a WxH slice the picture always covers (seed 001, Project NP)",
+        parameters: [
+            Parameter("size", .size(max: 100_000), default: .size(Size(300, 300)), positional: true,
+                      help: "The slice W×H; the output is exactly this size."),
+            Parameter("zoom", .number(1...1000), default: .number(1),
+                      help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
+            Parameter("offset", .anchor, default: .anchor(.center),
+                      help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture."),
+        ],
+        example: "slice 300x300 zoom=1.5 offset=0.5,0")
+
+    public var size: Size
+    public var zoom: Double
+    public var offset: Anchor
+
+    public init(size: Size = Size(300, 300), zoom: Double = 1, offset: Anchor = .center) {
+        self.size = size
+        self.zoom = zoom
+        self.offset = offset
+    }
+
+    public init(arguments: Arguments) {
+        self.init(size: arguments.size("size"), zoom: arguments.number("zoom"), offset: arguments.anchor("offset"))
+    }
+
+    public var arguments: Arguments {
+        Arguments(["size": .size(size), "zoom": .number(zoom), "offset": .anchor(offset)])
+    }
+
+    /// The window in image pixels that becomes the slice.
+    public func window(for input: Size) -> Region {
+        let viewport = SliceViewport(slice: size, imageSize: input)
+        let zoom = viewport.zoom(factor: zoom)
+        return viewport.window(zoom: zoom, offset: viewport.offset(offset, zoom: zoom))
+    }
+
+    public func outputSize(for input: Size) -> Size { size }
+
+    public func apply(to image: Image) throws -> Image {
+        try image.resampled(from: window(for: image.size), to: size)
+    }
+}
