@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// The stage plugins under Plugins/, one module each.
-let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice"]
+let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop"]
 
 let package = Package(
     name: "ImagePipe",
@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),
         .target(name: "SquareSlice", dependencies: ["ImagePipe"], path: "Plugins/SquareSlice"),
+        .target(name: "CircleCrop", dependencies: ["ImagePipe"], path: "Plugins/CircleCrop"),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),

@@ -1,3 +1,4 @@
+import CircleCrop
 import FitZoom
 import ImagePipe
 import Letterbox
@@ -7,6 +8,7 @@ import SquareSlice
 public enum StandardPlugins {
     public static let all: [Plugin] = [
         Registry.core, FitZoomPlugin.plugin, LetterboxPlugin.plugin, SquareSlicePlugin.plugin,
+        CircleCropPlugin.plugin,
     ]
 
     /// A registry holding all of them.

@@ -9,10 +9,15 @@ public struct Parameter: Hashable, Sendable {
     /// Whether the parameter may be given without its `name=` (positional parameters are
     /// filled in schema order).
     public let isPositional: Bool
+    /// Whether the word `auto` may be written for "no value": the stage then works the value
+    /// out itself (`size=auto`). Only for parameters without a default.
+    public let acceptsAuto: Bool
     public let help: String
 
     public init(_ name: String, _ type: ParameterType, default defaultValue: Value? = nil,
-                required: Bool = false, positional: Bool = false, help: String) {
+                required: Bool = false, positional: Bool = false, auto acceptsAuto: Bool = false, help: String) {
+        precondition(!acceptsAuto || (defaultValue == nil && !required), "\(name): auto stands for a missing value")
+        self.acceptsAuto = acceptsAuto
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -23,7 +28,8 @@ public struct Parameter: Hashable, Sendable {
 
     /// `name=TYPE` with its default, as usage lines show it.
     public var usage: String {
-        let placeholder = isPositional ? name.uppercased() : "\(name)=\(defaultValue.map(type.format) ?? name.uppercased())"
+        let shown = defaultValue.map(type.format) ?? (acceptsAuto ? "auto" : name.uppercased())
+        let placeholder = isPositional ? name.uppercased() : "\(name)=\(shown)"
         return isRequired ? placeholder : "[\(placeholder)]"
     }
 }

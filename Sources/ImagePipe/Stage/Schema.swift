@@ -26,6 +26,7 @@ public struct Schema: Sendable {
     /// parameters in order, named ones their parameter; then defaults fill the rest.
     public func arguments(from raw: [RawArgument]) throws(ArgumentError) -> Arguments {
         var values: [String: Value] = [:]
+        var given = Set<String>()
         var positional = parameters.filter(\.isPositional).makeIterator()
         for (index, argument) in raw.enumerated() {
             let parameter: Parameter
@@ -43,9 +44,10 @@ public struct Schema: Sendable {
                 }
                 parameter = next
             }
-            guard values[parameter.name] == nil else {
+            guard given.insert(parameter.name).inserted else {
                 throw ArgumentError("\(name): '\(parameter.name)' is given twice", at: argument.key == nil ? .value(index) : .key(index))
             }
+            if parameter.acceptsAuto, argument.value == "auto" { continue }
             do {
                 values[parameter.name] = try parameter.type.parse(argument.value)
             } catch {

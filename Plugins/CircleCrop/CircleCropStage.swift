@@ -1,0 +1,79 @@
+import ImagePipe
+
+/// `circle-crop [size=auto] [viewport=WxH] [gap=0] [zoom=auto] [offset=x,y]` — the avatar that
+/// seed 000's "OK" button produces: the circle cut out of the picture, transparent outside.
+public struct CircleCropStage: Transform {
+    public static let schema = Schema(
+        name: "circle-crop",
+        summary: "Cut out a circular avatar, transparent outside: the largest centred circle, or the one an editor state shows (seed 000)",
+        parameters: [
+            Parameter("size", .integer(1...100_000), auto: true,
+                      help: "The output's side in pixels; auto is the circle's diameter in image pixels."),
+            Parameter("viewport", .size(max: 100_000),
+                      help: "The editor's viewport W×H; with it, zoom and offset place the circle as the editor does. Without it, the largest centred circle."),
+            EditorParameters.gap,
+            EditorParameters.zoom,
+            EditorParameters.offset,
+        ],
+        example: "circle-crop size=256")
+
+    public var size: Int?
+    public var viewport: Size?
+    public var gap: Double
+    public var zoom: Double?
+    public var offset: Point?
+
+    public init(size: Int? = nil, viewport: Size? = nil, gap: Double = 0, zoom: Double? = nil, offset: Point? = nil) throws {
+        if viewport == nil {
+            if zoom != nil { throw ArgumentError.parameter("zoom", "circle-crop: zoom is part of the editor's state; give viewport=WxH too") }
+            if offset != nil { throw ArgumentError.parameter("offset", "circle-crop: offset is part of the editor's state; give viewport=WxH too") }
+        }
+        if let viewport { try EditorParameters.check(gap: gap, viewport: viewport) }
+        self.size = size
+        self.viewport = viewport
+        self.gap = gap
+        self.zoom = zoom
+        self.offset = offset
+    }
+
+    public init(arguments: Arguments) throws {
+        try self.init(size: arguments.has("size") ? arguments.integer("size") : nil,
+                      viewport: arguments.has("viewport") ? arguments.size("viewport") : nil,
+                      gap: arguments.number("gap"), zoom: arguments.has("zoom") ? arguments.number("zoom") : nil,
+                      offset: arguments.has("offset") ? arguments.point("offset") : nil)
+    }
+
+    public var arguments: Arguments {
+        Arguments([
+            "size": size.map(Value.integer), "viewport": viewport.map(Value.size), "gap": .number(gap),
+            "zoom": zoom.map(Value.number), "offset": offset.map(Value.point),
+        ].compactMapValues { $0 })
+    }
+
+    /// The circle in image pixels: from the editor state when there is a viewport, else the
+    /// largest centred circle (less the gap).
+    public func circle(in input: Size) throws -> (center: Point, radius: Double) {
+        guard let viewport else {
+            let diameter = Double(input.shorterSide) - gap
+            guard diameter > 0 else { throw StageError("gap \(NumberFormatting.text(gap)) leaves no circle on a \(input) picture") }
+            return (Point(Double(input.width) / 2, Double(input.height) / 2), diameter / 2)
+        }
+        let model = CropViewport(viewport: viewport, gap: gap, imageSize: input)
+        return model.circleInImage(EditorParameters.state(of: model, zoomFactor: zoom, offset: offset))
+    }
+
+    public func outputSize(for input: Size) throws -> Size {
+        let side = try size ?? Rounding.side(2 * circle(in: input).radius)
+        return Size(side, side)
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        let (center, radius) = try circle(in: image.size)
+        let output = try outputSize(for: image.size)
+        let square = Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
+        // Cut first, scale only the circle's square: the cost follows the output, not the picture.
+        let scaled = try image.resampled(from: square, to: output)
+        let half = Double(output.width) / 2
+        return try CirclePainter.cutOut(scaled, center: Point(half, half), radius: half)
+    }
+}

@@ -1,0 +1,70 @@
+import ImagePipe
+
+/// `circle-mask [diameter=auto] [gap=0] [fill=#00000059] [ring=false] …` — seed 000's even-odd
+/// mask on the picture as it is: outside a centred circle painted with `fill`, inside untouched.
+public struct CircleMaskStage: Transform {
+    public static let schema = Schema(
+        name: "circle-mask",
+        summary: "Dim (or cut away) everything outside a centred circle, optionally with the dashed ring (seed 000)",
+        parameters: [
+            Parameter("diameter", .number(1...1_000_000), auto: true,
+                      help: "The circle's diameter in pixels; without it, the picture's shorter side minus gap."),
+            Parameter("gap", .number(0...1_000_000), default: .number(0),
+                      help: "How much smaller than the shorter side the automatic diameter is (the seed keeps a gap)."),
+            Parameter("fill", .color, default: .color(Color(red: 0, green: 0, blue: 0, alpha: 0x59)),
+                      help: "Painted over the outside (the seed: black at alpha 0.35). transparent cuts the outside away."),
+            Parameter("ring", .boolean, default: .boolean(false), help: "Stroke the circle with the dashed ring."),
+            Parameter("ring-color", .color, default: .color(.white), help: "The ring's colour."),
+            Parameter("ring-width", .number(0.1...1000), default: .number(2), help: "The ring's line width in pixels."),
+            Parameter("dash", .numbers(count: 2...8, each: 0...10_000), default: .numbers([4, 4]),
+                      help: "The ring's dash pattern: on,off[,on,off…] in pixels along the circle, from its rightmost point clockwise."),
+        ],
+        example: "circle-mask ring=true")
+
+    public var diameter: Double?
+    public var gap: Double
+    public var fill: Color
+    public var drawsRing: Bool
+    public var ring: DashedRing
+
+    public init(diameter: Double? = nil, gap: Double = 0, fill: Color = Color(red: 0, green: 0, blue: 0, alpha: 0x59),
+                drawsRing: Bool = false, ring: DashedRing = DashedRing()) {
+        self.diameter = diameter
+        self.gap = gap
+        self.fill = fill
+        self.drawsRing = drawsRing
+        self.ring = ring
+    }
+
+    public init(arguments: Arguments) {
+        self.init(diameter: arguments.has("diameter") ? arguments.number("diameter") : nil, gap: arguments.number("gap"),
+                  fill: arguments.color("fill"), drawsRing: arguments.boolean("ring"),
+                  ring: DashedRing(color: arguments.color("ring-color"), width: arguments.number("ring-width"), dash: arguments.numbers("dash")))
+    }
+
+    public var arguments: Arguments {
+        Arguments([
+            "diameter": diameter.map(Value.number), "gap": .number(gap), "fill": .color(fill), "ring": .boolean(drawsRing),
+            "ring-color": .color(ring.color), "ring-width": .number(ring.width), "dash": .numbers(ring.dash),
+        ].compactMapValues { $0 })
+    }
+
+    /// The circle's diameter on a picture of this size.
+    public func circleDiameter(for input: Size) throws -> Double {
+        let value = diameter ?? Double(input.shorterSide) - gap
+        guard value > 0 else {
+            throw StageError("gap \(gap) leaves no circle on a \(input) picture (its shorter side is \(input.shorterSide))")
+        }
+        return value
+    }
+
+    public func outputSize(for input: Size) throws -> Size {
+        _ = try circleDiameter(for: input)
+        return input
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        let center = Point(Double(image.width) / 2, Double(image.height) / 2)
+        return try CirclePainter.mask(image, center: center, radius: circleDiameter(for: image.size) / 2, fill: fill, ring: drawsRing ? ring : nil)
+    }
+}

@@ -1,0 +1,82 @@
+import ImagePipe
+
+/// `crop-editor viewport=WxH [zoom=auto] [offset=x,y] [gap=0] [rotated-from=WxH]` — what seed
+/// 000's editor screen shows: black background, the picture at that zoom and offset, the dimmed
+/// even-odd mask and the dashed ring.
+public struct CropEditorStage: Transform {
+    public static let schema = Schema(
+        name: "crop-editor",
+        summary: "Render the avatar editor's screen: picture, dimmed outside, dashed ring (seed 000)",
+        parameters: [
+            Parameter("viewport", .size(max: 20_000), required: true, positional: true, help: "The screen W×H; the output is exactly this size."),
+            EditorParameters.zoom,
+            EditorParameters.offset,
+            EditorParameters.gap,
+            Parameter("rotated-from", .size(max: 20_000),
+                      help: "The viewport the zoom and offset were set in before the device turned: the circle is laid out again for viewport, and the state re-clamped (the seed's rotation rule)."),
+        ],
+        example: "crop-editor 375x667 zoom=1.5")
+
+    /// The seed's mask: black at alpha 0.35, and a white ring of width 2 dashed 4 on 4 off.
+    static let dimming = Color(red: 0, green: 0, blue: 0, alpha: 0x59)
+
+    public var viewport: Size
+    public var zoom: Double?
+    public var offset: Point?
+    public var gap: Double
+    public var rotatedFrom: Size?
+
+    public init(viewport: Size, zoom: Double? = nil, offset: Point? = nil, gap: Double = 0, rotatedFrom: Size? = nil) throws {
+        try EditorParameters.check(gap: gap, viewport: viewport)
+        if let rotatedFrom { try EditorParameters.check(gap: gap, viewport: rotatedFrom) }
+        self.viewport = viewport
+        self.zoom = zoom
+        self.offset = offset
+        self.gap = gap
+        self.rotatedFrom = rotatedFrom
+    }
+
+    public init(arguments: Arguments) throws {
+        try self.init(viewport: arguments.size("viewport"), zoom: arguments.has("zoom") ? arguments.number("zoom") : nil,
+                      offset: arguments.has("offset") ? arguments.point("offset") : nil, gap: arguments.number("gap"),
+                      rotatedFrom: arguments.has("rotated-from") ? arguments.size("rotated-from") : nil)
+    }
+
+    public var arguments: Arguments {
+        Arguments([
+            "viewport": .size(viewport), "zoom": zoom.map(Value.number), "offset": offset.map(Value.point),
+            "gap": .number(gap), "rotated-from": rotatedFrom.map(Value.size),
+        ].compactMapValues { $0 })
+    }
+
+    /// The editor's layout and settled state for a picture, after the relayout if it turned.
+    public func layout(for input: Size) -> (viewport: CropViewport, state: CropViewport.State) {
+        let first = CropViewport(viewport: rotatedFrom ?? viewport, gap: gap, imageSize: input)
+        let state = EditorParameters.state(of: first, zoomFactor: zoom, offset: offset)
+        return rotatedFrom == nil ? (first, state) : first.relayout(to: viewport, state)
+    }
+
+    public func outputSize(for input: Size) -> Size { viewport }
+
+    public func apply(to image: Image) throws -> Image {
+        let (model, state) = layout(for: image.size)
+        let z = state.zoom, o = state.offset
+        // The viewport pixels the picture covers; the picture's origin is at −offset.
+        func covered(_ length: Int, _ offset: Double, _ extent: Int) -> (Int, Int) {
+            let start = min(max(Rounding.pixels(-offset), 0), length)
+            let end = min(max(Rounding.pixels(-offset + Double(extent) * z), 0), length)
+            return (start, end)
+        }
+        let (left, right) = covered(viewport.width, o.x, image.width)
+        let (top, bottom) = covered(viewport.height, o.y, image.height)
+        var screen = try Image.filled(.black, size: viewport)
+        if right > left, bottom > top {
+            let region = Region(x: (Double(left) + o.x) / z, y: (Double(top) + o.y) / z,
+                                width: Double(right - left) / z, height: Double(bottom - top) / z)
+            let shown = try image.resampled(from: region, to: Size(right - left, bottom - top))
+            screen = try Image.canvas(size: viewport, background: .black, placing: shown, at: (left, top))
+        }
+        let circle = Point(model.circleOrigin.x + model.diameter / 2, model.circleOrigin.y + model.diameter / 2)
+        return try CirclePainter.mask(screen, center: circle, radius: model.diameter / 2, fill: Self.dimming, ring: DashedRing())
+    }
+}

@@ -1,0 +1,30 @@
+import ImagePipe
+
+/// The editor state parameters that `circle-crop` and `crop-editor` share, declared once.
+enum EditorParameters {
+    static let zoom = Parameter("zoom", .number(1...1000), auto: true,
+        help: "Zoom relative to zmin = d / min(w, h), clamped to [zmin, 5]; auto is the editor's first display, min(W, H) / min(w, h) (= zmin when gap is 0).")
+    static let offset = Parameter("offset", .point,
+        help: "The content offset x,y in viewport points (a scroll view's contentOffset; negative down to the circle's margins), bounced back so the circle stays covered; without it, the circle is centred on the picture.")
+    static let gap = Parameter("gap", .number(0...100_000), default: .number(0),
+        help: "How much the circle's diameter is shorter than the viewport's shorter side: d = min(W, H) − gap.")
+
+    /// The editor's settled state for a picture, from the optional zoom factor and offset.
+    static func state(of viewport: CropViewport, zoomFactor: Double?, offset: Point?) -> CropViewport.State {
+        viewport.clamp(zoom: zoomFactor.map { $0 * viewport.minimumZoom } ?? viewport.firstDisplayZoom, offset: offset)
+    }
+
+    /// Checks that the gap leaves a circle in the viewport.
+    static func check(gap: Double, viewport: Size) throws(ArgumentError) {
+        guard gap < Double(viewport.shorterSide) else {
+            throw .parameter("gap", "gap \(NumberFormatting.text(gap)) leaves no circle in a \(viewport) viewport")
+        }
+    }
+}
+
+/// Short number text for messages.
+enum NumberFormatting {
+    static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
