@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// The stage plugins under Plugins/, one module each.
-let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop"]
+let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate"]
 
 let package = Package(
     name: "ImagePipe",
@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),
         .target(name: "SquareSlice", dependencies: ["ImagePipe"], path: "Plugins/SquareSlice"),
         .target(name: "CircleCrop", dependencies: ["ImagePipe"], path: "Plugins/CircleCrop"),
+        .target(name: "AnchorRotate", dependencies: ["ImagePipe"], path: "Plugins/AnchorRotate"),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),

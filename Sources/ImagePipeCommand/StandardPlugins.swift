@@ -1,3 +1,4 @@
+import AnchorRotate
 import CircleCrop
 import FitZoom
 import ImagePipe
@@ -8,7 +9,7 @@ import SquareSlice
 public enum StandardPlugins {
     public static let all: [Plugin] = [
         Registry.core, FitZoomPlugin.plugin, LetterboxPlugin.plugin, SquareSlicePlugin.plugin,
-        CircleCropPlugin.plugin,
+        CircleCropPlugin.plugin, AnchorRotatePlugin.plugin,
     ]
 
     /// A registry holding all of them.
