@@ -27,6 +27,11 @@ let package = Package(
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),
+        .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
+        .testTarget(name: "LetterboxTests", dependencies: ["Letterbox", "TestSupport"]),
+        .testTarget(name: "SquareSliceTests", dependencies: ["SquareSlice", "TestSupport"]),
+        .testTarget(name: "CircleCropTests", dependencies: ["CircleCrop", "TestSupport"]),
+        .testTarget(name: "AnchorRotateTests", dependencies: ["AnchorRotate", "TestSupport"]),
         .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]

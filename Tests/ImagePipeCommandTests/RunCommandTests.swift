@@ -136,7 +136,11 @@ import TestSupport
     @Test func stagesListsAndDescribes() throws {
         let list = try CommandRunner.run(["stages"])
         #expect(list.status == 0)
-        #expect(list.standardOutput.contains("  load  Read a picture file"))
+        let loadLine = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("  load ") }
+        #expect(loadLine?.hasSuffix("Read a picture file (any format gdk-pixbuf reads)") == true)
+        for plugin in ["core", "fit-zoom", "letterbox", "square-slice", "circle-crop", "anchor-rotate"] {
+            #expect(list.standardOutput.contains("\n\(plugin) — ") || list.standardOutput.hasPrefix("\(plugin) — "), "\(plugin)")
+        }
         let save = try CommandRunner.run(["stages", "save"])
         #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=90] [compression=6] [background=white]"))
         #expect(try CommandRunner.run(["stages", "sav"]).standardError == "imagepipe: unknown stage 'sav' (did you mean 'save'?)\n")
