@@ -6,7 +6,7 @@ SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev webp-pixbuf-loader
 DEMO_OUT := out/demo
 
-.PHONY: deps build release test demo clean
+.PHONY: deps build release test demo clean goldens
 
 deps:
 	@missing=""; \
@@ -35,3 +35,7 @@ demo: build
 
 clean:
 	rm -rf .build out
+
+# Re-record Samples/expected/ from the current code. Look at every picture before committing.
+goldens: deps
+	IMAGEPIPE_RECORD_GOLDENS=1 $(SWIFT) test --filter SampleTests

@@ -14,4 +14,7 @@ public enum StandardPlugins {
 
     /// A registry holding all of them.
     public static var registry: Registry { Registry(plugins: all) }
+
+    /// A compiler over that registry.
+    public static var compiler: PipelineCompiler { PipelineCompiler(registry: registry) }
 }
