@@ -74,7 +74,7 @@ public struct CropEditorStage: Transform {
             let region = Region(x: (Double(left) + o.x) / z, y: (Double(top) + o.y) / z,
                                 width: Double(right - left) / z, height: Double(bottom - top) / z)
             let shown = try image.resampled(from: region, to: Size(right - left, bottom - top))
-            screen = try Image.canvas(size: viewport, background: .black, placing: shown, at: (left, top))
+            screen = try Image.canvas(size: viewport, background: .black, placing: shown, at: (left, top), blend: true)
         }
         let circle = Point(model.circleOrigin.x + model.diameter / 2, model.circleOrigin.y + model.diameter / 2)
         return try CirclePainter.mask(screen, center: circle, radius: model.diameter / 2, fill: Self.dimming, ring: DashedRing())

@@ -10,7 +10,7 @@ public struct LetterboxStage: Transform {
             Parameter("size", .size(max: 100_000), required: true, positional: true,
                       help: "The canvas W×H; the output is exactly this size."),
             Parameter("color", .color, default: .color(.black),
-                      help: "The bars' colour; one with alpha (transparent) gives an RGBA canvas."),
+                      help: "The bars' colour; one with alpha (transparent) gives an RGBA canvas. A picture with alpha keeps it."),
             Parameter("offset", .anchor, default: .anchor(.center),
                       help: "On an axis where the picture is larger than the canvas, the visible window: a unit anchor (0 left/top … 1 right/bottom) or the scroll offset in pixels (Xpx,Ypx)."),
         ],

@@ -1,9 +1,12 @@
 extension Image {
     /// A `size` canvas of `background` with `image` placed at `origin` (which may lie partly
-    /// outside the canvas), composited source-over. The canvas has alpha only when the
-    /// background is not opaque.
-    public static func canvas(size: Size, background: Color, placing image: Image, at origin: (x: Int, y: Int)) throws -> Image {
-        let hasAlpha = !background.isOpaque
+    /// outside the canvas). By default the picture's pixels replace the canvas's, keeping their
+    /// own alpha (libvips' `embed`); with `blend` they are composited source-over, as a screen
+    /// shows them. The canvas has alpha when the background is not opaque, or when an unblended
+    /// picture has alpha.
+    public static func canvas(size: Size, background: Color, placing image: Image, at origin: (x: Int, y: Int),
+                              blend: Bool = false) throws -> Image {
+        let hasAlpha = !background.isOpaque || (image.hasAlpha && !blend)
         let outChannels = hasAlpha ? 4 : 3
         let inChannels = image.channelCount
         let back: [UInt8] = [background.red, background.green, background.blue, background.alpha]
@@ -17,14 +20,19 @@ extension Image {
                 }
                 guard y >= firstY, y < lastY, firstX < lastX else { continue }
                 let source = image.row(y - origin.y)
-                if inChannels == outChannels && !image.hasAlpha {
-                    // Opaque onto a canvas of the same layout: a plain copy.
+                if inChannels == outChannels && (!image.hasAlpha || !blend) {
+                    // The same layout and nothing to blend: a plain copy.
                     let start = (firstX - origin.x) * inChannels
                     let count = (lastX - firstX) * inChannels
                     (target.baseAddress! + firstX * outChannels).update(from: source.baseAddress! + start, count: count)
                     continue
                 }
-                for x in firstX..<lastX {
+                for x in firstX..<lastX where !blend {
+                    let s = (x - origin.x) * inChannels, t = x * outChannels
+                    for channel in 0..<3 { target[t + channel] = source[s + channel] }
+                    if hasAlpha { target[t + 3] = image.hasAlpha ? source[s + 3] : 255 }
+                }
+                for x in firstX..<lastX where blend {
                     let s = (x - origin.x) * inChannels, t = x * outChannels
                     let alpha = image.hasAlpha ? Int(source[s + 3]) : 255
                     let backAlpha = hasAlpha ? Int(target[t + 3]) : 255

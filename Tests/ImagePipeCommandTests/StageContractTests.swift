@@ -1,0 +1,53 @@
+import Testing
+import ImagePipe
+import ImagePipeCommand
+import TestSupport
+
+/// What every stock stage promises: its example parses and round-trips through its canonical
+/// text, and on RGB and RGBA pictures from one pixel to thin strips it either produces exactly
+/// the size its plan said or refuses with a StageError.
+@Suite struct StageContractTests {
+    static let transforms: [String] = StandardPlugins.registry.stageNames.filter { name in
+        StandardPlugins.registry.entry(named: name)!.stage is any Transform.Type
+    }
+
+    @Test(arguments: StandardPlugins.registry.stageNames)
+    func exampleRoundTripsThroughCanonicalText(name: String) throws {
+        let schema = StandardPlugins.registry.entry(named: name)!.stage.schema
+        let compiled = try StandardPlugins.compiler.compile(schema.example)
+        let stage = compiled.stages.first { type(of: $0).schema.name == name }!
+        let again = try StandardPlugins.compiler.compile(stage.text).stages.first { type(of: $0).schema.name == name }!
+        #expect(again.isEqual(to: stage), "\(schema.example) → \(stage.text)")
+    }
+
+    @Test(arguments: transforms)
+    func tinyAndThinPicturesWorkOrFailClearly(name: String) throws {
+        let example = StandardPlugins.registry.entry(named: name)!.stage.schema.example
+        let pipeline = try StandardPlugins.compiler.compile(example)
+        for size in [Size(1, 1), Size(1, 9), Size(9, 1), Size(2, 3), Size(16, 16)] {
+            for alpha in [false, true] {
+                let image = try Synthetic.gradient(size.width, size.height, alpha: alpha)
+                do {
+                    let planned = try pipeline.plan(sourceSize: size).outputSize
+                    let result = try pipeline.apply(to: image)
+                    #expect(result.size == planned, "\(example) on \(size)")
+                    // Every stage keeps alpha but the editor, which renders an opaque screen.
+                    if alpha && name != "crop-editor" { #expect(result.hasAlpha, "\(example) dropped alpha on \(size)") }
+                } catch let error as PipelineError {
+                    #expect(!error.message.isEmpty)
+                }
+            }
+        }
+    }
+
+    @Test func jpegOutputOfAlphaFlattensWithAWarning() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "in.png")
+        let result = try CommandRunner.run(["run", "-e", "circle-crop", "in.png", "-o", "avatar.jpg"], in: directory.path)
+        #expect(result.status == 0)
+        #expect(result.standardError == "imagepipe: warning: avatar.jpg: JPEG has no alpha; flattened onto white\n")
+        let flattened = try Image.load(path: directory.file("avatar.jpg"))
+        #expect(!flattened.hasAlpha)
+        #expect(Synthetic.close(flattened.pixel(x: 0, y: 0), .white, tolerance: 3))
+    }
+}
