@@ -44,7 +44,8 @@ struct StagesCommand {
         let schema = entry.stage.schema
         var lines = ["\(schema.name) — \(schema.summary)", "", "usage: \(schema.usage)", "", "parameters:"]
         for parameter in schema.parameters {
-            let requirement = parameter.isRequired ? "required" : parameter.defaultValue.map { "default \(parameter.type.format($0))" } ?? "optional"
+            let requirement = parameter.isRequired ? "required"
+                : parameter.defaultValue.map { "default \(parameter.type.format($0))" } ?? (parameter.acceptsAuto ? "default auto" : "optional")
             lines.append("  \(parameter.name)  \(parameter.type.summary); \(requirement)\(parameter.isPositional ? "; may be given without its name" : "")")
             lines.append("      \(parameter.help)")
         }

@@ -28,7 +28,7 @@ public struct Parameter: Hashable, Sendable {
 
     /// `name=TYPE` with its default, as usage lines show it.
     public var usage: String {
-        let shown = defaultValue.map(type.format) ?? (acceptsAuto ? "auto" : name.uppercased())
+        let shown = defaultValue.map(type.format) ?? (acceptsAuto ? "auto" : type.placeholder)
         let placeholder = isPositional ? name.uppercased() : "\(name)=\(shown)"
         return isRequired ? placeholder : "[\(placeholder)]"
     }

@@ -23,6 +23,25 @@ public enum ParameterType: Hashable, Sendable {
     /// Comma-separated numbers (`4,4`): how many, and the range of each.
     case numbers(count: ClosedRange<Int>, each: ClosedRange<Double>)
 
+    /// What usage lines show for a value of this type: `WxH`, `x,y`, `N`, …
+    public var placeholder: String {
+        switch self {
+        case .integer: "N"
+        case .number: "X"
+        case .size: "WxH"
+        case .point: "x,y"
+        case .anchor: "ANCHOR"
+        case .color: "COLOR"
+        case .angle: "ANGLE"
+        case .percentage: "P%"
+        case let .choice(options): options.joined(separator: "|")
+        case .boolean: "true|false"
+        case .string: "TEXT"
+        case .path: "PATH"
+        case .numbers: "X,Y,…"
+        }
+    }
+
     /// A short name for help and errors: `integer 0…100`, `size WxH`, …
     public var summary: String {
         switch self {
