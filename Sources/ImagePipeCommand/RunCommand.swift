@@ -56,6 +56,7 @@ struct RunCommand {
         }
         let pipeline = try pipelineArguments.compile(with: registry)
         if !parser.has("--overwrite") { try refuseToOverwriteInput(pipeline, context) }
+        if ((pipeline.source as? Load)?.path ?? context.input) == "-" { context.inputBytes = try StandardStreams.readStandardInput() }
         try pipeline.run(in: context)
         return 0
     }

@@ -69,14 +69,16 @@ import TestSupport
 
     @Test func standardInputAndOutput() throws {
         let png = try Synthetic.gradient(12, 10).encoded(as: .png)
-        let result = try CommandRunner.run(["run", "-e", "half", "-", "-o", "-", "--format", "png"], input: png)
-        // `half` is not a stock stage: this must fail as a pipeline error, before reading stdin.
-        #expect(result.status == 2)
-        let directory = try TemporaryDirectory()
-        let path = try directory.write(png, to: "in.png")
-        let piped = try CommandRunner.run(["run", "-e", "load", path, "-o", "-", "--format", "jpeg"])
-        #expect(piped.status == 0)
-        #expect(try Image.decode(piped.outputBytes).size == Size(12, 10))
+        let result = try CommandRunner.run(["run", "-e", "fit 6x6", "-", "-o", "-", "--format", "jpeg"], input: png)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try ImageHeader.read(bytes: result.outputBytes) == ImageHeader(storedSize: Size(6, 5), format: "jpeg"))
+        let noFormat = try CommandRunner.run(["run", "-e", "", "-", "-o", "-"], input: png)
+        #expect(noFormat.status == 1)
+        #expect(noFormat.standardError == "imagepipe: save: writing to standard output needs a format: --format or save format=…\n")
+        let garbage = try CommandRunner.run(["run", "-e", "", "-", "-o", "-", "--format", "png"], input: Array("not a picture".utf8))
+        #expect(garbage.status == 1)
+        #expect(garbage.standardError == "imagepipe: -: unsupported format: not an image format gdk-pixbuf can read\n")
+        #expect(garbage.outputBytes.isEmpty)
     }
 
     @Test func variablesFromTheCommandLine() throws {

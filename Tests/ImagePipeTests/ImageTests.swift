@@ -75,6 +75,15 @@ import TestSupport
         #expect(Synthetic.close(raw.pixel(x: 5, y: 10), Color(red: 255, green: 0, blue: 0), tolerance: 40))
     }
 
+    @Test func headerFromBytes() throws {
+        let tiny = try Synthetic.gradient(12, 10).encoded(as: .png) // under the loader's 128-byte sniff
+        #expect(try ImageHeader.read(bytes: tiny) == ImageHeader(storedSize: Size(12, 10), format: "png"))
+        let turned = Synthetic.withExifOrientation(try Synthetic.gradient(40, 20).encoded(as: .jpeg), orientation: 8)
+        let header = try ImageHeader.read(bytes: turned)
+        #expect(header.orientation == 8 && header.decodedSize(applyingOrientation: true) == Size(20, 40))
+        #expect(throws: ImageError.self) { try ImageHeader.read(bytes: Array("plain text".utf8)) }
+    }
+
     @Test func missingFileNamesFileAndReason() throws {
         let error = try #require(throws: ImageError.self) { try Image.load(path: "/nonexistent/photo.jpg") }
         #expect(error.description == "/nonexistent/photo.jpg: cannot read: No such file or directory")

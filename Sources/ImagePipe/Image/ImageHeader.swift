@@ -23,6 +23,11 @@ public struct ImageHeader: Hashable, Sendable {
         applyingOrientation && swapsSides ? storedSize.transposed : storedSize
     }
 
+    /// Reads the header of a picture held in memory.
+    public static func read(bytes: [UInt8]) throws -> ImageHeader {
+        try PixbufDecoder.header(of: bytes)
+    }
+
     /// Reads the header of the file at `path`.
     public static func read(path: String) throws -> ImageHeader {
         var width: Int32 = 0

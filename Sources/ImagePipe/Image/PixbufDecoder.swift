@@ -10,6 +10,10 @@ final class PixbufDecoder {
     /// The orientation read from the header, if known, so a shrink target can be turned to match.
     private let orientation: Int
     private(set) var refusal: ImageError?
+    /// The stored size, once the header has been read.
+    private(set) var preparedSize: Size?
+    /// Whether to stop once the header is read (for `ImageHeader.read(bytes:)`).
+    var stopsAfterHeader = false
     private var truncationCheck = TruncationCheck()
 
     init(options: LoadOptions, path: String?, orientation: Int) {
@@ -27,11 +31,26 @@ final class PixbufDecoder {
                               Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(loader)) }
+    private var isClosed = false
+
+    deinit {
+        // gdk-pixbuf insists on a close even for data it was not given in full.
+        closeIgnoringErrors()
+        g_object_unref(UnsafeMutableRawPointer(loader))
+    }
+
+    private func closeIgnoringErrors() {
+        if !isClosed { gdk_pixbuf_loader_close(loader, nil) }
+        isClosed = true
+    }
 
     private func sizePrepared(loader: UnsafeMutablePointer<GdkPixbufLoader>, stored: Size) {
-        if let maxPixels = options.maxPixels, maxPixels > 0, stored.width.multipliedReportingOverflow(by: stored.height).partialValue > maxPixels
-            || stored.width > Int(Int32.max) / stored.height {
+        preparedSize = stored
+        if stopsAfterHeader {
+            gdk_pixbuf_loader_set_size(loader, 1, 1) // only the header was wanted
+            return
+        }
+        if let maxPixels = options.maxPixels, maxPixels > 0, stored.pixelCount > maxPixels {
             refusal = ImageError(.tooLarge, path: path,
                                  reason: "\(stored) is \(stored.pixelCount) pixels, more than the limit of \(maxPixels)")
             gdk_pixbuf_loader_set_size(loader, 1, 1) // keep the loader from allocating the bomb
@@ -54,7 +73,7 @@ final class PixbufDecoder {
         return stored
     }
 
-    private func formatName() -> String? {
+    func formatName() -> String? {
         guard let format = gdk_pixbuf_loader_get_format(loader), let name = gdk_pixbuf_format_get_name(format) else { return nil }
         defer { g_free(name) }
         return String(cString: name)
@@ -62,18 +81,43 @@ final class PixbufDecoder {
 
     /// Feeds one chunk; false once the decoder has refused the picture and wants no more.
     func write(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
-        guard refusal == nil else { return false }
+        guard refusal == nil, !(stopsAfterHeader && preparedSize != nil) else { return false }
         truncationCheck.scan(chunk)
         try checkGError(.corrupt, path: path) { error in
             gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
         }
-        return refusal == nil
+        return refusal == nil && !(stopsAfterHeader && preparedSize != nil)
+    }
+
+    /// The header of encoded bytes: fed until the loader knows the size, then abandoned.
+    static func header(of bytes: [UInt8]) throws -> ImageHeader {
+        let decoder = PixbufDecoder(options: LoadOptions(maxPixels: nil), path: nil, orientation: 1)
+        decoder.stopsAfterHeader = true
+        var offset = 0
+        while offset < bytes.count, decoder.preparedSize == nil {
+            let end = min(bytes.count, offset + (1 << 16))
+            _ = try bytes[offset..<end].withUnsafeBytes { try decoder.write($0) }
+            offset = end
+        }
+        // The loader holds back its first 128 bytes to sniff the format: a tiny picture is only
+        // parsed at close.
+        if decoder.preparedSize == nil { decoder.closeIgnoringErrors() }
+        guard let size = decoder.preparedSize, let format = decoder.formatName() else {
+            if bytes.isEmpty { throw ImageError(.corrupt, reason: "no bytes to decode") }
+            if let announced = ImageFile.sniffFormat(Array(bytes.prefix(16))) {
+                throw ImageError(.corrupt, reason: "starts like \(announced) but its header cannot be read")
+            }
+            throw ImageError(.unsupported, reason: "not an image format gdk-pixbuf can read")
+        }
+        let orientation = format == "jpeg" ? ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))) : 1
+        return ImageHeader(storedSize: size, format: format, orientation: orientation)
     }
 
     /// Ends the input and returns the decoded picture, turned by its EXIF orientation if asked.
     func finish() throws -> Image {
         var closeError: UnsafeMutablePointer<GError>?
         gdk_pixbuf_loader_close(loader, &closeError)
+        isClosed = true
         if let refusal {
             if let closeError { g_error_free(closeError) }
             throw refusal

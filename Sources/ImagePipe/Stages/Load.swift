@@ -42,9 +42,24 @@ public struct Load: ImageSource {
         return options
     }
 
+    /// The bytes of standard input, when the path is `-`.
+    private func standardInput(for path: String, in context: RunContext) throws -> [UInt8]? {
+        guard path == "-" else { return nil }
+        guard let bytes = context.inputBytes else { throw StageError("reading standard input needs its bytes in the run context") }
+        return bytes
+    }
+
     public func header(in context: RunContext) throws -> Size {
         let path = try resolvedPath(in: context)
-        let header = try ImageHeader.read(path: path)
+        var header: ImageHeader
+        if let bytes = try standardInput(for: path, in: context) {
+            do { header = try ImageHeader.read(bytes: bytes) } catch var error as ImageError {
+                error.path = "-"
+                throw error
+            }
+        } else {
+            header = try ImageHeader.read(path: path)
+        }
         let maxPixels = context.loadOptions.maxPixels ?? 0
         if maxPixels > 0, header.storedSize.pixelCount > maxPixels {
             throw ImageError(.tooLarge, path: path, reason:
@@ -54,6 +69,12 @@ public struct Load: ImageSource {
     }
 
     public func load(in context: RunContext, atLeast: Size?) throws -> Image {
-        try Image.load(path: resolvedPath(in: context), options: options(in: context, atLeast: atLeast))
+        let path = try resolvedPath(in: context)
+        let options = options(in: context, atLeast: atLeast)
+        guard let bytes = try standardInput(for: path, in: context) else { return try Image.load(path: path, options: options) }
+        do { return try Image.decode(bytes, options: options) } catch var error as ImageError {
+            error.path = "-"
+            throw error
+        }
     }
 }

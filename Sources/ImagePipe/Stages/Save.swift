@@ -64,7 +64,11 @@ public struct Save: Sink {
         if format == .jpeg, image.hasAlpha {
             context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
         }
-        let bytes = try image.encoded(as: format, options: options)
+        let bytes: [UInt8]
+        do { bytes = try image.encoded(as: format, options: options) } catch var error as ImageError {
+            error.path = path
+            throw error
+        }
         try bytes.withUnsafeBytes { buffer in
             if path == "-" {
                 try StandardStreams.writeToStandardOutput(buffer)
