@@ -46,8 +46,8 @@ public struct RotateStage: Transform {
         switch (arguments.has("angle"), arguments.has("pan")) {
         case (true, false): turn = .angle(arguments.angle("angle"))
         case (false, true): turn = .pan(arguments.number("pan"))
-        case (true, true): throw ArgumentError.parameter("pan", "rotate: give angle or pan, not both")
-        case (false, false): throw ArgumentError("rotate: give angle=A (like 30deg) or pan=P (pixels)")
+        case (true, true): throw ArgumentError.parameter("pan", "give angle or pan, not both")
+        case (false, false): throw ArgumentError("give angle=A (like 30deg) or pan=P (pixels)")
         }
         anchor = arguments.anchor("anchor")
         expandsCanvas = arguments.choice("canvas") == "expand"

@@ -25,8 +25,8 @@ public struct CircleCropStage: Transform {
 
     public init(size: Int? = nil, viewport: Size? = nil, gap: Double = 0, zoom: Double? = nil, offset: Point? = nil) throws {
         if viewport == nil {
-            if zoom != nil { throw ArgumentError.parameter("zoom", "circle-crop: zoom is part of the editor's state; give viewport=WxH too") }
-            if offset != nil { throw ArgumentError.parameter("offset", "circle-crop: offset is part of the editor's state; give viewport=WxH too") }
+            if zoom != nil { throw ArgumentError.parameter("zoom", "zoom is part of the editor's state; give viewport=WxH too") }
+            if offset != nil { throw ArgumentError.parameter("offset", "offset is part of the editor's state; give viewport=WxH too") }
         }
         if let viewport { try EditorParameters.check(gap: gap, viewport: viewport) }
         self.size = size
@@ -55,7 +55,7 @@ public struct CircleCropStage: Transform {
     public func circle(in input: Size) throws -> (center: Point, radius: Double) {
         guard let viewport else {
             let diameter = Double(input.shorterSide) - gap
-            guard diameter > 0 else { throw StageError("gap \(NumberFormatting.text(gap)) leaves no circle on a \(input) picture") }
+            guard diameter > 0 else { throw StageError("gap \(NumberFormat.text(gap)) leaves no circle on a \(input) picture") }
             return (Point(Double(input.width) / 2, Double(input.height) / 2), diameter / 2)
         }
         let model = CropViewport(viewport: viewport, gap: gap, imageSize: input)

@@ -53,7 +53,7 @@ public struct CircleMaskStage: Transform {
     public func circleDiameter(for input: Size) throws -> Double {
         let value = diameter ?? Double(input.shorterSide) - gap
         guard value > 0 else {
-            throw StageError("gap \(gap) leaves no circle on a \(input) picture (its shorter side is \(input.shorterSide))")
+            throw StageError("gap \(NumberFormat.text(gap)) leaves no circle on a \(input) picture (its shorter side is \(input.shorterSide))")
         }
         return value
     }

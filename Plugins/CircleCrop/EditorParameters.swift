@@ -17,14 +17,7 @@ enum EditorParameters {
     /// Checks that the gap leaves a circle in the viewport.
     static func check(gap: Double, viewport: Size) throws(ArgumentError) {
         guard gap < Double(viewport.shorterSide) else {
-            throw .parameter("gap", "gap \(NumberFormatting.text(gap)) leaves no circle in a \(viewport) viewport")
+            throw .parameter("gap", "gap \(NumberFormat.text(gap)) leaves no circle in a \(viewport) viewport")
         }
-    }
-}
-
-/// Short number text for messages.
-enum NumberFormatting {
-    static func text(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -26,7 +26,7 @@ public struct PipelineCompiler: Sendable {
             }
             do {
                 let arguments = try entry.stage.schema.arguments(from: call.rawArguments)
-                stages.append((try entry.stage.init(arguments: arguments), call.name.location))
+                stages.append((try entry.stage.make(arguments: arguments), call.name.location))
             } catch let error as ArgumentError {
                 report(error.message, at: location(of: error.target, in: call))
             } catch {

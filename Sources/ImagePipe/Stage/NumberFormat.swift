@@ -1,6 +1,6 @@
-/// Prints numbers the shortest way that parses back to the same value.
-enum NumberFormat {
-    static func text(_ value: Double) -> String {
+/// Prints numbers the shortest way that parses back to the same value: `2`, not `2.0`.
+public enum NumberFormat {
+    public static func text(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }

@@ -15,7 +15,18 @@ extension Stage {
 
     /// The stage built from argument text, as the pipeline language would build it.
     public static func parse(_ raw: [RawArgument]) throws -> Self {
-        try Self(arguments: schema.arguments(from: raw))
+        try make(arguments: schema.arguments(from: raw))
+    }
+
+    /// The stage built from validated arguments; its own checks' messages get the stage's
+    /// name in front, as the schema's do.
+    public static func make(arguments: Arguments) throws -> Self {
+        do {
+            return try Self(arguments: arguments)
+        } catch var error as ArgumentError {
+            error.message = "\(schema.name): \(error.message)"
+            throw error
+        }
     }
 
     /// Equality with a stage of any type.
