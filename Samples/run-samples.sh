@@ -18,7 +18,7 @@ for pipeline in "$samples"/*.pipe; do
     failed=1
     continue
   fi
-  if "$binary" run "$pipeline" "$samples/$input" -o "$out/$output"; then
+  if "$binary" run "$pipeline" "$samples/$input" --out-dir "$out" -o "$output"; then
     echo "$(basename "$pipeline") → $out/$output"
   else
     failed=1

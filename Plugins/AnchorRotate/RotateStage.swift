@@ -87,6 +87,11 @@ public struct RotateStage: Transform {
 
     public func outputSize(for input: Size) -> Size { frame(for: input).size }
 
+    public func explanation(for input: Size) -> String? {
+        let pivot = anchor.position(in: input)
+        return "turn \(NumberFormat.short(angle(forWidth: input.width).degrees))° clockwise about \(NumberFormat.short(pivot.x)),\(NumberFormat.short(pivot.y)); canvas \(expandsCanvas ? "expanded" : "kept")"
+    }
+
     public func apply(to image: Image) throws -> Image {
         let radians = angle(forWidth: image.width).radians
         if radians == 0 && !expandsCanvas { return image }

@@ -67,6 +67,12 @@ public struct CircleCropStage: Transform {
         return Size(side, side)
     }
 
+    public func explanation(for input: Size) throws -> String? {
+        let (center, radius) = try circle(in: input)
+        let side = try outputSize(for: input).width
+        return "circle centre \(NumberFormat.short(center.x)),\(NumberFormat.short(center.y)) radius \(NumberFormat.short(radius)) in image pixels, scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
+    }
+
     public func apply(to image: Image) throws -> Image {
         let (center, radius) = try circle(in: image.size)
         let output = try outputSize(for: image.size)

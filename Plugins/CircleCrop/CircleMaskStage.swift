@@ -63,6 +63,10 @@ public struct CircleMaskStage: Transform {
         return input
     }
 
+    public func explanation(for input: Size) throws -> String? {
+        "circle diameter \(NumberFormat.short(try circleDiameter(for: input))) centred; outside \(fill == .transparent ? "cut away" : "filled with \(fill)")\(drawsRing ? ", dashed ring" : "")"
+    }
+
     public func apply(to image: Image) throws -> Image {
         let center = Point(Double(image.width) / 2, Double(image.height) / 2)
         return try CirclePainter.mask(image, center: center, radius: circleDiameter(for: image.size) / 2, fill: fill, ring: drawsRing ? ring : nil)

@@ -58,6 +58,11 @@ public struct CropEditorStage: Transform {
 
     public func outputSize(for input: Size) -> Size { viewport }
 
+    public func explanation(for input: Size) -> String? {
+        let (model, state) = layout(for: input)
+        return "zoom \(NumberFormat.short(state.zoom)) (zmin \(NumberFormat.short(model.minimumZoom)), zmax \(NumberFormat.short(model.maximumZoom))), offset \(NumberFormat.short(state.offset.x)),\(NumberFormat.short(state.offset.y)), circle diameter \(NumberFormat.short(model.diameter))\(rotatedFrom.map { " after turning from \($0)" } ?? "")"
+    }
+
     public func apply(to image: Image) throws -> Image {
         let (model, state) = layout(for: image.size)
         let z = state.zoom, o = state.offset

@@ -44,6 +44,11 @@ public struct FitStage: Transform {
         return viewport.displayedSize(zoomFactor: zoom)
     }
 
+    public func explanation(for input: Size) -> String? {
+        let output = outputSize(for: input)
+        return "scale ×\(NumberFormat.short(Double(output.width) / Double(input.width))) (zmin \(NumberFormat.short(FitViewport(viewport: size, imageSize: input).minimumZoom)) × zoom \(NumberFormat.short(zoom)))"
+    }
+
     public func apply(to image: Image) throws -> Image {
         try image.scaled(to: outputSize(for: image.size))
     }

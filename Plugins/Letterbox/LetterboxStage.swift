@@ -54,6 +54,11 @@ public struct LetterboxStage: Transform {
 
     public func outputSize(for input: Size) -> Size { size }
 
+    public func explanation(for input: Size) -> String? {
+        let (x, y) = placement(for: input)
+        return "picture at \(x),\(y) on a \(size) canvas of \(color)"
+    }
+
     public func apply(to image: Image) throws -> Image {
         try Image.canvas(size: size, background: color, placing: image, at: placement(for: image.size))
     }

@@ -46,6 +46,12 @@ public struct SliceStage: Transform {
 
     public func outputSize(for input: Size) -> Size { size }
 
+    public func explanation(for input: Size) -> String? {
+        let model = SliceViewport(slice: size, imageSize: input)
+        let window = window(for: input)
+        return "window \(NumberFormat.short(window.width))x\(NumberFormat.short(window.height))+\(NumberFormat.short(window.x))+\(NumberFormat.short(window.y)) at zoom \(NumberFormat.short(model.zoom(factor: zoom))) (zmin \(NumberFormat.short(model.minimumZoom)), zmax \(NumberFormat.short(model.maximumZoom))), cut and scaled in one pass"
+    }
+
     public func apply(to image: Image) throws -> Image {
         try image.resampled(from: window(for: image.size), to: size)
     }

@@ -15,6 +15,7 @@ public struct ImagePipeCommand: Sendable {
         Commands:
           run      Run a pipeline on a picture
           check    Check a pipeline's text without running it
+          explain  Show what a pipeline would do to a picture, from its header alone
           stages   List the stages, or describe one
 
         Options:
@@ -41,9 +42,10 @@ public struct ImagePipeCommand: Sendable {
                 return 0
             case "run": return try RunCommand(registry: registry).main(rest)
             case "check": return try CheckCommand(registry: registry).main(rest)
+            case "explain": return try ExplainCommand(registry: registry).main(rest)
             case "stages": return try StagesCommand(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "check", "stages"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {

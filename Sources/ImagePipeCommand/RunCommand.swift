@@ -3,34 +3,54 @@ import ImagePipe
 import Glibc
 #endif
 
-/// `imagepipe run PIPELINE INPUT -o OUTPUT`
+/// `imagepipe run PIPELINE INPUT… [-o OUTPUT | --out-dir DIR]`
 struct RunCommand {
     let registry: Registry
 
     static let help = """
-        usage: imagepipe run PIPELINE [INPUT] [-o OUTPUT] [options]
-               imagepipe run -e 'TEXT' [INPUT] [-o OUTPUT] [options]
+        usage: imagepipe run PIPELINE [INPUT…] [-o OUTPUT] [--out-dir DIR] [options]
+               imagepipe run -e 'TEXT' [INPUT…] [-o OUTPUT] [--out-dir DIR] [options]
 
-        Runs a pipeline on a picture. When the pipeline does not start with `load FILE`, it reads
-        INPUT; when it does not end with `save FILE`, it writes OUTPUT. `-` reads standard input
-        or writes standard output.
+        Runs a pipeline on pictures. When the pipeline does not start with `load FILE`, it reads
+        each INPUT (a file, `-` for standard input, or a directory of pictures); when it does not
+        end with `save FILE`, it writes OUTPUT (`-` for standard output).
+
+        Batches: several inputs or a directory need output names from a template, given to -o
+        or to save: {stem} {name} {ext} {dir} {index} (default {dir}/{stem}.{ext}). Relative
+        outputs go into --out-dir (default: the current directory) and may not leave it.
+        A file that fails is reported and the others go on; the exit status is then 1.
 
         Options:
           -e, --expression TEXT  The pipeline text itself, instead of a file
-          -o, --output FILE      Where to write the result
+          -o, --output FILE      Where to write the result: a file, or a template in a batch
+          --out-dir DIR          The directory outputs go into (made if missing)
+          -r, --recursive        Search directories given as inputs recursively
+          -j, --jobs N           Pictures processed at once (default: the number of cores)
           --format FORMAT        Output format (png, jpeg, tiff, bmp, ico, webp); default: from the extension
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
           --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit)
-          --overwrite            Allow the output to replace the input file
+          --overwrite            Allow an output to replace an input file
+          --trace DIR            Write the picture after every stage, and DIR/index.html showing them
+          --json                 One JSON object per file on standard output
+          -q, --quiet            No progress and no summary; failures are still reported
           -h, --help             Show this help
         """
+
+    /// The output name for batch inputs when neither -o nor save gives one.
+    static let defaultTemplate = "{dir}/{stem}.{ext}"
 
     func main(_ arguments: [String]) throws -> Int32 {
         var parser = OptionParser(options: PipelineArguments.options + [
             .init(names: ["-o", "--output"], takesValue: true),
+            .init(names: ["--out-dir"], takesValue: true),
+            .init(names: ["-r", "--recursive"], takesValue: false),
+            .init(names: ["-j", "--jobs"], takesValue: true),
             .init(names: ["--format"], takesValue: true),
             .init(names: ["--max-pixels"], takesValue: true),
             .init(names: ["--overwrite"], takesValue: false),
+            .init(names: ["--trace"], takesValue: true),
+            .init(names: ["--json"], takesValue: false),
+            .init(names: ["-q", "--quiet"], takesValue: false),
             .init(names: ["-h", "--help"], takesValue: false),
         ])
         try parser.parse(arguments)
@@ -39,37 +59,51 @@ struct RunCommand {
             return 0
         }
         let pipelineArguments = try PipelineArguments(parser)
-        guard pipelineArguments.remaining.count <= 1 else {
-            throw UsageError("one input at a time: got \(pipelineArguments.remaining.count) (\(pipelineArguments.remaining.joined(separator: " ")))")
+        let pipeline = try pipelineArguments.compile(with: registry)
+        let (inputs, sawDirectory) = try BatchInput.collect(pipelineArguments.remaining, recursive: parser.has("--recursive"))
+        let batch = inputs.count > 1 || sawDirectory
+        if sawDirectory && inputs.isEmpty { throw UsageError("no pictures found in \(pipelineArguments.remaining.joined(separator: ", "))") }
+        guard inputs.filter({ $0.path == "-" }).count <= (inputs.count == 1 ? 1 : 0) else {
+            throw UsageError("standard input (-) can only be the one input")
         }
-        var context = RunContext(input: pipelineArguments.remaining.first, output: parser.last("--output"),
-                                 warn: { Console.warning($0) })
+
+        var template = RunContext(output: parser.last("--output"), outputDirectory: parser.last("--out-dir"))
         if let name = parser.last("--format") {
             guard let format = ImageFormat(name: name) else {
                 throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            context.outputFormat = format
+            template.outputFormat = format
         }
         if let limit = parser.last("--max-pixels") {
             guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
-            context.loadOptions.maxPixels = pixels == 0 ? nil : pixels
+            template.loadOptions.maxPixels = pixels == 0 ? nil : pixels
         }
-        let pipeline = try pipelineArguments.compile(with: registry)
-        if !parser.has("--overwrite") { try refuseToOverwriteInput(pipeline, context) }
-        if ((pipeline.source as? Load)?.path ?? context.input) == "-" { context.inputBytes = try StandardStreams.readStandardInput() }
-        try pipeline.run(in: context)
-        return 0
-    }
+        var jobs = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if let text = parser.last("--jobs") {
+            guard let count = Int(text), count >= 1 else { throw UsageError("--jobs needs a whole number ≥ 1, got '\(text)'") }
+            jobs = count
+        }
+        if batch {
+            if template.outputDirectory == nil { template.outputDirectory = "." }
+            if template.output == nil, (pipeline.sink as? Save)?.path == nil { template.output = Self.defaultTemplate }
+        }
 
-    /// A run never replaces its own input unless asked to.
-    private func refuseToOverwriteInput(_ pipeline: Pipeline, _ context: RunContext) throws {
-        guard let load = pipeline.source as? Load, let save = pipeline.sink as? Save,
-              let input = load.path ?? context.input, let output = save.path ?? context.output,
-              input != "-", output != "-" else { return }
-        var inputStatus = stat(), outputStatus = stat()
-        guard stat(input, &inputStatus) == 0, stat(output, &outputStatus) == 0 else { return }
-        if inputStatus.st_dev == outputStatus.st_dev, inputStatus.st_ino == outputStatus.st_ino {
-            throw UsageError("the output '\(output)' is the input file; give --overwrite to replace it")
+        let reporter = ProgressReporter(total: inputs.count, quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch)
+        template.warn = { reporter.warn($0) }
+        var contexts = (inputs.isEmpty ? [BatchInput(path: "", root: nil)] : inputs).enumerated().map { offset, input in
+            var context = template
+            context.input = input.path.isEmpty ? nil : input.path
+            context.inputRoot = input.root
+            context.index = offset + 1
+            return context
         }
+        try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
+        if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
+            contexts[0].inputBytes = try StandardStreams.readStandardInput()
+        }
+
+        BatchRunner(pipeline: pipeline, contexts: contexts, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace")).run()
+        let (_, failed) = reporter.summary()
+        return failed > 0 ? 1 : 0
     }
 }

@@ -5,22 +5,38 @@ struct StagesCommand {
     let registry: Registry
 
     static let help = """
-        usage: imagepipe stages [NAME]
+        usage: imagepipe stages [NAME] [--json]
 
         Without NAME, lists every stage with its summary, grouped by plugin. With NAME, shows
         the stage's usage, each parameter's type, default and help, and an example.
+        --json prints the same as JSON, with "schemaVersion": \(StagesCommand.schemaVersion).
         """
 
+    /// Bumped whenever the JSON's shape changes.
+    static let schemaVersion = 1
+
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: [.init(names: ["-h", "--help"], takesValue: false)])
+        var parser = OptionParser(options: [.init(names: ["-h", "--help"], takesValue: false), .init(names: ["--json"], takesValue: false)])
         try parser.parse(arguments)
         if parser.has("--help") {
             Console.output(Self.help)
             return 0
         }
+        let json = parser.has("--json")
         switch parser.positionals.count {
-        case 0: Console.output(listing())
-        case 1: Console.output(try description(of: parser.positionals[0]))
+        case 0:
+            Console.output(json ? JSON.object([
+                ("schemaVersion", .number(Double(Self.schemaVersion))),
+                ("plugins", .array(registry.plugins.map { plugin in
+                    .object([("name", .string(plugin.name)), ("summary", .string(plugin.summary)),
+                             ("origin", registry.origin(ofPlugin: plugin.name).map(JSON.string) ?? .null),
+                             ("stages", .array(plugin.stages.map { stageJSON($0.schema) }))])
+                })),
+            ]).text : listing())
+        case 1:
+            let entry = try entry(named: parser.positionals[0])
+            Console.output(json ? JSON.object([("schemaVersion", .number(Double(Self.schemaVersion))), ("stage", stageJSON(entry.stage.schema))]).text
+                                : description(of: entry))
         default: throw UsageError("stages takes at most one stage name")
         }
         return 0
@@ -36,11 +52,34 @@ struct StagesCommand {
         }.joined(separator: "\n\n")
     }
 
-    private func description(of name: String) throws -> String {
+    private func entry(named name: String) throws -> Registry.Entry {
         guard let entry = registry.entry(named: name) else {
             let hint = Suggestion.closest(to: name, in: registry.stageNames).map { " (did you mean '\($0)'?)" } ?? ""
             throw UsageError("unknown stage '\(name)'\(hint)")
         }
+        return entry
+    }
+
+    private func stageJSON(_ schema: Schema) -> JSON {
+        let entry = registry.entry(named: schema.name)
+        return .object([
+            ("name", .string(schema.name)), ("summary", .string(schema.summary)), ("usage", .string(schema.usage)),
+            ("example", .string(schema.example)), ("plugin", entry.map { .string($0.plugin) } ?? .null),
+            ("origin", entry?.origin.map(JSON.string) ?? .null),
+            ("parameters", .array(schema.parameters.map { parameter in
+                var fields: [(String, JSON)] = [
+                    ("name", .string(parameter.name)), ("kind", .string(parameter.type.kind)), ("type", .string(parameter.type.summary)),
+                    ("default", parameter.defaultValue.map { .string(parameter.type.format($0)) } ?? (parameter.acceptsAuto ? .string("auto") : .null)),
+                    ("required", .bool(parameter.isRequired)), ("positional", .bool(parameter.isPositional)), ("help", .string(parameter.help)),
+                ]
+                if let range = parameter.type.range { fields.append(("range", .array([.number(range.lowerBound), .number(range.upperBound)]))) }
+                if case let .choice(options) = parameter.type { fields.append(("choices", .array(options.map(JSON.string)))) }
+                return .object(fields)
+            })),
+        ])
+    }
+
+    private func description(of entry: Registry.Entry) -> String {
         let schema = entry.stage.schema
         var lines = ["\(schema.name) — \(schema.summary)", "", "usage: \(schema.usage)", "", "parameters:"]
         for parameter in schema.parameters {

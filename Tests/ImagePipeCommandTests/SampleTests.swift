@@ -49,14 +49,18 @@ import TestSupport
         let input = try #require(Self.header("input", in: text), "\(pipeline) has no '# input:' line")
         let outputName = try #require(Self.header("output", in: text), "\(pipeline) has no '# output:' line")
         let directory = try TemporaryDirectory()
-        let result = try CommandRunner.run(["run", file.path, Self.samples.appendingPathComponent(input).path, "-o", directory.file(outputName)])
+        let inputPath = Self.samples.appendingPathComponent(input).path
+        let result = try CommandRunner.run(["run", file.path, inputPath, "--out-dir", directory.path, "-o", outputName])
         #expect(result.status == 0, "\(result.standardError)")
         let output = try Image.load(path: directory.file(outputName))
 
-        // The output is the size the plan said, from the header alone.
+        // The output is the size the plan said, from the header alone; every output is there.
         let compiled = try StandardPlugins.compiler.compile(text, file: pipeline)
-        let plan = try compiled.plan(in: RunContext(input: Self.samples.appendingPathComponent(input).path))
-        #expect(output.size == plan.outputSize)
+        let context = RunContext(input: inputPath, output: outputName, outputDirectory: directory.path)
+        #expect(output.size == (try compiled.plan(in: context)).outputSize)
+        for path in try compiled.outputs(in: context) {
+            #expect((try? ImageHeader.read(path: path)) != nil, "\(pipeline) did not write \(path)")
+        }
 
         let expectedPath = Self.samples.appendingPathComponent("expected").appendingPathComponent(outputName).path
         if ProcessInfo.processInfo.environment["IMAGEPIPE_RECORD_GOLDENS"] == "1" {

@@ -31,7 +31,8 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let input = try directory.write(Synthetic.gradient(30, 20).encoded(as: .png), to: "in.png")
         let pipeline = try TestRegistry.compiler.compile("crop 10x8 at=20,12 | save \"\(directory.file("out.jpg"))\" quality=95")
-        let (plan, output) = try pipeline.run(in: RunContext(input: input))
+        let run = try pipeline.run(in: RunContext(input: input))
+        let (plan, output) = (run.plan, run.outputs[0])
         #expect(output == directory.file("out.jpg"))
         let result = try Image.load(path: output)
         #expect(result.size == plan.outputSize)
@@ -54,11 +55,11 @@ import TestSupport
 
     @Test func formatComesFromSaveThenCommandLineThenExtension() throws {
         let context = RunContext(output: "x.png", outputFormat: .jpeg)
-        #expect(try Save().destination(in: context).format == .jpeg)
-        #expect(try Save(format: .tiff).destination(in: context).format == .tiff)
-        #expect(try Save().destination(in: RunContext(output: "x.TIF")).format == .tiff)
-        #expect(throws: StageError.self) { try Save().destination(in: RunContext(output: "x.gif")) }
-        #expect(throws: StageError.self) { try Save().destination(in: RunContext(output: "-")) }
+        #expect(try Save().target(in: context).format == .jpeg)
+        #expect(try Save(format: .tiff).target(in: context).format == .tiff)
+        #expect(try Save().target(in: RunContext(output: "x.TIF")).format == .tiff)
+        #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "x.gif")) }
+        #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "-")) }
     }
 }
 
@@ -76,7 +77,7 @@ import TestSupport
     @Test func lookupAndListing() throws {
         let registry = TestRegistry.registry
         #expect(registry.entry(named: "crop")?.plugin == "test")
-        #expect(registry.stageNames == ["crop", "every-type", "half", "load", "save"])
+        #expect(registry.stageNames == ["crop", "every-type", "half", "load", "save", "tee"])
         #expect(registry.plugins.map(\.name) == ["core", "test"])
     }
 }

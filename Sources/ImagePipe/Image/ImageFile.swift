@@ -87,5 +87,31 @@ public enum ImageFile {
         return signatures.first { bytes.starts(with: $0.1) }?.0
     }
 
+    /// Makes the directories above `path` that are missing, refusing any that would resolve
+    /// outside `root` (through `..` or a symbolic link).
+    public static func createParentDirectories(of path: String, within root: String) throws {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in parts where !part.isEmpty && part != "." {
+            current += "/" + part
+            if mkdir(current, 0o777) != 0, errno != EEXIST {
+                throw ImageError(.unwritable, path: path, reason: "cannot make directory '\(current)': \(systemMessage())")
+            }
+        }
+        guard let realRoot = realPath(root), let realParent = realPath(current) else {
+            throw ImageError(.unwritable, path: path, reason: systemMessage())
+        }
+        guard realParent == realRoot || realParent.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
+            throw ImageError(.unwritable, path: path, reason: "its directory resolves to '\(realParent)', outside the output directory '\(root)'")
+        }
+    }
+
+    /// The canonical absolute path, symbolic links resolved; nil if it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func systemMessage() -> String { String(cString: strerror(errno)) }
 }

@@ -28,6 +28,27 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
     public var supportsAlpha: Bool { self != .jpeg }
 
+    /// The file extensions of every format the installed loaders can read, lower-case: what a
+    /// directory given as input is searched for.
+    public static let readableExtensions: Set<String> = {
+        var extensions = Set<String>()
+        let list = gdk_pixbuf_get_formats()
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data, let names = gdk_pixbuf_format_get_extensions(OpaquePointer(data)) {
+                var index = 0
+                while let name = names[index] {
+                    extensions.insert(String(cString: name).lowercased())
+                    index += 1
+                }
+                g_strfreev(names)
+            }
+            node = current.pointee.next
+        }
+        g_slist_free(list)
+        return extensions
+    }()
+
     /// The names of the formats the installed loaders can write, read once.
     static let writableNames: Set<String> = {
         var names = Set<String>()

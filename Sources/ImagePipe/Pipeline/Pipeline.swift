@@ -43,30 +43,62 @@ public struct Pipeline: Sendable {
         try plan(sourceSize: withLocation(stage: 0) { try source.header(in: context) })
     }
 
-    /// Applies the transforms to an image in memory (no source, no sink).
+    /// Applies the transforms to an image in memory (no source, no sink; `tee` stages pass the
+    /// image on without writing).
     public func apply(to image: Image) throws -> Image {
+        try transform(image, context: nil, observe: nil).image
+    }
+
+    /// Every file the run will write for this context (tees, then the sink), before any work.
+    public func outputs(in context: RunContext) throws -> [String] {
+        var paths: [String] = []
+        for (index, stage) in stages.enumerated().dropFirst() {
+            guard let writer = stage as? any Sink else { continue }
+            paths.append(try withLocation(stage: index) { try writer.destination(in: context) })
+        }
+        return paths
+    }
+
+    /// Plans, decodes, transforms and writes. `observe` sees the image after every stage (for
+    /// traces); it may throw to stop the run.
+    @discardableResult
+    public func run(in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil) throws -> RunResult {
+        let plan = try plan(in: context)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let image = try withLocation(stage: 0) { try source.load(in: context, atLeast: nil) }
+        try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start)))
+        var (result, outputs) = try transform(image, context: context, observe: observe)
+        let sinkStart = clock.now
+        outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
+        try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: Self.seconds(clock.now - sinkStart)))
+        return RunResult(plan: plan, outputs: outputs)
+    }
+
+    /// The transforms in order; with a context, `tee` stages write as they pass.
+    private func transform(_ image: Image, context: RunContext?, observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String]) {
+        let clock = ContinuousClock()
         var current = image
-        for (index, transform) in transforms.enumerated() {
-            current = try withLocation(stage: index + 1) {
+        var outputs: [String] = []
+        for (offset, transform) in transforms.enumerated() {
+            let index = offset + 1
+            let start = clock.now
+            current = try withLocation(stage: index) {
                 let expected = try transform.outputSize(for: current.size)
                 let result = try transform.apply(to: current)
                 guard result.size == expected else {
                     throw StageError("produced \(result.size) where its plan said \(expected) (a bug in the stage)")
                 }
+                if let context, let writer = transform as? any Sink { outputs.append(try writer.write(result, in: context)) }
                 return result
             }
+            try observe?(StageEvent(index: index, stage: transform, image: current, seconds: Self.seconds(clock.now - start)))
         }
-        return current
+        return (current, outputs)
     }
 
-    /// Plans, decodes, transforms and writes; returns the plan that ran and where the result went.
-    @discardableResult
-    public func run(in context: RunContext) throws -> (plan: Plan, output: String) {
-        let plan = try plan(in: context)
-        let image = try withLocation(stage: 0) { try source.load(in: context, atLeast: nil) }
-        let result = try apply(to: image)
-        let output = try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) }
-        return (plan, output)
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Runs `body`, giving a `StageError` the stage's name and location.

@@ -39,9 +39,14 @@ public struct Registry: Sendable {
 
     public func entry(named name: String) -> Entry? { entries[name] }
 
+    /// The file a plugin was loaded from; nil when compiled in.
+    public func origin(ofPlugin name: String) -> String? {
+        entries.values.first { $0.plugin == name }?.origin
+    }
+
     /// Every stage name, sorted.
     public var stageNames: [String] { entries.keys.sorted() }
 
     /// The core stages every pipeline can use: `load` and `save`.
-    public static let core = Plugin(name: "core", summary: "Reading and writing image files", stages: [Load.self, Save.self])
+    public static let core = Plugin(name: "core", summary: "Reading and writing image files", stages: [Load.self, Save.self, Tee.self])
 }

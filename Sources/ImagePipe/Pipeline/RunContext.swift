@@ -5,8 +5,14 @@ public struct RunContext: Sendable {
     public var input: String?
     /// The bytes of the input when it is `-` (standard input, read once by the caller).
     public var inputBytes: [UInt8]?
-    /// The output file, `-` for standard output, or nil.
+    /// Where the input was found when it came from a directory, for `{dir}` in templates.
+    public var inputRoot: String?
+    /// The input's 1-based position in a batch, for `{index}`.
+    public var index: Int
+    /// The output file or template, `-` for standard output, or nil.
     public var output: String?
+    /// Where templated and relative outputs of a batch go; they may not leave it.
+    public var outputDirectory: String?
     /// The output format asked for on the command line (`--format`), if any.
     public var outputFormat: ImageFormat?
     /// Limits and switches for decoding that the command line sets.
@@ -14,13 +20,30 @@ public struct RunContext: Sendable {
     /// Receives warnings (e.g. alpha flattened for JPEG); the command prints them on stderr.
     public var warn: @Sendable (String) -> Void
 
-    public init(input: String? = nil, inputBytes: [UInt8]? = nil, output: String? = nil, outputFormat: ImageFormat? = nil,
+    public init(input: String? = nil, inputBytes: [UInt8]? = nil, inputRoot: String? = nil, index: Int = 1,
+                output: String? = nil, outputDirectory: String? = nil, outputFormat: ImageFormat? = nil,
                 loadOptions: LoadOptions = LoadOptions(), warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.input = input
         self.inputBytes = inputBytes
+        self.inputRoot = inputRoot
+        self.index = index
         self.output = output
+        self.outputDirectory = outputDirectory
         self.outputFormat = outputFormat
         self.loadOptions = loadOptions
         self.warn = warn
+    }
+
+    /// The file an output written as `path` lands in: templates filled in for this input, and
+    /// inside the output directory when there is one.
+    public func resolveOutput(_ path: String) throws(StageError) -> String {
+        guard path != "-" else { return path }
+        var resolved = path
+        if OutputTemplate.isTemplate(path) {
+            guard let input else { throw StageError("the output template '\(path)' needs an input file") }
+            resolved = try OutputTemplate.expand(path, input: input, inputRoot: inputRoot, index: index)
+        }
+        if let outputDirectory { resolved = try OutputTemplate.place(resolved, in: outputDirectory) }
+        return resolved
     }
 }

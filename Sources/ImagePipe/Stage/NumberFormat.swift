@@ -4,4 +4,9 @@ public enum NumberFormat {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }
+
+    /// A measurement for people: at most three decimals, no trailing zeros.
+    public static func short(_ value: Double) -> String {
+        text((value * 1000).rounded() / 1000)
+    }
 }

@@ -23,6 +23,36 @@ public enum ParameterType: Hashable, Sendable {
     /// Comma-separated numbers (`4,4`): how many, and the range of each.
     case numbers(count: ClosedRange<Int>, each: ClosedRange<Double>)
 
+    /// The type's name for machines (`imagepipe stages --json`).
+    public var kind: String {
+        switch self {
+        case .integer: "integer"
+        case .number: "number"
+        case .size: "size"
+        case .point: "point"
+        case .anchor: "anchor"
+        case .color: "color"
+        case .angle: "angle"
+        case .percentage: "percentage"
+        case .choice: "choice"
+        case .boolean: "boolean"
+        case .string: "string"
+        case .path: "path"
+        case .numbers: "numbers"
+        }
+    }
+
+    /// The allowed range of a numeric type (each side of a size, degrees of an angle), if any.
+    public var range: ClosedRange<Double>? {
+        switch self {
+        case let .integer(range): Double(range.lowerBound)...Double(range.upperBound)
+        case let .number(range), let .angle(range), let .percentage(range): range
+        case let .size(max): 1...Double(max)
+        case let .numbers(_, each): each
+        default: nil
+        }
+    }
+
     /// What usage lines show for a value of this type: `WxH`, `x,y`, `N`, …
     public var placeholder: String {
         switch self {

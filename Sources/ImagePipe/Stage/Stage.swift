@@ -41,6 +41,13 @@ public protocol Transform: Stage {
     /// Throws `StageError` when the geometry is impossible (a crop outside the picture).
     func outputSize(for input: Size) throws -> Size
     func apply(to image: Image) throws -> Image
+    /// What the stage will do to a picture of this size, in a few words, for `imagepipe explain`
+    /// (scale factors, crop rectangles, circles); nil when the sizes say it all.
+    func explanation(for input: Size) throws -> String?
+}
+
+extension Transform {
+    public func explanation(for input: Size) throws -> String? { nil }
 }
 
 /// A stage that produces the pipeline's image: the first stage.
@@ -52,8 +59,11 @@ public protocol ImageSource: Stage {
     func load(in context: RunContext, atLeast: Size?) throws -> Image
 }
 
-/// A stage that consumes the pipeline's image: the last stage.
+/// A stage that writes the pipeline's image: the last stage, or (if it is also a Transform that
+/// passes the image on, like `tee`) anywhere after the first.
 public protocol Sink: Stage {
+    /// Where `write` will put the image for this context, worked out before any pixel is made.
+    func destination(in context: RunContext) throws -> String
     /// Writes the image; returns where it went (a path, or `-` for standard output).
     func write(_ image: Image, in context: RunContext) throws -> String
 }

@@ -43,11 +43,14 @@ public struct Save: Sink {
         ].compactMapValues { $0 })
     }
 
+    public func destination(in context: RunContext) throws -> String { try target(in: context).path }
+
     /// Where the picture goes and in which format, before anything is encoded.
-    public func destination(in context: RunContext) throws -> (path: String, format: ImageFormat) {
-        guard let path = path ?? context.output else {
-            throw StageError("no output: give -o FILE, or give save a path")
+    public func target(in context: RunContext) throws -> (path: String, format: ImageFormat) {
+        guard let written = path ?? context.output else {
+            throw StageError("no output: give -o FILE, or give \(Self.schema.name) a path")
         }
+        let path = try context.resolveOutput(written)
         guard let format = format ?? context.outputFormat ?? ImageFormat(fileName: path) else {
             throw StageError(path == "-"
                 ? "writing to standard output needs a format: --format or save format=…"
@@ -60,7 +63,8 @@ public struct Save: Sink {
     }
 
     public func write(_ image: Image, in context: RunContext) throws -> String {
-        let (path, format) = try destination(in: context)
+        let (path, format) = try target(in: context)
+        if let root = context.outputDirectory, path != "-" { try ImageFile.createParentDirectories(of: path, within: root) }
         if format == .jpeg, image.hasAlpha {
             context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
         }

@@ -1,0 +1,9 @@
+/// One stage done during a run: its place in the pipeline, the image it produced (or wrote)
+/// and how long it took.
+public struct StageEvent: Sendable {
+    /// 0 for the source, then the transforms, then the sink.
+    public let index: Int
+    public let stage: any Stage
+    public let image: Image
+    public let seconds: Double
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import ImagePipe
+import Synchronization
+
+/// Runs one pipeline over many inputs on `jobs` threads. Each thread takes the next input when
+/// it is free, so at most `jobs` pictures are in memory whatever the number of inputs; each
+/// input's work is the same as alone, so outputs do not depend on `jobs`.
+struct BatchRunner: Sendable {
+    let pipeline: Pipeline
+    let contexts: [RunContext]
+    let jobs: Int
+    let reporter: ProgressReporter
+    /// The directory for `--trace`, if asked.
+    let traceDirectory: String?
+
+    func run() {
+        let next = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, contexts.count))) { _ in
+            while true {
+                let index = next.withLock { value in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < contexts.count else { return }
+                reporter.finished(process(contexts[index]))
+            }
+        }
+    }
+
+    private func process(_ context: RunContext) -> FileOutcome {
+        let input = context.input ?? "-"
+        let start = reporter.elapsed
+        var plan: Plan?
+        var trace: TraceWriter?
+        do {
+            if let traceDirectory {
+                let name = contexts.count == 1 ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
+                trace = try TraceWriter(directory: name, title: input)
+            }
+            let result = try pipeline.run(in: context) { event in try trace?.record(event) }
+            plan = result.plan
+            try trace?.finish(failure: nil)
+            return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: plan?.outputSize,
+                               seconds: reporter.elapsed - start, error: nil)
+        } catch {
+            let message = Self.message(for: error, input: contexts.count > 1 ? input : nil)
+            try? trace?.finish(failure: message)
+            return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message)
+        }
+    }
+
+    /// An error's message, with the input (in a batch) named when the error does not name it.
+    static func message(for error: any Error, input: String?) -> String {
+        if let imageError = error as? ImageError, imageError.path != nil { return imageError.description }
+        return (input.map { "\($0): " } ?? "") + "\(error)"
+    }
+
+    static func stem(of path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+    }
+}

@@ -1,0 +1,81 @@
+import ImagePipe
+
+/// `imagepipe explain PIPELINE INPUT`: the plan, from the picture's header, without decoding.
+struct ExplainCommand {
+    let registry: Registry
+
+    static let help = """
+        usage: imagepipe explain PIPELINE INPUT [-o OUTPUT] [options]
+               imagepipe explain -e 'TEXT' INPUT [-o OUTPUT] [options]
+
+        Shows what a run would do to INPUT, read from its header alone: each stage with the size
+        it receives and gives, its scale factors, windows and circles, and where outputs go.
+        No pixel is decoded and nothing is written.
+
+        Options:
+          -e, --expression TEXT  The pipeline text itself, instead of a file
+          -o, --output FILE      The output a run would write
+          --out-dir DIR          The directory a run would write into
+          --format FORMAT        The output format a run would use
+          --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
+          -h, --help             Show this help
+        """
+
+    func main(_ arguments: [String]) throws -> Int32 {
+        var parser = OptionParser(options: PipelineArguments.options + [
+            .init(names: ["-o", "--output"], takesValue: true),
+            .init(names: ["--out-dir"], takesValue: true),
+            .init(names: ["--format"], takesValue: true),
+            .init(names: ["-h", "--help"], takesValue: false),
+        ])
+        try parser.parse(arguments)
+        if parser.has("--help") {
+            Console.output(Self.help)
+            return 0
+        }
+        let pipelineArguments = try PipelineArguments(parser)
+        let pipeline = try pipelineArguments.compile(with: registry)
+        guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
+        var context = RunContext(input: pipelineArguments.remaining.first, output: parser.last("--output"),
+                                 outputDirectory: parser.last("--out-dir"))
+        context.outputFormat = parser.last("--format").flatMap { ImageFormat(name: $0) }
+        Console.output(try explanation(of: pipeline, in: context))
+        return 0
+    }
+
+    func explanation(of pipeline: Pipeline, in context: RunContext) throws -> String {
+        let plan = try pipeline.plan(in: context)
+        var rows: [(String, String, String)] = []
+        var header = ""
+        if let load = pipeline.source as? Load, let path = load.path ?? context.input, path != "-" {
+            let file = try ImageHeader.read(path: path)
+            header = "\(path): \(file.format) \(file.storedSize)"
+            if file.orientation != 1 { header += ", EXIF orientation \(file.orientation)" }
+            let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
+            rows.append((pipeline.source.text, "→ \(plan.sourceSize)", "decoded at full size\(turned)"))
+        } else {
+            rows.append((pipeline.source.text, "→ \(plan.sourceSize)", ""))
+        }
+        for step in plan.steps {
+            var what = try step.stage.explanation(for: step.input) ?? ""
+            if let writer = step.stage as? any Sink { what = "writes \(try writer.destination(in: context))" }
+            rows.append((step.stage.text, "\(step.input) → \(step.output)", what))
+        }
+        let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
+        rows.append((pipeline.sink.text, "\(plan.outputSize) → \(destination)", ""))
+        let textWidth = rows.map(\.0.count).max() ?? 0
+        let sizeWidth = rows.map(\.1.count).max() ?? 0
+        let lines = rows.enumerated().map { index, row in
+            "\(index)  \(row.0.padding(to: textWidth))  \(row.1.padding(to: sizeWidth))  \(row.2)".trimmingTrailingSpaces()
+        }
+        return ([header].filter { !$0.isEmpty } + lines).joined(separator: "\n")
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

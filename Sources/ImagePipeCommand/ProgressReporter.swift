@@ -1,0 +1,103 @@
+import ImagePipe
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reports a batch as it goes, from any worker thread: on a terminal a live progress bar on
+/// standard error (done/total, pictures per second, time left, failures); elsewhere one line
+/// per finished file, or nothing with `--quiet`; with `--json` one object per file on
+/// standard output. Failures are always reported.
+final class ProgressReporter: Sendable {
+    enum Style: Sendable { case bar, lines, quiet }
+
+    private struct State {
+        var done = 0
+        var failed = 0
+        var barShown = false
+    }
+
+    private let state = Mutex(State())
+    private let total: Int
+    private let style: Style
+    private let json: Bool
+    private let batch: Bool
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+
+    init(total: Int, quiet: Bool, json: Bool, batch: Bool) {
+        self.total = total
+        self.json = json
+        self.batch = batch
+        style = quiet || !batch ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines
+        start = clock.now
+    }
+
+    var elapsed: Double {
+        let duration = clock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    /// A warning from a stage, printed so it does not tear the progress bar.
+    func warn(_ message: String) {
+        state.withLock { state in
+            clearBar(&state)
+            Console.warning(message)
+            drawBar(&state)
+        }
+    }
+
+    func finished(_ outcome: FileOutcome) {
+        state.withLock { state in
+            state.done += 1
+            if outcome.error != nil { state.failed += 1 }
+            clearBar(&state)
+            if json { Console.output(outcome.json.text) }
+            if let error = outcome.error {
+                Console.error(error)
+            } else if style == .lines {
+                let sizes = outcome.inputSize.flatMap { i in outcome.outputSize.map { " (\(i) → \($0))" } } ?? ""
+                Console.diagnostics("\(outcome.input) → \(outcome.outputs.joined(separator: ", "))\(sizes)")
+            }
+            drawBar(&state)
+        }
+    }
+
+    /// The closing line of a batch: how many done and failed, and how long it took.
+    func summary(stoppedEarly: Bool = false) -> (done: Int, failed: Int) {
+        state.withLock { state in
+            clearBar(&state)
+            let seconds = elapsed
+            if batch && style != .quiet || stoppedEarly {
+                let what = stoppedEarly ? "stopped after \(state.done) of \(total) files" : "\(total) files"
+                Console.diagnostics("\(what): \(state.done - state.failed) done, \(state.failed) failed in \(Self.format(seconds)) s")
+            }
+            return (state.done - state.failed, state.failed)
+        }
+    }
+
+    private func clearBar(_ state: inout State) {
+        guard style == .bar, state.barShown else { return }
+        Console.write("\r\u{1B}[2K", to: STDERR_FILENO)
+        state.barShown = false
+    }
+
+    private func drawBar(_ state: inout State) {
+        guard style == .bar else { return }
+        let width = 24
+        let filled = total == 0 ? width : width * state.done / total
+        let seconds = elapsed
+        let rate = seconds > 0 ? Double(state.done) / seconds : 0
+        let left = rate > 0 ? Double(total - state.done) / rate : 0
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        var line = "[\(bar)] \(state.done)/\(total)  \(Self.format(rate)) img/s  \(Self.format(left)) s left"
+        if state.failed > 0 { line += "  \(state.failed) failed" }
+        Console.write(line, to: STDERR_FILENO)
+        state.barShown = true
+    }
+
+    static func format(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) + ".0" : String(tenths)
+    }
+}

@@ -1,0 +1,80 @@
+import ImagePipe
+
+/// `--trace DIR`: the image after every stage as a PNG, and an `index.html` that shows them in
+/// order with each stage's text, size and time.
+final class TraceWriter {
+    private struct Entry {
+        let file: String
+        let text: String
+        let size: Size
+        let milliseconds: Double
+    }
+
+    let directory: String
+    private let title: String
+    private var entries: [Entry] = []
+
+    init(directory: String, title: String) throws {
+        self.directory = directory
+        self.title = title
+        try ImageFile.createParentDirectories(of: directory + "/index.html", within: directory.hasPrefix("/") ? "/" : ".")
+    }
+
+    func record(_ event: StageEvent) throws {
+        let name = type(of: event.stage).schema.name
+        let file = (event.index < 10 ? "0" : "") + "\(event.index)-\(name).png"
+        // Fast compression: a trace is for looking at, not for keeping.
+        let bytes = try event.image.encoded(as: .png, options: SaveOptions(compression: 1))
+        try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/" + file) }
+        entries.append(Entry(file: file, text: event.stage.text, size: event.image.size, milliseconds: event.seconds * 1000))
+    }
+
+    /// Writes `index.html`; `failure` is shown after the last stage that ran.
+    func finish(failure: String?) throws {
+        var html = """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><title>imagepipe trace: \(Self.escape(title))</title>
+            <style>
+            body { font-family: sans-serif; background: #1e1e1e; color: #ddd; margin: 1.5em; }
+            figure { display: inline-block; vertical-align: top; margin: 0 1.5em 1.5em 0; }
+            img { max-width: 360px; max-height: 360px; display: block;
+                  background: repeating-conic-gradient(#777 0 25%, #999 0 50%) 0 0 / 16px 16px; }
+            figcaption { font-family: monospace; margin-top: .4em; }
+            .error { color: #f77; font-family: monospace; }
+            </style></head>
+            <body><h1>\(Self.escape(title))</h1>
+
+            """
+        for (number, entry) in entries.enumerated() {
+            html += """
+                <figure><img src="\(entry.file)" alt="\(Self.escape(entry.text))">\
+                <figcaption>\(number). \(Self.escape(entry.text))<br>\(entry.size) · \(ProgressReporter.format(entry.milliseconds)) ms</figcaption></figure>
+
+                """
+        }
+        if let failure { html += "<p class=\"error\">\(Self.escape(failure))</p>\n" }
+        // Marks how many images loaded, for tests in a headless browser.
+        html += """
+            <script>
+            window.addEventListener('load', () => {
+              const images = Array.from(document.images);
+              document.body.dataset.loaded = images.filter(i => i.complete && i.naturalWidth > 0).length;
+              document.body.dataset.total = images.length;
+            });
+            </script>
+            </body></html>
+
+            """
+        try Array(html.utf8).withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/index.html") }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
