@@ -4,13 +4,21 @@
 
 SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev webp-pixbuf-loader
+# The tests also look at --trace pages in a real headless browser.
+TEST_PACKAGES := chromium
 DEMO_OUT := out/demo
 
-.PHONY: deps build release test demo clean goldens
+.PHONY: deps test-deps install-packages build release test demo clean goldens
 
 deps:
+	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES) $(TEST_PACKAGES)"
+
+install-packages:
 	@missing=""; \
-	for package in $(PACKAGES); do \
+	for package in $(WANTED); do \
 	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -26,7 +34,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
