@@ -35,7 +35,7 @@ struct StagesCommand {
             ]).text : listing())
         case 1:
             let entry = try entry(named: parser.positionals[0])
-            Console.output(json ? JSON.object([("schemaVersion", .number(Double(Self.schemaVersion))), ("stage", stageJSON(entry.stage.schema))]).text
+            Console.output(json ? JSON.object([("schemaVersion", .number(Double(Self.schemaVersion))), ("stage", stageJSON(entry.schema))]).text
                                 : description(of: entry))
         default: throw UsageError("stages takes at most one stage name")
         }
@@ -45,7 +45,7 @@ struct StagesCommand {
     private func listing() -> String {
         let width = registry.stageNames.map(\.count).max() ?? 0
         return registry.plugins.map { plugin in
-            let stages = plugin.stages.map { stage in stage.schema }.map { schema in
+            let stages = plugin.stages.map(\.schema).map { schema in
                 "  \(schema.name.padding(to: width))  \(schema.summary)"
             }
             return ([plugin.name + " — " + plugin.summary] + stages).joined(separator: "\n")
@@ -80,7 +80,7 @@ struct StagesCommand {
     }
 
     private func description(of entry: Registry.Entry) -> String {
-        let schema = entry.stage.schema
+        let schema = entry.schema
         var lines = ["\(schema.name) — \(schema.summary)", "", "usage: \(schema.usage)", "", "parameters:"]
         for parameter in schema.parameters {
             let requirement = parameter.isRequired ? "required"

@@ -21,7 +21,7 @@ final class TraceWriter {
     }
 
     func record(_ event: StageEvent) throws {
-        let name = type(of: event.stage).schema.name
+        let name = event.stage.stageSchema.name
         let file = (event.index < 10 ? "0" : "") + "\(event.index)-\(name).png"
         // Fast compression: a trace is for looking at, not for keeping.
         let bytes = try event.image.encoded(as: .png, options: SaveOptions(compression: 1))

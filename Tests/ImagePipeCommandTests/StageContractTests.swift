@@ -8,21 +8,22 @@ import TestSupport
 /// the size its plan said or refuses with a StageError.
 @Suite struct StageContractTests {
     static let transforms: [String] = StandardPlugins.registry.stageNames.filter { name in
-        StandardPlugins.registry.entry(named: name)!.stage is any Transform.Type
+        let example = StandardPlugins.registry.entry(named: name)!.schema.example
+        return (try? StandardPlugins.compiler.compile(example))?.transforms.contains { $0.stageSchema.name == name } == true
     }
 
     @Test(arguments: StandardPlugins.registry.stageNames)
     func exampleRoundTripsThroughCanonicalText(name: String) throws {
-        let schema = StandardPlugins.registry.entry(named: name)!.stage.schema
+        let schema = StandardPlugins.registry.entry(named: name)!.schema
         let compiled = try StandardPlugins.compiler.compile(schema.example)
-        let stage = compiled.stages.first { type(of: $0).schema.name == name }!
-        let again = try StandardPlugins.compiler.compile(stage.text).stages.first { type(of: $0).schema.name == name }!
+        let stage = compiled.stages.first { $0.stageSchema.name == name }!
+        let again = try StandardPlugins.compiler.compile(stage.text).stages.first { $0.stageSchema.name == name }!
         #expect(again.isEqual(to: stage), "\(schema.example) → \(stage.text)")
     }
 
     @Test(arguments: transforms)
     func tinyAndThinPicturesWorkOrFailClearly(name: String) throws {
-        let example = StandardPlugins.registry.entry(named: name)!.stage.schema.example
+        let example = StandardPlugins.registry.entry(named: name)!.schema.example
         let pipeline = try StandardPlugins.compiler.compile(example)
         for size in [Size(1, 1), Size(1, 9), Size(9, 1), Size(2, 3), Size(16, 16)] {
             for alpha in [false, true] {

@@ -25,8 +25,8 @@ public struct PipelineCompiler: Sendable {
                 continue
             }
             do {
-                let arguments = try entry.stage.schema.arguments(from: call.rawArguments)
-                stages.append((try entry.stage.make(arguments: arguments), call.name.location))
+                let arguments = try entry.schema.arguments(from: call.rawArguments)
+                stages.append((try entry.definition.makeStage(arguments: arguments), call.name.location))
             } catch let error as ArgumentError {
                 report(error.message, at: location(of: error.target, in: call))
             } catch {
@@ -38,7 +38,7 @@ public struct PipelineCompiler: Sendable {
         var sink: (any Sink)?
         var transforms: [any Transform] = []
         for (index, (stage, location)) in stages.enumerated() {
-            let name = type(of: stage).schema.name
+            let name = stage.stageSchema.name
             if let reader = stage as? any ImageSource, index == 0 {
                 source = reader
             } else if let writer = stage as? any Sink, index == stages.count - 1 {
@@ -67,7 +67,7 @@ public struct PipelineCompiler: Sendable {
         case let .key(index): return call.arguments[index].keyLocation
         case let .value(index): return call.arguments[index].valueLocation
         case let .parameter(name):
-            let schema = registry.entry(named: call.name.text)!.stage.schema
+            let schema = registry.entry(named: call.name.text)!.schema
             let positional = schema.parameters.filter(\.isPositional).map(\.name)
             var positionalIndex = 0
             for argument in call.arguments {

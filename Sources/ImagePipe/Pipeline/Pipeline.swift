@@ -111,6 +111,6 @@ public struct Pipeline: Sendable {
     }
 
     private func located(_ error: StageError, stage index: Int) -> PipelineError {
-        PipelineError(stage: type(of: stages[index]).schema.name, location: locations[index], message: error.message)
+        PipelineError(stage: stages[index].stageSchema.name, location: locations[index], message: error.message)
     }
 }

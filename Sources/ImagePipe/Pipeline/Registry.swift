@@ -3,10 +3,12 @@
 public struct Registry: Sendable {
     /// A registered stage and where it came from.
     public struct Entry: Sendable {
-        public let stage: any Stage.Type
+        public let definition: StageDefinition
         public let plugin: String
         /// The file the plugin was loaded from; nil when compiled in.
         public let origin: String?
+
+        public var schema: Schema { definition.schema }
     }
 
     private var entries: [String: Entry] = [:]
@@ -32,7 +34,7 @@ public struct Registry: Sendable {
             seen[name] = plugin.name
         }
         for stage in plugin.stages {
-            entries[stage.schema.name] = Entry(stage: stage, plugin: plugin.name, origin: origin)
+            entries[stage.schema.name] = Entry(definition: stage, plugin: plugin.name, origin: origin)
         }
         plugins.append(plugin)
     }

@@ -7,11 +7,16 @@ public protocol Stage: Sendable, Equatable {
     init(arguments: Arguments) throws
     /// The stage's arguments, from which its canonical text is made.
     var arguments: Arguments { get }
+    /// This stage's schema: `Self.schema`, except for stages whose interface is known only at
+    /// run time (from plugins loaded then).
+    var stageSchema: Schema { get }
 }
 
 extension Stage {
+    public var stageSchema: Schema { Self.schema }
+
     /// The canonical pipeline text of this stage; it parses back to an equal stage.
-    public var text: String { Self.schema.canonicalText(of: arguments) }
+    public var text: String { stageSchema.canonicalText(of: arguments) }
 
     /// The stage built from argument text, as the pipeline language would build it.
     public static func parse(_ raw: [RawArgument]) throws -> Self {
