@@ -8,7 +8,7 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev webp-pixbuf-loader
 TEST_PACKAGES := chromium
 DEMO_OUT := out/demo
 
-.PHONY: deps test-deps install-packages build release test demo clean goldens
+.PHONY: deps test-deps install-packages build release test samples demo clean goldens
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -34,15 +34,21 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps
+# The sample packages are built first: the main tests run their products (the sepia plugin
+# loaded at run time, my-imagepipe, embed-demo).
+test: test-deps samples
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+samples: deps
+	cd Samples/CustomStage && $(SWIFT) build && $(SWIFT) test
+	cd Samples/EmbedDemo && $(SWIFT) build
 
 demo: build
 	@Samples/run-samples.sh "$$($(SWIFT) build --show-bin-path)/imagepipe" $(DEMO_OUT)
 
 clean:
-	rm -rf .build out
+	rm -rf .build out Samples/CustomStage/.build Samples/EmbedDemo/.build
 
 # Re-record Samples/expected/ from the current code. Look at every picture before committing.
 goldens: deps

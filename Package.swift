@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "ImagePipe", targets: ["ImagePipe"]),
         .library(name: "ImagePipeCommand", targets: ["ImagePipeCommand"]),
+        .library(name: "ImagePipePluginKit", targets: ["ImagePipePluginKit"]),
         .executable(name: "imagepipe", targets: ["imagepipe"]),
     ],
     targets: [
@@ -17,7 +18,9 @@ let package = Package(
             pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libglib2.0-dev"])]
         ),
-        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf"]),
+        .target(name: "CImagePipePlugin"),
+        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CImagePipePlugin"]),
+        .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),
         .target(name: "SquareSlice", dependencies: ["ImagePipe"], path: "Plugins/SquareSlice"),

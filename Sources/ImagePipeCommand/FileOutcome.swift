@@ -10,12 +10,12 @@ struct FileOutcome: Sendable {
     /// The message for a failure, nil when done.
     let error: String?
 
-    var json: JSON {
-        func size(_ size: Size?) -> JSON { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
+    var json: JSONValue {
+        func size(_ size: Size?) -> JSONValue { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
         return .object([
-            ("input", .string(input)), ("outputs", .array(outputs.map(JSON.string))),
+            ("input", .string(input)), ("outputs", .array(outputs.map(JSONValue.string))),
             ("inputSize", size(inputSize)), ("outputSize", size(outputSize)),
-            ("seconds", .number((seconds * 1000).rounded() / 1000)), ("error", error.map(JSON.string) ?? .null),
+            ("seconds", .number((seconds * 1000).rounded() / 1000)), ("error", error.map(JSONValue.string) ?? .null),
         ])
     }
 }

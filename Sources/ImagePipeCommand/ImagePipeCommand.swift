@@ -1,4 +1,7 @@
 import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `imagepipe` command, as a library: a package that adds its own stages can build its own
 /// command with `ImagePipeCommand(registry: …).main(…)`.
@@ -21,12 +24,57 @@ public struct ImagePipeCommand: Sendable {
         Options:
           -h, --help     Show help (also after a command: imagepipe run --help)
           --version      Show the version
+          --plugin PATH  Load a plugin library (repeatable; anywhere on the line)
+
+        Plugins are also loaded from every .so file in the directories listed in
+        IMAGEPIPE_PLUGIN_PATH (separated by ':'). A plugin that cannot be loaded is reported,
+        and the command goes on without it.
 
         Exit status: 0 done, 1 a processing error, 2 a usage or pipeline error.
         """
 
     /// Runs the command with `arguments` (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
+        var registry = registry
+        let arguments = loadPlugins(from: arguments, into: &registry)
+        let command = ImagePipeCommand(registry: registry)
+        return command.dispatch(arguments)
+    }
+
+    /// Loads the plugins named by `--plugin` and IMAGEPIPE_PLUGIN_PATH; returns the arguments
+    /// without the `--plugin` options.
+    private func loadPlugins(from arguments: [String], into registry: inout Registry) -> [String] {
+        var paths: [String] = []
+        if let variable = getenv("IMAGEPIPE_PLUGIN_PATH") {
+            for directory in String(cString: variable).split(separator: ":") {
+                paths += PluginDirectory.libraries(in: String(directory))
+            }
+        }
+        var remaining: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                remaining += arguments[index...]
+                break
+            } else if argument == "--plugin", index + 1 < arguments.count {
+                paths.append(arguments[index + 1])
+                index += 2
+                continue
+            } else if argument.hasPrefix("--plugin=") {
+                paths.append(String(argument.dropFirst("--plugin=".count)))
+            } else {
+                remaining.append(argument)
+            }
+            index += 1
+        }
+        for path in paths {
+            do { try registry.loadPlugin(at: path) } catch { Console.warning("\(error)") }
+        }
+        return remaining
+    }
+
+    private func dispatch(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
             Console.diagnostics(Self.usage)
             return 2

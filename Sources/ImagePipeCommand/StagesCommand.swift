@@ -25,17 +25,17 @@ struct StagesCommand {
         let json = parser.has("--json")
         switch parser.positionals.count {
         case 0:
-            Console.output(json ? JSON.object([
+            Console.output(json ? JSONValue.object([
                 ("schemaVersion", .number(Double(Self.schemaVersion))),
                 ("plugins", .array(registry.plugins.map { plugin in
                     .object([("name", .string(plugin.name)), ("summary", .string(plugin.summary)),
-                             ("origin", registry.origin(ofPlugin: plugin.name).map(JSON.string) ?? .null),
+                             ("origin", registry.origin(ofPlugin: plugin.name).map(JSONValue.string) ?? .null),
                              ("stages", .array(plugin.stages.map { stageJSON($0.schema) }))])
                 })),
             ]).text : listing())
         case 1:
             let entry = try entry(named: parser.positionals[0])
-            Console.output(json ? JSON.object([("schemaVersion", .number(Double(Self.schemaVersion))), ("stage", stageJSON(entry.schema))]).text
+            Console.output(json ? JSONValue.object([("schemaVersion", .number(Double(Self.schemaVersion))), ("stage", stageJSON(entry.schema))]).text
                                 : description(of: entry))
         default: throw UsageError("stages takes at most one stage name")
         }
@@ -60,23 +60,11 @@ struct StagesCommand {
         return entry
     }
 
-    private func stageJSON(_ schema: Schema) -> JSON {
+    private func stageJSON(_ schema: Schema) -> JSONValue {
         let entry = registry.entry(named: schema.name)
-        return .object([
-            ("name", .string(schema.name)), ("summary", .string(schema.summary)), ("usage", .string(schema.usage)),
-            ("example", .string(schema.example)), ("plugin", entry.map { .string($0.plugin) } ?? .null),
-            ("origin", entry?.origin.map(JSON.string) ?? .null),
-            ("parameters", .array(schema.parameters.map { parameter in
-                var fields: [(String, JSON)] = [
-                    ("name", .string(parameter.name)), ("kind", .string(parameter.type.kind)), ("type", .string(parameter.type.summary)),
-                    ("default", parameter.defaultValue.map { .string(parameter.type.format($0)) } ?? (parameter.acceptsAuto ? .string("auto") : .null)),
-                    ("required", .bool(parameter.isRequired)), ("positional", .bool(parameter.isPositional)), ("help", .string(parameter.help)),
-                ]
-                if let range = parameter.type.range { fields.append(("range", .array([.number(range.lowerBound), .number(range.upperBound)]))) }
-                if case let .choice(options) = parameter.type { fields.append(("choices", .array(options.map(JSON.string)))) }
-                return .object(fields)
-            })),
-        ])
+        guard case var .object(fields) = SchemaCoding.encode(schema) else { return .null }
+        fields.insert(contentsOf: [("plugin", entry.map { .string($0.plugin) } ?? .null), ("origin", entry?.origin.map(JSONValue.string) ?? .null)], at: 4)
+        return .object(fields)
     }
 
     private func description(of entry: Registry.Entry) -> String {

@@ -81,3 +81,17 @@ import TestSupport
         #expect(registry.plugins.map(\.name) == ["core", "test"])
     }
 }
+
+@Suite struct PipelineBuilderTests {
+    @Test func buildsTransformsInOrderWithConditionsAndLoops() throws {
+        let small = true
+        let pipeline = try Pipeline {
+            TestHalf()
+            if small { TestHalf() }
+            for _ in 0..<2 { TestHalf() }
+            try TestCrop.parse([RawArgument("2x2")])
+        }
+        #expect(pipeline.transforms.map(\.text) == ["half", "half", "half", "half", "crop 2x2"])
+        #expect(try pipeline.apply(to: Synthetic.gradient(64, 64)).size == Size(2, 2))
+    }
+}

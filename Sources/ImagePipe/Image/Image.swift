@@ -15,13 +15,26 @@ public final class Image: @unchecked Sendable {
     public let rowStride: Int
 
     /// Takes over one reference to `pixbuf`.
-    init(adopting pixbuf: OpaquePointer) {
+    package init(adopting pixbuf: OpaquePointer) {
         self.pixbuf = pixbuf
         size = Size(Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))
         hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
         channelCount = Int(gdk_pixbuf_get_n_channels(pixbuf))
         rowStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         pixels = UnsafePointer(gdk_pixbuf_read_pixels(pixbuf))
+    }
+
+    /// Shares a GdkPixbuf someone else holds (takes a reference of its own), for pictures that
+    /// cross the plugin interface.
+    package convenience init(retaining pixbuf: OpaquePointer) {
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
+        self.init(adopting: pixbuf)
+    }
+
+    /// The GdkPixbuf behind the image, with a new reference for the caller to release.
+    package func retainedPixbuf() -> OpaquePointer {
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
+        return pixbuf
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }

@@ -1,0 +1,6 @@
+import ImagePipe
+
+/// The plugin: the stages this package contributes.
+public enum SepiaPlugin {
+    public static let plugin = Plugin(name: "sepia", summary: "Sepia toning (a sample third-party plugin)", stages: [SepiaStage.self])
+}

@@ -1,0 +1,42 @@
+import ImagePipe
+import Sepia
+import Testing
+
+@Suite struct SepiaStageTests {
+    private func picture(_ color: Color, alpha: Bool = false) throws -> Image {
+        try Image.make(size: Size(2, 1), hasAlpha: alpha) { writer in
+            let row = writer.row(0)
+            for x in 0..<2 {
+                let start = x * writer.channelCount
+                row[start] = color.red
+                row[start + 1] = color.green
+                row[start + 2] = color.blue
+                if alpha { row[start + 3] = color.alpha }
+            }
+        }
+    }
+
+    @Test func greyTurnsBrown() throws {
+        let result = try SepiaStage().apply(to: picture(Color(red: 100, green: 100, blue: 100)))
+        // 0.393+0.769+0.189 = 1.351 → 135; 1.203 → 120; 0.937 → 94
+        #expect(result.pixel(x: 1, y: 0) == Color(red: 135, green: 120, blue: 94))
+    }
+
+    @Test func amountMixesWithTheOriginal() throws {
+        let grey = Color(red: 100, green: 100, blue: 100)
+        #expect(try SepiaStage(amount: 0).apply(to: picture(grey)).pixel(x: 0, y: 0) == grey)
+        #expect(try SepiaStage(amount: 50).apply(to: picture(grey)).pixel(x: 0, y: 0) == Color(red: 118, green: 110, blue: 97))
+    }
+
+    @Test func whiteClampsAndAlphaStays() throws {
+        let result = try SepiaStage().apply(to: picture(Color(red: 255, green: 255, blue: 255, alpha: 60), alpha: true))
+        #expect(result.pixel(x: 0, y: 0) == Color(red: 255, green: 255, blue: 239, alpha: 60))
+    }
+
+    @Test func schemaAndText() throws {
+        let registry = Registry(plugins: [Registry.core, SepiaPlugin.plugin])
+        let pipeline = try PipelineCompiler(registry: registry).compile("sepia 80%")
+        #expect(pipeline.transforms.first?.text == "sepia 80%")
+        #expect(throws: PipelineSyntaxError.self) { try PipelineCompiler(registry: registry).compile("sepia 180%") }
+    }
+}

@@ -1,0 +1,1 @@
+#include "imagepipe_plugin.h"

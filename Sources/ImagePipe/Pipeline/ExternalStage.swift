@@ -1,0 +1,85 @@
+import CImagePipePlugin
+
+/// A stage made by a plugin loaded at run time, used through the C interface of
+/// `imagepipe_plugin.h`: its arguments cross as canonical text, pictures as GdkPixbufs.
+struct ExternalStage: Transform, @unchecked Sendable {
+    /// Stands in for the static schema a compiled type has; the real one is `stageSchema`.
+    static let schema = Schema(name: "external-stage", summary: "A stage from a plugin loaded at run time", parameters: [])
+
+    let stageSchema: Schema
+    let arguments: Arguments
+    private let handle: Handle
+
+    /// A loaded plugin's function table; the library is never unloaded, so it outlives every use.
+    struct Table: @unchecked Sendable {
+        let pointer: UnsafePointer<imagepipe_plugin_v1>
+    }
+
+    /// Owns the plugin's stage object.
+    final class Handle: @unchecked Sendable {
+        let table: UnsafePointer<imagepipe_plugin_v1>
+        let stage: UnsafeMutableRawPointer
+
+        init(table: UnsafePointer<imagepipe_plugin_v1>, stage: UnsafeMutableRawPointer) {
+            self.table = table
+            self.stage = stage
+        }
+
+        deinit { table.pointee.destroy(stage) }
+
+        /// Runs a plugin call that reports failure through `char **error`.
+        func call<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> T?) throws -> T {
+            var error: UnsafeMutablePointer<CChar>?
+            let result = body(&error)
+            if let error {
+                let message = String(cString: error)
+                table.pointee.free_string(error)
+                throw StageError(message)
+            }
+            guard let result else { throw StageError("the plugin gave no result and no reason") }
+            return result
+        }
+    }
+
+    init(arguments: Arguments) throws {
+        throw ArgumentError("stages of plugins loaded at run time are made by their plugin")
+    }
+
+    /// Asks the plugin to make the stage named by `schema` with these arguments.
+    init(table plugin: Table, schema: Schema, arguments: Arguments) throws {
+        let table = plugin.pointer
+        let text = schema.canonicalText(of: arguments).dropFirst(schema.name.count).drop { $0 == " " }
+        var error: UnsafeMutablePointer<CChar>?
+        let made = table.pointee.create(schema.name, String(text), &error)
+        if let error {
+            let message = String(cString: error)
+            table.pointee.free_string(error)
+            throw ArgumentError(message)
+        }
+        guard let made else { throw ArgumentError("its plugin made no stage and gave no reason") }
+        stageSchema = schema
+        self.arguments = arguments
+        handle = Handle(table: table, stage: made)
+    }
+
+    static func == (a: ExternalStage, b: ExternalStage) -> Bool {
+        a.stageSchema.name == b.stageSchema.name && a.arguments == b.arguments
+    }
+
+    func outputSize(for input: Size) throws -> Size {
+        guard input.width <= Int(Int32.max), input.height <= Int(Int32.max) else { throw StageError("\(input) is too large for the plugin interface") }
+        var width: Int32 = 0, height: Int32 = 0
+        _ = try handle.call { error -> Bool? in
+            handle.table.pointee.output_size(handle.stage, Int32(input.width), Int32(input.height), &width, &height, error) == 0 ? true : nil
+        }
+        guard width > 0, height > 0 else { throw StageError("the plugin planned an empty \(width)x\(height) picture") }
+        return Size(Int(width), Int(height))
+    }
+
+    func apply(to image: Image) throws -> Image {
+        let result = try handle.call { error in
+            handle.table.pointee.apply(handle.stage, UnsafeMutableRawPointer(image.pixbuf), error)
+        }
+        return Image(adopting: OpaquePointer(result))
+    }
+}

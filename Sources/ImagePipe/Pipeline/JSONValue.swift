@@ -1,0 +1,156 @@
+/// A JSON value with a writer and a reader, without Foundation: for `imagepipe stages --json`,
+/// `--json` batch output and the schemas plugins describe themselves with.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Keys in order, as written.
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.text == b.text }
+
+    public subscript(key: String) -> JSONValue? {
+        if case let .object(pairs) = self { return pairs.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    public var stringValue: String? { if case let .string(value) = self { value } else { nil } }
+    public var numberValue: Double? { if case let .number(value) = self { value } else { nil } }
+    public var boolValue: Bool? { if case let .bool(value) = self { value } else { nil } }
+    public var arrayValue: [JSONValue]? { if case let .array(value) = self { value } else { nil } }
+
+    /// Compact JSON text, keys in their order.
+    public var text: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(value): return value ? "true" : "false"
+        case let .number(value): return NumberFormat.text(value)
+        case let .string(value): return JSONValue.quote(value)
+        case let .array(values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+        case let .object(pairs): return "{" + pairs.map { JSONValue.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Parses JSON text; nil when it is not valid JSON.
+    public static func parse(_ text: String) -> JSONValue? {
+        var reader = Reader(scalars: Array(text.unicodeScalars))
+        guard let value = reader.value() else { return nil }
+        reader.skipSpace()
+        return reader.atEnd ? value : nil
+    }
+
+    private struct Reader {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+
+        var atEnd: Bool { index >= scalars.count }
+
+        mutating func skipSpace() {
+            while index < scalars.count, [" ", "\n", "\r", "\t"].contains(scalars[index]) { index += 1 }
+        }
+
+        mutating func take(_ literal: String) -> Bool {
+            let expected = Array(literal.unicodeScalars)
+            guard index + expected.count <= scalars.count, Array(scalars[index..<index + expected.count]) == expected else { return false }
+            index += expected.count
+            return true
+        }
+
+        mutating func value() -> JSONValue? {
+            skipSpace()
+            guard index < scalars.count else { return nil }
+            switch scalars[index] {
+            case "n": return take("null") ? .null : nil
+            case "t": return take("true") ? .bool(true) : nil
+            case "f": return take("false") ? .bool(false) : nil
+            case "\"": return string().map(JSONValue.string)
+            case "[":
+                index += 1
+                var values: [JSONValue] = []
+                skipSpace()
+                if take("]") { return .array(values) }
+                while true {
+                    guard let element = value() else { return nil }
+                    values.append(element)
+                    skipSpace()
+                    if take("]") { return .array(values) }
+                    guard take(",") else { return nil }
+                }
+            case "{":
+                index += 1
+                var pairs: [(String, JSONValue)] = []
+                skipSpace()
+                if take("}") { return .object(pairs) }
+                while true {
+                    skipSpace()
+                    guard let key = string() else { return nil }
+                    skipSpace()
+                    guard take(":"), let element = value() else { return nil }
+                    pairs.append((key, element))
+                    skipSpace()
+                    if take("}") { return .object(pairs) }
+                    guard take(",") else { return nil }
+                }
+            default:
+                let start = index
+                while index < scalars.count, "+-0123456789.eE".unicodeScalars.contains(scalars[index]) { index += 1 }
+                var digits = ""
+                digits.unicodeScalars.append(contentsOf: scalars[start..<index])
+                return Double(digits).map(JSONValue.number)
+            }
+        }
+
+        mutating func string() -> String? {
+            guard take("\"") else { return nil }
+            var result = ""
+            while index < scalars.count {
+                let scalar = scalars[index]
+                index += 1
+                switch scalar {
+                case "\"": return result
+                case "\\":
+                    guard index < scalars.count else { return nil }
+                    let escape = scalars[index]
+                    index += 1
+                    switch escape {
+                    case "n": result += "\n"
+                    case "t": result += "\t"
+                    case "r": result += "\r"
+                    case "b": result += "\u{8}"
+                    case "f": result += "\u{C}"
+                    case "u":
+                        guard index + 4 <= scalars.count else { return nil }
+                        var hex = ""
+                        hex.unicodeScalars.append(contentsOf: scalars[index..<index + 4])
+                        index += 4
+                        guard let code = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(code) else { return nil }
+                        result.unicodeScalars.append(decoded)
+                    default: result.unicodeScalars.append(escape)
+                    }
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CGdkPixbuf
+import CImagePipePlugin
+import ImagePipe
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Makes a Swift `Plugin` loadable by the stock `imagepipe` at run time. A plugin library needs
+/// only this entry point besides its stages:
+///
+///     @_cdecl("imagepipe_plugin_entry")
+///     public func imagepipePluginEntry() -> UnsafeRawPointer {
+///         PluginExport.table(for: VignettePlugin.plugin)
+///     }
+///
+/// Behind it is the C interface of `imagepipe_plugin.h`: the host gets the stages' schemas as
+/// JSON, sends arguments as canonical text and pictures as GdkPixbufs, so the plugin's copy of
+/// ImagePipe and the host's never share a Swift type. Only transforms can be exported.
+public enum PluginExport {
+    /// The function table for `imagepipe_plugin_entry`, made once per process.
+    public static func table(for plugin: Plugin) -> UnsafeRawPointer {
+        exported.withLock { state in
+            if let state { return UnsafeRawPointer(state.table) }
+            let made = Exported(plugin: plugin)
+            state = made
+            return UnsafeRawPointer(made.table)
+        }
+    }
+
+    private static let exported = Mutex<Exported?>(nil)
+
+    /// The plugin, its compiler and the C table, kept for the life of the process.
+    private final class Exported: @unchecked Sendable {
+        let compiler: PipelineCompiler
+        let description: Result<UnsafeMutablePointer<CChar>, StageError>
+        let table: UnsafeMutablePointer<imagepipe_plugin_v1>
+
+        init(plugin: Plugin) {
+            var registry = Registry()
+            var problem: String?
+            do { try registry.register(plugin) } catch { problem = "\(error)" }
+            compiler = PipelineCompiler(registry: registry)
+            let json = JSONValue.object([
+                ("name", .string(plugin.name)), ("summary", .string(plugin.summary)),
+                ("stages", .array(plugin.stages.map { SchemaCoding.encode($0.schema) })),
+            ])
+            description = problem.map { .failure(StageError($0)) } ?? .success(strdup(json.text)!)
+            table = .allocate(capacity: 1)
+            table.initialize(to: imagepipe_plugin_v1(
+                interface_version: IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
+                describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
+                apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }))
+        }
+    }
+
+    /// A stage made for the host, kept alive until it says destroy.
+    private final class StageBox {
+        let stage: any Transform
+        init(_ stage: any Transform) { self.stage = stage }
+    }
+
+    private static var current: Exported? { exported.withLock { $0 } }
+
+    private static func report(_ message: String, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) {
+        error?.pointee = strdup(message)
+    }
+
+    private static func box(_ stage: UnsafeMutableRawPointer?) -> StageBox {
+        Unmanaged<StageBox>.fromOpaque(stage!).takeUnretainedValue()
+    }
+
+    private static let describe: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafePointer<CChar>? = { error in
+        switch current?.description {
+        case let .success(text): return UnsafePointer(text)
+        case let .failure(problem): report(problem.message, error)
+        case nil: report("the plugin was not exported", error)
+        }
+        return nil
+    }
+
+    private static let create: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = { name, arguments, failure in
+        guard let exported = current, let name, let arguments else {
+            report("no plugin or no stage name", failure)
+            return nil
+        }
+        do {
+            let pipeline = try exported.compiler.compile(String(cString: name) + " " + String(cString: arguments), file: "<plugin>")
+            guard let stage = pipeline.transforms.first else {
+                report("'\(String(cString: name))' is not a transform; only transforms can be loaded at run time", failure)
+                return nil
+            }
+            return Unmanaged.passRetained(StageBox(stage)).toOpaque()
+        } catch let syntax as PipelineSyntaxError {
+            report(syntax.diagnostics.map(\.message).joined(separator: "; "), failure)
+        } catch {
+            report("\(error)", failure)
+        }
+        return nil
+    }
+
+    private static let outputSize: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = { stage, width, height, outWidth, outHeight, failure in
+        do {
+            let size = try box(stage).stage.outputSize(for: Size(Int(width), Int(height)))
+            guard size.width <= Int(Int32.max), size.height <= Int(Int32.max) else { throw StageError("\(size) is too large") }
+            outWidth?.pointee = Int32(size.width)
+            outHeight?.pointee = Int32(size.height)
+            return 0
+        } catch {
+            report("\(error)", failure)
+            return 1
+        }
+    }
+
+    private static let apply: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = { stage, pixbuf, failure in
+        guard let pixbuf else {
+            report("no picture", failure)
+            return nil
+        }
+        do {
+            let result = try box(stage).stage.apply(to: Image(retaining: OpaquePointer(pixbuf)))
+            return UnsafeMutableRawPointer(result.retainedPixbuf())
+        } catch {
+            report("\(error)", failure)
+            return nil
+        }
+    }
+
+    private static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { stage in
+        if let stage { Unmanaged<StageBox>.fromOpaque(stage).release() }
+    }
+}

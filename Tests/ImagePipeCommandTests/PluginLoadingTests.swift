@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// The stock command loading the sample plugin of Samples/CustomStage at run time, and
+/// refusing files that are not good plugins without falling over.
+@Suite struct PluginLoadingTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The sample plugin; `make test` builds it before the tests run.
+    private func samplePlugin() throws -> String {
+        let path = Self.root.appendingPathComponent("Samples/CustomStage/.build/debug/libSepiaPlugin.so").path
+        try #require(FileManager.default.fileExists(atPath: path), "build it first: cd Samples/CustomStage && swift build (make test does)")
+        return path
+    }
+
+    /// Builds one of the refused plugins of Tests/Fixtures/fake_plugin.c.
+    private func fixture(_ variant: String, in directory: TemporaryDirectory) throws -> String {
+        let output = directory.file("\(variant.lowercased()).so")
+        let source = Self.root.appendingPathComponent("Tests/Fixtures/fake_plugin.c").path
+        let include = Self.root.appendingPathComponent("Sources/CImagePipePlugin/include").path
+        let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", output])
+        try #require(result.status == 0, "cc failed: \(result.standardError)")
+        return output
+    }
+
+    @Test func stockCommandRunsTheSamplePlugin() throws {
+        let plugin = try samplePlugin()
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.image(4, 2) { _, _ in Color(red: 100, green: 100, blue: 100) }.encoded(as: .png), to: "in.png")
+        let run = try CommandRunner.run(["run", "--plugin", plugin, "-e", "sepia", "in.png", "-o", "out.png"], in: directory.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try Image.load(path: directory.file("out.png")).pixel(x: 0, y: 0) == Color(red: 135, green: 120, blue: 94))
+
+        let stages = try CommandRunner.run(["stages", "sepia", "--plugin=\(plugin)"])
+        #expect(stages.standardOutput.contains("plugin: sepia (\(plugin))"))
+        let json = try CommandRunner.run(["stages", "--json", "--plugin", plugin])
+        #expect(json.standardOutput.contains("\"origin\":\"\(plugin)\""))
+
+        // Located errors and plans work for plugin stages like for any other.
+        let typo = try CommandRunner.run(["check", "-e", "sepia amout=3", "--plugin", plugin])
+        #expect(typo.status == 2)
+        #expect(typo.standardError.hasPrefix("<inline>:1:7: error: sepia: unknown parameter 'amout' (did you mean 'amount'?)"))
+        let explain = try CommandRunner.run(["explain", "-e", "sepia 50%", "in.png", "--plugin", plugin], in: directory.path)
+        #expect(explain.standardOutput.contains("sepia 50%  4x2 → 4x2"))
+    }
+
+    @Test func pluginDirectoriesFromTheEnvironment() throws {
+        let plugin = try samplePlugin()
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: plugin, toPath: directory.file("plugins/libSepiaPlugin.so"))
+        let result = try CommandRunner.run(["stages"], environment: ["IMAGEPIPE_PLUGIN_PATH": "/nonexistent:" + directory.file("plugins")])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("  sepia "))
+        #expect(result.standardError.contains("IMAGEPIPE_PLUGIN_PATH: cannot read directory '/nonexistent'"))
+    }
+
+    @Test func refusalsNameTheFileAndTheRestWorks() throws {
+        let directory = try TemporaryDirectory()
+        let notELF = try directory.write("definitely not a library", to: "notes.so")
+        let cases: [(String, String)] = [
+            (notELF, "cannot be loaded: "),
+            (try fixture("NO_ENTRY", in: directory), "not an ImagePipe plugin: it has no imagepipe_plugin_entry function"),
+            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface version 999; this imagepipe speaks version 1"),
+            (try fixture("FAILS", in: directory), "failed while registering: the licence server cannot be reached"),
+            (try fixture("CLASH", in: directory), "plugin 'clash': stage 'fit' is already defined by plugin 'fit-zoom'"),
+            (directory.file("missing.so"), "cannot be loaded: "),
+        ]
+        for (path, reason) in cases {
+            let result = try CommandRunner.run(["stages", "--plugin", path])
+            #expect(result.status == 0, "\(path)")
+            #expect(result.standardError.hasPrefix("imagepipe: warning: plugin \(path): \(reason)"), "\(result.standardError)")
+            #expect(result.standardOutput.contains("  fit "), "the stock stages still work after \(path)")
+        }
+    }
+
+    @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {
+        let plugin = try samplePlugin()
+        let result = try CommandRunner.run(["stages", "--plugin", plugin, "--plugin", plugin])
+        #expect(result.status == 0)
+        #expect(result.standardError == "imagepipe: warning: plugin \(plugin): plugin 'sepia': stage 'sepia' is already defined by plugin 'sepia'\n")
+    }
+}
