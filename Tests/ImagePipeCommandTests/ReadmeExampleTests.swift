@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import CircleCrop
 import FitZoom
 import TestSupport
 
@@ -46,6 +47,17 @@ import TestSupport
         #expect(radius > 0 && center.x > 0)
     }
 
+    @Test func resultBuilderExample() throws {
+        let jpegBytes = try Synthetic.gradient(300, 200).encoded(as: .jpeg)
+        let avatar = try Pipeline {
+            FitStage(1280, 720)
+            try CircleCropStage(size: 256)
+        }
+        let png = try avatar.apply(to: Image.decode(jpegBytes)).encoded(as: .png)
+        #expect(try ImageHeader.read(bytes: png) == ImageHeader(storedSize: Size(256, 256), format: "png"))
+    }
+
+    /// A stage written in a test, registered beside the stock ones, as the guide does.
     @Test func customStageExample() throws {
         let registry = Registry(plugins: StandardPlugins.all + [Plugin(name: "mine", summary: "", stages: [Invert.self])])
         let pipeline = try PipelineCompiler(registry: registry).compile("invert")
