@@ -74,9 +74,20 @@ public struct CircleCropStage: Transform {
     }
 
     public func apply(to image: Image) throws -> Image {
-        let (center, radius) = try circle(in: image.size)
-        let output = try outputSize(for: image.size)
+        try apply(to: image, standingFor: image.size)
+    }
+
+    /// The circle is scaled to the output, so the picture is needed at that scale at most.
+    public func reducedInput(for input: Size) throws -> Size? {
+        let scale = Double(try outputSize(for: input).width) / (2 * (try circle(in: input).radius))
+        return scale < 1 ? input.scaledUp(by: scale) : nil
+    }
+
+    public func apply(to image: Image, standingFor input: Size) throws -> Image {
+        let (center, radius) = try circle(in: input)
+        let output = try outputSize(for: input)
         let square = Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
+            .mapped(from: input, to: image.size)
         // Cut first, scale only the circle's square: the cost follows the output, not the picture.
         let scaled = try image.resampled(from: square, to: output)
         let half = Double(output.width) / 2

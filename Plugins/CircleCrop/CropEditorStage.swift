@@ -64,7 +64,17 @@ public struct CropEditorStage: Transform {
     }
 
     public func apply(to image: Image) throws -> Image {
-        let (model, state) = layout(for: image.size)
+        try apply(to: image, standingFor: image.size)
+    }
+
+    /// Below zoom 1 the screen shows the picture reduced, so that much of it is enough.
+    public func reducedInput(for input: Size) -> Size? {
+        let zoom = layout(for: input).state.zoom
+        return zoom < 1 ? input.scaledUp(by: zoom) : nil
+    }
+
+    public func apply(to image: Image, standingFor input: Size) throws -> Image {
+        let (model, state) = layout(for: input)
         let z = state.zoom, o = state.offset
         // The viewport pixels the picture covers; the picture's origin is at −offset.
         func covered(_ length: Int, _ offset: Double, _ extent: Int) -> (Int, Int) {
@@ -72,12 +82,12 @@ public struct CropEditorStage: Transform {
             let end = min(max(Rounding.pixels(-offset + Double(extent) * z), 0), length)
             return (start, end)
         }
-        let (left, right) = covered(viewport.width, o.x, image.width)
-        let (top, bottom) = covered(viewport.height, o.y, image.height)
+        let (left, right) = covered(viewport.width, o.x, input.width)
+        let (top, bottom) = covered(viewport.height, o.y, input.height)
         var screen = try Image.filled(.black, size: viewport)
         if right > left, bottom > top {
             let region = Region(x: (Double(left) + o.x) / z, y: (Double(top) + o.y) / z,
-                                width: Double(right - left) / z, height: Double(bottom - top) / z)
+                                width: Double(right - left) / z, height: Double(bottom - top) / z).mapped(from: input, to: image.size)
             let shown = try image.resampled(from: region, to: Size(right - left, bottom - top))
             screen = try Image.canvas(size: viewport, background: .black, placing: shown, at: (left, top), blend: true)
         }

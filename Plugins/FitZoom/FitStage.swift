@@ -52,4 +52,14 @@ public struct FitStage: Transform {
     public func apply(to image: Image) throws -> Image {
         try image.scaled(to: outputSize(for: image.size))
     }
+
+    /// A fit needs no more than its output: a reduced decode at least that large will do.
+    public func reducedInput(for input: Size) -> Size? {
+        let output = outputSize(for: input)
+        return output.width < input.width && output.height < input.height ? output : nil
+    }
+
+    public func apply(to image: Image, standingFor input: Size) throws -> Image {
+        try image.scaled(to: outputSize(for: input))
+    }
 }

@@ -55,4 +55,15 @@ public struct SliceStage: Transform {
     public func apply(to image: Image) throws -> Image {
         try image.resampled(from: window(for: image.size), to: size)
     }
+
+    /// The window is scaled by the zoom, so the picture is needed at zoom × its size at most.
+    public func reducedInput(for input: Size) -> Size? {
+        let model = SliceViewport(slice: size, imageSize: input)
+        let zoom = model.zoom(factor: zoom)
+        return zoom < 1 ? input.scaledUp(by: zoom) : nil
+    }
+
+    public func apply(to image: Image, standingFor input: Size) throws -> Image {
+        try image.resampled(from: window(for: input).mapped(from: input, to: image.size), to: size)
+    }
 }

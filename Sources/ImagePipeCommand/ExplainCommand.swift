@@ -52,7 +52,12 @@ struct ExplainCommand {
             header = "\(path): \(file.format) \(file.storedSize)"
             if file.orientation != 1 { header += ", EXIF orientation \(file.orientation)" }
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
-            rows.append((pipeline.source.text, "→ \(plan.sourceSize)", "decoded at full size\(turned)"))
+            var how = "decoded at full size\(turned)"
+            if plan.shrinksOnLoad, let needed = plan.decodeAtLeast, let first = plan.steps.first {
+                let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
+                how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) needs \(needed))"
+            }
+            rows.append((pipeline.source.text, "→ \(plan.sourceSize)", how))
         } else {
             rows.append((pipeline.source.text, "→ \(plan.sourceSize)", ""))
         }

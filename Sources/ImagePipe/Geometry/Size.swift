@@ -18,6 +18,11 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     /// The same size turned a quarter: width and height swapped.
     public var transposed: Size { Size(height, width) }
 
+    /// Each side times `factor`, rounded up: the smallest size that keeps that much detail.
+    public func scaledUp(by factor: Double) -> Size {
+        Size(max(1, Int((Double(width) * factor).rounded(.up))), max(1, Int((Double(height) * factor).rounded(.up))))
+    }
+
     /// The pipeline-language form, `WxH`.
     public var description: String { "\(width)x\(height)" }
 }

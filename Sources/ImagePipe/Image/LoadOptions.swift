@@ -9,9 +9,14 @@ public struct LoadOptions: Hashable, Sendable {
     /// this on either side: JPEG decodes at 1/2, 1/4 or 1/8 in the DCT. nil decodes at full size.
     public var atLeast: Size?
 
+    /// Whether a plan may decode reduced when its first stage only shrinks (`Pipeline.plan`).
+    public var shrinkOnLoad: Bool
+
     public static let defaultMaxPixels = 178_956_970
 
-    public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil) {
+    public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
+                shrinkOnLoad: Bool = true) {
+        self.shrinkOnLoad = shrinkOnLoad
         self.applyOrientation = applyOrientation
         self.maxPixels = maxPixels
         self.atLeast = atLeast

@@ -38,15 +38,24 @@ public struct Pipeline: Sendable {
         return Plan(sourceSize: sourceSize, steps: steps)
     }
 
-    /// The plan for the source this context names, from its header alone.
+    /// The plan for the source this context names, from its header alone. When the first
+    /// transform only shrinks and the source can decode reduced, the plan decodes at the
+    /// smallest size that still gives that transform full quality (unless the context's load
+    /// options turn shrink-on-load off).
     public func plan(in context: RunContext) throws -> Plan {
-        try plan(sourceSize: withLocation(stage: 0) { try source.header(in: context) })
+        let description = try withLocation(stage: 0) { try source.describe(in: context) }
+        let full = try plan(sourceSize: description.size)
+        guard context.loadOptions.shrinkOnLoad, let first = transforms.first,
+              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return full }
+        let reduced = description.reducedSize(atLeast: needed)
+        guard reduced != description.size else { return full }
+        return Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: needed)
     }
 
     /// Applies the transforms to an image in memory (no source, no sink; `tee` stages pass the
     /// image on without writing).
     public func apply(to image: Image) throws -> Image {
-        try transform(image, context: nil, observe: nil).image
+        try transform(image, standingFor: image.size, context: nil, observe: nil).image
     }
 
     /// Every file the run will write for this context (tees, then the sink), before any work.
@@ -66,17 +75,20 @@ public struct Pipeline: Sendable {
         let plan = try plan(in: context)
         let clock = ContinuousClock()
         let start = clock.now
-        let image = try withLocation(stage: 0) { try source.load(in: context, atLeast: nil) }
+        let image = try withLocation(stage: 0) { try source.load(in: context, atLeast: plan.decodeAtLeast) }
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start)))
-        var (result, outputs) = try transform(image, context: context, observe: observe)
+        var (result, outputs) = try transform(image, standingFor: plan.sourceSize, context: context, observe: observe)
         let sinkStart = clock.now
         outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
         try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: Self.seconds(clock.now - sinkStart)))
         return RunResult(plan: plan, outputs: outputs)
     }
 
-    /// The transforms in order; with a context, `tee` stages write as they pass.
-    private func transform(_ image: Image, context: RunContext?, observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String]) {
+    /// The transforms in order; with a context, `tee` stages write as they pass. `image` may be
+    /// a reduced decode standing for a picture of `logicalSize` (shrink-on-load): the first
+    /// transform then maps its geometry onto it.
+    private func transform(_ image: Image, standingFor logicalSize: Size, context: RunContext?,
+                           observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String]) {
         let clock = ContinuousClock()
         var current = image
         var outputs: [String] = []
@@ -84,8 +96,9 @@ public struct Pipeline: Sendable {
             let index = offset + 1
             let start = clock.now
             current = try withLocation(stage: index) {
-                let expected = try transform.outputSize(for: current.size)
-                let result = try transform.apply(to: current)
+                let logical = index == 1 ? logicalSize : current.size
+                let expected = try transform.outputSize(for: logical)
+                let result = logical == current.size ? try transform.apply(to: current) : try transform.apply(to: current, standingFor: logical)
                 guard result.size == expected else {
                     throw StageError("produced \(result.size) where its plan said \(expected) (a bug in the stage)")
                 }

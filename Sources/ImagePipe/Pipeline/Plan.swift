@@ -10,6 +10,21 @@ public struct Plan: Sendable {
     /// The size the source produces (after EXIF orientation, if applied).
     public let sourceSize: Size
     public let steps: [Step]
+    /// The size the source actually decodes to: `sourceSize`, or smaller when the first stage
+    /// only shrinks and the format can decode reduced (shrink-on-load).
+    public let decodeSize: Size
+    /// What the decoder was asked for when it shrinks on load: the first stage's reducedInput.
+    public let decodeAtLeast: Size?
+
+    public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil) {
+        self.sourceSize = sourceSize
+        self.steps = steps
+        self.decodeSize = decodeSize ?? sourceSize
+        self.decodeAtLeast = decodeSize == nil ? nil : decodeAtLeast
+    }
+
+    /// Whether the source decodes at a reduced size.
+    public var shrinksOnLoad: Bool { decodeSize != sourceSize }
 
     /// The size that reaches the sink.
     public var outputSize: Size { steps.last?.output ?? sourceSize }

@@ -49,16 +49,29 @@ public protocol Transform: Stage {
     /// What the stage will do to a picture of this size, in a few words, for `imagepipe explain`
     /// (scale factors, crop rectangles, circles); nil when the sizes say it all.
     func explanation(for input: Size) throws -> String?
+    /// The smallest picture that gives this stage's full-quality output from a picture of
+    /// `input` size, when it only shrinks: the planner may then decode the source reduced (JPEG
+    /// scales in the DCT) and call `apply(to:standingFor:)`. nil when every pixel is needed.
+    func reducedInput(for input: Size) throws -> Size?
+    /// Applies the stage to a reduced picture that stands for one of `input` size: geometry is
+    /// worked out for `input`, then mapped onto the smaller picture.
+    func apply(to image: Image, standingFor input: Size) throws -> Image
 }
 
 extension Transform {
     public func explanation(for input: Size) throws -> String? { nil }
+    public func reducedInput(for input: Size) throws -> Size? { nil }
+
+    public func apply(to image: Image, standingFor input: Size) throws -> Image {
+        guard image.size == input else { throw StageError("cannot work on a \(image.size) picture standing for \(input)") }
+        return try apply(to: image)
+    }
 }
 
 /// A stage that produces the pipeline's image: the first stage.
 public protocol ImageSource: Stage {
-    /// The size the source will produce, from the file header alone.
-    func header(in context: RunContext) throws -> Size
+    /// What the source will produce, from the file header alone.
+    func describe(in context: RunContext) throws -> SourceDescription
     /// Decodes the image. `atLeast`, when given, allows decoding at a reduced size no smaller
     /// than it on either side (the planner's shrink-on-load).
     func load(in context: RunContext, atLeast: Size?) throws -> Image

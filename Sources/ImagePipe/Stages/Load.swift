@@ -49,7 +49,7 @@ public struct Load: ImageSource {
         return bytes
     }
 
-    public func header(in context: RunContext) throws -> Size {
+    public func describe(in context: RunContext) throws -> SourceDescription {
         let path = try resolvedPath(in: context)
         var header: ImageHeader
         if let bytes = try standardInput(for: path, in: context) {
@@ -65,7 +65,8 @@ public struct Load: ImageSource {
             throw ImageError(.tooLarge, path: path, reason:
                 "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
         }
-        return header.decodedSize(applyingOrientation: autoOrient)
+        return SourceDescription(size: header.decodedSize(applyingOrientation: autoOrient), header: header,
+                                 turned: autoOrient && header.swapsSides)
     }
 
     public func load(in context: RunContext, atLeast: Size?) throws -> Image {
