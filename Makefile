@@ -3,7 +3,7 @@
 # else they say what to install).
 
 SWIFT ?= swift
-PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev webp-pixbuf-loader
+PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libdeflate-dev webp-pixbuf-loader
 # The tests also look at --trace pages in a real headless browser.
 TEST_PACKAGES := chromium
 DEMO_OUT := out/demo

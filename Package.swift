@@ -18,8 +18,9 @@ let package = Package(
             pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libglib2.0-dev"])]
         ),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CImagePipePlugin"),
-        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CImagePipePlugin"]),
+        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CImagePipePlugin"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),

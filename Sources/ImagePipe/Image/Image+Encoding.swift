@@ -10,9 +10,10 @@ extension Image {
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
+        if format == .png { return try PNGEncoder.encode(self, compression: options.compression) }
         var settings: [(String, String)] = []
         switch format {
-        case .png: settings = [("compression", String(options.compression))]
+        case .png: break
         case .jpeg, .webp: settings = [("quality", String(options.quality))]
         case .tiff, .bmp, .ico: break
         }

@@ -1,0 +1,115 @@
+import CDeflate
+
+/// PNG writing with libdeflate instead of gdk-pixbuf's zlib: the same format and the same
+/// choices (8 bits per channel, a filter chosen per row by the least sum of absolute values, as
+/// libpng's adaptive filtering does, deflate at the asked level), several times faster, and
+/// output within a few percent of zlib's size at the same level. PNG encoding is most of the
+/// cost of an avatar.
+enum PNGEncoder {
+    static func encode(_ image: Image, compression: Int) throws -> [UInt8] {
+        let channels = image.channelCount
+        let rowLength = image.width * channels
+        let filtered = filterRows(image, rowLength: rowLength, bytesPerPixel: channels)
+
+        guard let compressor = libdeflate_alloc_compressor(Int32(min(max(compression, 0), 12))) else {
+            throw ImageError(.unwritable, reason: "libdeflate could not allocate a compressor")
+        }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, filtered.count)
+        var compressed = [UInt8](repeating: 0, count: bound)
+        let length = filtered.withUnsafeBytes { input in
+            compressed.withUnsafeMutableBytes { output in
+                libdeflate_zlib_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
+            }
+        }
+        guard length > 0 else { throw ImageError(.unwritable, reason: "libdeflate could not compress the picture") }
+
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(length + 64)
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(image.width))
+        header.appendBigEndian(UInt32(image.height))
+        header += [8, channels == 4 ? 6 : 2, 0, 0, 0] // depth 8, RGBA or RGB, deflate, adaptive filters, no interlace
+        appendChunk("IHDR", header[...], to: &png)
+        appendChunk("IDAT", compressed[0..<length], to: &png)
+        appendChunk("IEND", [][...], to: &png)
+        return png
+    }
+
+    /// Each row prefixed with the filter byte of the filter that gives the least sum of absolute
+    /// (signed) values.
+    private static func filterRows(_ image: Image, rowLength: Int, bytesPerPixel bpp: Int) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: image.height * (rowLength + 1))
+        let zeros = [UInt8](repeating: 0, count: rowLength)
+        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowLength), count: 5)
+        output.withUnsafeMutableBufferPointer { out in
+            zeros.withUnsafeBufferPointer { zeroRow in
+                for y in 0..<image.height {
+                    let row = image.row(y)
+                    let above = y > 0 ? image.row(y - 1) : zeroRow
+                    var best = 0, bestScore = Int.max
+                    for filter in 0..<5 {
+                        let score = candidates[filter].withUnsafeMutableBufferPointer { target in
+                            apply(filter, row: row, above: above, bpp: bpp, into: target)
+                        }
+                        if score < bestScore { (best, bestScore) = (filter, score) }
+                    }
+                    let start = y * (rowLength + 1)
+                    out[start] = UInt8(best)
+                    candidates[best].withUnsafeBufferPointer { chosen in
+                        (out.baseAddress! + start + 1).update(from: chosen.baseAddress!, count: rowLength)
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Writes one filter's output for a row and returns its score.
+    @inline(__always)
+    private static func apply(_ filter: Int, row: UnsafeBufferPointer<UInt8>, above: UnsafeBufferPointer<UInt8>,
+                              bpp: Int, into target: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var score = 0
+        for i in 0..<row.count {
+            let x = row[i]
+            let a = i >= bpp ? row[i - bpp] : 0
+            let b = above[i]
+            let value: UInt8
+            switch filter {
+            case 0: value = x
+            case 1: value = x &- a
+            case 2: value = x &- b
+            case 3: value = x &- UInt8((Int(a) + Int(b)) / 2)
+            default:
+                let c = i >= bpp ? above[i - bpp] : 0
+                value = x &- paeth(a, b, c)
+            }
+            target[i] = value
+            score += value < 128 ? Int(value) : 256 - Int(value)
+        }
+        return score
+    }
+
+    @inline(__always)
+    private static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let p = Int(a) + Int(b) - Int(c)
+        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
+        return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+    }
+
+    private static func appendChunk(_ type: String, _ data: ArraySlice<UInt8>, to png: inout [UInt8]) {
+        png.appendBigEndian(UInt32(data.count))
+        let typeBytes = Array(type.utf8)
+        png += typeBytes
+        png += data
+        var crc = typeBytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+        crc = data.withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+        png.appendBigEndian(crc)
+    }
+}
+
+extension [UInt8] {
+    mutating func appendBigEndian(_ value: UInt32) {
+        append(contentsOf: [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
+    }
+}
