@@ -8,7 +8,7 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libdeflate-dev webp-
 TEST_PACKAGES := chromium
 DEMO_OUT := out/demo
 
-.PHONY: deps test-deps install-packages build release test samples demo clean goldens
+.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -49,6 +49,32 @@ demo: build
 
 clean:
 	rm -rf .build out Samples/CustomStage/.build Samples/EmbedDemo/.build
+
+# ImagePipe against the C floor, libvips, Pillow and ImageMagick (see Benchmarks/bench.py).
+bench: deps
+	@$(MAKE) --no-print-directory install-packages WANTED="imagemagick libvips-tools libjpeg-turbo-progs gcc python3-pip"
+	@python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow
+	$(SWIFT) build -c release
+	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+
+# The pipeline-language fuzzer (libFuzzer + AddressSanitizer) for FUZZ_SECONDS; crashes land
+# in Tests/Fuzz/ and, once fixed, belong in Tests/Fuzz/regressions/ (run by make test).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	$(SWIFT) build --product imagepipe-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --build-path .build/fuzz
+	mkdir -p .build/fuzz/corpus
+	cp Samples/*.pipe .build/fuzz/corpus/
+	-cp Tests/Fuzz/regressions/* .build/fuzz/corpus/ 2>/dev/null
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz \
+	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Tests/Fuzz/ .build/fuzz/corpus
+
+# Every test under ThreadSanitizer, then leaks and peak memory of big batches.
+sanitize: test-deps samples
+	@$(MAKE) --no-print-directory install-packages WANTED="valgrind time"
+	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan
+	$(SWIFT) build -c release
+	Tests/Sanitize/memory-check.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Re-record Samples/expected/ from the current code. Look at every picture before committing.
 goldens: deps

@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "AnchorRotate", dependencies: ["ImagePipe"], path: "Plugins/AnchorRotate"),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
+        .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
+        .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
@@ -36,7 +38,7 @@ let package = Package(
         .testTarget(name: "SquareSliceTests", dependencies: ["SquareSlice", "TestSupport"]),
         .testTarget(name: "CircleCropTests", dependencies: ["CircleCrop", "TestSupport"]),
         .testTarget(name: "AnchorRotateTests", dependencies: ["AnchorRotate", "TestSupport"]),
-        .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "TestSupport", "imagepipe"]),
+        .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "PipelineFuzzing", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]
 )

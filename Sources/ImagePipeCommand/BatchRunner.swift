@@ -12,6 +12,9 @@ struct BatchRunner: Sendable {
     let reporter: ProgressReporter
     /// The directory for `--trace`, if asked.
     let traceDirectory: String?
+    /// With `--skip-existing`, inputs whose outputs all exist are passed over (to resume a batch).
+    let skipExisting: Bool
+    let interruption: Interruption
 
     func run() {
         let next = Mutex(0)
@@ -21,7 +24,7 @@ struct BatchRunner: Sendable {
                     defer { value += 1 }
                     return value
                 }
-                guard index < contexts.count else { return }
+                guard index < contexts.count, interruption.received == nil else { return }
                 reporter.finished(process(contexts[index]))
             }
         }
@@ -33,6 +36,12 @@ struct BatchRunner: Sendable {
         var plan: Plan?
         var trace: TraceWriter?
         do {
+            if skipExisting {
+                let outputs = try pipeline.outputs(in: context)
+                if !outputs.isEmpty, outputs.allSatisfy({ ImageFile.realPath($0) != nil }) {
+                    return FileOutcome(input: input, outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
+                }
+            }
             if let traceDirectory {
                 let name = contexts.count == 1 ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
                 trace = try TraceWriter(directory: name, title: input)
@@ -41,11 +50,11 @@ struct BatchRunner: Sendable {
             plan = result.plan
             try trace?.finish(failure: nil)
             return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: plan?.outputSize,
-                               seconds: reporter.elapsed - start, error: nil)
+                               seconds: reporter.elapsed - start, error: nil, skipped: false)
         } catch {
             let message = Self.message(for: error, input: contexts.count > 1 ? input : nil)
             try? trace?.finish(failure: message)
-            return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message)
+            return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
         }
     }
 

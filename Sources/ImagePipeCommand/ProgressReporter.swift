@@ -14,6 +14,7 @@ final class ProgressReporter: Sendable {
     private struct State {
         var done = 0
         var failed = 0
+        var skipped = 0
         var barShown = false
     }
 
@@ -51,10 +52,13 @@ final class ProgressReporter: Sendable {
         state.withLock { state in
             state.done += 1
             if outcome.error != nil { state.failed += 1 }
+            if outcome.skipped { state.skipped += 1 }
             clearBar(&state)
             if json { Console.output(outcome.json.text) }
             if let error = outcome.error {
                 Console.error(error)
+            } else if style == .lines, outcome.skipped {
+                Console.diagnostics("\(outcome.input): skipped, its outputs exist")
             } else if style == .lines {
                 let sizes = outcome.inputSize.flatMap { i in outcome.outputSize.map { " (\(i) → \($0))" } } ?? ""
                 Console.diagnostics("\(outcome.input) → \(outcome.outputs.joined(separator: ", "))\(sizes)")
@@ -63,14 +67,15 @@ final class ProgressReporter: Sendable {
         }
     }
 
-    /// The closing line of a batch: how many done and failed, and how long it took.
+    /// The closing line of a batch: how many done, skipped and failed, and how long it took.
     func summary(stoppedEarly: Bool = false) -> (done: Int, failed: Int) {
         state.withLock { state in
             clearBar(&state)
             let seconds = elapsed
             if batch && style != .quiet || stoppedEarly {
                 let what = stoppedEarly ? "stopped after \(state.done) of \(total) files" : "\(total) files"
-                Console.diagnostics("\(what): \(state.done - state.failed) done, \(state.failed) failed in \(Self.format(seconds)) s")
+                let skipped = state.skipped > 0 ? ", \(state.skipped) skipped" : ""
+                Console.diagnostics("\(what): \(state.done - state.failed - state.skipped) done\(skipped), \(state.failed) failed in \(Self.format(seconds)) s")
             }
             return (state.done - state.failed, state.failed)
         }

@@ -32,6 +32,7 @@ struct RunCommand {
           --no-shrink-on-load    Always decode at full size (by default a JPEG whose first stage
                                  only shrinks is decoded at 1/2, 1/4 or 1/8 in the DCT)
           --overwrite            Allow an output to replace an input file
+          --skip-existing        Pass over inputs whose outputs all exist (to resume a batch)
           --trace DIR            Write the picture after every stage, and DIR/index.html showing them
           --json                 One JSON object per file on standard output
           -q, --quiet            No progress and no summary; failures are still reported
@@ -51,6 +52,7 @@ struct RunCommand {
             .init(names: ["--max-pixels"], takesValue: true),
             .init(names: ["--no-shrink-on-load"], takesValue: false),
             .init(names: ["--overwrite"], takesValue: false),
+            .init(names: ["--skip-existing"], takesValue: false),
             .init(names: ["--trace"], takesValue: true),
             .init(names: ["--json"], takesValue: false),
             .init(names: ["-q", "--quiet"], takesValue: false),
@@ -106,8 +108,13 @@ struct RunCommand {
             contexts[0].inputBytes = try StandardStreams.readStandardInput()
         }
 
-        BatchRunner(pipeline: pipeline, contexts: contexts, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace")).run()
-        let (_, failed) = reporter.summary()
+        let interruption = Interruption()
+        interruption.install()
+        BatchRunner(pipeline: pipeline, contexts: contexts, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
+                    skipExisting: parser.has("--skip-existing"), interruption: interruption).run()
+        let stopped = interruption.received
+        let (_, failed) = reporter.summary(stoppedEarly: stopped != nil)
+        if let stopped { return 128 + stopped }
         return failed > 0 ? 1 : 0
     }
 }

@@ -1,4 +1,5 @@
 import CGdkPixbuf
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,6 +46,17 @@ public enum ImageFile {
         return ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
     }
 
+    /// The temporary files being written right now, so that an interrupted run can remove them.
+    private static let temporaryFiles = Mutex<Set<String>>([])
+
+    /// Removes the temporary files of writes still in progress; for a process about to exit.
+    public static func removeTemporaryFiles() {
+        temporaryFiles.withLock { files in
+            for file in files { unlink(file) }
+            files.removeAll()
+        }
+    }
+
     /// Writes `bytes` to `path` through a temporary file in the same directory, renamed into place
     /// only when every byte is on disk: a reader never sees a partial file under `path`.
     public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
@@ -54,6 +66,8 @@ public enum ImageFile {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
         let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        temporaryFiles.withLock { _ = $0.insert(temporary) }
+        defer { temporaryFiles.withLock { _ = $0.remove(temporary) } }
         var failure: String?
         var written = 0
         while written < bytes.count, failure == nil {

@@ -45,6 +45,13 @@ public struct Pipeline: Sendable {
     public func plan(in context: RunContext) throws -> Plan {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let full = try plan(sourceSize: description.size)
+        if let limit = context.loadOptions.maxPixels, limit > 0 {
+            // The same limit holds for what stages make: a typo like fit 100000x100000 must not
+            // exhaust memory.
+            for (index, step) in full.steps.enumerated() where step.output.pixelCount > limit {
+                throw located(StageError("would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit); raise it with --max-pixels"), stage: index + 1)
+            }
+        }
         guard context.loadOptions.shrinkOnLoad, let first = transforms.first,
               let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return full }
         let reduced = description.reducedSize(atLeast: needed)

@@ -1,0 +1,198 @@
+"""`make bench`: ImagePipe against the C floor, libvips, Pillow and ImageMagick on the same work.
+
+Every task runs for every tool, alternating the tools within each round so that the machine's
+noise falls on all of them alike; the table reports median wall time and peak memory (largest
+resident set of the process and its children) and the ratios to the C floor. Outputs of one
+task must all have the same dimensions.
+
+usage: bench.py IMAGEPIPE [--rounds N] [--batch-rounds N]"""
+import argparse
+import glob
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+from PIL import Image, ImageDraw
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, "work")
+PHOTOS = os.path.join(WORK, "photos")
+
+
+def sh(command, **kwargs):
+    return subprocess.run(command, shell=True, check=True, **kwargs)
+
+
+def prepare_photos():
+    """Real photographs from Debian's wallpaper packages: a ~18 MP photo of a painting (baseline,
+    progressive and portrait versions, made losslessly with jpegtran) and 50 photos of mixed
+    sizes for the batch (whole wallpapers and lossless crops of them)."""
+    if os.path.exists(os.path.join(PHOTOS, "done")):
+        return
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(os.path.join(WORK, "debs"))
+    sh("apt-get download mate-backgrounds plasma-workspace-wallpapers", cwd=os.path.join(WORK, "debs"))
+    for deb in glob.glob(os.path.join(WORK, "debs", "*.deb")):
+        sh(f"dpkg -x {deb} {WORK}/root")
+    os.makedirs(os.path.join(PHOTOS, "batch"))
+    big = f"{WORK}/root/usr/share/backgrounds/mate/abstract/Elephants_5640x3172.jpg"
+    sh(f"cp {big} {PHOTOS}/progressive.jpg")
+    sh(f"jpegtran -copy none {big} > {PHOTOS}/baseline.jpg")
+    sh(f"jpegtran -copy none -rotate 90 -trim {big} > {PHOTOS}/portrait.jpg")
+    photos = sorted(glob.glob(f"{WORK}/root/usr/share/backgrounds/mate/nature/*.jpg"))
+    for name in ["BytheWater", "ColdRipple", "ColorfulCups", "DarkestHour", "EveningGlow", "FallenLeaf",
+                 "Grey", "Kite", "OneStandsOut", "Path", "summer_1am"]:
+        photos += glob.glob(f"{WORK}/root/usr/share/wallpapers/{name}/contents/images/2560x1600.jpg")
+    made = 0
+    for round_ in range(4):
+        for index, photo in enumerate(photos):
+            if made == 50:
+                break
+            target = f"{PHOTOS}/batch/{made:02d}-{os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(photo))))}-{os.path.splitext(os.path.basename(photo))[0]}.jpg"
+            if round_ == 0:
+                sh(f"jpegtran -copy none {photo} > {target}")
+            else:
+                width, height = Image.open(photo).size
+                share = [0.8, 0.6, 0.45][round_ - 1]
+                w, h = int(width * share) // 16 * 16, int(height * share) // 16 * 16
+                sh(f"jpegtran -copy none -crop {w}x{h}+{(width - w) // 32 * 16}+{(height - h) // 32 * 16} {photo} > {target}")
+            made += 1
+    mask = Image.new("L", (2048, 2048), 0)
+    ImageDraw.Draw(mask).ellipse((0, 0, 2047, 2047), fill=255)
+    mask.resize((512, 512), Image.LANCZOS).save(f"{WORK}/mask.png")
+    sh(f"vips copy {WORK}/mask.png {WORK}/mask.v")
+    open(os.path.join(PHOTOS, "done"), "w").close()
+
+
+def build_cfloor():
+    binary = os.path.join(WORK, "cfloor")
+    sh(f"gcc -O2 -o {binary} {HERE}/cfloor.c $(pkg-config --cflags --libs gdk-pixbuf-2.0) -lm 2>/dev/null")
+    return binary
+
+
+def commands(imagepipe, cfloor, task, source, out):
+    """The shell command each tool runs for one task, writing `out` (a directory for the batch)."""
+    tmp = out + "-tmp.v"
+    pillow = f"python3 {HERE}/pillow_tasks.py"
+    if task == "T1":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'fit 1280x720 | save quality=90' {source} -o {out}.jpg",
+            "C floor": f"{cfloor} fit {out}.jpg {source}",
+            "libvips": f"vipsthumbnail {source} --size 1280x720 -o {out}.jpg[Q=90,strip]",
+            "Pillow": f"{pillow} fit {out}.jpg {source}",
+            "ImageMagick": f"convert {source} -resize 1280x720 -quality 90 -sampling-factor 4:2:0 -strip {out}.jpg",
+        }
+    if task == "T2":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'fit 1280x720 | letterbox 1280x720 | save quality=90' {source} -o {out}.jpg",
+            "C floor": f"{cfloor} letterbox {out}.jpg {source}",
+            "libvips": f"vipsthumbnail {source} --size 1280x720 -o {tmp} && vips gravity {tmp} {out}.jpg[Q=90,strip] centre 1280 720 --extend black",
+            "Pillow": f"{pillow} letterbox {out}.jpg {source}",
+            "ImageMagick": f"convert {source} -resize 1280x720 -background black -gravity center -extent 1280x720 -quality 90 -sampling-factor 4:2:0 -strip {out}.jpg",
+        }
+    if task == "T3":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'slice 300x300 | save quality=90' {source} -o {out}.jpg",
+            "C floor": f"{cfloor} slice {out}.jpg {source}",
+            "libvips": f"vipsthumbnail {source} --size 300x300 --smartcrop centre -o {out}.jpg[Q=90,strip]",
+            "Pillow": f"{pillow} slice {out}.jpg {source}",
+            "ImageMagick": f"convert {source} -resize 300x300^ -gravity center -extent 300x300 -quality 90 -sampling-factor 4:2:0 -strip {out}.jpg",
+        }
+    magick_avatar = (f"convert {{src}} -resize 512x512^ -gravity center -extent 512x512 "
+                     f"\\( -size 512x512 xc:black -fill white -draw 'circle 255.5,255.5 255.5,0' \\) "
+                     f"-alpha off -compose CopyOpacity -composite -define png:compression-level=6 {{dst}}")
+    vips_avatar = (f"vipsthumbnail {{src}} --size 512x512 --smartcrop centre -o {{dst}}.v && "
+                   f"vips bandjoin \"{{dst}}.v {WORK}/mask.v\" {{dst}}[compression=6]")
+    if task == "T4":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'circle-crop size=512' {source} -o {out}.png",
+            "C floor": f"{cfloor} avatar {out}.png {source}",
+            "libvips": vips_avatar.format(src=source, dst=out + ".png"),
+            "Pillow": f"{pillow} avatar {out}.png {source}",
+            "ImageMagick": magick_avatar.format(src=source, dst=out + ".png"),
+        }
+    files = " ".join(sorted(glob.glob(f"{PHOTOS}/batch/*.jpg")))
+    loop = "for f in " + files + "; do n=$(basename $f .jpg); {cmd}; done"
+    return {
+        "imagepipe": f"{imagepipe} run -e 'circle-crop size=512' {files} --out-dir {out} -o '{{stem}}.png' -q",
+        "C floor": f"{cfloor} avatar {out} {files}",
+        "libvips": loop.format(cmd=vips_avatar.format(src="$f", dst=out + "/$n.png")),
+        "Pillow": f"{pillow} avatar {out} {files}",
+        "ImageMagick": loop.format(cmd=magick_avatar.format(src="$f", dst=out + "/$n.png")),
+    }
+
+
+def measure(command):
+    """Wall seconds and peak resident MiB of one run of `command`."""
+    start = time.perf_counter()
+    process = subprocess.Popen(["/bin/sh", "-c", command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    error = process.stderr.read().decode()
+    process.stderr.close()
+    if status != 0:
+        sys.exit(f"failed: {command}\n{error}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def sizes(path):
+    if os.path.isdir(path):
+        return sorted(Image.open(p).size for p in glob.glob(path + "/*.png"))
+    return Image.open(next(p for p in glob.glob(path + ".*") if not p.endswith(".v"))).size
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("imagepipe")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--batch-rounds", type=int, default=3)
+    parser.add_argument("--tasks", default="T1,T2,T3,T4,T5", help="which tasks, comma-separated")
+    options = parser.parse_args()
+    prepare_photos()
+    cfloor = build_cfloor()
+    imagepipe = os.path.abspath(options.imagepipe)
+    out = os.path.join(WORK, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    rows = []
+    tasks = options.tasks.split(",")
+    jobs = [(task, name) for task in ["T1", "T2", "T3", "T4"] if task in tasks for name in ["baseline", "progressive", "portrait"]]
+    jobs += [("T5", "batch")] if "T5" in tasks else []
+    for task, name in jobs:
+        source = f"{PHOTOS}/{name}.jpg"
+        rounds = options.batch_rounds if task == "T5" else options.rounds
+        results = {}
+        for round_ in range(rounds + 1):  # the first round warms the caches and is not counted
+            for tool, command in commands(imagepipe, cfloor, task, source, f"{out}/{task}-{name}-{{tool}}").items():
+                target = f"{out}/{task}-{name}-{tool.replace(' ', '')}"
+                if task == "T5":
+                    shutil.rmtree(target, ignore_errors=True)
+                    os.makedirs(target)
+                run = measure(command.replace(f"{out}/{task}-{name}-{{tool}}", target))
+                if round_ > 0:
+                    results.setdefault(tool, []).append(run)
+        dimensions = {tool: sizes(f"{out}/{task}-{name}-{tool.replace(' ', '')}") for tool in results}
+        same = len({str(d) for d in dimensions.values()}) == 1
+        floor = statistics.median(r[0] for r in results["C floor"])
+        for tool, runs in results.items():
+            seconds = statistics.median(r[0] for r in runs)
+            memory = max(r[1] for r in runs)
+            rows.append((task, name, tool, seconds, memory, seconds / floor, same or dimensions[tool]))
+        ip = statistics.median(r[0] for r in results["imagepipe"])
+        print(f"{task} {name}: " + ", ".join(f"{tool} {statistics.median(r[0] for r in runs):.3f}s" for tool, runs in results.items())
+              + f"; imagepipe/C floor {ip / floor:.2f}" + ("" if same else f"; SIZES DIFFER {dimensions}"), flush=True)
+
+    print("\n| task | photo | tool | median s | peak MiB | × C floor | sizes |")
+    print("|---|---|---|---:|---:|---:|---|")
+    for task, name, tool, seconds, memory, ratio, same in rows:
+        print(f"| {task} | {name} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} | {'same' if same is True else same} |")
+    start = time.perf_counter()
+    for _ in range(20):
+        subprocess.run([imagepipe, "--version"], stdout=subprocess.DEVNULL)
+    print(f"\nimagepipe --version: {(time.perf_counter() - start) / 20 * 1000:.1f} ms (mean of 20)")
+
+
+main()

@@ -1,0 +1,41 @@
+import Dispatch
+import ImagePipe
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGINT and SIGTERM during a run: the first asks the workers to finish the files in progress
+/// and start no more (the summary then says how far it got); a second stops at once, removing
+/// the temporary files of writes in progress. Either way no partial file is left under an
+/// output name, since outputs land only by rename when complete.
+final class Interruption: Sendable {
+    private let signalNumber = Mutex<Int32?>(nil)
+    /// Kept so the handlers stay installed; written once, by `install`, before any signal.
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+
+    /// The signal that asked to stop, if any.
+    var received: Int32? { signalNumber.withLock { $0 } }
+
+    func install() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                let first = signalNumber.withLock { current -> Bool in
+                    defer { if current == nil { current = number } }
+                    return current == nil
+                }
+                if first {
+                    Console.error("stopping after the files in progress (signal again to stop at once)")
+                } else {
+                    ImageFile.removeTemporaryFiles()
+                    Console.error("stopped at once")
+                    _exit(128 + number)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

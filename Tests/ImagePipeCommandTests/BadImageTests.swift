@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// A corpus of broken pictures made from a real photo: each gives exit status 1 and one line
+/// naming the file and the reason, leaves no output, and in a batch the good files still come out.
+@Suite struct BadImageTests {
+    static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/images/leaf.jpg").path
+
+    /// name → bytes of every broken picture.
+    static func corpus() throws -> [(String, [UInt8])] {
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photo)))
+        let png = try Image.load(path: photo).scaled(to: Size(160, 100)).encoded(as: .png)
+        var random = SeededGenerator(seed: 99)
+        func flipped(_ bytes: [UInt8], at offset: Int) -> [UInt8] {
+            var copy = bytes
+            copy[offset] ^= 0x5A
+            return copy
+        }
+        // The IDAT chunk's data, where a flipped byte breaks the chunk's CRC.
+        let idat = (0..<png.count - 4).first { Array(png[$0..<$0 + 4]) == Array("IDAT".utf8) }! + 20
+        return [
+            ("cut-at-1k.jpg", Array(jpeg.prefix(1024))),
+            ("cut-at-half.jpg", Array(jpeg.prefix(jpeg.count / 2))),
+            ("cut-near-end.jpg", Array(jpeg.prefix(jpeg.count - 2))),
+            ("flipped-marker.jpg", flipped(jpeg, at: 1)),
+            ("flipped-header.jpg", flipped(jpeg, at: 160)),
+            ("empty.jpg", []),
+            ("text.jpg", Array("Dear diary, today I took a photo.\n".utf8)),
+            ("random.png", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }),
+            ("cut.png", Array(png.prefix(png.count / 2))),
+            ("bad-crc.png", flipped(png, at: idat)),
+            ("flipped-header.png", flipped(png, at: 18)),
+            // A format gdk-pixbuf has no loader for: the start of an AVIF file.
+            ("picture.avif", [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8) + [UInt8](repeating: 0, count: 64)),
+        ]
+    }
+
+    @Test func eachBrokenPictureFailsCleanly() throws {
+        let directory = try TemporaryDirectory()
+        for (name, bytes) in try Self.corpus() {
+            _ = try directory.write(bytes, to: name)
+            let result = try CommandRunner.run(["run", "-e", "fit 64x64", name, "-o", "out.png"], in: directory.path)
+            #expect(result.status == 1, "\(name): \(result.standardError)")
+            #expect(result.standardError.hasPrefix("imagepipe: \(name): "), "\(name): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(name): \(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")), "\(name) left an output")
+        }
+        #expect(try directory.contents().allSatisfy { !$0.contains("imagepipe-") }, "no temporary files left")
+    }
+
+    @Test func inABatchTheGoodFilesStillComeOut() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
+        let corpus = try Self.corpus().filter { !$0.0.hasSuffix(".avif") } // .avif is not a picture extension gdk-pixbuf reads
+        for (name, bytes) in corpus { _ = try directory.write(bytes, to: "in/" + name) }
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: directory.file("in/good.jpg"))
+        let result = try CommandRunner.run(["run", "-e", "fit 64x64 | save {name}.png", "in", "--out-dir", "out", "-q"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["good.jpg.png"])
+        for (name, _) in corpus {
+            #expect(result.standardError.contains("imagepipe: in/\(name): "), "\(name) not reported")
+        }
+        #expect(result.standardError.split(separator: "\n").count == corpus.count)
+    }
+}
