@@ -27,6 +27,7 @@ import TestSupport
             ("cut-near-end.jpg", Array(jpeg.prefix(jpeg.count - 2))),
             ("flipped-marker.jpg", flipped(jpeg, at: 1)),
             ("flipped-header.jpg", flipped(jpeg, at: 160)),
+            ("flipped-data.jpg", stride(from: jpeg.count / 2, to: jpeg.count / 2 + 40, by: 7).reduce(jpeg) { flipped($0, at: $1) }),
             ("empty.jpg", []),
             ("text.jpg", Array("Dear diary, today I took a photo.\n".utf8)),
             ("random.png", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }),
@@ -42,11 +43,11 @@ import TestSupport
         let directory = try TemporaryDirectory()
         for (name, bytes) in try Self.corpus() {
             _ = try directory.write(bytes, to: name)
-            let result = try CommandRunner.run(["run", "-e", "fit 64x64", name, "-o", "out.png"], in: directory.path)
+            let result = try CommandRunner.run(["run", "-e", "fit 64x64", name, "-o", "out-\(name).png"], in: directory.path)
             #expect(result.status == 1, "\(name): \(result.standardError)")
             #expect(result.standardError.hasPrefix("imagepipe: \(name): "), "\(name): \(result.standardError)")
             #expect(result.standardError.split(separator: "\n").count == 1, "\(name): \(result.standardError)")
-            #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")), "\(name) left an output")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("out-\(name).png")), "\(name) left an output")
         }
         #expect(try directory.contents().allSatisfy { !$0.contains("imagepipe-") }, "no temporary files left")
     }

@@ -6,6 +6,9 @@ extension Image {
             throw ImageError(.tooLarge, path: path, reason:
                 "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
         }
+        if header.format == "jpeg", let image = try StrictJPEG.decode(try ImageFile.contents(path: path), options: options, path: path) {
+            return image
+        }
         let decoder = PixbufDecoder(options: options, path: path, orientation: header.orientation)
         try ImageFile.readChunks(path: path) { try decoder.write($0) }
         return try decoder.finish()
@@ -15,6 +18,7 @@ extension Image {
     public static func decode(_ bytes: some Collection<UInt8>, options: LoadOptions = LoadOptions()) throws -> Image {
         let contiguous = Array(bytes)
         guard !contiguous.isEmpty else { throw ImageError(.corrupt, reason: "no bytes to decode") }
+        if StrictJPEG.isJPEG(contiguous), let image = try StrictJPEG.decode(contiguous, options: options, path: nil) { return image }
         let orientation = ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17)))
         let decoder = PixbufDecoder(options: options, path: nil, orientation: orientation)
         _ = try contiguous.withUnsafeBytes { try decoder.write($0) }
