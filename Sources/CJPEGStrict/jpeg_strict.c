@@ -26,9 +26,10 @@ static void emit(j_common_ptr cinfo, int level) {
     if (level < 0) fail(cinfo);
 }
 
-int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
-                          char *message, size_t message_size) {
+/* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
+static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
+                  long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                  char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
     unsigned char *volatile buffer = NULL;
@@ -43,7 +44,11 @@ int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_w
         return -1;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    if (file) {
+        jpeg_stdio_src(&cinfo, file);
+    } else {
+        jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    }
     jpeg_read_header(&cinfo, TRUE);
     if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) {
         jpeg_destroy_decompress(&cinfo);
@@ -85,6 +90,27 @@ int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_w
     *rowstride = stride;
     jpeg_destroy_decompress(&cinfo);
     return 0;
+}
+
+int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
+                          long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                          char *message, size_t message_size) {
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, pixels, width, height, rowstride,
+                  message, message_size);
+}
+
+int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
+                               long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                               char *message, size_t message_size) {
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(message, message_size, "cannot open the file");
+        return -1;
+    }
+    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, pixels, width, height, rowstride,
+                        message, message_size);
+    fclose(file);
+    return status;
 }
 
 void imagepipe_jpeg_free(unsigned char *pixels, void *unused) {

@@ -19,6 +19,11 @@ int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_w
                           long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
                           char *message, size_t message_size);
 
+/* The same, streaming from a file, so the compressed data is never all in memory. */
+int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
+                               long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                               char *message, size_t message_size);
+
 /* Frees decoded pixels; fits GdkPixbufDestroyNotify. */
 void imagepipe_jpeg_free(unsigned char *pixels, void *unused);
 

@@ -6,7 +6,7 @@ extension Image {
             throw ImageError(.tooLarge, path: path, reason:
                 "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
         }
-        if header.format == "jpeg", let image = try StrictJPEG.decode(try ImageFile.contents(path: path), options: options, path: path) {
+        if header.format == "jpeg", let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) {
             return image
         }
         let decoder = PixbufDecoder(options: options, path: path, orientation: header.orientation)

@@ -23,16 +23,6 @@ public enum ImageFile {
         }
     }
 
-    /// The whole file.
-    static func contents(path: String) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        try readChunks(path: path, chunkSize: 1 << 20) { chunk in
-            bytes.append(contentsOf: chunk)
-            return true
-        }
-        return bytes
-    }
-
     /// The first `count` bytes of a file (fewer if it is shorter).
     static func prefix(path: String, count: Int) throws -> [UInt8] {
         var bytes: [UInt8] = []

@@ -7,18 +7,36 @@ import CJPEGStrict
 enum StrictJPEG {
     static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
 
-    /// The decoded picture, or nil when gdk-pixbuf's loader should take it.
+    /// The decoded picture of a file, streamed, or nil when gdk-pixbuf's loader should take it.
+    static func decode(path: String, orientation: Int, options: LoadOptions) throws -> Image? {
+        try decode(orientation: orientation, options: options, path: path) { target, maxPixels, pixels, width, height, stride, message, count in
+            imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, pixels, width, height, stride, message, count)
+        }
+    }
+
+    /// The decoded picture of bytes in memory, or nil when gdk-pixbuf's loader should take it.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image? {
-        let orientation = ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17)))
+        try decode(orientation: ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))), options: options, path: path) {
+            target, maxPixels, pixels, width, height, stride, message, count in
+            bytes.withUnsafeBufferPointer { data in
+                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, pixels, width, height, stride, message, count)
+            }
+        }
+    }
+
+    private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                                 UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
+                                 UnsafeMutablePointer<CChar>, Int) -> Int32
+
+    private static func decode(orientation: Int, options: LoadOptions, path: String?, _ run: Decoder) throws -> Image? {
         var target = options.atLeast ?? Size(0, 0)
         if options.applyOrientation, (5...8).contains(orientation) { target = target.transposed }
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = bytes.withUnsafeBufferPointer { data in
-            imagepipe_jpeg_decode(data.baseAddress, data.count, Int32(clamping: target.width), Int32(clamping: target.height),
-                                  Int64(options.maxPixels ?? 0), &pixels, &width, &height, &stride, &message, message.count)
-        }
+        let count = message.count
+        let status = run((Int32(clamping: target.width), Int32(clamping: target.height)), Int64(options.maxPixels ?? 0),
+                         &pixels, &width, &height, &stride, &message, count)
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {
         case 0: break
