@@ -1,6 +1,5 @@
 import Dispatch
 import ImagePipe
-import Synchronization
 
 /// Runs one pipeline over many inputs on `jobs` threads. Each thread takes the next input when
 /// it is free, so at most `jobs` pictures are in memory whatever the number of inputs; each
@@ -17,7 +16,7 @@ struct BatchRunner: Sendable {
     let interruption: Interruption
 
     func run() {
-        let next = Mutex(0)
+        let next = Locked(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, contexts.count))) { _ in
             while true {
                 let index = next.withLock { value in

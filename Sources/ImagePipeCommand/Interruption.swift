@@ -1,6 +1,5 @@
 import Dispatch
 import ImagePipe
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +9,7 @@ import Glibc
 /// the temporary files of writes in progress. Either way no partial file is left under an
 /// output name, since outputs land only by rename when complete.
 final class Interruption: Sendable {
-    private let signalNumber = Mutex<Int32?>(nil)
+    private let signalNumber = Locked<Int32?>(nil)
     /// Kept so the handlers stay installed; written once, by `install`, before any signal.
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 

@@ -1,5 +1,4 @@
 import ImagePipe
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +17,7 @@ final class ProgressReporter: Sendable {
         var barShown = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let total: Int
     private let style: Style
     private let json: Bool

@@ -1,7 +1,6 @@
 import CGdkPixbuf
 import CImagePipePlugin
 import ImagePipe
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +27,7 @@ public enum PluginExport {
         }
     }
 
-    private static let exported = Mutex<Exported?>(nil)
+    private static let exported = Locked<Exported?>(nil)
 
     /// The plugin, its compiler and the C table, kept for the life of the process.
     private final class Exported: @unchecked Sendable {

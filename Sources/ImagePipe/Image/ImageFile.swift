@@ -1,5 +1,4 @@
 import CGdkPixbuf
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +46,7 @@ public enum ImageFile {
     }
 
     /// The temporary files being written right now, so that an interrupted run can remove them.
-    private static let temporaryFiles = Mutex<Set<String>>([])
+    private static let temporaryFiles = Locked<Set<String>>([])
 
     /// Removes the temporary files of writes still in progress; for a process about to exit.
     public static func removeTemporaryFiles() {
