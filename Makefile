@@ -70,13 +70,14 @@ fuzz: deps
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Tests/Fuzz/ .build/fuzz/corpus
 
-# Every test under ThreadSanitizer, then leaks and peak memory of big batches.
+# Every test under ThreadSanitizer, then leaks (LeakSanitizer) and peak memory of big batches.
 sanitize: test-deps samples
-	@$(MAKE) --no-print-directory install-packages WANTED="valgrind time"
+	@$(MAKE) --no-print-directory install-packages WANTED="time"
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
+	$(SWIFT) build --product imagepipe --sanitize=address --build-path .build/asan
 	$(SWIFT) build -c release
-	Tests/Sanitize/memory-check.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+	Tests/Sanitize/memory-check.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" .build/asan/debug/imagepipe
 
 # Re-record Samples/expected/ from the current code. Look at every picture before committing.
 goldens: deps

@@ -73,7 +73,9 @@ import TestSupport
         #expect(try directory.contents() == ["in.png"])
     }
 
-    @Test func aFullDiskFailsWithOneMessageAndNoHalfFile() throws {
+    /// ThreadSanitizer's own runtime cannot start under a file-size limit (`make sanitize`).
+    @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's runtime faults under ulimit -f"))
+    func aFullDiskFailsWithOneMessageAndNoHalfFile() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(200, 200).encoded(as: .png), to: "in.png")
         // A file-size limit stands in for a full disk: the write fails part-way.
