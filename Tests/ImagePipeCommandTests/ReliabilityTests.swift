@@ -64,6 +64,39 @@ import TestSupport
         }
     }
 
+    /// A PNG whose header claims 100000x100000 pixels (40 GB of RGBA) and holds almost nothing.
+    private func bomb() -> [UInt8] {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            bigEndian(UInt32(data.count)) + Array(type.utf8) + data + bigEndian(crc32(Array(type.utf8) + data))
+        }
+        let header = bigEndian(100_000) + bigEndian(100_000) + [8, 6, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
+    }
+
+    @Test func decompressionBombsAreRefusedFromTheHeader() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(bomb(), to: "bomb.png")
+        let start = Date()
+        let result = try CommandRunner.run(["run", "-e", "fit 100x100", "bomb.png", "-o", "out.png"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: bomb.png: too large: 100000x100000 is 10000000000 pixels, more than the limit of 178956970\n")
+        #expect(Date().timeIntervalSince(start) < 5, "refused from the header, without decoding")
+        // From standard input too, where the header comes from the data itself.
+        let piped = try CommandRunner.run(["run", "-e", "fit 100x100", "-", "-o", "out.png"], in: directory.path, input: bomb())
+        #expect(piped.status == 1)
+        #expect(piped.standardError.contains("too large"), "\(piped.standardError)")
+        #expect(try directory.contents() == ["bomb.png"])
+    }
+
     @Test func outputsLargerThanThePixelLimitAreRefusedFromThePlan() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(100, 100).encoded(as: .png), to: "in.png")
