@@ -10,13 +10,15 @@ extension Image {
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
-        if format == .png { return try PNGEncoder.encode(self, compression: options.compression) }
-        var settings: [(String, String)] = []
         switch format {
-        case .png: break
-        case .jpeg, .webp: settings = [("quality", String(options.quality))]
-        case .tiff, .bmp, .ico: break
+        case .png: return try PNGEncoder.encode(self, compression: options.compression)
+        case .jpeg, .webp: return try encodedByGdkPixbuf(type: format.rawValue, settings: [("quality", String(options.quality))])
+        case .tiff, .bmp, .ico: return try encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }
+    }
+
+    /// The picture as gdk-pixbuf's saver for `type` writes it, with its key/value options.
+    func encodedByGdkPixbuf(type: String, settings: [(String, String)]) throws -> [UInt8] {
         var keys = settings.map { strdup($0.0) }
         var values = settings.map { strdup($0.1) }
         keys.append(nil)
@@ -28,10 +30,10 @@ extension Image {
         var buffer: UnsafeMutablePointer<gchar>?
         var length: gsize = 0
         try checkGError(.unwritable, path: nil) { error in
-            gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &length, format.rawValue, &keys, &values, error)
+            gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &length, type, &keys, &values, error)
         }
         defer { g_free(buffer) }
-        guard let buffer else { throw ImageError(.unwritable, reason: "the \(format.rawValue) encoder gave no data") }
+        guard let buffer else { throw ImageError(.unwritable, reason: "the \(type) encoder gave no data") }
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
     }
 
