@@ -22,10 +22,7 @@ struct ExplainCommand {
         """
 
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: PipelineArguments.options + [
-            .init(names: ["-o", "--output"], takesValue: true),
-            .init(names: ["--out-dir"], takesValue: true),
-            .init(names: ["--format"], takesValue: true),
+        var parser = OptionParser(options: PipelineArguments.options + PipelineArguments.outputOptions + [
             .init(names: ["-h", "--help"], takesValue: false),
         ])
         try parser.parse(arguments)
@@ -36,9 +33,8 @@ struct ExplainCommand {
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
-        var context = RunContext(input: pipelineArguments.remaining.first, output: parser.last("--output"),
-                                 outputDirectory: parser.last("--out-dir"))
-        context.outputFormat = parser.last("--format").flatMap { ImageFormat(name: $0) }
+        var context = try PipelineArguments.outputContext(parser)
+        context.input = pipelineArguments.remaining.first
         Console.output(try explanation(of: pipeline, in: context))
         return 0
     }

@@ -8,6 +8,25 @@ struct PipelineArguments {
         .init(names: ["--set"], takesValue: true),
     ]
 
+    /// Where a run writes: shared by `run` and `explain`.
+    static let outputOptions: [OptionParser.Option] = [
+        .init(names: ["-o", "--output"], takesValue: true),
+        .init(names: ["--out-dir"], takesValue: true),
+        .init(names: ["--format"], takesValue: true),
+    ]
+
+    /// A run context with the output options of the command line.
+    static func outputContext(_ parser: OptionParser) throws -> RunContext {
+        var context = RunContext(output: parser.last("--output"), outputDirectory: parser.last("--out-dir"))
+        if let name = parser.last("--format") {
+            guard let format = ImageFormat(name: name) else {
+                throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            context.outputFormat = format
+        }
+        return context
+    }
+
     let text: String
     let file: String
     let variables: [String: String]

@@ -43,12 +43,9 @@ struct RunCommand {
     static let defaultTemplate = "{dir}/{stem}.{ext}"
 
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: PipelineArguments.options + [
-            .init(names: ["-o", "--output"], takesValue: true),
-            .init(names: ["--out-dir"], takesValue: true),
+        var parser = OptionParser(options: PipelineArguments.options + PipelineArguments.outputOptions + [
             .init(names: ["-r", "--recursive"], takesValue: false),
             .init(names: ["-j", "--jobs"], takesValue: true),
-            .init(names: ["--format"], takesValue: true),
             .init(names: ["--max-pixels"], takesValue: true),
             .init(names: ["--no-shrink-on-load"], takesValue: false),
             .init(names: ["--overwrite"], takesValue: false),
@@ -72,13 +69,7 @@ struct RunCommand {
             throw UsageError("standard input (-) can only be the one input")
         }
 
-        var template = RunContext(output: parser.last("--output"), outputDirectory: parser.last("--out-dir"))
-        if let name = parser.last("--format") {
-            guard let format = ImageFormat(name: name) else {
-                throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            template.outputFormat = format
-        }
+        var template = try PipelineArguments.outputContext(parser)
         if let limit = parser.last("--max-pixels") {
             guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
             template.loadOptions.maxPixels = pixels == 0 ? nil : pixels

@@ -46,7 +46,7 @@ public enum OutputTemplate {
 
 extension String {
     /// Every occurrence of `target` replaced (without Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    package func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var result = ""
         var rest = self[...]
