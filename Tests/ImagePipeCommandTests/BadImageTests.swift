@@ -52,6 +52,17 @@ import TestSupport
         #expect(try directory.contents().allSatisfy { !$0.contains("imagepipe-") }, "no temporary files left")
     }
 
+    @Test func failFalseTakesWhatTheDecoderMakesOfDamagedData() throws {
+        let directory = try TemporaryDirectory()
+        let corpus = try Self.corpus()
+        for name in ["cut-at-half.jpg", "flipped-data.jpg", "cut.png"] {
+            _ = try directory.write(corpus.first { $0.0 == name }!.1, to: name)
+            let lenient = try CommandRunner.run(["run", "-e", "load fail=false | fit 64x64", name, "-o", "out-\(name).png"], in: directory.path)
+            #expect(lenient.status == 0, "\(name): \(lenient.standardError)")
+            #expect(try Image.load(path: directory.file("out-\(name).png")).width == 64)
+        }
+    }
+
     @Test func inABatchTheGoodFilesStillComeOut() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ extension Image {
             throw ImageError(.tooLarge, path: path, reason:
                 "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
         }
-        if header.format == "jpeg", let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) {
+        if header.format == "jpeg", options.failOnDamage, let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) {
             return image
         }
         let decoder = PixbufDecoder(options: options, path: path, orientation: header.orientation)
@@ -18,7 +18,7 @@ extension Image {
     public static func decode(_ bytes: some Collection<UInt8>, options: LoadOptions = LoadOptions()) throws -> Image {
         let contiguous = Array(bytes)
         guard !contiguous.isEmpty else { throw ImageError(.corrupt, reason: "no bytes to decode") }
-        if StrictJPEG.isJPEG(contiguous), let image = try StrictJPEG.decode(contiguous, options: options, path: nil) { return image }
+        if StrictJPEG.isJPEG(contiguous), options.failOnDamage, let image = try StrictJPEG.decode(contiguous, options: options, path: nil) { return image }
         let orientation = ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17)))
         let decoder = PixbufDecoder(options: options, path: nil, orientation: orientation)
         _ = try contiguous.withUnsafeBytes { try decoder.write($0) }

@@ -11,12 +11,16 @@ public struct LoadOptions: Hashable, Sendable {
 
     /// Whether a plan may decode reduced when its first stage only shrinks (`Pipeline.plan`).
     public var shrinkOnLoad: Bool
+    /// Whether damaged data (truncated, corrupt JPEG entropy data) is an error, as libvips'
+    /// `fail` option; false takes whatever the decoder makes of it.
+    public var failOnDamage: Bool
 
     public static let defaultMaxPixels = 178_956_970
 
     public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
-                shrinkOnLoad: Bool = true) {
+                shrinkOnLoad: Bool = true, failOnDamage: Bool = true) {
         self.shrinkOnLoad = shrinkOnLoad
+        self.failOnDamage = failOnDamage
         self.applyOrientation = applyOrientation
         self.maxPixels = maxPixels
         self.atLeast = atLeast

@@ -129,7 +129,7 @@ final class PixbufDecoder {
         guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw ImageError(.corrupt, path: path, reason: "no picture in the data")
         }
-        if let truncation = truncationCheck.truncation(format: formatName()) {
+        if options.failOnDamage, let truncation = truncationCheck.truncation(format: formatName()) {
             throw ImageError(.corrupt, path: path, reason: truncation)
         }
         let pixbuf = options.applyOrientation

@@ -8,24 +8,30 @@ public struct Load: ImageSource {
                       help: "The file to read; without it, the input given on the command line."),
             Parameter("auto-orient", .boolean, default: .boolean(true),
                       help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
+            Parameter("fail", .boolean, default: .boolean(true),
+                      help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
         ],
         example: "load auto-orient=false")
 
     public var path: String?
     public var autoOrient: Bool
+    public var failOnDamage: Bool
 
-    public init(path: String? = nil, autoOrient: Bool = true) {
+    public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true) {
         self.path = path
         self.autoOrient = autoOrient
+        self.failOnDamage = failOnDamage
     }
 
     public init(arguments: Arguments) {
         path = arguments.has("path") ? arguments.string("path") : nil
         autoOrient = arguments.boolean("auto-orient")
+        failOnDamage = arguments.boolean("fail")
     }
 
     public var arguments: Arguments {
-        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient)].compactMapValues { $0 })
+        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient), "fail": .boolean(failOnDamage)]
+            .compactMapValues { $0 })
     }
 
     func resolvedPath(in context: RunContext) throws -> String {
@@ -38,6 +44,7 @@ public struct Load: ImageSource {
     private func options(in context: RunContext, atLeast: Size?) -> LoadOptions {
         var options = context.loadOptions
         options.applyOrientation = autoOrient
+        options.failOnDamage = failOnDamage
         options.atLeast = atLeast
         return options
     }
