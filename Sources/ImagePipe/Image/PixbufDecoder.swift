@@ -47,13 +47,13 @@ final class PixbufDecoder {
     private func sizePrepared(loader: UnsafeMutablePointer<GdkPixbufLoader>, stored: Size) {
         preparedSize = stored
         if stopsAfterHeader {
-            gdk_pixbuf_loader_set_size(loader, 1, 1) // only the header was wanted
+            gdk_pixbuf_loader_set_size(loader, 0, 0) // 0x0 makes the loader stop before allocating (as gdk_pixbuf_get_file_info does)
             return
         }
         if let maxPixels = options.maxPixels, maxPixels > 0, stored.pixelCount > maxPixels {
             refusal = ImageError(.tooLarge, path: path,
                                  reason: "\(stored) is \(stored.pixelCount) pixels, more than the limit of \(maxPixels)")
-            gdk_pixbuf_loader_set_size(loader, 1, 1) // keep the loader from allocating the bomb
+            gdk_pixbuf_loader_set_size(loader, 0, 0) // keep the loader from allocating the bomb
             return
         }
         guard let target = options.atLeast, let format = formatName(), format == "jpeg" else { return }
@@ -79,14 +79,21 @@ final class PixbufDecoder {
         return String(cString: name)
     }
 
-    /// Feeds one chunk; false once the decoder has refused the picture and wants no more.
+    /// Whether the decoder wants no more data: it refused the picture, or had only the header to read.
+    private var isDone: Bool { refusal != nil || (stopsAfterHeader && preparedSize != nil) }
+
+    /// Feeds one chunk; false once the decoder wants no more.
     func write(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
-        guard refusal == nil, !(stopsAfterHeader && preparedSize != nil) else { return false }
+        guard !isDone else { return false }
         truncationCheck.scan(chunk)
-        try checkGError(.corrupt, path: path) { error in
-            gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
+        do {
+            try checkGError(.corrupt, path: path) { error in
+                gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
+            }
+        } catch where isDone {
+            // Told to make a 0x0 picture once the header was read, the loader gives up: expected.
         }
-        return refusal == nil && !(stopsAfterHeader && preparedSize != nil)
+        return !isDone
     }
 
     /// The header of encoded bytes: fed until the loader knows the size, then abandoned.
