@@ -37,10 +37,10 @@ public struct CircleCropStage: Transform {
     }
 
     public init(arguments: Arguments) throws {
-        try self.init(size: arguments.has("size") ? arguments.integer("size") : nil,
-                      viewport: arguments.has("viewport") ? arguments.size("viewport") : nil,
-                      gap: arguments.number("gap"), zoom: arguments.has("zoom") ? arguments.number("zoom") : nil,
-                      offset: arguments.has("offset") ? arguments.point("offset") : nil)
+        try self.init(size: arguments.ifGiven("size", arguments.integer),
+                      viewport: arguments.ifGiven("viewport", arguments.size),
+                      gap: arguments.number("gap"), zoom: arguments.ifGiven("zoom", arguments.number),
+                      offset: arguments.ifGiven("offset", arguments.point))
     }
 
     public var arguments: Arguments {

@@ -37,7 +37,7 @@ public struct CircleMaskStage: Transform {
     }
 
     public init(arguments: Arguments) {
-        self.init(diameter: arguments.has("diameter") ? arguments.number("diameter") : nil, gap: arguments.number("gap"),
+        self.init(diameter: arguments.ifGiven("diameter", arguments.number), gap: arguments.number("gap"),
                   fill: arguments.color("fill"), drawsRing: arguments.boolean("ring"),
                   ring: DashedRing(color: arguments.color("ring-color"), width: arguments.number("ring-width"), dash: arguments.numbers("dash")))
     }

@@ -37,9 +37,9 @@ public struct CropEditorStage: Transform {
     }
 
     public init(arguments: Arguments) throws {
-        try self.init(viewport: arguments.size("viewport"), zoom: arguments.has("zoom") ? arguments.number("zoom") : nil,
-                      offset: arguments.has("offset") ? arguments.point("offset") : nil, gap: arguments.number("gap"),
-                      rotatedFrom: arguments.has("rotated-from") ? arguments.size("rotated-from") : nil)
+        try self.init(viewport: arguments.size("viewport"), zoom: arguments.ifGiven("zoom", arguments.number),
+                      offset: arguments.ifGiven("offset", arguments.point), gap: arguments.number("gap"),
+                      rotatedFrom: arguments.ifGiven("rotated-from", arguments.size))
     }
 
     public var arguments: Arguments {

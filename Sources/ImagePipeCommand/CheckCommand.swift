@@ -18,12 +18,7 @@ struct CheckCommand {
         """
 
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: PipelineArguments.options + [.init(names: ["-h", "--help"], takesValue: false)])
-        try parser.parse(arguments)
-        if parser.has("--help") {
-            Console.output(Self.help)
-            return 0
-        }
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         guard pipelineArguments.remaining.isEmpty else {
             throw UsageError("check takes only a pipeline; unexpected '\(pipelineArguments.remaining[0])'")

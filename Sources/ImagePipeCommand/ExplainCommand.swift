@@ -22,14 +22,7 @@ struct ExplainCommand {
         """
 
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: PipelineArguments.options + PipelineArguments.outputOptions + [
-            .init(names: ["-h", "--help"], takesValue: false),
-        ])
-        try parser.parse(arguments)
-        if parser.has("--help") {
-            Console.output(Self.help)
-            return 0
-        }
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }

@@ -51,6 +51,18 @@ struct OptionParser {
         }
     }
 
+    /// Parses a subcommand's arguments with its options and `-h/--help`; prints `help` and
+    /// returns nil when help was asked for.
+    static func parse(_ arguments: [String], options: [Option], help: String) throws(UsageError) -> OptionParser? {
+        var parser = OptionParser(options: options + [.init(names: ["-h", "--help"], takesValue: false)])
+        try parser.parse(arguments)
+        if parser.has("--help") {
+            Console.output(help)
+            return nil
+        }
+        return parser
+    }
+
     func has(_ name: String) -> Bool { values[name] != nil }
     func last(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }

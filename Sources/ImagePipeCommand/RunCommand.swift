@@ -43,7 +43,7 @@ struct RunCommand {
     static let defaultTemplate = "{dir}/{stem}.{ext}"
 
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: PipelineArguments.options + PipelineArguments.outputOptions + [
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + [
             .init(names: ["-r", "--recursive"], takesValue: false),
             .init(names: ["-j", "--jobs"], takesValue: true),
             .init(names: ["--max-pixels"], takesValue: true),
@@ -53,13 +53,7 @@ struct RunCommand {
             .init(names: ["--trace"], takesValue: true),
             .init(names: ["--json"], takesValue: false),
             .init(names: ["-q", "--quiet"], takesValue: false),
-            .init(names: ["-h", "--help"], takesValue: false),
-        ])
-        try parser.parse(arguments)
-        if parser.has("--help") {
-            Console.output(Self.help)
-            return 0
-        }
+        ], help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         let (inputs, sawDirectory) = try BatchInput.collect(pipelineArguments.remaining, recursive: parser.has("--recursive"))

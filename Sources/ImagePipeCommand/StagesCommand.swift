@@ -16,12 +16,7 @@ struct StagesCommand {
     static let schemaVersion = 1
 
     func main(_ arguments: [String]) throws -> Int32 {
-        var parser = OptionParser(options: [.init(names: ["-h", "--help"], takesValue: false), .init(names: ["--json"], takesValue: false)])
-        try parser.parse(arguments)
-        if parser.has("--help") {
-            Console.output(Self.help)
-            return 0
-        }
+        guard let parser = try OptionParser.parse(arguments, options: [.init(names: ["--json"], takesValue: false)], help: Self.help) else { return 0 }
         let json = parser.has("--json")
         switch parser.positionals.count {
         case 0:

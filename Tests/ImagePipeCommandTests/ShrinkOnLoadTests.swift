@@ -6,10 +6,6 @@ import TestSupport
 /// The planner decodes a JPEG reduced when the first stage only shrinks; the result keeps the
 /// plan's sizes and stays within a small tolerance of a full decode.
 @Suite struct ShrinkOnLoadTests {
-    private func largestDifference(_ a: Image, _ b: Image) -> Int {
-        SampleTests.largestDifference(a, b)
-    }
-
     @Test(arguments: ["fit 100x100", "slice 60x40", "circle-crop size=50", "crop-editor 90x160"])
     func reducedDecodeMatchesFullDecode(stage: String) throws {
         let directory = try TemporaryDirectory()
@@ -24,12 +20,12 @@ import TestSupport
         #expect(plan.decodeSize.width < 1600 && plan.decodeSize.width >= plan.decodeAtLeast!.width)
         #expect(!(try pipeline.plan(in: full)).shrinksOnLoad)
 
-        let reduced = try pipeline.source.load(in: shrinking, atLeast: plan.decodeAtLeast)
+        let reduced = try pipeline.source.load(in: shrinking, description: nil, atLeast: plan.decodeAtLeast)
         #expect(reduced.size == plan.decodeSize, "the decoder gives the planned size")
         let fast = try Pipeline(transforms: pipeline.transforms).applyToReduced(reduced, standingFor: plan.sourceSize)
-        let slow = try pipeline.apply(to: pipeline.source.load(in: full, atLeast: nil))
+        let slow = try pipeline.apply(to: pipeline.source.load(in: full, description: nil, atLeast: nil))
         #expect(fast.size == slow.size && fast.size == plan.outputSize)
-        #expect(largestDifference(fast, slow) <= 6, "\(stage)")
+        #expect(SampleTests.largestDifference(fast, slow) <= 6, "\(stage)")
     }
 
     @Test func exifTurnedPicturesShrinkTheRightWay() throws {

@@ -1,11 +1,9 @@
 extension Image {
-    /// Decodes the picture file at `path`.
-    public static func load(path: String, options: LoadOptions = LoadOptions()) throws -> Image {
-        let header = try ImageHeader.read(path: path)
-        if let maxPixels = options.maxPixels, maxPixels > 0, header.storedSize.pixelCount > maxPixels {
-            throw ImageError(.tooLarge, path: path, reason:
-                "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
-        }
+    /// Decodes the picture file at `path`; `header`, when the caller has already read it,
+    /// saves reading it again.
+    public static func load(path: String, options: LoadOptions = LoadOptions(), header known: ImageHeader? = nil) throws -> Image {
+        let header = try known ?? ImageHeader.read(path: path)
+        try header.checkPixels(limit: options.maxPixels, path: path)
         if header.format == "jpeg", options.failOnDamage, let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) {
             return image
         }

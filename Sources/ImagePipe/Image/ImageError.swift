@@ -20,6 +20,11 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// A picture refused for having more pixels than the limit (`--max-pixels`).
+    public static func tooManyPixels(_ size: Size, limit: Int, path: String?) -> ImageError {
+        ImageError(.tooLarge, path: path, reason: "\(size) is \(size.pixelCount) pixels, more than the limit of \(limit)")
+    }
+
     public var description: String {
         "\(path.map { "\($0): " } ?? "")\(kind.rawValue): \(reason)"
     }

@@ -23,6 +23,11 @@ public struct ImageHeader: Hashable, Sendable {
         applyingOrientation && swapsSides ? storedSize.transposed : storedSize
     }
 
+    /// Refuses a picture with more pixels than `limit` (nil or 0: no limit).
+    public func checkPixels(limit: Int?, path: String?) throws(ImageError) {
+        if let limit, limit > 0, storedSize.pixelCount > limit { throw .tooManyPixels(storedSize, limit: limit, path: path) }
+    }
+
     /// Reads the header of a picture held in memory.
     public static func read(bytes: [UInt8]) throws -> ImageHeader {
         try PixbufDecoder.header(of: bytes)

@@ -51,8 +51,7 @@ final class PixbufDecoder {
             return
         }
         if let maxPixels = options.maxPixels, maxPixels > 0, stored.pixelCount > maxPixels {
-            refusal = ImageError(.tooLarge, path: path,
-                                 reason: "\(stored) is \(stored.pixelCount) pixels, more than the limit of \(maxPixels)")
+            refusal = .tooManyPixels(stored, limit: maxPixels, path: path)
             gdk_pixbuf_loader_set_size(loader, 0, 0) // keep the loader from allocating the bomb
             return
         }

@@ -43,6 +43,10 @@ public struct Pipeline: Sendable {
     /// smallest size that still gives that transform full quality (unless the context's load
     /// options turn shrink-on-load off).
     public func plan(in context: RunContext) throws -> Plan {
+        try describeAndPlan(in: context).plan
+    }
+
+    private func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let full = try plan(sourceSize: description.size)
         if let limit = context.loadOptions.maxPixels, limit > 0 {
@@ -53,10 +57,10 @@ public struct Pipeline: Sendable {
             }
         }
         guard context.loadOptions.shrinkOnLoad, let first = transforms.first,
-              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return full }
+              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return (description, full) }
         let reduced = description.reducedSize(atLeast: needed)
-        guard reduced != description.size else { return full }
-        return Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: needed)
+        guard reduced != description.size else { return (description, full) }
+        return (description, Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: needed))
     }
 
     /// Applies the transforms to an image in memory (no source, no sink; `tee` stages pass the
@@ -79,10 +83,10 @@ public struct Pipeline: Sendable {
     /// traces); it may throw to stop the run.
     @discardableResult
     public func run(in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil) throws -> RunResult {
-        let plan = try plan(in: context)
+        let (description, plan) = try describeAndPlan(in: context)
         let clock = ContinuousClock()
         let start = clock.now
-        let image = try withLocation(stage: 0) { try source.load(in: context, atLeast: plan.decodeAtLeast) }
+        let image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start)))
         var (result, outputs) = try transform(image, standingFor: plan.sourceSize, context: context, observe: observe)
         let sinkStart = clock.now

@@ -13,6 +13,10 @@ public struct Arguments: Hashable, Sendable {
     /// Whether the parameter has a value (given, or by default).
     public func has(_ name: String) -> Bool { values[name] != nil }
 
+    /// The value of a parameter without a default, read by `read` (`arguments.number`), or nil
+    /// when it was not given.
+    public func ifGiven<T>(_ name: String, _ read: (String) -> T) -> T? { has(name) ? read(name) : nil }
+
     public func integer(_ name: String) -> Int { extract(name) { if case let .integer(v) = $0 { v } else { nil } } }
     public func number(_ name: String) -> Double { extract(name) { if case let .number(v) = $0 { v } else { nil } } }
     public func size(_ name: String) -> Size { extract(name) { if case let .size(v) = $0 { v } else { nil } } }

@@ -72,9 +72,10 @@ extension Transform {
 public protocol ImageSource: Stage {
     /// What the source will produce, from the file header alone.
     func describe(in context: RunContext) throws -> SourceDescription
-    /// Decodes the image. `atLeast`, when given, allows decoding at a reduced size no smaller
-    /// than it on either side (the planner's shrink-on-load).
-    func load(in context: RunContext, atLeast: Size?) throws -> Image
+    /// Decodes the image. `description` is what `describe` gave, when the caller has it (so the
+    /// header need not be read twice); `atLeast`, when given, allows decoding at a reduced size
+    /// no smaller than it on either side (the planner's shrink-on-load).
+    func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image
 }
 
 /// A stage that writes the pipeline's image: the last stage, or (if it is also a Transform that

@@ -24,7 +24,7 @@ public struct Load: ImageSource {
     }
 
     public init(arguments: Arguments) {
-        path = arguments.has("path") ? arguments.string("path") : nil
+        path = arguments.ifGiven("path", arguments.string)
         autoOrient = arguments.boolean("auto-orient")
         failOnDamage = arguments.boolean("fail")
     }
@@ -67,19 +67,17 @@ public struct Load: ImageSource {
         } else {
             header = try ImageHeader.read(path: path)
         }
-        let maxPixels = context.loadOptions.maxPixels ?? 0
-        if maxPixels > 0, header.storedSize.pixelCount > maxPixels {
-            throw ImageError(.tooLarge, path: path, reason:
-                "\(header.storedSize) is \(header.storedSize.pixelCount) pixels, more than the limit of \(maxPixels)")
-        }
+        try header.checkPixels(limit: context.loadOptions.maxPixels, path: path)
         return SourceDescription(size: header.decodedSize(applyingOrientation: autoOrient), header: header,
                                  turned: autoOrient && header.swapsSides)
     }
 
-    public func load(in context: RunContext, atLeast: Size?) throws -> Image {
+    public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image {
         let path = try resolvedPath(in: context)
         let options = options(in: context, atLeast: atLeast)
-        guard let bytes = try standardInput(for: path, in: context) else { return try Image.load(path: path, options: options) }
+        guard let bytes = try standardInput(for: path, in: context) else {
+            return try Image.load(path: path, options: options, header: description?.header)
+        }
         do { return try Image.decode(bytes, options: options) } catch var error as ImageError {
             error.path = "-"
             throw error

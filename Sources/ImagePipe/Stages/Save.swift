@@ -29,7 +29,7 @@ public struct Save: Sink {
     }
 
     public init(arguments: Arguments) {
-        path = arguments.has("path") ? arguments.string("path") : nil
+        path = arguments.ifGiven("path", arguments.string)
         format = ImageFormat(rawValue: arguments.choice("format"))
         options = SaveOptions(quality: arguments.integer("quality"), compression: arguments.integer("compression"),
                               background: arguments.color("background"))
