@@ -54,6 +54,8 @@ clean:
 bench: deps
 	@$(MAKE) --no-print-directory install-packages WANTED="imagemagick libvips-tools libjpeg-turbo-progs gcc python3-pip"
 	@python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow
+	@python3 -c "import numpy" 2>/dev/null || pip install --quiet numpy
+	@python3 -c "import scipy" 2>/dev/null || pip install --quiet scipy || echo "no scipy: Benchmarks/quality.py uses its numpy-only path"
 	$(SWIFT) build -c release
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 

@@ -5,7 +5,14 @@ noise falls on all of them alike; the table reports median wall time and peak me
 resident set of the process and its children) and the ratios to the C floor. Outputs of one
 task must all have the same dimensions.
 
-usage: bench.py IMAGEPIPE [--rounds N] [--batch-rounds N]"""
+Then the quality of T1 and T3 (quality.py says how it is measured): each tool's command once
+more, writing PNG, for ImagePipe in each of its --scaling modes (when `imagepipe run --help`
+lists the option) and for the peers, plus Pillow LANCZOS with and without draft mode; PSNR and
+SSIM against a float Lanczos3 reference of the full-size decode; and every tool's shrink of a
+4000x4000 zone plate to 500x500, with its aliasing residual.
+
+usage: bench.py IMAGEPIPE [--rounds N] [--batch-rounds N] [--tasks T1,…] [--photos NAME,…]
+                [--no-quality | --quality-only]"""
 import argparse
 import glob
 import os
@@ -16,6 +23,8 @@ import sys
 import time
 
 from PIL import Image, ImageDraw
+
+import quality
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(HERE, "work")
@@ -144,12 +153,121 @@ def sizes(path):
     return Image.open(next(p for p in glob.glob(path + ".*") if not p.endswith(".v"))).size
 
 
+def imagepipe_modes(imagepipe):
+    """The ImagePipe variants whose quality is measured: {name: extra `run` options}. The
+    default (as timed) always; each --scaling mode when the binary has the option; else, when
+    it has --no-shrink-on-load, that too (today's resampler from a full-size decode)."""
+    shown = subprocess.run([imagepipe, "run", "--help"], capture_output=True, text=True)
+    text = shown.stdout + shown.stderr
+    modes = {"imagepipe": ""}
+    if "--scaling" in text:
+        modes.update({f"imagepipe {mode}": f"--scaling {mode}" for mode in ("fast", "good", "best")})
+    elif "--no-shrink-on-load" in text:
+        modes["imagepipe full decode"] = "--no-shrink-on-load"
+    return modes
+
+
+def quality_commands(imagepipe, modes, cfloor, task, source, out):
+    """{tool: (command, output file)} for the quality measurement: the timed command of `task`
+    (T1, T3, or ZP: the zone plate fitted into 500x500) writing PNG instead of JPEG, for every
+    ImagePipe mode and peer, and Pillow LANCZOS with and without draft mode."""
+    pillow = f"python3 {HERE}/pillow_tasks.py"
+    box = "500x500" if task == "ZP" else "1280x720"
+    files = {}
+
+    def target(tool):
+        files[tool] = f"{out}-{tool.replace(' ', '_')}.png"
+        return files[tool]
+
+    commands = {}
+    for name, flags in modes.items():
+        pipeline = "slice 300x300" if task == "T3" else f"fit {box}"
+        commands[name] = f"{imagepipe} run {flags} -e '{pipeline}' {source} -o {target(name)} -q"
+    if task == "T3":
+        commands["C floor"] = f"{cfloor} slice {target('C floor')} {source}"
+        commands["libvips"] = f"vipsthumbnail {source} --size 300x300 --smartcrop centre -o {target('libvips')}"
+        for name, suffix in (("Pillow", ""), ("Pillow LANCZOS", "+lanczos"), ("Pillow LANCZOS draft", "+lanczos+draft")):
+            commands[name] = f"{pillow} slice{suffix} {target(name)} {source}"
+        commands["ImageMagick"] = (f"convert {source} -resize 300x300^ -gravity center -extent 300x300 "
+                                   f"-strip {target('ImageMagick')}")
+    else:
+        commands["C floor"] = f"{cfloor} fit={box} {target('C floor')} {source}"
+        commands["libvips"] = f"vipsthumbnail {source} --size {box} -o {target('libvips')}"
+        for name, suffix in (("Pillow", ""), ("Pillow LANCZOS", "+lanczos"), ("Pillow LANCZOS draft", "+lanczos+draft")):
+            commands[name] = f"{pillow} fit@{box}{suffix} {target(name)} {source}"
+        commands["ImageMagick"] = f"convert {source} -resize {box} -strip {target('ImageMagick')}"
+    return {tool: (command, files[tool]) for tool, command in commands.items()}
+
+
+def succeeds(command):
+    """Runs a quality command; a failure is reported and that tool left out, not fatal."""
+    done = subprocess.run(["/bin/sh", "-c", command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        print(f"quality: failed, left out: {command}\n{done.stderr.strip()}", file=sys.stderr)
+    return done.returncode == 0
+
+
+def measure_quality(imagepipe, cfloor, photos, out):
+    """Runs the quality commands once each and returns ({(task, photo, tool): (psnr, ssim)},
+    {tool: zone-plate figures}); prints the tables."""
+    modes = imagepipe_modes(imagepipe)
+    scores, started = {}, time.perf_counter()
+    for name in photos:
+        source = f"{PHOTOS}/{name}.jpg"
+        decoded = quality.decode(source)
+        for task, window_for in (("T1", lambda w, h, ow, oh: None), ("T3", quality.cover_window)):
+            runs = quality_commands(imagepipe, modes, cfloor, task, source, f"{out}/Q{task}-{name.replace('/', '_')}")
+            runs = {tool: run for tool, run in runs.items() if succeeds(run[0])}
+            results = quality.compare(source, [path for _, path in runs.values()], window_for, decoded=decoded)
+            for tool, (_, path) in runs.items():
+                scores[(task, name, tool)] = results[path]
+        del decoded
+    plate = os.path.join(WORK, "zoneplate.png")
+    if not os.path.exists(plate):
+        quality.zone_plate(plate)
+    zone = {}
+    for tool, (command, path) in quality_commands(imagepipe, modes, cfloor, "ZP", plate, f"{out}/QZP").items():
+        if succeeds(command):
+            zone[tool] = quality.zone_plate_aliasing(path)
+    zone["float Lanczos3 reference"] = quality.zone_plate_aliasing(
+        quality.reference(plate, quality.ZONE_OUT, quality.ZONE_OUT, mode="L")[:, :, 0])
+    tools = list(dict.fromkeys(tool for (_, _, tool) in scores)) + ["float Lanczos3 reference"]
+
+    def mean(task, tool, which):
+        values = [scores[(task, name, tool)][which] for name in photos if (task, name, tool) in scores]
+        return statistics.mean(values) if values else None
+
+    print(f"\nQuality ({time.perf_counter() - started:.0f} s): PNG outputs against a float Lanczos3 reference of the "
+          f"full-size decode, mean over {', '.join(photos)}; zone plate 4000x4000 to 500x500, aliasing residual "
+          f"(lower is better; see Benchmarks/README.md)")
+    print("\n| tool | T1 PSNR dB | T1 SSIM | T3 PSNR dB | T3 SSIM | zone plate aliasing dB | of it beyond 1.5x Nyquist dB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for tool in tools:
+        cells = []
+        for task in ("T1", "T3"):
+            p, s = mean(task, tool, 0), mean(task, tool, 1)
+            cells += [f"{p:.1f}" if p is not None else "—", f"{s:.4f}" if s is not None else "—"]
+        z = zone.get(tool)
+        cells += [f"{z['alias']:.1f}", f"{z['far']:.1f}"] if z else ["—", "—"]
+        print(f"| {tool} | " + " | ".join(cells) + " |")
+    print("\n| task | photo | tool | PSNR dB | SSIM |")
+    print("|---|---|---|---:|---:|")
+    for (task, name, tool), (p, s) in scores.items():
+        print(f"| {task} | {name} | {tool} | {p:.2f} | {s:.5f} |")
+    return scores, zone
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("imagepipe")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-rounds", type=int, default=3)
     parser.add_argument("--tasks", default="T1,T2,T3,T4,T5", help="which tasks, comma-separated")
+    parser.add_argument("--photos", default="baseline,progressive,portrait",
+                        help="photos for T1-T4 and the quality measurement, comma-separated: names in "
+                             "work/photos without .jpg (batch/NAME for one of the batch)")
+    parser.add_argument("--no-quality", action="store_true", help="time only")
+    parser.add_argument("--quality-only", action="store_true", help="measure quality only, no timing")
     options = parser.parse_args()
     prepare_photos()
     cfloor = build_cfloor()
@@ -159,10 +277,14 @@ def main():
     os.makedirs(out)
     rows = []
     tasks = options.tasks.split(",")
-    jobs = [(task, name) for task in ["T1", "T2", "T3", "T4"] if task in tasks for name in ["baseline", "progressive", "portrait"]]
+    photos = options.photos.split(",")
+    jobs = [(task, name) for task in ["T1", "T2", "T3", "T4"] if task in tasks for name in photos]
     jobs += [("T5", "batch")] if "T5" in tasks else []
-    for task, name in jobs:
-        source = f"{PHOTOS}/{name}.jpg"
+    if options.quality_only:
+        jobs = []
+    for task, photo in jobs:
+        source = f"{PHOTOS}/{photo}.jpg"
+        name = photo.replace("/", "_")
         rounds = options.batch_rounds if task == "T5" else options.rounds
         results = {}
         for round_ in range(rounds + 1):  # the first round warms the caches and is not counted
@@ -180,19 +302,25 @@ def main():
         for tool, runs in results.items():
             seconds = statistics.median(r[0] for r in runs)
             memory = max(r[1] for r in runs)
-            rows.append((task, name, tool, seconds, memory, seconds / floor, same or dimensions[tool]))
+            rows.append((task, photo, tool, seconds, memory, seconds / floor, same or dimensions[tool]))
         ip = statistics.median(r[0] for r in results["imagepipe"])
         print(f"{task} {name}: " + ", ".join(f"{tool} {statistics.median(r[0] for r in runs):.3f}s" for tool, runs in results.items())
               + f"; imagepipe/C floor {ip / floor:.2f}" + ("" if same else f"; SIZES DIFFER {dimensions}"), flush=True)
 
-    print("\n| task | photo | tool | median s | peak MiB | × C floor | sizes |")
-    print("|---|---|---|---:|---:|---:|---|")
-    for task, name, tool, seconds, memory, ratio, same in rows:
-        print(f"| {task} | {name} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} | {'same' if same is True else same} |")
+    scores = {} if options.no_quality else measure_quality(imagepipe, cfloor, photos, out)[0]
+    if not rows:
+        return
+    print("\n| task | photo | tool | median s | peak MiB | × C floor | sizes | PSNR dB | SSIM |")
+    print("|---|---|---|---:|---:|---:|---|---:|---:|")
+    for task, photo, tool, seconds, memory, ratio, same in rows:
+        p, s = scores.get((task, photo, tool), (None, None))
+        print(f"| {task} | {photo} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} | {'same' if same is True else same} | "
+              + (f"{p:.1f} | {s:.4f} |" if p is not None else "| |"))
     start = time.perf_counter()
     for _ in range(20):
         subprocess.run([imagepipe, "--version"], stdout=subprocess.DEVNULL)
     print(f"\nimagepipe --version: {(time.perf_counter() - start) / 20 * 1000:.1f} ms (mean of 20)")
 
 
-main()
+if __name__ == "__main__":
+    main()

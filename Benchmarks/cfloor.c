@@ -2,8 +2,9 @@
    (gdk_pixbuf_new_from_file_at_scale lets the JPEG loader scale in the DCT). What ImagePipe is
    measured against: the same library, no framework.
 
-   usage: cfloor TASK OUTPUT INPUT…   (TASK: fit, letterbox, slice, avatar; several inputs for
-   a batch, OUTPUT then a directory) */
+   usage: cfloor TASK OUTPUT INPUT…   (TASK: fit, fit=WxH, letterbox, slice, avatar; several
+   inputs for a batch, OUTPUT then a directory). OUTPUT is written as PNG (compression 6) when
+   its name ends in .png, else as JPEG q90. */
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,18 +30,21 @@ static GdkPixbuf *cover_crop(const char *path, int size) {
     return out;
 }
 
-static void save(GdkPixbuf *p, const char *path, const char *type) {
+static int fit_w = 1280, fit_h = 720;
+
+static void save(GdkPixbuf *p, const char *path) {
     GError *error = NULL;
-    gboolean ok = strcmp(type, "png") == 0
+    const char *dot = strrchr(path, '.');
+    gboolean ok = dot && strcmp(dot, ".png") == 0
         ? gdk_pixbuf_save(p, path, "png", &error, "compression", "6", NULL)
         : gdk_pixbuf_save(p, path, "jpeg", &error, "quality", "90", NULL);
     if (!ok) { fprintf(stderr, "%s: %s\n", path, error->message); exit(1); }
 }
 
 static GdkPixbuf *fit(const char *path) {
-    GdkPixbuf *p = load_at_least(path, 1280, 720, FALSE);
+    GdkPixbuf *p = load_at_least(path, fit_w, fit_h, FALSE);
     int w = gdk_pixbuf_get_width(p), h = gdk_pixbuf_get_height(p);
-    double s = fmin(1280.0 / w, 720.0 / h);
+    double s = fmin((double)fit_w / w, (double)fit_h / h);
     GdkPixbuf *out = gdk_pixbuf_scale_simple(p, (int)lround(w * s), (int)lround(h * s), GDK_INTERP_BILINEAR);
     g_object_unref(p);
     return out;
@@ -68,23 +72,29 @@ static GdkPixbuf *avatar(const char *path) {
 
 static void run(const char *task, const char *input, const char *output) {
     if (strcmp(task, "fit") == 0) {
-        GdkPixbuf *p = fit(input); save(p, output, "jpeg"); g_object_unref(p);
+        GdkPixbuf *p = fit(input); save(p, output); g_object_unref(p);
     } else if (strcmp(task, "letterbox") == 0) {
         GdkPixbuf *p = fit(input);
         GdkPixbuf *canvas = gdk_pixbuf_new(GDK_COLORSPACE_RGB, FALSE, 8, 1280, 720);
         gdk_pixbuf_fill(canvas, 0x000000ff);
         int w = gdk_pixbuf_get_width(p), h = gdk_pixbuf_get_height(p);
         gdk_pixbuf_copy_area(p, 0, 0, w, h, canvas, (1280 - w) / 2, (720 - h) / 2);
-        save(canvas, output, "jpeg"); g_object_unref(p); g_object_unref(canvas);
+        save(canvas, output); g_object_unref(p); g_object_unref(canvas);
     } else if (strcmp(task, "slice") == 0) {
-        GdkPixbuf *p = cover_crop(input, 300); save(p, output, "jpeg"); g_object_unref(p);
+        GdkPixbuf *p = cover_crop(input, 300); save(p, output); g_object_unref(p);
     } else {
-        GdkPixbuf *p = avatar(input); save(p, output, "png"); g_object_unref(p);
+        GdkPixbuf *p = avatar(input); save(p, output); g_object_unref(p);
     }
 }
 
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: cfloor TASK OUTPUT INPUT...\n"); return 2; }
+    if (strncmp(argv[1], "fit=", 4) == 0) {
+        if (sscanf(argv[1] + 4, "%dx%d", &fit_w, &fit_h) != 2 || fit_w < 1 || fit_h < 1) {
+            fprintf(stderr, "cfloor: bad size in %s\n", argv[1]); return 2;
+        }
+        argv[1] = "fit";
+    }
     if (argc == 4) { run(argv[1], argv[3], argv[2]); return 0; }
     for (int i = 3; i < argc; i++) { /* a batch: OUTPUT is a directory */
         const char *name = strrchr(argv[i], '/'); name = name ? name + 1 : argv[i];

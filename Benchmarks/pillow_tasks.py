@@ -1,5 +1,10 @@
 """The benchmark tasks in Pillow, written as a Pillow user would (draft mode for JPEG
-shrink-on-load). usage: pillow_tasks.py TASK OUTPUT INPUT… (a batch when several inputs)."""
+shrink-on-load). usage: pillow_tasks.py TASK OUTPUT INPUT… (a batch when several inputs).
+
+TASK is fit, letterbox, slice or avatar, optionally followed by @WxH (fit's box, default
+1280x720) and by +lanczos (LANCZOS from the full-size decode, as the quality measurement's peer)
+or +lanczos+draft (LANCZOS after draft mode). Without +lanczos: draft mode, then BILINEAR (for
+fit, thumbnail()'s default reducing_gap=2.0: a box reduce() first), the timed variant."""
 import os
 import sys
 
@@ -16,25 +21,35 @@ def circle_mask(size):
     return MASKS[size]
 
 
+LANCZOS = False  # +lanczos
+DRAFT = True  # without +lanczos, or with +draft
+BOX = (1280, 720)  # @WxH
+
+
 def fit(image, box):
-    image.draft("RGB", box)
+    if DRAFT:
+        image.draft("RGB", box)
     image = image.convert("RGB")
-    image.thumbnail(box, Image.BILINEAR)
+    if LANCZOS:
+        image.thumbnail(box, Image.LANCZOS, reducing_gap=None)
+    else:
+        image.thumbnail(box, Image.BILINEAR)
     return image
 
 
 def cover(image, size):
     scale = max(size / image.width, size / image.height)
-    image.draft("RGB", (int(image.width * scale), int(image.height * scale)))
-    return ImageOps.fit(image.convert("RGB"), (size, size), Image.BILINEAR)
+    if DRAFT:
+        image.draft("RGB", (int(image.width * scale), int(image.height * scale)))
+    return ImageOps.fit(image.convert("RGB"), (size, size), Image.LANCZOS if LANCZOS else Image.BILINEAR)
 
 
 def run(task, source, output):
     image = Image.open(source)
     if task == "fit":
-        fit(image, (1280, 720)).save(output, quality=90, subsampling=2)
+        fit(image, BOX).save(output, quality=90, subsampling=2)
     elif task == "letterbox":
-        small = fit(image, (1280, 720))
+        small = fit(image, BOX)
         canvas = Image.new("RGB", (1280, 720), "black")
         canvas.paste(small, ((1280 - small.width) // 2, (720 - small.height) // 2))
         canvas.save(output, quality=90, subsampling=2)
@@ -47,6 +62,12 @@ def run(task, source, output):
 
 
 task, output, inputs = sys.argv[1], sys.argv[2], sys.argv[3:]
+task, *flags = task.split("+")
+task, _, box = task.partition("@")
+if box:
+    BOX = tuple(int(v) for v in box.split("x"))
+LANCZOS = "lanczos" in flags
+DRAFT = not LANCZOS or "draft" in flags
 if len(inputs) == 1:
     run(task, inputs[0], output)
 else:
