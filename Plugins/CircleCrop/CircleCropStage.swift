@@ -74,7 +74,7 @@ public struct CircleCropStage: Transform {
     }
 
     public func apply(to image: Image) throws -> Image {
-        try apply(to: image, standingFor: image.size)
+        try apply(to: ReducedImage(image))
     }
 
     /// The circle is scaled to the output, so the picture is needed at that scale at most.
@@ -83,13 +83,12 @@ public struct CircleCropStage: Transform {
         return scale < 1 ? input.scaledUp(by: scale) : nil
     }
 
-    public func apply(to image: Image, standingFor input: Size) throws -> Image {
-        let (center, radius) = try circle(in: input)
-        let output = try outputSize(for: input)
-        let square = Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
-            .mapped(from: input, to: image.size)
+    public func apply(to source: ReducedImage) throws -> Image {
+        let (center, radius) = try circle(in: source.fullSize)
+        let output = try outputSize(for: source.fullSize)
+        let square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         // Cut first, scale only the circle's square: the cost follows the output, not the picture.
-        let scaled = try image.resampled(from: square, to: output)
+        let scaled = try source.image.resampled(from: square, to: output)
         let half = Double(output.width) / 2
         return try CirclePainter.cutOut(scaled, center: Point(half, half), radius: half)
     }

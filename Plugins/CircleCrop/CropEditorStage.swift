@@ -64,7 +64,7 @@ public struct CropEditorStage: Transform {
     }
 
     public func apply(to image: Image) throws -> Image {
-        try apply(to: image, standingFor: image.size)
+        try apply(to: ReducedImage(image))
     }
 
     /// Below zoom 1 the screen shows the picture reduced, so that much of it is enough.
@@ -73,7 +73,8 @@ public struct CropEditorStage: Transform {
         return zoom < 1 ? input.scaledUp(by: zoom) : nil
     }
 
-    public func apply(to image: Image, standingFor input: Size) throws -> Image {
+    public func apply(to source: ReducedImage) throws -> Image {
+        let input = source.fullSize
         let (model, state) = layout(for: input)
         let z = state.zoom, o = state.offset
         // The viewport pixels the picture covers; the picture's origin is at −offset.
@@ -87,8 +88,8 @@ public struct CropEditorStage: Transform {
         var screen = try Image.filled(.black, size: viewport)
         if right > left, bottom > top {
             let region = Region(x: (Double(left) + o.x) / z, y: (Double(top) + o.y) / z,
-                                width: Double(right - left) / z, height: Double(bottom - top) / z).mapped(from: input, to: image.size)
-            let shown = try image.resampled(from: region, to: Size(right - left, bottom - top))
+                                width: Double(right - left) / z, height: Double(bottom - top) / z)
+            let shown = try source.image.resampled(from: source.map(region), to: Size(right - left, bottom - top))
             screen = try Image.canvas(size: viewport, background: .black, placing: shown, at: (left, top), blend: true)
         }
         let circle = Point(model.circleOrigin.x + model.diameter / 2, model.circleOrigin.y + model.diameter / 2)

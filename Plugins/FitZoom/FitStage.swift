@@ -50,7 +50,7 @@ public struct FitStage: Transform {
     }
 
     public func apply(to image: Image) throws -> Image {
-        try image.scaled(to: outputSize(for: image.size))
+        try apply(to: ReducedImage(image))
     }
 
     /// A fit needs no more than its output: a reduced decode at least that large will do.
@@ -59,7 +59,7 @@ public struct FitStage: Transform {
         return output.width < input.width && output.height < input.height ? output : nil
     }
 
-    public func apply(to image: Image, standingFor input: Size) throws -> Image {
-        try image.scaled(to: outputSize(for: input))
+    public func apply(to source: ReducedImage) throws -> Image {
+        try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize))
     }
 }

@@ -53,7 +53,7 @@ public struct SliceStage: Transform {
     }
 
     public func apply(to image: Image) throws -> Image {
-        try image.resampled(from: window(for: image.size), to: size)
+        try apply(to: ReducedImage(image))
     }
 
     /// The window is scaled by the zoom, so the picture is needed at zoom × its size at most.
@@ -63,7 +63,7 @@ public struct SliceStage: Transform {
         return zoom < 1 ? input.scaledUp(by: zoom) : nil
     }
 
-    public func apply(to image: Image, standingFor input: Size) throws -> Image {
-        try image.resampled(from: window(for: input).mapped(from: input, to: image.size), to: size)
+    public func apply(to source: ReducedImage) throws -> Image {
+        try source.image.resampled(from: source.map(window(for: source.fullSize)), to: size)
     }
 }

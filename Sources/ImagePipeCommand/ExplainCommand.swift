@@ -18,11 +18,12 @@ struct ExplainCommand {
           --out-dir DIR          The directory a run would write into
           --format FORMAT        The output format a run would use
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
+        \(PipelineArguments.decodeHelp)
           -h, --help             Show this help
         """
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
@@ -41,10 +42,10 @@ struct ExplainCommand {
             header = "\(path): \(file.format) \(file.storedSize)"
             if file.orientation != 1 { header += ", EXIF orientation \(file.orientation)" }
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
-            var how = "decoded at full size\(turned)"
-            if plan.shrinksOnLoad, let needed = plan.decodeAtLeast, let first = plan.steps.first {
+            var how = "decoded at full size\(turned); scaling \(plan.scaling.summary)"
+            if plan.shrinksOnLoad, let wanted = plan.decodeAtLeast, let first = plan.steps.first {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
-                how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) needs \(needed))"
+                how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
             rows.append((pipeline.source.text, "→ \(plan.sourceSize)", how))
         } else {

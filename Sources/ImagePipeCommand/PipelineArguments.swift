@@ -15,9 +15,38 @@ struct PipelineArguments {
         .init(names: ["--format"], takesValue: true),
     ]
 
-    /// A run context with the output options of the command line.
+    /// How pictures are decoded and scaled: shared by `run` and `explain`, so a plan shows what
+    /// the run will do.
+    static let decodeOptions: [OptionParser.Option] = [
+        .init(names: ["--scaling"], takesValue: true),
+        .init(names: ["--max-pixels"], takesValue: true),
+        .init(names: ["--no-shrink-on-load"], takesValue: false),
+    ]
+
+    /// The help lines of `decodeOptions`.
+    static let decodeHelp = """
+          --scaling MODE         Speed against quality: fast (tightest JPEG DCT reduction, then
+                                 bilinear), good (2× headroom, then lanczos3; the default) or best
+                                 (full decode, then lanczos3)
+          --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit)
+          --no-shrink-on-load    Always decode at full size (by default a JPEG whose first stage
+                                 only shrinks is decoded at 1/2, 1/4 or 1/8 in the DCT)
+        """
+
+    /// A run context with the output and decoding options of the command line.
     static func outputContext(_ parser: OptionParser) throws -> RunContext {
         var context = RunContext(output: parser.last("--output"), outputDirectory: parser.last("--out-dir"))
+        if let name = parser.last("--scaling") {
+            guard let mode = ScalingMode(rawValue: name) else {
+                throw UsageError("unknown scaling '\(name)': use one of \(ScalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            context.loadOptions.scaling = mode
+        }
+        if let limit = parser.last("--max-pixels") {
+            guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
+            context.loadOptions.maxPixels = pixels == 0 ? nil : pixels
+        }
+        if parser.has("--no-shrink-on-load") { context.loadOptions.shrinkOnLoad = false }
         if let name = parser.last("--format") {
             guard let format = ImageFormat(name: name) else {
                 throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")

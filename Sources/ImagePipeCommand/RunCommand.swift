@@ -28,9 +28,7 @@ struct RunCommand {
           -j, --jobs N           Pictures processed at once (default: the number of cores)
           --format FORMAT        Output format (png, jpeg, tiff, bmp, ico, webp); default: from the extension
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
-          --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit)
-          --no-shrink-on-load    Always decode at full size (by default a JPEG whose first stage
-                                 only shrinks is decoded at 1/2, 1/4 or 1/8 in the DCT)
+        \(PipelineArguments.decodeHelp)
           --overwrite            Allow an output to replace an input file
           --skip-existing        Pass over inputs whose outputs all exist (to resume a batch)
           --trace DIR            Write the picture after every stage, and DIR/index.html showing them
@@ -43,11 +41,9 @@ struct RunCommand {
     static let defaultTemplate = "{dir}/{stem}.{ext}"
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + [
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + [
             .init(names: ["-r", "--recursive"], takesValue: false),
             .init(names: ["-j", "--jobs"], takesValue: true),
-            .init(names: ["--max-pixels"], takesValue: true),
-            .init(names: ["--no-shrink-on-load"], takesValue: false),
             .init(names: ["--overwrite"], takesValue: false),
             .init(names: ["--skip-existing"], takesValue: false),
             .init(names: ["--trace"], takesValue: true),
@@ -64,11 +60,6 @@ struct RunCommand {
         }
 
         var template = try PipelineArguments.outputContext(parser)
-        if let limit = parser.last("--max-pixels") {
-            guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
-            template.loadOptions.maxPixels = pixels == 0 ? nil : pixels
-        }
-        if parser.has("--no-shrink-on-load") { template.loadOptions.shrinkOnLoad = false }
         var jobs = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         if let text = parser.last("--jobs") {
             guard let count = Int(text), count >= 1 else { throw UsageError("--jobs needs a whole number ≥ 1, got '\(text)'") }

@@ -170,7 +170,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == """
             cut.jpg: jpeg 400x300
-            0  load                 → 400x300         decoded at 1/4 as 100x75 (shrink-on-load: fit needs 100x75)
+            0  load                 → 400x300         decoded at 1/2 as 200x150 (shrink-on-load: fit wants at least 200x150); scaling good: DCT reduction with 2× headroom, lanczos3
             1  fit 100x100          400x300 → 100x75  scale ×0.25 (zmin 0.25 × zoom 1)
             2  tee p.jpg            100x75 → 100x75   writes p.jpg
             3  circle-crop size=32  100x75 → 32x32    circle centre 50,37.5 radius 37.5 in image pixels, scale ×0.427

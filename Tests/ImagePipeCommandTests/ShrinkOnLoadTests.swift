@@ -22,7 +22,9 @@ import TestSupport
 
         let reduced = try pipeline.source.load(in: shrinking, description: nil, atLeast: plan.decodeAtLeast)
         #expect(reduced.size == plan.decodeSize, "the decoder gives the planned size")
-        let fast = try Pipeline(transforms: pipeline.transforms).applyToReduced(reduced, standingFor: plan.sourceSize)
+        let description = try pipeline.source.describe(in: shrinking)
+        let fast = try Pipeline(transforms: pipeline.transforms).applyToReduced(
+            ReducedImage(image: reduced, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: reduced.size)))
         let slow = try pipeline.apply(to: pipeline.source.load(in: full, description: nil, atLeast: nil))
         #expect(fast.size == slow.size && fast.size == plan.outputSize)
         #expect(SampleTests.largestDifference(fast, slow) <= 6, "\(stage)")
@@ -55,8 +57,8 @@ import TestSupport
 
 extension Pipeline {
     /// The transforms on a reduced decode, as `run` does after shrink-on-load.
-    func applyToReduced(_ image: Image, standingFor size: Size) throws -> Image {
-        var current = try transforms[0].apply(to: image, standingFor: size)
+    func applyToReduced(_ source: ReducedImage) throws -> Image {
+        var current = try transforms[0].apply(to: source)
         for transform in transforms.dropFirst() { current = try transform.apply(to: current) }
         return current
     }

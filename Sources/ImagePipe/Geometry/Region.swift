@@ -16,12 +16,6 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
     public var maxY: Double { y + height }
     public var center: Point { Point(x + width / 2, y + height / 2) }
 
-    /// The region in the coordinates of a picture `from` scaled to `to` (a reduced decode).
-    public func mapped(from logical: Size, to actual: Size) -> Region {
-        let sx = Double(actual.width) / Double(logical.width), sy = Double(actual.height) / Double(logical.height)
-        return Region(x: x * sx, y: y * sy, width: width * sx, height: height * sy)
-    }
-
     public var description: String {
         "\(NumberFormat.text(width))x\(NumberFormat.text(height))+\(NumberFormat.text(x))+\(NumberFormat.text(y))"
     }

@@ -14,11 +14,14 @@ public struct LoadOptions: Hashable, Sendable {
     /// Whether damaged data (truncated, corrupt JPEG entropy data) is an error, as libvips'
     /// `fail` option; false takes whatever the decoder makes of it.
     public var failOnDamage: Bool
+    /// The speed/quality choice: how far shrink-on-load goes and the kernel stages default to.
+    public var scaling: ScalingMode
 
     public static let defaultMaxPixels = 178_956_970
 
     public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
-                shrinkOnLoad: Bool = true, failOnDamage: Bool = true) {
+                shrinkOnLoad: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode = .good) {
+        self.scaling = scaling
         self.shrinkOnLoad = shrinkOnLoad
         self.failOnDamage = failOnDamage
         self.applyOrientation = applyOrientation

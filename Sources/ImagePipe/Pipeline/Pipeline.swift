@@ -48,25 +48,32 @@ public struct Pipeline: Sendable {
 
     private func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
+        let options = source.loadOptions(in: context)
         let full = try plan(sourceSize: description.size)
-        if let limit = context.loadOptions.maxPixels, limit > 0 {
+        if let limit = options.maxPixels, limit > 0 {
             // The same limit holds for what stages make: a typo like fit 100000x100000 must not
             // exhaust memory.
             for (index, step) in full.steps.enumerated() where step.output.pixelCount > limit {
                 throw located(StageError("would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit); raise it with --max-pixels"), stage: index + 1)
             }
         }
-        guard context.loadOptions.shrinkOnLoad, let first = transforms.first,
-              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return (description, full) }
-        let reduced = description.reducedSize(atLeast: needed)
-        guard reduced != description.size else { return (description, full) }
-        return (description, Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: needed))
+        let unreduced = Plan(sourceSize: full.sourceSize, steps: full.steps, scaling: options.scaling)
+        guard options.shrinkOnLoad, let headroom = options.scaling.decodeHeadroom, let first = transforms.first,
+              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return (description, unreduced) }
+        // Headroom: the kernel then has real pixels to filter, not the DCT's box average.
+        let wanted = Size(min(description.size.width, needed.width * headroom), min(description.size.height, needed.height * headroom))
+        let reduced = description.reducedSize(atLeast: wanted)
+        guard reduced != description.size else { return (description, unreduced) }
+        return (description, Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: wanted,
+                                  scaling: options.scaling))
     }
 
     /// Applies the transforms to an image in memory (no source, no sink; `tee` stages pass the
-    /// image on without writing).
-    public func apply(to image: Image) throws -> Image {
-        try transform(image, standingFor: image.size, context: nil, observe: nil).image
+    /// image on without writing), resampling as `scaling` says.
+    public func apply(to image: Image, scaling: ScalingMode = .good) throws -> Image {
+        try ScalingMode.$current.withValue(scaling) {
+            try transform(ReducedImage(image), context: nil, observe: nil).image
+        }
     }
 
     /// Every file the run will write for this context (tees, then the sink), before any work.
@@ -88,28 +95,30 @@ public struct Pipeline: Sendable {
         let start = clock.now
         let image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start)))
-        var (result, outputs) = try transform(image, standingFor: plan.sourceSize, context: context, observe: observe)
+        let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
+        var (result, outputs) = try ScalingMode.$current.withValue(plan.scaling) {
+            try transform(decoded, context: context, observe: observe)
+        }
         let sinkStart = clock.now
         outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
         try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: Self.seconds(clock.now - sinkStart)))
         return RunResult(plan: plan, outputs: outputs)
     }
 
-    /// The transforms in order; with a context, `tee` stages write as they pass. `image` may be
-    /// a reduced decode standing for a picture of `logicalSize` (shrink-on-load): the first
-    /// transform then maps its geometry onto it.
-    private func transform(_ image: Image, standingFor logicalSize: Size, context: RunContext?,
+    /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be
+    /// a reduced decode (shrink-on-load): the first transform then maps its geometry onto it.
+    private func transform(_ source: ReducedImage, context: RunContext?,
                            observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String]) {
         let clock = ContinuousClock()
-        var current = image
+        var current = source.image
         var outputs: [String] = []
         for (offset, transform) in transforms.enumerated() {
             let index = offset + 1
             let start = clock.now
             current = try withLocation(stage: index) {
-                let logical = index == 1 ? logicalSize : current.size
-                let expected = try transform.outputSize(for: logical)
-                let result = logical == current.size ? try transform.apply(to: current) : try transform.apply(to: current, standingFor: logical)
+                let input = index == 1 ? source : ReducedImage(current)
+                let expected = try transform.outputSize(for: input.fullSize)
+                let result = input.isFull ? try transform.apply(to: current) : try transform.apply(to: input)
                 guard result.size == expected else {
                     throw StageError("produced \(result.size) where its plan said \(expected) (a bug in the stage)")
                 }

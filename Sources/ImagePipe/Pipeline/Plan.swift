@@ -13,10 +13,14 @@ public struct Plan: Sendable {
     /// The size the source actually decodes to: `sourceSize`, or smaller when the first stage
     /// only shrinks and the format can decode reduced (shrink-on-load).
     public let decodeSize: Size
-    /// What the decoder was asked for when it shrinks on load: the first stage's reducedInput.
+    /// What the decoder was asked for when it shrinks on load: the first stage's reducedInput,
+    /// times the scaling mode's headroom.
     public let decodeAtLeast: Size?
+    /// The speed/quality choice the run uses.
+    public let scaling: ScalingMode
 
-    public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil) {
+    public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil, scaling: ScalingMode = .good) {
+        self.scaling = scaling
         self.sourceSize = sourceSize
         self.steps = steps
         self.decodeSize = decodeSize ?? sourceSize

@@ -1,18 +1,20 @@
-/// What a source will produce, known from the file header before decoding: its size, and the
-/// sizes a decode may shrink to on the way (JPEG's DCT scaling by 1/2, 1/4 or 1/8).
+/// What a source will produce, known from the file header before any pixel is decoded.
 public struct SourceDescription: Sendable {
     /// The size of a full decode (after EXIF orientation, when the source applies it).
     public var size: Size
     /// The file's header, when the source read one.
     public var header: ImageHeader?
-    /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
-    public var turned: Bool
+    /// The EXIF orientation the decode applies (1: the picture as stored).
+    public var orientation: Int
 
-    public init(size: Size, header: ImageHeader? = nil, turned: Bool = false) {
+    public init(size: Size, header: ImageHeader? = nil, orientation: Int = 1) {
         self.size = size
         self.header = header
-        self.turned = turned
+        self.orientation = orientation
     }
+
+    /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
+    public var turned: Bool { (5...8).contains(orientation) }
 
     /// The size a decode allowed to shrink to no smaller than `atLeast` gives: the smallest DCT
     /// scaling of a JPEG that is still that large, else the full size.
@@ -20,5 +22,24 @@ public struct SourceDescription: Sendable {
         guard let header, header.format == "jpeg" else { return size }
         let reduced = PixbufDecoder.jpegReducedSize(stored: header.storedSize, atLeast: turned ? target.transposed : target)
         return turned ? reduced.transposed : reduced
+    }
+
+    /// The DCT scaling (2, 4 or 8) that gave a decode of `decoded` size, or nil for a full one.
+    public func reduction(ofDecoded decoded: Size) -> Int? {
+        guard decoded != size, let header, header.format == "jpeg" else { return nil }
+        let stored = turned ? decoded.transposed : decoded
+        return [2, 4, 8].first { d in
+            (header.storedSize.width + d - 1) / d == stored.width && (header.storedSize.height + d - 1) / d == stored.height
+        }
+    }
+
+    /// How the full picture's pixels map onto a decode of `decoded` size: exact for a JPEG DCT
+    /// reduction, else the ratio of the sizes.
+    public func mapping(toDecoded decoded: Size) -> PixelMapping {
+        if decoded == size { return .identity }
+        if let denominator = reduction(ofDecoded: decoded) {
+            return .dctReduction(denominator: denominator, fullSize: size, reducedSize: decoded, orientation: orientation)
+        }
+        return PixelMapping(scaleX: Double(decoded.width) / Double(size.width), scaleY: Double(decoded.height) / Double(size.height))
     }
 }

@@ -51,20 +51,22 @@ public protocol Transform: Stage {
     func explanation(for input: Size) throws -> String?
     /// The smallest picture that gives this stage's full-quality output from a picture of
     /// `input` size, when it only shrinks: the planner may then decode the source reduced (JPEG
-    /// scales in the DCT) and call `apply(to:standingFor:)`. nil when every pixel is needed.
+    /// scales in the DCT) and call `apply(to:)` with a `ReducedImage`. nil when every pixel is
+    /// needed.
     func reducedInput(for input: Size) throws -> Size?
-    /// Applies the stage to a reduced picture that stands for one of `input` size: geometry is
-    /// worked out for `input`, then mapped onto the smaller picture.
-    func apply(to image: Image, standingFor input: Size) throws -> Image
+    /// Applies the stage to a decode that may be smaller than the picture it stands for: the
+    /// geometry is worked out for `source.fullSize`, then mapped onto the decode's pixels
+    /// through `source.map`, exactly.
+    func apply(to source: ReducedImage) throws -> Image
 }
 
 extension Transform {
     public func explanation(for input: Size) throws -> String? { nil }
     public func reducedInput(for input: Size) throws -> Size? { nil }
 
-    public func apply(to image: Image, standingFor input: Size) throws -> Image {
-        guard image.size == input else { throw StageError("cannot work on a \(image.size) picture standing for \(input)") }
-        return try apply(to: image)
+    public func apply(to source: ReducedImage) throws -> Image {
+        guard source.isFull else { throw StageError("cannot work on a \(source.image.size) picture standing for \(source.fullSize)") }
+        return try apply(to: source.image)
     }
 }
 
@@ -76,6 +78,12 @@ public protocol ImageSource: Stage {
     /// header need not be read twice); `atLeast`, when given, allows decoding at a reduced size
     /// no smaller than it on either side (the planner's shrink-on-load).
     func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image
+    /// The decoding options this source uses in `context` (its own parameters over the run's).
+    func loadOptions(in context: RunContext) -> LoadOptions
+}
+
+extension ImageSource {
+    public func loadOptions(in context: RunContext) -> LoadOptions { context.loadOptions }
 }
 
 /// A stage that writes the pipeline's image: the last stage, or (if it is also a Transform that

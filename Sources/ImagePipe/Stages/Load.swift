@@ -10,27 +10,34 @@ public struct Load: ImageSource {
                       help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
             Parameter("fail", .boolean, default: .boolean(true),
                       help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
+            Parameter("scaling", .choice(ScalingMode.allCases.map(\.rawValue)),
+                      help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction and scales with gdk-pixbuf's bilinear; good keeps 2× headroom and scales with lanczos3; best decodes at full size, then lanczos3."),
         ],
         example: "load auto-orient=false")
 
     public var path: String?
     public var autoOrient: Bool
     public var failOnDamage: Bool
+    /// nil: the run's choice.
+    public var scaling: ScalingMode?
 
-    public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true) {
+    public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode? = nil) {
         self.path = path
         self.autoOrient = autoOrient
         self.failOnDamage = failOnDamage
+        self.scaling = scaling
     }
 
     public init(arguments: Arguments) {
         path = arguments.ifGiven("path", arguments.string)
         autoOrient = arguments.boolean("auto-orient")
         failOnDamage = arguments.boolean("fail")
+        scaling = arguments.ifGiven("scaling", arguments.choice).flatMap(ScalingMode.init(rawValue:))
     }
 
     public var arguments: Arguments {
-        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient), "fail": .boolean(failOnDamage)]
+        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient), "fail": .boolean(failOnDamage),
+                   "scaling": scaling.map { .choice($0.rawValue) }]
             .compactMapValues { $0 })
     }
 
@@ -41,10 +48,16 @@ public struct Load: ImageSource {
         return path
     }
 
-    private func options(in context: RunContext, atLeast: Size?) -> LoadOptions {
+    public func loadOptions(in context: RunContext) -> LoadOptions {
         var options = context.loadOptions
         options.applyOrientation = autoOrient
         options.failOnDamage = failOnDamage
+        if let scaling { options.scaling = scaling }
+        return options
+    }
+
+    private func options(in context: RunContext, atLeast: Size?) -> LoadOptions {
+        var options = loadOptions(in: context)
         options.atLeast = atLeast
         return options
     }
@@ -69,7 +82,7 @@ public struct Load: ImageSource {
         }
         try header.checkPixels(limit: context.loadOptions.maxPixels, path: path)
         return SourceDescription(size: header.decodedSize(applyingOrientation: autoOrient), header: header,
-                                 turned: autoOrient && header.swapsSides)
+                                 orientation: autoOrient ? header.orientation : 1)
     }
 
     public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image {

@@ -1,0 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Facts about the machine the resampler sizes its work by.
+enum System {
+    /// Online processors (at least 1).
+    static let coreCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
