@@ -1,17 +1,14 @@
 /// `load [path] [auto-orient=true]`: decodes a picture file; the first stage of a pipeline.
-public struct Load: ImageSource {
-    public static let schema = Schema(
-        name: "load",
-        summary: "Read a picture file (any format gdk-pixbuf reads)",
-        parameters: [
-            Parameter("path", .path, positional: true,
-                      help: "The file to read; without it, the input given on the command line."),
-            Parameter("auto-orient", .boolean, default: .boolean(true),
-                      help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
-            Parameter("fail", .boolean, default: .boolean(true),
-                      help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
-        ],
-        example: "load auto-orient=false")
+public struct Load: ImageSource, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "load", summary: "Read a picture file (any format gdk-pixbuf reads)", example: "load auto-orient=false", start: Load(), [
+            Param(\.path, "path", .path, positional: true,
+                  help: "The file to read; without it, the input given on the command line."),
+            Param(\.autoOrient, "auto-orient", .boolean, default: true,
+                  help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
+            Param(\.failOnDamage, "fail", .boolean, default: true,
+                  help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
+        ])
 
     public var path: String?
     public var autoOrient: Bool
@@ -21,17 +18,6 @@ public struct Load: ImageSource {
         self.path = path
         self.autoOrient = autoOrient
         self.failOnDamage = failOnDamage
-    }
-
-    public init(arguments: Arguments) {
-        path = arguments.ifGiven("path", arguments.string)
-        autoOrient = arguments.boolean("auto-orient")
-        failOnDamage = arguments.boolean("fail")
-    }
-
-    public var arguments: Arguments {
-        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient), "fail": .boolean(failOnDamage)]
-            .compactMapValues { $0 })
     }
 
     func resolvedPath(in context: RunContext) throws -> String {
