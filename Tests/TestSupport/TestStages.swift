@@ -44,9 +44,9 @@ public struct TestEveryType: Transform, DeclaredStage {
         Param(\.file, "file", .path, help: "A path."),
         Param(\.dash, "dash", .numbers(count: 2...4, each: 0...100), default: [4, 4], help: "Numbers."),
     ])
-    // The values in the start stage are overwritten from the arguments, defaults included.
-    public var count = 0, ratio = 0.0, box = Size(1, 1), spot = Point.zero, anchor = Anchor.center, tint = Color.black
-    public var turn = Angle.zero, share = 0.0, mode = "", flag = false, label = "", file: String?, dash: [Double] = []
+    // The start stage must hold the declared defaults (the declaration checks it).
+    public var count = 1, ratio = 1.0, box = Size(10, 10), spot = Point.zero, anchor = Anchor.center, tint = Color.black
+    public var turn = Angle.zero, share = 50.0, mode = "fast", flag = false, label = "", file: String?, dash: [Double] = [4, 4]
     public func outputSize(for input: Size) -> Size { input }
     public func apply(to image: Image) -> Image { image }
 }

@@ -3,15 +3,18 @@
 ///
 /// Why key paths and a start value rather than hand-written `init(arguments:)`: Swift cannot
 /// make a value of a generic type without calling one of its initialisers, so the declaration
-/// takes one stage value (`start`) and writes every parameter into it through its key path. The
-/// stage then writes no `init(arguments:)` or `arguments`, each parameter is one line, and its
-/// name and default exist only on that line. A value of `start` that a parameter overwrites is
-/// never seen: `FitStage(1, 1)` only has to be some fit.
+/// takes the stage as its Swift initialiser makes it by default (`start`) and writes every
+/// parameter into it through its key path. The stage then writes no `init(arguments:)` or
+/// `arguments`, and each parameter is one line that alone holds its name, type, default and
+/// help. Where `start` needs a value for a required parameter (`FitStage(1, 1)`), any will do:
+/// it is always overwritten.
 ///
 /// A declaration is checked when it is made (in practice the first time the stage's schema is
 /// used, which every test of a registry does): names must be lower-kebab-case and distinct, no
-/// two parameters may set one property, and every default must be a value its own type accepts
-/// and prints back the same. A broken declaration stops the program there, naming the stage.
+/// two parameters may set one property, every default must be a value its own type accepts and
+/// prints back the same, and `start` must hold the declared defaults — so the Swift
+/// initialiser's default arguments cannot drift from the language's. A broken declaration stops
+/// the program there, naming the stage and what is wrong.
 public struct StageDeclaration<S: Sendable>: Sendable {
     public let schema: Schema
     public let parameters: [Param<S>]
@@ -19,7 +22,7 @@ public struct StageDeclaration<S: Sendable>: Sendable {
 
     public init(_ name: String, summary: String, example: String? = nil, start: @autoclosure @escaping @Sendable () throws -> S,
                 _ parameters: [Param<S>]) {
-        let problems = Self.problems(name: name, parameters)
+        let problems = Self.problems(name: name, start: start, parameters)
         precondition(problems.isEmpty, "stage '\(name)': " + problems.joined(separator: "; "))
         schema = Schema(name: name, summary: summary, parameters: parameters.map(\.parameter), example: example)
         self.parameters = parameters
@@ -27,9 +30,15 @@ public struct StageDeclaration<S: Sendable>: Sendable {
     }
 
     /// What is wrong with a declaration, in words; empty when nothing is.
-    public static func problems(name: String, _ parameters: [Param<S>]) -> [String] {
+    /// (`start` is called here, so it must not use the declaration it is part of.)
+    public static func problems(name: String, start: () throws -> S, _ parameters: [Param<S>]) -> [String] {
         var problems: [String] = []
         if !isKebabCase(name) { problems.append("the name '\(name)' is not lower-kebab-case") }
+        let started: S?
+        do { started = try start() } catch {
+            problems.append("its start value cannot be made: \(error)")
+            started = nil
+        }
         var names = Set<String>(), keys = Set<AnyKeyPath>()
         for param in parameters {
             let parameter = param.parameter
@@ -43,6 +52,9 @@ public struct StageDeclaration<S: Sendable>: Sendable {
                     if parsed != value { problems.append("parameter '\(parameter.name)': default \(text) does not read back as itself") }
                 } catch {
                     problems.append("parameter '\(parameter.name)': default \(text) is refused by its own type: \(error.reason)")
+                }
+                if let started, let held = param.get(started), held != value {
+                    problems.append("parameter '\(parameter.name)': declared default \(text), but the start value holds \(parameter.type.format(held))")
                 }
             }
         }
