@@ -16,6 +16,7 @@ private struct Frame: Transform, DeclaredStage, Hashable {
             Param(\.at, "at", .point, help: "Optional."),
             Param(\.wide, "shape", .choice(["narrow": false, "wide": true]), default: false, help: "A choice of Swift values."),
             Param(\.border.width, "border-width", .number(0...10), default: 2, help: "Nested."),
+            Param(\.format, "format", .choice(ImageFormat.self), help: "An enum's cases, optional."),
         ])
 
     var size: Size
@@ -24,6 +25,7 @@ private struct Frame: Transform, DeclaredStage, Hashable {
     var at: Point?
     var wide = false
     var border = Border()
+    var format: ImageFormat?
 
     func check() throws(ArgumentError) {
         if side != nil, at != nil { throw .parameter("at", "give side or at, not both") }
@@ -44,8 +46,9 @@ private struct Frame: Transform, DeclaredStage, Hashable {
     @Test func theSchemaComesFromTheDeclaration() {
         let schema = Frame.schema
         #expect(schema.name == "frame" && schema.summary == "A test frame" && schema.example == "frame 10x10")
-        #expect(schema.parameters.map(\.name) == ["size", "zoom", "side", "at", "shape", "border-width"])
-        #expect(schema.usage == "frame SIZE [zoom=1] [side=auto] [at=x,y] [shape=narrow] [border-width=2]")
+        #expect(schema.parameters.map(\.name) == ["size", "zoom", "side", "at", "shape", "border-width", "format"])
+        let formats = ImageFormat.allCases.map(\.rawValue).joined(separator: "|")
+        #expect(schema.usage == "frame SIZE [zoom=1] [side=auto] [at=x,y] [shape=narrow] [border-width=2] [format=\(formats)]")
         let size = schema.parameter(named: "size")!, side = schema.parameter(named: "side")!, at = schema.parameter(named: "at")!
         #expect(size.isRequired && size.isPositional && size.defaultValue == nil)
         #expect(!side.isRequired && side.acceptsAuto && side.defaultValue == nil)
@@ -71,6 +74,8 @@ private struct Frame: Transform, DeclaredStage, Hashable {
         #expect(frame.text == "frame 10x20 zoom=2.5 side=7 shape=wide border-width=0.5")
         #expect(try parse("10x20 side=auto").side == nil)
         #expect(try parse("10x20 at=3,4").at == Point(3, 4))
+        #expect(try parse("10x20 format=png").format == .png)
+        #expect(try parse("10x20 format=png").text == "frame 10x20 format=png")
     }
 
     @Test func textRoundTrips() throws {
@@ -168,6 +173,7 @@ private struct Frame: Transform, DeclaredStage, Hashable {
         #expect(canvas.type == .choice(["same", "expand"]))
         let optionalFormat = ParameterKind<ImageFormat?>.choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) })
         #expect(optionalFormat.type == .choice(["auto"] + ImageFormat.allCases.map(\.rawValue)))
+        #expect(ParameterKind.choice(ImageFormat.self).type == .choice(ImageFormat.allCases.map(\.rawValue)))
         #expect(ParameterKind<Double>.percentage(0...100).type == .percentage(0...100))
         #expect(ParameterKind<String>.path.type == .path)
     }

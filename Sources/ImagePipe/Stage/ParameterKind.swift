@@ -103,3 +103,13 @@ extension ParameterKind where T: Equatable & Sendable {
         })
     }
 }
+
+extension ParameterKind where T: CaseIterable & RawRepresentable & Sendable, T.RawValue == String {
+    /// A choice of an enum's cases, by their raw values in declaration order:
+    /// `.choice(ImageFormat.self)` is a `ParameterKind<ImageFormat>`.
+    public static func choice(_ type: T.Type) -> Self {
+        Self(.choice(T.allCases.map(\.rawValue)), value: { .choice($0.rawValue) }) { value in
+            if case let .choice(word) = value { T(rawValue: word) } else { nil }
+        }
+    }
+}
