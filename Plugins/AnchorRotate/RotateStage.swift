@@ -6,23 +6,21 @@ import ImagePipe
 /// `rotate (angle=A | pan=P) [anchor=0.5,0.5] [canvas=same] [background=transparent]` — seed
 /// 003's swipe-to-dismiss turn: the picture rotated about an anchor point that may lie outside
 /// it, the picture staying where it was (`frame.origin = position − anchor × size`).
-public struct RotateStage: Transform {
-    public static let schema = Schema(
-        name: "rotate",
-        summary: "Turn about an anchor point, as the swipe-to-dismiss gesture does (seed 003)",
-        parameters: [
-            Parameter("angle", .angle(-3600...3600),
-                      help: "The turn: 30deg, 0.5rad or a bare number of degrees; positive is clockwise on screen, as in UIKit."),
-            Parameter("pan", .number(-1_000_000...1_000_000),
-                      help: "A horizontal pan in pixels instead of an angle: angle = pan / width × 45°, the seed's gesture."),
-            Parameter("anchor", .anchor, default: .anchor(.center),
-                      help: "The pivot: unit x,y of the picture's bounds (the seed's 0.5,1.5 lies below the bottom edge), a name, or Xpx,Ypx."),
-            Parameter("canvas", .choice(["same", "expand"]), default: .choice("same"),
-                      help: "same keeps the picture's frame (corners turn out of it); expand grows the canvas to hold the whole turned picture, centred (the anchor then changes nothing)."),
-            Parameter("background", .color, default: .color(.transparent),
-                      help: "What shows where the picture no longer is; transparent gives RGBA output."),
-        ],
-        example: "rotate pan=120 anchor=0.5,1.5")
+public struct RotateStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "rotate", summary: "Turn about an anchor point, as the swipe-to-dismiss gesture does (seed 003)",
+        example: "rotate pan=120 anchor=0.5,1.5", start: RotateStage(turn: .angle(.zero)), [
+            Param(\.givenAngle, "angle", .angle(-3600...3600),
+                  help: "The turn: 30deg, 0.5rad or a bare number of degrees; positive is clockwise on screen, as in UIKit."),
+            Param(\.givenPan, "pan", .number(-1_000_000...1_000_000),
+                  help: "A horizontal pan in pixels instead of an angle: angle = pan / width × 45°, the seed's gesture."),
+            Param(\.anchor, "anchor", .anchor, default: .center,
+                  help: "The pivot: unit x,y of the picture's bounds (the seed's 0.5,1.5 lies below the bottom edge), a name, or Xpx,Ypx."),
+            Param(\.expandsCanvas, "canvas", .choice(["same": false, "expand": true]), default: false,
+                  help: "same keeps the picture's frame (corners turn out of it); expand grows the canvas to hold the whole turned picture, centred (the anchor then changes nothing)."),
+            Param(\.background, "background", .color, default: .transparent,
+                  help: "What shows where the picture no longer is; transparent gives RGBA output."),
+        ])
 
     /// The turn as written: an angle, or a pan that becomes one once the width is known.
     public enum Turn: Hashable, Sendable {
@@ -30,39 +28,37 @@ public struct RotateStage: Transform {
         case pan(Double)
     }
 
-    public var turn: Turn
+    // The turn is kept as its two parameters, so that `check` can refuse both or neither; `turn`
+    // is the one Swift code sees, and it always holds exactly one of them.
+    private var givenAngle: Angle?
+    private var givenPan: Double?
     public var anchor: Anchor
     public var expandsCanvas: Bool
     public var background: Color
 
+    public var turn: Turn {
+        get { givenPan.map(Turn.pan) ?? .angle(givenAngle ?? .zero) }
+        set {
+            switch newValue {
+            case let .angle(angle): (givenAngle, givenPan) = (angle, nil)
+            case let .pan(pan): (givenAngle, givenPan) = (nil, pan)
+            }
+        }
+    }
+
     public init(turn: Turn, anchor: Anchor = .center, expandsCanvas: Bool = false, background: Color = .transparent) {
-        self.turn = turn
         self.anchor = anchor
         self.expandsCanvas = expandsCanvas
         self.background = background
+        self.turn = turn
     }
 
-    public init(arguments: Arguments) throws {
-        switch (arguments.has("angle"), arguments.has("pan")) {
-        case (true, false): turn = .angle(arguments.angle("angle"))
-        case (false, true): turn = .pan(arguments.number("pan"))
-        case (true, true): throw ArgumentError.parameter("pan", "give angle or pan, not both")
-        case (false, false): throw ArgumentError("give angle=A (like 30deg) or pan=P (pixels)")
+    public func check() throws(ArgumentError) {
+        switch (givenAngle, givenPan) {
+        case (.some, .some): throw ArgumentError.parameter("pan", "give angle or pan, not both")
+        case (nil, nil): throw ArgumentError("give angle=A (like 30deg) or pan=P (pixels)")
+        default: break
         }
-        anchor = arguments.anchor("anchor")
-        expandsCanvas = arguments.choice("canvas") == "expand"
-        background = arguments.color("background")
-    }
-
-    public var arguments: Arguments {
-        var values: [String: Value] = [
-            "anchor": .anchor(anchor), "canvas": .choice(expandsCanvas ? "expand" : "same"), "background": .color(background),
-        ]
-        switch turn {
-        case let .angle(angle): values["angle"] = .angle(angle)
-        case let .pan(pan): values["pan"] = .number(pan)
-        }
-        return Arguments(values)
     }
 
     /// The angle for a picture of this width: the seed's `p / W · π/4` for a pan.

@@ -2,20 +2,19 @@ import ImagePipe
 
 /// `circle-crop [size=auto] [viewport=WxH] [gap=0] [zoom=auto] [offset=x,y]` — the avatar that
 /// seed 000's "OK" button produces: the circle cut out of the picture, transparent outside.
-public struct CircleCropStage: Transform {
-    public static let schema = Schema(
-        name: "circle-crop",
+public struct CircleCropStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "circle-crop",
         summary: "Cut out a circular avatar, transparent outside: the largest centred circle, or the one an editor state shows (seed 000)",
-        parameters: [
-            Parameter("size", .integer(1...100_000), auto: true,
-                      help: "The output's side in pixels; auto is the circle's diameter in image pixels."),
-            Parameter("viewport", .size(max: 100_000),
-                      help: "The editor's viewport W×H; with it, zoom and offset place the circle as the editor does. Without it, the largest centred circle."),
-            EditorParameters.gap,
-            EditorParameters.zoom,
-            EditorParameters.offset,
-        ],
-        example: "circle-crop size=256")
+        example: "circle-crop size=256", start: try CircleCropStage(), [
+            Param(\.size, "size", .integer(1...100_000), auto: true,
+                  help: "The output's side in pixels; auto is the circle's diameter in image pixels."),
+            Param(\.viewport, "viewport", .size(max: 100_000),
+                  help: "The editor's viewport W×H; with it, zoom and offset place the circle as the editor does. Without it, the largest centred circle."),
+            EditorParameters.gap(\.gap),
+            EditorParameters.zoom(\.zoom),
+            EditorParameters.offset(\.offset),
+        ])
 
     public var size: Int?
     public var viewport: Size?
@@ -24,30 +23,20 @@ public struct CircleCropStage: Transform {
     public var offset: Point?
 
     public init(size: Int? = nil, viewport: Size? = nil, gap: Double = 0, zoom: Double? = nil, offset: Point? = nil) throws {
-        if viewport == nil {
-            if zoom != nil { throw ArgumentError.parameter("zoom", "zoom is part of the editor's state; give viewport=WxH too") }
-            if offset != nil { throw ArgumentError.parameter("offset", "offset is part of the editor's state; give viewport=WxH too") }
-        }
-        if let viewport { try EditorParameters.check(gap: gap, viewport: viewport) }
         self.size = size
         self.viewport = viewport
         self.gap = gap
         self.zoom = zoom
         self.offset = offset
+        try check()
     }
 
-    public init(arguments: Arguments) throws {
-        try self.init(size: arguments.ifGiven("size", arguments.integer),
-                      viewport: arguments.ifGiven("viewport", arguments.size),
-                      gap: arguments.number("gap"), zoom: arguments.ifGiven("zoom", arguments.number),
-                      offset: arguments.ifGiven("offset", arguments.point))
-    }
-
-    public var arguments: Arguments {
-        Arguments([
-            "size": size.map(Value.integer), "viewport": viewport.map(Value.size), "gap": .number(gap),
-            "zoom": zoom.map(Value.number), "offset": offset.map(Value.point),
-        ].compactMapValues { $0 })
+    public func check() throws(ArgumentError) {
+        if viewport == nil {
+            if zoom != nil { throw ArgumentError.parameter("zoom", "zoom is part of the editor's state; give viewport=WxH too") }
+            if offset != nil { throw ArgumentError.parameter("offset", "offset is part of the editor's state; give viewport=WxH too") }
+        }
+        if let viewport { try EditorParameters.check(gap: gap, viewport: viewport) }
     }
 
     /// The circle in image pixels: from the editor state when there is a viewport, else the

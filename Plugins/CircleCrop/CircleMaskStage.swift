@@ -2,24 +2,22 @@ import ImagePipe
 
 /// `circle-mask [diameter=auto] [gap=0] [fill=#00000059] [ring=false] …` — seed 000's even-odd
 /// mask on the picture as it is: outside a centred circle painted with `fill`, inside untouched.
-public struct CircleMaskStage: Transform {
-    public static let schema = Schema(
-        name: "circle-mask",
-        summary: "Dim (or cut away) everything outside a centred circle, optionally with the dashed ring (seed 000)",
-        parameters: [
-            Parameter("diameter", .number(1...1_000_000), auto: true,
-                      help: "The circle's diameter in pixels; without it, the picture's shorter side minus gap."),
-            Parameter("gap", .number(0...1_000_000), default: .number(0),
-                      help: "How much smaller than the shorter side the automatic diameter is (the seed keeps a gap)."),
-            Parameter("fill", .color, default: .color(Color(red: 0, green: 0, blue: 0, alpha: 0x59)),
-                      help: "Painted over the outside (the seed: black at alpha 0.35). transparent cuts the outside away."),
-            Parameter("ring", .boolean, default: .boolean(false), help: "Stroke the circle with the dashed ring."),
-            Parameter("ring-color", .color, default: .color(.white), help: "The ring's colour."),
-            Parameter("ring-width", .number(0.1...1000), default: .number(2), help: "The ring's line width in pixels."),
-            Parameter("dash", .numbers(count: 2...8, each: 0...10_000), default: .numbers([4, 4]),
-                      help: "The ring's dash pattern: on,off[,on,off…] in pixels along the circle, from its rightmost point clockwise."),
-        ],
-        example: "circle-mask ring=true")
+public struct CircleMaskStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "circle-mask", summary: "Dim (or cut away) everything outside a centred circle, optionally with the dashed ring (seed 000)",
+        example: "circle-mask ring=true", start: CircleMaskStage(), [
+            Param(\.diameter, "diameter", .number(1...1_000_000), auto: true,
+                  help: "The circle's diameter in pixels; without it, the picture's shorter side minus gap."),
+            Param(\.gap, "gap", .number(0...1_000_000), default: 0,
+                  help: "How much smaller than the shorter side the automatic diameter is (the seed keeps a gap)."),
+            Param(\.fill, "fill", .color, default: Color(red: 0, green: 0, blue: 0, alpha: 0x59),
+                  help: "Painted over the outside (the seed: black at alpha 0.35). transparent cuts the outside away."),
+            Param(\.drawsRing, "ring", .boolean, default: false, help: "Stroke the circle with the dashed ring."),
+            Param(\.ring.color, "ring-color", .color, default: .white, help: "The ring's colour."),
+            Param(\.ring.width, "ring-width", .number(0.1...1000), default: 2, help: "The ring's line width in pixels."),
+            Param(\.ring.dash, "dash", .numbers(count: 2...8, each: 0...10_000), default: [4, 4],
+                  help: "The ring's dash pattern: on,off[,on,off…] in pixels along the circle, from its rightmost point clockwise."),
+        ])
 
     public var diameter: Double?
     public var gap: Double
@@ -34,19 +32,6 @@ public struct CircleMaskStage: Transform {
         self.fill = fill
         self.drawsRing = drawsRing
         self.ring = ring
-    }
-
-    public init(arguments: Arguments) {
-        self.init(diameter: arguments.ifGiven("diameter", arguments.number), gap: arguments.number("gap"),
-                  fill: arguments.color("fill"), drawsRing: arguments.boolean("ring"),
-                  ring: DashedRing(color: arguments.color("ring-color"), width: arguments.number("ring-width"), dash: arguments.numbers("dash")))
-    }
-
-    public var arguments: Arguments {
-        Arguments([
-            "diameter": diameter.map(Value.number), "gap": .number(gap), "fill": .color(fill), "ring": .boolean(drawsRing),
-            "ring-color": .color(ring.color), "ring-width": .number(ring.width), "dash": .numbers(ring.dash),
-        ].compactMapValues { $0 })
     }
 
     /// The circle's diameter on a picture of this size.

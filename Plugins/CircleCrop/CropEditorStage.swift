@@ -3,19 +3,17 @@ import ImagePipe
 /// `crop-editor viewport=WxH [zoom=auto] [offset=x,y] [gap=0] [rotated-from=WxH]` — what seed
 /// 000's editor screen shows: black background, the picture at that zoom and offset, the dimmed
 /// even-odd mask and the dashed ring.
-public struct CropEditorStage: Transform {
-    public static let schema = Schema(
-        name: "crop-editor",
-        summary: "Render the avatar editor's screen: picture, dimmed outside, dashed ring (seed 000)",
-        parameters: [
-            Parameter("viewport", .size(max: 20_000), required: true, positional: true, help: "The screen W×H; the output is exactly this size."),
-            EditorParameters.zoom,
-            EditorParameters.offset,
-            EditorParameters.gap,
-            Parameter("rotated-from", .size(max: 20_000),
-                      help: "The viewport the zoom and offset were set in before the device turned: the circle is laid out again for viewport, and the state re-clamped (the seed's rotation rule)."),
-        ],
-        example: "crop-editor 375x667 zoom=1.5")
+public struct CropEditorStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "crop-editor", summary: "Render the avatar editor's screen: picture, dimmed outside, dashed ring (seed 000)",
+        example: "crop-editor 375x667 zoom=1.5", start: try CropEditorStage(viewport: Size(1, 1)), [
+            Param(\.viewport, "viewport", .size(max: 20_000), positional: true, help: "The screen W×H; the output is exactly this size."),
+            EditorParameters.zoom(\.zoom),
+            EditorParameters.offset(\.offset),
+            EditorParameters.gap(\.gap),
+            Param(\.rotatedFrom, "rotated-from", .size(max: 20_000),
+                  help: "The viewport the zoom and offset were set in before the device turned: the circle is laid out again for viewport, and the state re-clamped (the seed's rotation rule)."),
+        ])
 
     /// The seed's mask: black at alpha 0.35, and a white ring of width 2 dashed 4 on 4 off.
     static let dimming = Color(red: 0, green: 0, blue: 0, alpha: 0x59)
@@ -27,26 +25,17 @@ public struct CropEditorStage: Transform {
     public var rotatedFrom: Size?
 
     public init(viewport: Size, zoom: Double? = nil, offset: Point? = nil, gap: Double = 0, rotatedFrom: Size? = nil) throws {
-        try EditorParameters.check(gap: gap, viewport: viewport)
-        if let rotatedFrom { try EditorParameters.check(gap: gap, viewport: rotatedFrom) }
         self.viewport = viewport
         self.zoom = zoom
         self.offset = offset
         self.gap = gap
         self.rotatedFrom = rotatedFrom
+        try check()
     }
 
-    public init(arguments: Arguments) throws {
-        try self.init(viewport: arguments.size("viewport"), zoom: arguments.ifGiven("zoom", arguments.number),
-                      offset: arguments.ifGiven("offset", arguments.point), gap: arguments.number("gap"),
-                      rotatedFrom: arguments.ifGiven("rotated-from", arguments.size))
-    }
-
-    public var arguments: Arguments {
-        Arguments([
-            "viewport": .size(viewport), "zoom": zoom.map(Value.number), "offset": offset.map(Value.point),
-            "gap": .number(gap), "rotated-from": rotatedFrom.map(Value.size),
-        ].compactMapValues { $0 })
+    public func check() throws(ArgumentError) {
+        try EditorParameters.check(gap: gap, viewport: viewport)
+        if let rotatedFrom { try EditorParameters.check(gap: gap, viewport: rotatedFrom) }
     }
 
     /// The editor's layout and settled state for a picture, after the relayout if it turned.

@@ -2,19 +2,17 @@ import ImagePipe
 
 /// `fit WxH [zoom=1] [upscale=true]` — seed 004's fit-to-screen zoom: the whole picture in a
 /// W×H viewport, aspect kept, at `zoom` × the fitting zoom.
-public struct FitStage: Transform {
-    public static let schema = Schema(
-        name: "fit",
-        summary: "Scale to fit inside WxH, keeping the aspect (seed 004's fit-to-screen zoom)",
-        parameters: [
-            Parameter("size", .size(max: 100_000), required: true, positional: true,
-                      help: "The viewport W×H. The picture's limiting side becomes exactly W or H; the other side rounds to the nearest pixel."),
-            Parameter("zoom", .number(1...64), default: .number(1),
-                      help: "Zoom relative to the fitting zoom zmin = min(W/w, H/h); 1 shows the whole picture."),
-            Parameter("upscale", .boolean, default: .boolean(true),
-                      help: "Whether a picture smaller than the viewport is enlarged; false never enlarges."),
-        ],
-        example: "fit 1280x720")
+public struct FitStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "fit", summary: "Scale to fit inside WxH, keeping the aspect (seed 004's fit-to-screen zoom)",
+        example: "fit 1280x720", start: FitStage(1, 1), [
+            Param(\.size, "size", .size(max: 100_000), positional: true,
+                  help: "The viewport W×H. The picture's limiting side becomes exactly W or H; the other side rounds to the nearest pixel."),
+            Param(\.zoom, "zoom", .number(1...64), default: 1,
+                  help: "Zoom relative to the fitting zoom zmin = min(W/w, H/h); 1 shows the whole picture."),
+            Param(\.upscale, "upscale", .boolean, default: true,
+                  help: "Whether a picture smaller than the viewport is enlarged; false never enlarges."),
+        ])
 
     public var size: Size
     public var zoom: Double
@@ -28,14 +26,6 @@ public struct FitStage: Transform {
         self.size = size
         self.zoom = zoom
         self.upscale = upscale
-    }
-
-    public init(arguments: Arguments) {
-        self.init(size: arguments.size("size"), zoom: arguments.number("zoom"), upscale: arguments.boolean("upscale"))
-    }
-
-    public var arguments: Arguments {
-        Arguments(["size": .size(size), "zoom": .number(zoom), "upscale": .boolean(upscale)])
     }
 
     public func outputSize(for input: Size) -> Size {

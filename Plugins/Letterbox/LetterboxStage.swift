@@ -2,19 +2,17 @@ import ImagePipe
 
 /// `letterbox WxH [color=black] [offset=center]` — seed 004's centring: a W×H canvas with the
 /// picture centred on an axis where it is smaller, and the window at `offset` where it is larger.
-public struct LetterboxStage: Transform {
-    public static let schema = Schema(
-        name: "letterbox",
-        summary: "Place on a WxH canvas: centred where smaller, cut at offset where larger (seed 004)",
-        parameters: [
-            Parameter("size", .size(max: 100_000), required: true, positional: true,
-                      help: "The canvas W×H; the output is exactly this size."),
-            Parameter("color", .color, default: .color(.black),
-                      help: "The bars' colour; one with alpha (transparent) gives an RGBA canvas. A picture with alpha keeps it."),
-            Parameter("offset", .anchor, default: .anchor(.center),
-                      help: "On an axis where the picture is larger than the canvas, the visible window: a unit anchor (0 left/top … 1 right/bottom) or the scroll offset in pixels (Xpx,Ypx)."),
-        ],
-        example: "letterbox 1280x720 color=#202020")
+public struct LetterboxStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "letterbox", summary: "Place on a WxH canvas: centred where smaller, cut at offset where larger (seed 004)",
+        example: "letterbox 1280x720 color=#202020", start: LetterboxStage(size: Size(1, 1)), [
+            Param(\.size, "size", .size(max: 100_000), positional: true,
+                  help: "The canvas W×H; the output is exactly this size."),
+            Param(\.color, "color", .color, default: .black,
+                  help: "The bars' colour; one with alpha (transparent) gives an RGBA canvas. A picture with alpha keeps it."),
+            Param(\.offset, "offset", .anchor, default: .center,
+                  help: "On an axis where the picture is larger than the canvas, the visible window: a unit anchor (0 left/top … 1 right/bottom) or the scroll offset in pixels (Xpx,Ypx)."),
+        ])
 
     public var size: Size
     public var color: Color
@@ -24,14 +22,6 @@ public struct LetterboxStage: Transform {
         self.size = size
         self.color = color
         self.offset = offset
-    }
-
-    public init(arguments: Arguments) {
-        self.init(size: arguments.size("size"), color: arguments.color("color"), offset: arguments.anchor("offset"))
-    }
-
-    public var arguments: Arguments {
-        Arguments(["size": .size(size), "color": .color(color), "offset": .anchor(offset)])
     }
 
     /// Where the picture's top-left corner lands on the canvas, per axis: `(W − w)/2` floored

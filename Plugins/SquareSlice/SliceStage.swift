@@ -5,19 +5,17 @@ import ImagePipe
 ///
 /// The seed's lesson is built in: only the window is resampled (crop and scale in one pass), so
 /// memory beyond the decode does not grow with the picture.
-public struct SliceStage: Transform {
-    public static let schema = Schema(
-        name: "slice",
-        summary: "Cut a WxH slice the picture always covers (seed 001, Project NP)",
-        parameters: [
-            Parameter("size", .size(max: 100_000), default: .size(Size(300, 300)), positional: true,
-                      help: "The slice W×H; the output is exactly this size."),
-            Parameter("zoom", .number(1...1000), default: .number(1),
-                      help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
-            Parameter("offset", .anchor, default: .anchor(.center),
-                      help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture."),
-        ],
-        example: "slice 300x300 zoom=1.5 offset=0.5,0")
+public struct SliceStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "slice", summary: "Cut a WxH slice the picture always covers (seed 001, Project NP)",
+        example: "slice 300x300 zoom=1.5 offset=0.5,0", start: SliceStage(), [
+            Param(\.size, "size", .size(max: 100_000), default: Size(300, 300), positional: true,
+                  help: "The slice W×H; the output is exactly this size."),
+            Param(\.zoom, "zoom", .number(1...1000), default: 1,
+                  help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
+            Param(\.offset, "offset", .anchor, default: .center,
+                  help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture."),
+        ])
 
     public var size: Size
     public var zoom: Double
@@ -27,14 +25,6 @@ public struct SliceStage: Transform {
         self.size = size
         self.zoom = zoom
         self.offset = offset
-    }
-
-    public init(arguments: Arguments) {
-        self.init(size: arguments.size("size"), zoom: arguments.number("zoom"), offset: arguments.anchor("offset"))
-    }
-
-    public var arguments: Arguments {
-        Arguments(["size": .size(size), "zoom": .number(zoom), "offset": .anchor(offset)])
     }
 
     /// The window in image pixels that becomes the slice.

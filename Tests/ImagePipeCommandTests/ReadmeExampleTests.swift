@@ -7,10 +7,8 @@ import TestSupport
 
 /// The README's Swift examples, compiled and run, so the README cannot drift from the API.
 @Suite struct ReadmeExampleTests {
-    struct Invert: Transform {
-        static let schema = Schema(name: "invert", summary: "Invert the colours", parameters: [])
-        init(arguments: Arguments) {}
-        var arguments: Arguments { Arguments() }
+    struct Invert: Transform, DeclaredStage {
+        static let declaration = StageDeclaration("invert", summary: "Invert the colours", start: Invert(), [])
         func outputSize(for input: Size) -> Size { input }
         func apply(to image: Image) throws -> Image {
             try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
@@ -55,6 +53,46 @@ import TestSupport
         }
         let png = try avatar.apply(to: Image.decode(jpegBytes)).encoded(as: .png)
         #expect(try ImageHeader.read(bytes: png) == ImageHeader(storedSize: Size(256, 256), format: "png"))
+    }
+
+    /// The guide's minimal stage (Samples/CustomStage/README.md), word for word, so the guide
+    /// cannot drift from the API either.
+    struct PosterizeStage: Transform, DeclaredStage {
+        public static let declaration = StageDeclaration("posterize", summary: "Reduce each channel to a few levels", example: "posterize 3", start: PosterizeStage(), [
+            Param(\.levels, "levels", .integer(2...64), default: 4, positional: true, help: "Levels per channel."),
+        ])
+
+        public var levels: Int
+
+        public init(levels: Int = 4) { self.levels = levels }
+
+        public func outputSize(for input: Size) -> Size { input }
+
+        public func apply(to image: Image) throws -> Image {
+            let step = 255.0 / Double(levels - 1), channels = image.channelCount
+            return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
+                for y in 0..<image.height {
+                    let source = image.row(y), target = writer.row(y)
+                    for i in 0..<source.count {
+                        let isAlpha = channels == 4 && i % 4 == 3
+                        target[i] = isAlpha ? source[i] : UInt8((Double(source[i]) / step).rounded() * step)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func guideExample() throws {
+        let picture = try Image.make(size: Size(2, 1), hasAlpha: false) { writer in
+            let row = writer.row(0)
+            for (index, value) in [40, 40, 40, 200, 200, 200].enumerated() { row[index] = UInt8(value) }
+        }
+        let result = try PosterizeStage(levels: 2).apply(to: picture)
+        #expect(result.pixel(x: 0, y: 0) == .black)
+        #expect(result.pixel(x: 1, y: 0) == .white)
+        #expect(throws: ArgumentError.self) { try PosterizeStage.parse([RawArgument("1")]) }
+        #expect(PosterizeStage(levels: 3).text == "posterize 3")
+        #expect(PosterizeStage().text == "posterize")
     }
 
     /// A stage written in a test, registered beside the stock ones, as the guide does.

@@ -56,12 +56,12 @@ import TestSupport
             every-type label=a\ b file=x"y z"w
             """#)
         let first = pipeline.transforms[0] as! TestEveryType
-        #expect(first.values.string("label") == "say \"hi\"\tnow")
-        #expect(first.values.string("file") == #"C:\raw $x"#)
-        #expect(first.values.choice("mode") == "best")
+        #expect(first.label == "say \"hi\"\tnow")
+        #expect(first.file == #"C:\raw $x"#)
+        #expect(first.mode == "best")
         let second = pipeline.transforms[1] as! TestEveryType
-        #expect(second.values.string("label") == "a b")
-        #expect(second.values.string("file") == "xy zw")
+        #expect(second.label == "a b")
+        #expect(second.file == "xy zw")
     }
 
     @Test func quotedEqualsIsNotAKey() throws {

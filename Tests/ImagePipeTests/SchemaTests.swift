@@ -97,9 +97,9 @@ import TestSupport
 
     @Test func argumentsFillDefaultsAndPositionals() throws {
         let arguments = try TestEveryType.schema.arguments(from: [RawArgument("3"), RawArgument(key: "flag", "true")])
-        #expect(arguments.integer("count") == 3)
-        #expect(arguments.boolean("flag"))
-        #expect(arguments.number("ratio") == 1)
+        #expect(arguments["count"] == .integer(3))
+        #expect(arguments["flag"] == .boolean(true))
+        #expect(arguments["ratio"] == .number(1))
         #expect(!arguments.has("file"))
     }
 

@@ -1,20 +1,13 @@
 import ImagePipe
 
 /// `crop WxH [at=x,y]`: a plain crop, so framework tests have a transform with geometry that can fail.
-public struct TestCrop: Transform {
-    public static let schema = Schema(name: "crop", summary: "Cut a rectangle (test stage)", parameters: [
-        Parameter("size", .size(max: 100_000), required: true, positional: true, help: "The rectangle's size."),
-        Parameter("at", .point, default: .point(.zero), help: "Its top-left corner."),
+public struct TestCrop: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration("crop", summary: "Cut a rectangle (test stage)", start: TestCrop(size: Size(1, 1)), [
+        Param(\.size, "size", .size(max: 100_000), positional: true, help: "The rectangle's size."),
+        Param(\.origin, "at", .point, default: .zero, help: "Its top-left corner."),
     ])
     public var size: Size
-    public var origin: Point
-
-    public init(arguments: Arguments) {
-        size = arguments.size("size")
-        origin = arguments.point("at")
-    }
-
-    public var arguments: Arguments { Arguments(["size": .size(size), "at": .point(origin)]) }
+    public var origin = Point.zero
 
     private func rect(for input: Size) throws -> Rect {
         let rect = Rect(x: Int(origin.x), y: Int(origin.y), width: size.width, height: size.height)
@@ -27,35 +20,33 @@ public struct TestCrop: Transform {
 }
 
 /// `half`: halves both sides, rounding up.
-public struct TestHalf: Transform {
-    public static let schema = Schema(name: "half", summary: "Halve the size (test stage)", parameters: [])
+public struct TestHalf: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration("half", summary: "Halve the size (test stage)", start: TestHalf(), [])
     public init() {}
-    public init(arguments: Arguments) {}
-    public var arguments: Arguments { Arguments() }
     public func outputSize(for input: Size) -> Size { Size((input.width + 1) / 2, (input.height + 1) / 2) }
     public func apply(to image: Image) throws -> Image { try image.scaled(to: outputSize(for: image.size)) }
 }
 
 /// `every-type …`: one parameter of every type, for schema tests.
-public struct TestEveryType: Transform {
-    public static let schema = Schema(name: "every-type", summary: "One parameter of each type (test stage)", parameters: [
-        Parameter("count", .integer(1...10), default: .integer(1), positional: true, help: "An integer."),
-        Parameter("ratio", .number(0...2), default: .number(1), help: "A number."),
-        Parameter("box", .size(max: 1000), default: .size(Size(10, 10)), help: "A size."),
-        Parameter("spot", .point, default: .point(.zero), help: "A point."),
-        Parameter("anchor", .anchor, default: .anchor(.center), help: "An anchor."),
-        Parameter("tint", .color, default: .color(.black), help: "A colour."),
-        Parameter("turn", .angle(-360...360), default: .angle(.zero), help: "An angle."),
-        Parameter("share", .percentage(0...100), default: .percentage(50), help: "A percentage."),
-        Parameter("mode", .choice(["fast", "best"]), default: .choice("fast"), help: "A choice."),
-        Parameter("flag", .boolean, default: .boolean(false), help: "A boolean."),
-        Parameter("label", .string, default: .string(""), help: "Text."),
-        Parameter("file", .path, help: "A path."),
-        Parameter("dash", .numbers(count: 2...4, each: 0...100), default: .numbers([4, 4]), help: "Numbers."),
+public struct TestEveryType: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration("every-type", summary: "One parameter of each type (test stage)", start: TestEveryType(), [
+        Param(\.count, "count", .integer(1...10), default: 1, positional: true, help: "An integer."),
+        Param(\.ratio, "ratio", .number(0...2), default: 1, help: "A number."),
+        Param(\.box, "box", .size(max: 1000), default: Size(10, 10), help: "A size."),
+        Param(\.spot, "spot", .point, default: .zero, help: "A point."),
+        Param(\.anchor, "anchor", .anchor, default: .center, help: "An anchor."),
+        Param(\.tint, "tint", .color, default: .black, help: "A colour."),
+        Param(\.turn, "turn", .angle(-360...360), default: .zero, help: "An angle."),
+        Param(\.share, "share", .percentage(0...100), default: 50, help: "A percentage."),
+        Param(\.mode, "mode", .choice(["fast", "best"]), default: "fast", help: "A choice."),
+        Param(\.flag, "flag", .boolean, default: false, help: "A boolean."),
+        Param(\.label, "label", .string, default: "", help: "Text."),
+        Param(\.file, "file", .path, help: "A path."),
+        Param(\.dash, "dash", .numbers(count: 2...4, each: 0...100), default: [4, 4], help: "Numbers."),
     ])
-    public var values: Arguments
-    public init(arguments: Arguments) { values = arguments }
-    public var arguments: Arguments { values }
+    // The start stage must hold the declared defaults (the declaration checks it).
+    public var count = 1, ratio = 1.0, box = Size(10, 10), spot = Point.zero, anchor = Anchor.center, tint = Color.black
+    public var turn = Angle.zero, share = 50.0, mode = "fast", flag = false, label = "", file: String?, dash: [Double] = [4, 4]
     public func outputSize(for input: Size) -> Size { input }
     public func apply(to image: Image) -> Image { image }
 }

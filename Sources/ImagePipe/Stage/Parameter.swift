@@ -1,5 +1,6 @@
-/// One parameter of a stage: its name in the language, type, default and help.
-/// Defaults live here and nowhere else.
+/// One parameter of a stage as its schema knows it: name in the language, type, default, help.
+/// A compiled stage declares it with a `Param` (which also binds it to the stage's property); a
+/// stage of a plugin loaded at run time has it from JSON.
 public struct Parameter: Hashable, Sendable {
     public let name: String
     public let type: ParameterType

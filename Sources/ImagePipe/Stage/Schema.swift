@@ -1,5 +1,6 @@
 /// Everything ImagePipe knows about a stage's interface: name, summary and parameters. Parsing,
-/// validation, error messages, `imagepipe stages` and the docs all come from it.
+/// validation, error messages, `imagepipe stages` and the docs all come from it. A compiled stage
+/// has it from its `StageDeclaration`; a stage of a plugin loaded at run time from JSON.
 public struct Schema: Sendable {
     /// The lower-kebab-case name used in pipeline text.
     public let name: String

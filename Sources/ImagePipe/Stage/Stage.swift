@@ -1,7 +1,9 @@
 /// A step of a pipeline: a value type built from validated arguments, described by its schema.
 ///
 /// A stage never sees argument text: the schema parses and checks it, then `init(arguments:)`
-/// builds the stage and may add checks across parameters (throwing `ArgumentError`).
+/// builds the stage and may add checks across parameters (throwing `ArgumentError`). Stages
+/// written in Swift are `DeclaredStage`s: their schema, `init(arguments:)` and `arguments` come
+/// from one declaration of their parameters.
 public protocol Stage: Sendable, Equatable {
     static var schema: Schema { get }
     init(arguments: Arguments) throws

@@ -1,19 +1,16 @@
 /// `load [path] [auto-orient=true]`: decodes a picture file; the first stage of a pipeline.
-public struct Load: ImageSource {
-    public static let schema = Schema(
-        name: "load",
-        summary: "Read a picture file (any format gdk-pixbuf reads)",
-        parameters: [
-            Parameter("path", .path, positional: true,
-                      help: "The file to read; without it, the input given on the command line."),
-            Parameter("auto-orient", .boolean, default: .boolean(true),
-                      help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
-            Parameter("fail", .boolean, default: .boolean(true),
-                      help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
-            Parameter("scaling", .choice(ScalingMode.allCases.map(\.rawValue)),
-                      help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction and scales with gdk-pixbuf's bilinear; good keeps 2× headroom and scales with lanczos3; best decodes at full size, then lanczos3."),
-        ],
-        example: "load auto-orient=false")
+public struct Load: ImageSource, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "load", summary: "Read a picture file (any format gdk-pixbuf reads)", example: "load auto-orient=false", start: Load(), [
+            Param(\.path, "path", .path, positional: true,
+                  help: "The file to read; without it, the input given on the command line."),
+            Param(\.autoOrient, "auto-orient", .boolean, default: true,
+                  help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
+            Param(\.failOnDamage, "fail", .boolean, default: true,
+                  help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
+            Param(\.scaling, "scaling", .choice(ScalingMode.self),
+                  help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction and scales with gdk-pixbuf's bilinear; good keeps 2× headroom and scales with lanczos3; best decodes at full size, then lanczos3."),
+        ])
 
     public var path: String?
     public var autoOrient: Bool
@@ -26,19 +23,6 @@ public struct Load: ImageSource {
         self.autoOrient = autoOrient
         self.failOnDamage = failOnDamage
         self.scaling = scaling
-    }
-
-    public init(arguments: Arguments) {
-        path = arguments.ifGiven("path", arguments.string)
-        autoOrient = arguments.boolean("auto-orient")
-        failOnDamage = arguments.boolean("fail")
-        scaling = arguments.ifGiven("scaling", arguments.choice).flatMap(ScalingMode.init(rawValue:))
-    }
-
-    public var arguments: Arguments {
-        Arguments(["path": path.map(Value.string), "auto-orient": .boolean(autoOrient), "fail": .boolean(failOnDamage),
-                   "scaling": scaling.map { .choice($0.rawValue) }]
-            .compactMapValues { $0 })
     }
 
     func resolvedPath(in context: RunContext) throws -> String {

@@ -1,22 +1,21 @@
 /// `save [path] [format=auto] [quality=90] [compression=6] [background=white]`: encodes the
 /// picture and writes it atomically; the last stage of a pipeline.
-public struct Save: Sink {
-    public static let schema = Schema(
-        name: "save",
-        summary: "Write the picture to a file (png, jpeg, tiff, bmp, ico, webp)",
-        parameters: [
-            Parameter("path", .path, positional: true,
-                      help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
-            Parameter("format", .choice(["auto"] + ImageFormat.allCases.map(\.rawValue)), default: .choice("auto"),
-                      help: "The file format; auto takes it from --format, else from the file's extension."),
-            Parameter("quality", .integer(1...100), default: .integer(SaveOptions().quality),
-                      help: "JPEG and WebP quality."),
-            Parameter("compression", .integer(0...9), default: .integer(SaveOptions().compression),
-                      help: "PNG zlib compression level: 0 none, 9 smallest."),
-            Parameter("background", .color, default: .color(SaveOptions().background),
-                      help: "The colour a picture with alpha is flattened onto for JPEG, which has no alpha."),
-        ],
-        example: "save avatar.jpg quality=85")
+public struct Save: Sink, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "save", summary: "Write the picture to a file (png, jpeg, tiff, bmp, ico, webp)", example: "save avatar.jpg quality=85",
+        start: Save(), [
+            Param(\.path, "path", .path, positional: true,
+                  help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
+            // `auto` is one of the choices (not a missing value): the schema has always shown it so.
+            Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
+                  help: "The file format; auto takes it from --format, else from the file's extension."),
+            Param(\.options.quality, "quality", .integer(1...100), default: SaveOptions().quality,
+                  help: "JPEG and WebP quality."),
+            Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
+                  help: "PNG zlib compression level: 0 none, 9 smallest."),
+            Param(\.options.background, "background", .color, default: SaveOptions().background,
+                  help: "The colour a picture with alpha is flattened onto for JPEG, which has no alpha."),
+        ])
 
     public var path: String?
     public var format: ImageFormat?
@@ -26,21 +25,6 @@ public struct Save: Sink {
         self.path = path
         self.format = format
         self.options = options
-    }
-
-    public init(arguments: Arguments) {
-        path = arguments.ifGiven("path", arguments.string)
-        format = ImageFormat(rawValue: arguments.choice("format"))
-        options = SaveOptions(quality: arguments.integer("quality"), compression: arguments.integer("compression"),
-                              background: arguments.color("background"))
-    }
-
-    public var arguments: Arguments {
-        Arguments([
-            "path": path.map(Value.string), "format": .choice(format?.rawValue ?? "auto"),
-            "quality": .integer(options.quality), "compression": .integer(options.compression),
-            "background": .color(options.background),
-        ].compactMapValues { $0 })
     }
 
     public func destination(in context: RunContext) throws -> String { try target(in: context).path }

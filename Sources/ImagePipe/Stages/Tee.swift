@@ -1,25 +1,20 @@
 /// `tee PATH [format=auto] [quality=90] …`: writes the picture as it is at this point and passes
 /// it on unchanged, so one decode gives several outputs (ImageMagick's `-write`). It takes the
 /// same parameters as `save`, with the path required.
-public struct Tee: Transform, Sink {
-    public static let schema = Schema(
-        name: "tee",
-        summary: "Write the picture as it is here, and go on with it (one decode, several outputs)",
-        parameters: Save.schema.parameters.map { parameter in
-            parameter.name == "path"
-                ? Parameter("path", .path, required: true, positional: true,
-                            help: "The file to write; a template like {stem}-preview.jpg in a batch.")
-                : parameter
-        },
-        example: "tee preview.jpg quality=80")
+public struct Tee: Transform, Sink, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "tee", summary: "Write the picture as it is here, and go on with it (one decode, several outputs)",
+        example: "tee preview.jpg quality=80", start: Tee(Save()),
+        Save.declaration.parameters.map { param in
+            param.name == "path"
+                ? Param(\.save.path, "path", .path, required: true, positional: true,
+                        help: "The file to write; a template like {stem}-preview.jpg in a batch.")
+                : param.lifted(to: \.save)
+        })
 
     public var save: Save
 
     public init(_ save: Save) { self.save = save }
-
-    public init(arguments: Arguments) { save = Save(arguments: arguments) }
-
-    public var arguments: Arguments { save.arguments }
 
     public func outputSize(for input: Size) -> Size { input }
     public func apply(to image: Image) -> Image { image }

@@ -1,17 +1,14 @@
 import ImagePipe
 
 /// `sepia [amount=100%]`: old-photo brown tones, mixed with the original by `amount`.
-public struct SepiaStage: Transform {
-    public static let schema = Schema(name: "sepia", summary: "Tone the picture sepia", parameters: [
-        Parameter("amount", .percentage(0...100), default: .percentage(100), positional: true,
-                  help: "How much sepia: 0% leaves the picture as it is."),
-    ], example: "sepia 80%")
+public struct SepiaStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration("sepia", summary: "Tone the picture sepia", example: "sepia 80%", start: SepiaStage(), [
+        Param(\.amount, "amount", .percentage(0...100), default: 100, positional: true, help: "How much sepia: 0% leaves the picture as it is."),
+    ])
 
     public var amount: Double // in percent
 
     public init(amount: Double = 100) { self.amount = amount }
-    public init(arguments: Arguments) { amount = arguments.percentage("amount") }
-    public var arguments: Arguments { Arguments(["amount": .percentage(amount)]) }
 
     public func outputSize(for input: Size) -> Size { input }
 
