@@ -14,6 +14,8 @@ public struct CircleCropStage: Transform, DeclaredStage {
             EditorParameters.gap(\.gap),
             EditorParameters.zoom(\.zoom),
             EditorParameters.offset(\.offset),
+            ScalingParameters.kernel(\.kernel),
+            ScalingParameters.linearLight(\.linearLight),
         ])
 
     public var size: Int?
@@ -21,6 +23,8 @@ public struct CircleCropStage: Transform, DeclaredStage {
     public var gap: Double
     public var zoom: Double?
     public var offset: Point?
+    public var kernel: Kernel?
+    public var linearLight = false
 
     public init(size: Int? = nil, viewport: Size? = nil, gap: Double = 0, zoom: Double? = nil, offset: Point? = nil) throws {
         self.size = size
@@ -77,7 +81,7 @@ public struct CircleCropStage: Transform, DeclaredStage {
         let output = try outputSize(for: source.fullSize)
         let square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         // Cut first, scale only the circle's square: the cost follows the output, not the picture.
-        let scaled = try source.image.resampled(from: square, to: output)
+        let scaled = try source.image.resampled(from: square, to: output, kernel: kernel, linearLight: linearLight)
         let half = Double(output.width) / 2
         return try CirclePainter.cutOut(scaled, center: Point(half, half), radius: half)
     }

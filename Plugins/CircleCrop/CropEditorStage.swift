@@ -13,6 +13,8 @@ public struct CropEditorStage: Transform, DeclaredStage {
             EditorParameters.gap(\.gap),
             Param(\.rotatedFrom, "rotated-from", .size(max: 20_000),
                   help: "The viewport the zoom and offset were set in before the device turned: the circle is laid out again for viewport, and the state re-clamped (the seed's rotation rule)."),
+            ScalingParameters.kernel(\.kernel),
+            ScalingParameters.linearLight(\.linearLight),
         ])
 
     /// The seed's mask: black at alpha 0.35, and a white ring of width 2 dashed 4 on 4 off.
@@ -23,6 +25,8 @@ public struct CropEditorStage: Transform, DeclaredStage {
     public var offset: Point?
     public var gap: Double
     public var rotatedFrom: Size?
+    public var kernel: Kernel?
+    public var linearLight = false
 
     public init(viewport: Size, zoom: Double? = nil, offset: Point? = nil, gap: Double = 0, rotatedFrom: Size? = nil) throws {
         self.viewport = viewport
@@ -78,7 +82,8 @@ public struct CropEditorStage: Transform, DeclaredStage {
         if right > left, bottom > top {
             let region = Region(x: (Double(left) + o.x) / z, y: (Double(top) + o.y) / z,
                                 width: Double(right - left) / z, height: Double(bottom - top) / z)
-            let shown = try source.image.resampled(from: source.map(region), to: Size(right - left, bottom - top))
+            let shown = try source.image.resampled(from: source.map(region), to: Size(right - left, bottom - top),
+                                                   kernel: kernel, linearLight: linearLight)
             screen = try Image.canvas(size: viewport, background: .black, placing: shown, at: (left, top), blend: true)
         }
         let circle = Point(model.circleOrigin.x + model.diameter / 2, model.circleOrigin.y + model.diameter / 2)

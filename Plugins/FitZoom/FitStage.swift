@@ -12,11 +12,15 @@ public struct FitStage: Transform, DeclaredStage {
                   help: "Zoom relative to the fitting zoom zmin = min(W/w, H/h); 1 shows the whole picture."),
             Param(\.upscale, "upscale", .boolean, default: true,
                   help: "Whether a picture smaller than the viewport is enlarged; false never enlarges."),
+            ScalingParameters.kernel(\.kernel),
+            ScalingParameters.linearLight(\.linearLight),
         ])
 
     public var size: Size
     public var zoom: Double
     public var upscale: Bool
+    public var kernel: Kernel?
+    public var linearLight = false
 
     public init(_ width: Int, _ height: Int, zoom: Double = 1, upscale: Bool = true) {
         self.init(size: Size(width, height), zoom: zoom, upscale: upscale)
@@ -50,6 +54,6 @@ public struct FitStage: Transform, DeclaredStage {
     }
 
     public func apply(to source: ReducedImage) throws -> Image {
-        try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize))
+        try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize), kernel: kernel, linearLight: linearLight)
     }
 }

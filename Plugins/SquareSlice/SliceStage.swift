@@ -15,11 +15,15 @@ public struct SliceStage: Transform, DeclaredStage {
                   help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
             Param(\.offset, "offset", .anchor, default: .center,
                   help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture."),
+            ScalingParameters.kernel(\.kernel),
+            ScalingParameters.linearLight(\.linearLight),
         ])
 
     public var size: Size
     public var zoom: Double
     public var offset: Anchor
+    public var kernel: Kernel?
+    public var linearLight = false
 
     public init(size: Size = Size(300, 300), zoom: Double = 1, offset: Anchor = .center) {
         self.size = size
@@ -54,6 +58,6 @@ public struct SliceStage: Transform, DeclaredStage {
     }
 
     public func apply(to source: ReducedImage) throws -> Image {
-        try source.image.resampled(from: source.map(window(for: source.fullSize)), to: size)
+        try source.image.resampled(from: source.map(window(for: source.fullSize)), to: size, kernel: kernel, linearLight: linearLight)
     }
 }

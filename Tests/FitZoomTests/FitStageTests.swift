@@ -11,6 +11,18 @@ import TestSupport
         })
     }
 
+    /// `kernel=` and `linear=` reach the resampler: a 1-px checkerboard halved is grey 128 by
+    /// default, 188 in linear light; `nearest` picks pixels, so it stays black or white.
+    @Test func kernelAndLinearLight() throws {
+        let board = try Synthetic.image(64, 64) { x, y in (x + y) % 2 == 0 ? .black : Color(red: 255, green: 255, blue: 255) }
+        #expect(abs(Int(try fit("32x32 kernel=box").apply(to: board).pixel(x: 9, y: 9).red) - 128) <= 1)
+        #expect(abs(Int(try fit("32x32 kernel=box linear=true").apply(to: board).pixel(x: 9, y: 9).red) - 188) <= 1)
+        let picked = try fit("32x32 kernel=nearest").apply(to: board).pixel(x: 9, y: 9).red
+        #expect(picked == 0 || picked == 255)
+        #expect(try fit("32x32 kernel=lanczos3 linear=true").text == "fit 32x32 kernel=lanczos3 linear=true")
+        #expect(try fit("32x32 kernel=auto").text == "fit 32x32")
+    }
+
     @Test func limitingSideIsExact() throws {
         #expect(try fit("1280x720").outputSize(for: Size(2560, 3837)) == Size(480, 720))
         #expect(try fit("1280x720").outputSize(for: Size(4000, 3000)) == Size(960, 720))

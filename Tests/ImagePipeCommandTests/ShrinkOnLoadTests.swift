@@ -63,3 +63,61 @@ extension Pipeline {
         return current
     }
 }
+
+/// Shrink-on-load maps the reduced decode onto the full picture exactly: libjpeg rounds reduced
+/// sides up (1283 px at 1/4 is 321 px standing for 320.75), and an EXIF turn or flip puts that
+/// partial pixel first. Mapped exactly, a reduced decode matches a full decode more closely
+/// than the reduced picture stretched over the full one does.
+@Suite struct ExactReductionTests {
+    /// Sharp-edged bars, 32 px apart both ways: any misplacement shows at every edge.
+    static func bars(_ width: Int, _ height: Int) throws -> Image {
+        try Synthetic.image(width, height) { x, y in
+            let v: UInt8 = (x / 16 + y / 16) % 2 == 0 ? 30 : 225
+            return Color(red: v, green: v, blue: UInt8(x * 255 / width))
+        }
+    }
+
+    static func meanDifference(_ a: Image, _ b: Image) -> Double {
+        var sum = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+                sum += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green)) + abs(Int(p.blue) - Int(q.blue))
+            }
+        }
+        return Double(sum) / Double(a.width * a.height * 3)
+    }
+
+    @Test(arguments: [1, 2, 3, 6, 8])
+    func reducedDecodeIsPlacedExactly(orientation: Int) throws {
+        let directory = try TemporaryDirectory()
+        let jpeg = try Self.bars(1283, 963).encoded(as: .jpeg, options: SaveOptions(quality: 98))
+        let path = try directory.write(Synthetic.withExifOrientation(jpeg, orientation: UInt16(orientation)), to: "bars.jpg")
+        let pipeline = try StandardPlugins.compiler.compile("fit 160x160")
+        let context = RunContext(input: path)
+        let plan = try pipeline.plan(in: context)
+        let description = try pipeline.source.describe(in: context)
+        #expect(description.reduction(ofDecoded: plan.decodeSize) == 4, "1283x963 for 160 px with 2× headroom decodes at 1/4")
+
+        var full = context
+        full.loadOptions.shrinkOnLoad = false
+        let reference = try pipeline.apply(to: pipeline.source.load(in: full, description: nil, atLeast: nil))
+        let reduced = try pipeline.source.load(in: context, description: description, atLeast: plan.decodeAtLeast)
+        let exact = try pipeline.transforms[0].apply(to: ReducedImage(
+            image: reduced, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: reduced.size)))
+        let stretched = try pipeline.transforms[0].apply(to: ReducedImage(
+            image: reduced, fullSize: plan.sourceSize,
+            mapping: PixelMapping(scaleX: Double(reduced.width) / Double(plan.sourceSize.width),
+                                  scaleY: Double(reduced.height) / Double(plan.sourceSize.height))))
+        let exactError = Self.meanDifference(exact, reference), stretchedError = Self.meanDifference(stretched, reference)
+        #expect(exactError < 0.75 * stretchedError, "orientation \(orientation): exact \(exactError), stretched \(stretchedError)")
+        #expect(exactError < 3, "orientation \(orientation): mean difference \(exactError) from a full decode")
+        // Where the orientation flips an axis, leaving out the partial pixel's offset shows.
+        var unshifted = description.mapping(toDecoded: reduced.size)
+        guard unshifted.offsetX != 0 || unshifted.offsetY != 0 else { return }
+        (unshifted.offsetX, unshifted.offsetY) = (0, 0)
+        let unshiftedError = Self.meanDifference(try pipeline.transforms[0].apply(to: ReducedImage(
+            image: reduced, fullSize: plan.sourceSize, mapping: unshifted)), reference)
+        #expect(exactError < unshiftedError - 0.1, "orientation \(orientation): exact \(exactError), unshifted \(unshiftedError)")
+    }
+}
