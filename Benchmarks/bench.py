@@ -83,6 +83,14 @@ def build_cfloor():
 
 
 def commands(imagepipe, cfloor, task, source, out):
+    """Every tool's command for one task, with ImagePipe timed in its default (good) and its
+    fast scaling mode."""
+    tools = peer_commands(imagepipe, cfloor, task, source, out)
+    tools["imagepipe fast"] = tools["imagepipe"].replace(" run ", " run --scaling fast ", 1)
+    return tools
+
+
+def peer_commands(imagepipe, cfloor, task, source, out):
     """The shell command each tool runs for one task, writing `out` (a directory for the batch)."""
     tmp = out + "-tmp.v"
     pillow = f"python3 {HERE}/pillow_tasks.py"
@@ -302,7 +310,9 @@ def main():
         for tool, runs in results.items():
             seconds = statistics.median(r[0] for r in runs)
             memory = max(r[1] for r in runs)
-            rows.append((task, photo, tool, seconds, memory, seconds / floor, same or dimensions[tool]))
+            rows.append((task, photo, tool, seconds, memory, seconds / floor, same or dimensions[tool],
+                         seconds / statistics.median(r[0] for r in results["libvips"]),
+                         seconds / statistics.median(r[0] for r in results["Pillow"])))
         ip = statistics.median(r[0] for r in results["imagepipe"])
         print(f"{task} {name}: " + ", ".join(f"{tool} {statistics.median(r[0] for r in runs):.3f}s" for tool, runs in results.items())
               + f"; imagepipe/C floor {ip / floor:.2f}" + ("" if same else f"; SIZES DIFFER {dimensions}"), flush=True)
@@ -310,11 +320,11 @@ def main():
     scores = {} if options.no_quality else measure_quality(imagepipe, cfloor, photos, out)[0]
     if not rows:
         return
-    print("\n| task | photo | tool | median s | peak MiB | × C floor | sizes | PSNR dB | SSIM |")
-    print("|---|---|---|---:|---:|---:|---|---:|---:|")
-    for task, photo, tool, seconds, memory, ratio, same in rows:
+    print("\n| task | photo | tool | median s | peak MiB | × C floor | × libvips | × Pillow | sizes | PSNR dB | SSIM |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|")
+    for task, photo, tool, seconds, memory, ratio, same, vips, pil in rows:
         p, s = scores.get((task, photo, tool), (None, None))
-        print(f"| {task} | {photo} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} | {'same' if same is True else same} | "
+        print(f"| {task} | {photo} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} | {vips:.2f} | {pil:.2f} | {'same' if same is True else same} | "
               + (f"{p:.1f} | {s:.4f} |" if p is not None else "| |"))
     start = time.perf_counter()
     for _ in range(20):
