@@ -2,6 +2,9 @@
 import PackageDescription
 
 /// The stage plugins under Plugins/, one module each.
+///
+/// The framework and the test support are optimised even in debug builds: their pixel loops
+/// (SIMD, generic arithmetic) run some 20× slower unoptimised, which made the tests crawl.
 let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate"]
 
 let package = Package(
@@ -33,7 +36,8 @@ let package = Package(
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
-        .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
         .testTarget(name: "LetterboxTests", dependencies: ["Letterbox", "TestSupport"]),
