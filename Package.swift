@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// The framework and the test support are optimised even in debug builds: their pixel loops
 /// (SIMD, generic arithmetic) run some 20× slower unoptimised, which made the tests crawl.
-let plugins: [Target.Dependency] = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate"]
+let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate"]
+let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }
 
 let package = Package(
     name: "ImagePipe",
@@ -14,7 +15,7 @@ let package = Package(
         .library(name: "ImagePipeCommand", targets: ["ImagePipeCommand"]),
         .library(name: "ImagePipePluginKit", targets: ["ImagePipePluginKit"]),
         .executable(name: "imagepipe", targets: ["imagepipe"]),
-    ],
+    ] + pluginNames.map { .library(name: $0, targets: [$0]) }, // so an embedding package can `import FitZoom`
     targets: [
         .systemLibrary(
             name: "CGdkPixbuf",

@@ -10,6 +10,8 @@ let package = Package(
         .executableTarget(name: "embed-demo", dependencies: [
             .product(name: "ImagePipe", package: "ImagePipe"),
             .product(name: "ImagePipeCommand", package: "ImagePipe"), // for StandardPlugins
+            .product(name: "FitZoom", package: "ImagePipe"),
+            .product(name: "CircleCrop", package: "ImagePipe"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,7 +22,7 @@ public struct ImagePipeCommand: Sendable {
           stages   List the stages, or describe one
 
         Options:
-          -h, --help     Show help (also after a command: imagepipe run --help)
+          -h, --help     Show help (also after a command: imagepipe run --help, or imagepipe help run)
           --version      Show the version
           --plugin PATH  Load a plugin library (repeatable; anywhere on the line)
 
@@ -82,6 +82,9 @@ public struct ImagePipeCommand: Sendable {
         let rest = Array(arguments.dropFirst())
         do {
             switch command {
+            case "help" where rest.count == 1 && rest[0] != "help":
+                // `imagepipe help run` is `imagepipe run --help`, as git and go have it.
+                return dispatch(rest + ["--help"])
             case "-h", "--help", "help":
                 Console.output(Self.usage)
                 return 0

@@ -1,8 +1,8 @@
 import ImagePipe
 
-/// A small getopt-style parser: `-o FILE`, `--output FILE`, `--output=FILE`, flags, `--` and
-/// positionals. Swift's argument parser package cannot be fetched here, and this is all the
-/// command needs.
+/// A small getopt-style parser: `-o FILE`, `-oFILE`, `--output FILE`, `--output=FILE`, flags,
+/// bundled short flags (`-qr`, `-qj2`), `--` and positionals, as POSIX utilities take them.
+/// Swift's argument parser package cannot be fetched here, and this is all the command needs.
 struct OptionParser {
     struct Option {
         let names: [String]
@@ -27,28 +27,58 @@ struct OptionParser {
                 positionals.append(argument)
                 continue
             }
+            if !argument.hasPrefix("--"), argument.count > 2 {
+                try parseBundle(argument.dropFirst(), remaining: &remaining)
+                continue
+            }
             var name = argument
             var inlineValue: String?
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = options.first(where: { $0.names.contains(name) }) else {
-                let known = options.flatMap(\.names)
-                let hint = Suggestion.closestOption(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
-                throw UsageError("unknown option '\(name)'\(hint)")
-            }
-            let key = option.names.last!
+            let option = try self.option(named: name)
             if option.takesValue {
                 guard let value = inlineValue ?? remaining.popFirst() else {
                     throw UsageError("option '\(name)' needs a value")
                 }
-                values[key, default: []].append(value)
+                record(option, value)
             } else {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
-                values[key, default: []].append("")
+                record(option, "")
             }
         }
+    }
+
+    /// `-qr`: one short flag after another; the first that takes a value takes the rest of the
+    /// word (`-j2`, `-oout.png`), or the next argument when the word ends there.
+    private mutating func parseBundle(_ letters: Substring, remaining: inout ArraySlice<String>) throws(UsageError) {
+        var rest = letters[...]
+        while let letter = rest.popFirst() {
+            let option = try self.option(named: "-\(letter)")
+            guard option.takesValue else {
+                record(option, "")
+                continue
+            }
+            guard let value = rest.isEmpty ? remaining.popFirst() : String(rest) else {
+                throw UsageError("option '-\(letter)' needs a value")
+            }
+            record(option, value)
+            return
+        }
+    }
+
+    private func option(named name: String) throws(UsageError) -> Option {
+        guard let option = options.first(where: { $0.names.contains(name) }) else {
+            let known = options.flatMap(\.names)
+            let hint = Suggestion.closestOption(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw UsageError("unknown option '\(name)'\(hint)")
+        }
+        return option
+    }
+
+    private mutating func record(_ option: Option, _ value: String) {
+        values[option.names.last!, default: []].append(value)
     }
 
     /// Parses a subcommand's arguments with its options and `-h/--help`; prints `help` and

@@ -116,6 +116,33 @@ import TestSupport
         #expect(result.standardOutput.hasPrefix("usage: imagepipe"))
     }
 
+    /// `imagepipe help run` is `imagepipe run --help`.
+    @Test func helpCommandNamesASubcommand() throws {
+        let help = try CommandRunner.run(["help", "run"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput == (try CommandRunner.run(["run", "--help"])).standardOutput)
+        #expect(help.standardOutput.hasPrefix("usage: imagepipe run"))
+    }
+
+    /// Short options bundle and take attached values, as POSIX utilities do.
+    @Test func shortOptionsBundleAndAttach() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("in/sub"), withIntermediateDirectories: true)
+        _ = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "in/a.png")
+        _ = try directory.write(Synthetic.gradient(30, 20).encoded(as: .png), to: "in/sub/b.png")
+        let bundled = try CommandRunner.run(["run", "-qrj2", "-e", "fit 10x10", "in", "--out-dir", "out"], in: directory.path)
+        #expect(bundled.status == 0, "\(bundled.standardError)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/sub/b.png")), "-r reached the sub-folder")
+        #expect(!bundled.standardError.contains("→"), "-q silenced the per-file lines")
+        let attached = try CommandRunner.run(["run", "-efit 8x8", "in/a.png", "-oone.png"], in: directory.path)
+        #expect(attached.status == 0, "\(attached.standardError)")
+        #expect(try Image.load(path: directory.file("one.png")).size == Size(8, 6))
+        let missing = try CommandRunner.run(["run", "-qe"], in: directory.path)
+        #expect(missing.status == 2 && missing.standardError == "imagepipe: option '-e' needs a value\n")
+        let unknown = try CommandRunner.run(["run", "-qz"], in: directory.path)
+        #expect(unknown.status == 2 && unknown.standardError.hasPrefix("imagepipe: unknown option '-z'"))
+    }
+
     @Test func usageErrorsGiveStatus2() throws {
         #expect(try CommandRunner.run([]).status == 2)
         let unknown = try CommandRunner.run(["rnu"])
