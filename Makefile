@@ -40,7 +40,11 @@ test: test-deps samples
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
+# SwiftPM keeps a sample package's build plan while its own manifest is unchanged, so files new
+# in the framework (a path dependency) went unseen ("cannot find … in scope"): drop the plan,
+# not the objects, before building.
 samples: deps
+	rm -f Samples/*/.build/debug.yaml Samples/*/.build/debug/description.json
 	cd Samples/CustomStage && $(SWIFT) build && $(SWIFT) test
 	cd Samples/EmbedDemo && $(SWIFT) build
 

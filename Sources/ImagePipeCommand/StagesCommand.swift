@@ -13,7 +13,7 @@ struct StagesCommand {
         """
 
     /// Bumped whenever the JSON's shape changes.
-    static let schemaVersion = 1
+    static let schemaVersion = Registry.pluginSchemaVersion
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: [.init(names: ["--json"], takesValue: false)], help: Self.help) else { return 0 }

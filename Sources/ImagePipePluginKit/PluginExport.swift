@@ -33,7 +33,7 @@ public enum PluginExport {
     private final class Exported: @unchecked Sendable {
         let compiler: PipelineCompiler
         let description: Result<UnsafeMutablePointer<CChar>, StageError>
-        let table: UnsafeMutablePointer<imagepipe_plugin_v1>
+        let table: UnsafeMutablePointer<imagepipe_plugin>
 
         init(plugin: Plugin) {
             var registry = Registry()
@@ -41,13 +41,15 @@ public enum PluginExport {
             do { try registry.register(plugin) } catch { problem = "\(error)" }
             compiler = PipelineCompiler(registry: registry)
             let json = JSONValue.object([
+                ("schemaVersion", .number(Double(IMAGEPIPE_PLUGIN_SCHEMA_VERSION))),
                 ("name", .string(plugin.name)), ("summary", .string(plugin.summary)),
                 ("stages", .array(plugin.stages.map { SchemaCoding.encode($0.schema) })),
             ])
             description = problem.map { .failure(StageError($0)) } ?? .success(strdup(json.text)!)
             table = .allocate(capacity: 1)
-            table.initialize(to: imagepipe_plugin_v1(
+            table.initialize(to: imagepipe_plugin(
                 interface_version: IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
+                table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
                 apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }))
         }

@@ -1,6 +1,10 @@
-/* Plugins that must be refused, built by PluginLoadingTests with -D to pick one:
-   NO_ENTRY (a shared library that is not a plugin), WRONG_VERSION, FAILS (describe reports an
-   error), CLASH (describes a stage named "fit", which the stock command already has). */
+/* Plugins for PluginLoadingTests, built with -D to pick one. Refused: NO_ENTRY (a shared library
+   that is not a plugin), WRONG_VERSION, OLD_V1 (a plugin of interface version 1, before the table
+   had its size), SHORT_TABLE (a table shorter than the command calls), FAILS (describe reports an
+   error), CLASH (describes a stage named "fit", which the stock command already has),
+   NO_SCHEMA_VERSION, FUTURE_SCHEMA, RENAMED_KEY (a parameter key misspelt). Accepted:
+   LONGER_TABLE (a newer plugin whose table has a field this command does not know). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "imagepipe_plugin.h"
@@ -8,13 +12,28 @@
 #ifdef NO_ENTRY
 int not_a_plugin(void) { return 42; }
 #else
+#if defined(CLASH)
+#define STAGES "[{\"name\":\"fit\",\"summary\":\"\",\"parameters\":[]}]"
+#elif defined(RENAMED_KEY)
+#define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"defualt\":\"1\"}]}]"
+#else
+#define STAGES "[{\"name\":\"fake\",\"summary\":\"A stage from a fixture\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"default\":\"1\",\"help\":\"How much\"}]}]"
+#endif
+#if defined(NO_SCHEMA_VERSION)
+#define VERSION_KEY ""
+#elif defined(FUTURE_SCHEMA)
+#define VERSION_KEY "\"schemaVersion\":2,"
+#else
+#define VERSION_KEY "\"schemaVersion\":1,"
+#endif
+
 static const char *describe(char **error) {
 #ifdef FAILS
     *error = strdup("the licence server cannot be reached");
     return NULL;
 #else
     (void)error;
-    return "{\"name\":\"clash\",\"summary\":\"\",\"stages\":[{\"name\":\"fit\",\"summary\":\"\",\"parameters\":[]}]}";
+    return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return NULL; }
@@ -25,14 +44,33 @@ static void *apply(void *stage, void *pixbuf, char **error) { (void)stage; (void
 static void destroy(void *stage) { (void)stage; }
 static void free_string(char *text) { free(text); }
 
-static const imagepipe_plugin_v1 table = {
-#ifdef WRONG_VERSION
-    999,
+/* A later version of the table with one more field at the end, as a newer plugin would have. */
+typedef struct {
+    imagepipe_plugin known;
+    void (*a_field_added_later)(void);
+} longer_table;
+static void added_later(void) {}
+
+static const longer_table table = {
+    {
+#if defined(WRONG_VERSION)
+        999,
+#elif defined(OLD_V1)
+        1,
 #else
-    IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
+        IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
 #endif
-    describe, create, output_size, apply, destroy, free_string
+#if defined(SHORT_TABLE)
+        offsetof(imagepipe_plugin, free_string),
+#elif defined(LONGER_TABLE)
+        sizeof(longer_table),
+#else
+        sizeof(imagepipe_plugin),
+#endif
+        describe, create, output_size, apply, destroy, free_string
+    },
+    added_later
 };
 
-const imagepipe_plugin_v1 *imagepipe_plugin_entry(void) { return &table; }
+const imagepipe_plugin *imagepipe_plugin_entry(void) { return &table.known; }
 #endif

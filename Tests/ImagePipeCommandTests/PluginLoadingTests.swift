@@ -63,9 +63,14 @@ import TestSupport
         let cases: [(String, String)] = [
             (notELF, "cannot be loaded: "),
             (try fixture("NO_ENTRY", in: directory), "not an ImagePipe plugin: it has no imagepipe_plugin_entry function"),
-            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface version 999; this imagepipe speaks version 1"),
+            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface version 999; this imagepipe speaks version 2"),
+            (try fixture("OLD_V1", in: directory), "built for plugin interface version 1; this imagepipe speaks version 2"),
+            (try fixture("SHORT_TABLE", in: directory), "its function table is 48 bytes, shorter than the 56 this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h"),
             (try fixture("FAILS", in: directory), "failed while registering: the licence server cannot be reached"),
-            (try fixture("CLASH", in: directory), "plugin 'clash': stage 'fit' is already defined by plugin 'fit-zoom'"),
+            (try fixture("CLASH", in: directory), "plugin 'fixture': stage 'fit' is already defined by plugin 'fit-zoom'"),
+            (try fixture("NO_SCHEMA_VERSION", in: directory), "its description has no schemaVersion; this imagepipe reads version 1"),
+            (try fixture("FUTURE_SCHEMA", in: directory), "its description has schemaVersion 2; this imagepipe reads version 1"),
+            (try fixture("RENAMED_KEY", in: directory), "stage 'fake': parameter 'level' has an unknown key 'defualt'"),
             (directory.file("missing.so"), "cannot be loaded: "),
         ]
         for (path, reason) in cases {
@@ -74,6 +79,17 @@ import TestSupport
             #expect(result.standardError.hasPrefix("imagepipe: warning: plugin \(path): \(reason)"), "\(result.standardError)")
             #expect(result.standardOutput.contains("  fit "), "the stock stages still work after \(path)")
         }
+    }
+
+    /// A plugin built against a later table (one more field at the end, same interface version)
+    /// loads in this command, which calls only the fields it knows.
+    @Test func aNewerPluginLoadsInAnOlderCommand() throws {
+        let directory = try TemporaryDirectory()
+        let plugin = try fixture("LONGER_TABLE", in: directory)
+        let result = try CommandRunner.run(["stages", "fake", "--plugin", plugin])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        #expect(result.standardOutput.contains("usage: fake [level=1]") && result.standardOutput.contains("plugin: fixture (\(plugin))"), "\(result.standardOutput)")
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {

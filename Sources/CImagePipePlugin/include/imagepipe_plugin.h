@@ -4,24 +4,38 @@
 #include <stdint.h>
 
 /*
- * ImagePipe's run-time plugin interface, version 1.
+ * ImagePipe's run-time plugin interface, version 2.
  *
  * A plugin is a shared library that exports
  *
- *     const imagepipe_plugin_v1 *imagepipe_plugin_entry(void);
+ *     const imagepipe_plugin *imagepipe_plugin_entry(void);
  *
  * Only C types cross between the imagepipe command and a plugin: text as UTF-8 C strings and
  * pictures as GdkPixbuf pointers (void * here), so host and plugin may each carry their own copy
  * of the ImagePipe framework. Plugins written in Swift get this table from ImagePipePluginKit.
+ *
+ * How the interface may change without breaking either side:
+ * - interface_version changes only when a field is removed, reordered or changes meaning; the
+ *   command refuses a plugin of another version.
+ * - A field added at the end keeps the version; table_size tells the command which fields the
+ *   plugin has. The command refuses a table shorter than the fields it needs, and ignores fields
+ *   past the ones it knows, so a newer plugin loads in an older command of the same version.
+ * - describe's JSON carries "schemaVersion" (IMAGEPIPE_PLUGIN_SCHEMA_VERSION); the command
+ *   refuses another version, and unknown keys, so a renamed key is an error, not a silent
+ *   default.
  */
 
-#define IMAGEPIPE_PLUGIN_INTERFACE_VERSION 1
+#define IMAGEPIPE_PLUGIN_INTERFACE_VERSION 2
+#define IMAGEPIPE_PLUGIN_SCHEMA_VERSION 1
 
-typedef struct imagepipe_plugin_v1 {
+typedef struct imagepipe_plugin {
     /* Always the first field, in every version: the interface the plugin was built for. */
     int32_t interface_version;
-    /* The plugin as JSON: {"name", "summary", "stages": [schema, ...]}; NULL with *error set when
-       the plugin cannot register. The text belongs to the plugin and stays valid. */
+    /* sizeof(imagepipe_plugin) as the plugin was compiled: which of the fields below it has. */
+    uint32_t table_size;
+    /* The plugin as JSON: {"schemaVersion": 1, "name", "summary", "stages": [schema, ...]}; NULL
+       with *error set when the plugin cannot register. The text belongs to the plugin and stays
+       valid. */
     const char *(*describe)(char **error);
     /* Makes a stage from its name and its canonical argument text (`key=value ...`); NULL with
        *error set when the arguments are refused. */
@@ -35,8 +49,8 @@ typedef struct imagepipe_plugin_v1 {
     void (*destroy)(void *stage);
     /* Frees an error text the plugin made. */
     void (*free_string)(char *text);
-} imagepipe_plugin_v1;
+} imagepipe_plugin;
 
-typedef const imagepipe_plugin_v1 *(*imagepipe_plugin_entry_function)(void);
+typedef const imagepipe_plugin *(*imagepipe_plugin_entry_function)(void);
 
 #endif

@@ -12,15 +12,15 @@ struct ExternalStage: Transform, @unchecked Sendable {
 
     /// A loaded plugin's function table; the library is never unloaded, so it outlives every use.
     struct Table: @unchecked Sendable {
-        let pointer: UnsafePointer<imagepipe_plugin_v1>
+        let pointer: UnsafePointer<imagepipe_plugin>
     }
 
     /// Owns the plugin's stage object.
     final class Handle: @unchecked Sendable {
-        let table: UnsafePointer<imagepipe_plugin_v1>
+        let table: UnsafePointer<imagepipe_plugin>
         let stage: UnsafeMutableRawPointer
 
-        init(table: UnsafePointer<imagepipe_plugin_v1>, stage: UnsafeMutableRawPointer) {
+        init(table: UnsafePointer<imagepipe_plugin>, stage: UnsafeMutableRawPointer) {
             self.table = table
             self.stage = stage
         }

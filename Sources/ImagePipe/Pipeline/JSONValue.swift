@@ -20,6 +20,8 @@ public enum JSONValue: Equatable, Sendable {
     public var numberValue: Double? { if case let .number(value) = self { value } else { nil } }
     public var boolValue: Bool? { if case let .bool(value) = self { value } else { nil } }
     public var arrayValue: [JSONValue]? { if case let .array(value) = self { value } else { nil } }
+    /// An object's keys in their order.
+    public var objectKeys: [String]? { if case let .object(pairs) = self { pairs.map(\.0) } else { nil } }
 
     /// Compact JSON text, keys in their order.
     public var text: String {

@@ -6,6 +6,10 @@ import Glibc
 extension Registry {
     /// The interface version this build of ImagePipe speaks (`imagepipe_plugin.h`).
     public static let pluginInterfaceVersion = Int(IMAGEPIPE_PLUGIN_INTERFACE_VERSION)
+    /// The version of the JSON a plugin describes itself with.
+    public static let pluginSchemaVersion = Int(IMAGEPIPE_PLUGIN_SCHEMA_VERSION)
+    /// The plugin keys this build reads; any other is refused (a renamed key is an error).
+    static let pluginKeys: Set<String> = ["schemaVersion", "name", "summary", "stages"]
 
     /// Loads a plugin shared library and registers its stages, all or none.
     ///
@@ -29,6 +33,11 @@ extension Registry {
         guard version == Self.pluginInterfaceVersion else {
             throw refuse("built for plugin interface version \(version); this imagepipe speaks version \(Self.pluginInterfaceVersion)")
         }
+        // Fields appended later are ignored; fields this build calls must be there.
+        let size = Int(table.pointee.table_size), needed = MemoryLayout<imagepipe_plugin>.size
+        guard size >= needed else {
+            throw refuse("its function table is \(size) bytes, shorter than the \(needed) this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h")
+        }
         var error: UnsafeMutablePointer<CChar>?
         let description = table.pointee.describe(&error)
         if let error {
@@ -39,6 +48,15 @@ extension Registry {
         guard let description, let json = JSONValue.parse(String(cString: description)) else {
             throw refuse("described itself with text that is not JSON")
         }
+        guard let schemaVersion = json["schemaVersion"]?.numberValue else {
+            throw refuse("its description has no schemaVersion; this imagepipe reads version \(Self.pluginSchemaVersion)")
+        }
+        guard Int(schemaVersion) == Self.pluginSchemaVersion else {
+            throw refuse("its description has schemaVersion \(NumberFormat.text(schemaVersion)); this imagepipe reads version \(Self.pluginSchemaVersion)")
+        }
+        if let unknown = json.objectKeys?.first(where: { !Self.pluginKeys.contains($0) }) {
+            throw refuse("its description has an unknown key '\(unknown)'")
+        }
         guard let name = json["name"]?.stringValue, let stages = json["stages"]?.arrayValue else {
             throw refuse("its description has no name or no stages")
         }
@@ -46,7 +64,7 @@ extension Registry {
         var definitions: [StageDefinition] = []
         for stage in stages {
             let schema: Schema
-            do { schema = try SchemaCoding.decode(stage) } catch { throw refuse("\(error.message)") }
+            do { schema = try SchemaCoding.decode(stage, strict: true) } catch { throw refuse("\(error.message)") }
             definitions.append(StageDefinition(schema: schema) { arguments in
                 do {
                     return try ExternalStage(table: functions, schema: schema, arguments: arguments)

@@ -25,19 +25,32 @@ public enum SchemaCoding {
         return .object(fields)
     }
 
-    /// A schema from its JSON, or a reason it cannot be one.
-    public static func decode(_ json: JSONValue) throws(StageError) -> Schema {
+    /// The keys `encode` writes for a stage and for a parameter.
+    static let stageKeys: Set<String> = ["name", "summary", "usage", "example", "parameters"]
+    static let parameterKeys: Set<String> = ["name", "kind", "type", "default", "required", "positional", "auto", "help",
+                                             "range", "choices", "count"]
+
+    /// A schema from its JSON, or a reason it cannot be one. `strict` refuses keys `encode` does
+    /// not write, so that a plugin whose description renamed a key is told so instead of getting
+    /// a default in its place.
+    public static func decode(_ json: JSONValue, strict: Bool = false) throws(StageError) -> Schema {
         guard let name = json["name"]?.stringValue, !name.isEmpty else { throw StageError("a stage without a name") }
+        if strict, let unknown = json.objectKeys?.first(where: { !stageKeys.contains($0) }) {
+            throw StageError("stage '\(name)' has an unknown key '\(unknown)'")
+        }
         guard let list = json["parameters"]?.arrayValue else { throw StageError("stage '\(name)' has no parameter list") }
         var parameters: [Parameter] = []
-        for item in list { parameters.append(try decodeParameter(item, stage: name)) }
+        for item in list { parameters.append(try decodeParameter(item, stage: name, strict: strict)) }
         guard Set(parameters.map(\.name)).count == parameters.count else { throw StageError("stage '\(name)' names a parameter twice") }
         return Schema(name: name, summary: json["summary"]?.stringValue ?? "", parameters: parameters, example: json["example"]?.stringValue)
     }
 
-    private static func decodeParameter(_ json: JSONValue, stage: String) throws(StageError) -> Parameter {
+    private static func decodeParameter(_ json: JSONValue, stage: String, strict: Bool) throws(StageError) -> Parameter {
         guard let name = json["name"]?.stringValue, let kind = json["kind"]?.stringValue else {
             throw StageError("stage '\(stage)' has a parameter without a name or kind")
+        }
+        if strict, let unknown = json.objectKeys?.first(where: { !parameterKeys.contains($0) }) {
+            throw StageError("stage '\(stage)': parameter '\(name)' has an unknown key '\(unknown)'")
         }
         let bounds = json["range"]?.arrayValue?.compactMap(\.numberValue)
         let range = bounds.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil }
