@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// The framework and the test support are optimised even in debug builds: their pixel loops
 /// (SIMD, generic arithmetic) run some 20× slower unoptimised, which made the tests crawl.
-let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate"]
+let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry"]
 let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }
 
 let package = Package(
@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "SquareSlice", dependencies: ["ImagePipe"], path: "Plugins/SquareSlice"),
         .target(name: "CircleCrop", dependencies: ["ImagePipe"], path: "Plugins/CircleCrop"),
         .target(name: "AnchorRotate", dependencies: ["ImagePipe"], path: "Plugins/AnchorRotate"),
+        .target(name: "Geometry", dependencies: ["ImagePipe"], path: "Plugins/Geometry"),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
@@ -45,6 +46,7 @@ let package = Package(
         .testTarget(name: "SquareSliceTests", dependencies: ["SquareSlice", "TestSupport"]),
         .testTarget(name: "CircleCropTests", dependencies: ["CircleCrop", "TestSupport"]),
         .testTarget(name: "AnchorRotateTests", dependencies: ["AnchorRotate", "TestSupport"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "PipelineFuzzing", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]

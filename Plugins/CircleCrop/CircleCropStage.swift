@@ -1,7 +1,9 @@
 import ImagePipe
 
-/// `circle-crop [size=auto] [viewport=WxH] [gap=0] [zoom=auto] [offset=x,y]` — the avatar that
-/// seed 000's "OK" button produces: the circle cut out of the picture, transparent outside.
+/// `circle-crop [size=auto] [viewport=WxH] [gap=0] [zoom=auto] [offset=x,y] [position=center]`
+/// — the avatar that seed 000's "OK" button produces: the circle cut out of the picture,
+/// transparent outside. Without an editor state, the largest circle, placed at `position`
+/// (an anchor, or a smart crop's `attention`/`entropy` after decoding).
 public struct CircleCropStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
         "circle-crop",
@@ -14,6 +16,8 @@ public struct CircleCropStage: Transform, DeclaredStage {
             EditorParameters.gap(\.gap),
             EditorParameters.zoom(\.zoom),
             EditorParameters.offset(\.offset),
+            Param(\.position, "position", .position, default: .anchor(.center),
+                  help: "Without a viewport, where the largest circle sits: an anchor (center; top-left puts it in that corner; Xpx,Ypx is its square's top-left corner), or attention (edges, skin and saturated colour) or entropy (the busiest part), chosen after decoding."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])
@@ -23,6 +27,7 @@ public struct CircleCropStage: Transform, DeclaredStage {
     public var gap: Double
     public var zoom: Double?
     public var offset: Point?
+    public var position: CropPosition = .anchor(.center)
     public var kernel: Kernel?
     public var linearLight = false
 
@@ -41,15 +46,25 @@ public struct CircleCropStage: Transform, DeclaredStage {
             if offset != nil { throw ArgumentError.parameter("offset", "offset is part of the editor's state; give viewport=WxH too") }
         }
         if let viewport { try EditorParameters.check(gap: gap, viewport: viewport) }
+        if viewport != nil, position != .anchor(.center) {
+            throw ArgumentError.parameter("position", "position places the largest circle; with viewport= the editor's zoom and offset place it")
+        }
     }
 
     /// The circle in image pixels: from the editor state when there is a viewport, else the
-    /// largest centred circle (less the gap).
+    /// largest circle (less the gap) at `position` (centred for a smart position, which the
+    /// analysis moves after decoding).
     public func circle(in input: Size) throws -> (center: Point, radius: Double) {
         guard let viewport else {
             let diameter = Double(input.shorterSide) - gap
             guard diameter > 0 else { throw StageError("gap \(NumberFormat.text(gap)) leaves no circle on a \(input) picture") }
-            return (Point(Double(input.width) / 2, Double(input.height) / 2), diameter / 2)
+            let room = Point(Double(input.width) - diameter, Double(input.height) - diameter)
+            let corner: Point = switch position {
+            case let .anchor(.unit(x, y)): Point(x * room.x, y * room.y)
+            case let .anchor(.pixels(x, y)): Point(x, y)
+            case .attention, .entropy: Point(room.x / 2, room.y / 2)
+            }
+            return (Point(min(max(corner.x, 0), room.x) + diameter / 2, min(max(corner.y, 0), room.y) + diameter / 2), diameter / 2)
         }
         let model = CropViewport(viewport: viewport, gap: gap, imageSize: input)
         return model.circleInImage(EditorParameters.state(of: model, zoomFactor: zoom, offset: offset))
@@ -63,6 +78,9 @@ public struct CircleCropStage: Transform, DeclaredStage {
     public func explanation(for input: Size) throws -> String? {
         let (center, radius) = try circle(in: input)
         let side = try outputSize(for: input).width
+        if let strategy = position.strategy {
+            return "circle radius \(NumberFormat.short(radius)) in image pixels, its centre chosen after decoding (\(strategy.rawValue)), scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
+        }
         return "circle centre \(NumberFormat.short(center.x)),\(NumberFormat.short(center.y)) radius \(NumberFormat.short(radius)) in image pixels, scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
     }
 
@@ -79,7 +97,11 @@ public struct CircleCropStage: Transform, DeclaredStage {
     public func apply(to source: ReducedImage) throws -> Image {
         let (center, radius) = try circle(in: source.fullSize)
         let output = try outputSize(for: source.fullSize)
-        let square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
+        var square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
+        if let strategy = position.strategy {
+            square = try SmartCrop.window(width: square.width, height: square.height, in: source.image,
+                                          area: source.wholePicture, strategy: strategy)
+        }
         // Cut first, scale only the circle's square: the cost follows the output, not the picture.
         let scaled = try source.image.resampled(from: square, to: output, kernel: kernel, linearLight: linearLight)
         let half = Double(output.width) / 2

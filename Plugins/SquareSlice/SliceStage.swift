@@ -1,7 +1,8 @@
 import ImagePipe
 
 /// `slice [WxH=300x300] [zoom=1] [offset=center]` — seed 001's Project NP slice: the picture
-/// covers a W×H window, zoomed between cover and native size, cut at a content offset.
+/// covers a W×H window, zoomed between cover and native size, cut at a content offset, or where
+/// a smart crop (`offset=attention|entropy`) finds the content after decoding.
 ///
 /// The seed's lesson is built in: only the window is resampled (crop and scale in one pass), so
 /// memory beyond the decode does not grow with the picture.
@@ -13,29 +14,35 @@ public struct SliceStage: Transform, DeclaredStage {
                   help: "The slice W×H; the output is exactly this size."),
             Param(\.zoom, "zoom", .number(1...1000), default: 1,
                   help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
-            Param(\.offset, "offset", .anchor, default: .center,
-                  help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture."),
+            Param(\.offset, "offset", .position, default: .anchor(.center),
+                  help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture; or attention (edges, skin and saturated colour) or entropy (the busiest part), chosen after decoding."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])
 
     public var size: Size
     public var zoom: Double
-    public var offset: Anchor
+    public var offset: CropPosition
     public var kernel: Kernel?
     public var linearLight = false
 
-    public init(size: Size = Size(300, 300), zoom: Double = 1, offset: Anchor = .center) {
+    public init(size: Size = Size(300, 300), zoom: Double = 1, offset: CropPosition = .anchor(.center)) {
         self.size = size
         self.zoom = zoom
         self.offset = offset
     }
 
-    /// The window in image pixels that becomes the slice.
+    public init(size: Size = Size(300, 300), zoom: Double = 1, offset: Anchor) {
+        self.init(size: size, zoom: zoom, offset: .anchor(offset))
+    }
+
+    /// The window in image pixels that becomes the slice; for a smart offset its size, centred
+    /// (the analysis places it after decoding).
     public func window(for input: Size) -> Region {
         let viewport = SliceViewport(slice: size, imageSize: input)
         let zoom = viewport.zoom(factor: zoom)
-        return viewport.window(zoom: zoom, offset: viewport.offset(offset, zoom: zoom))
+        guard case let .anchor(anchor) = offset else { return viewport.window(zoom: zoom, offset: viewport.offset(.center, zoom: zoom)) }
+        return viewport.window(zoom: zoom, offset: viewport.offset(anchor, zoom: zoom))
     }
 
     public func outputSize(for input: Size) -> Size { size }
@@ -43,6 +50,9 @@ public struct SliceStage: Transform, DeclaredStage {
     public func explanation(for input: Size) -> String? {
         let model = SliceViewport(slice: size, imageSize: input)
         let window = window(for: input)
+        if let strategy = offset.strategy {
+            return "window \(NumberFormat.short(window.width))x\(NumberFormat.short(window.height)) chosen after decoding (\(strategy.rawValue)) at zoom \(NumberFormat.short(model.zoom(factor: zoom))), cut and scaled in one pass"
+        }
         return "window \(NumberFormat.short(window.width))x\(NumberFormat.short(window.height))+\(NumberFormat.short(window.x))+\(NumberFormat.short(window.y)) at zoom \(NumberFormat.short(model.zoom(factor: zoom))) (zmin \(NumberFormat.short(model.minimumZoom)), zmax \(NumberFormat.short(model.maximumZoom))), cut and scaled in one pass"
     }
 
@@ -58,6 +68,11 @@ public struct SliceStage: Transform, DeclaredStage {
     }
 
     public func apply(to source: ReducedImage) throws -> Image {
-        try source.image.resampled(from: source.map(window(for: source.fullSize)), to: size, kernel: kernel, linearLight: linearLight)
+        var window = source.map(window(for: source.fullSize))
+        if let strategy = offset.strategy {
+            window = try SmartCrop.window(width: window.width, height: window.height, in: source.image,
+                                          area: source.wholePicture, strategy: strategy)
+        }
+        return try source.image.resampled(from: window, to: size, kernel: kernel, linearLight: linearLight)
     }
 }

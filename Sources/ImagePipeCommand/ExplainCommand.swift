@@ -51,13 +51,18 @@ struct ExplainCommand {
         } else {
             rows.append((pipeline.source.text, "→ \(plan.sourceSize)", ""))
         }
-        for step in plan.steps {
+        // After a stage whose size depends on the pixels (trim), sizes are estimates: "≤" on
+        // that stage's output, "~" on everything after it.
+        let estimated = plan.firstUpperBoundStep ?? plan.steps.count
+        for (index, step) in plan.steps.enumerated() {
             var what = try step.stage.explanation(for: step.input) ?? ""
             if let writer = step.stage as? any Sink { what = "writes \(try writer.destination(in: context))" }
-            rows.append((step.stage.text, "\(step.input) → \(step.output)", what))
+            let input = index > estimated ? "~\(step.input)" : "\(step.input)"
+            let output = index > estimated ? "~\(step.output)" : index == estimated ? "≤\(step.output)" : "\(step.output)"
+            rows.append((step.stage.text, "\(input) → \(output)", what))
         }
         let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
-        rows.append((pipeline.sink.text, "\(plan.outputSize) → \(destination)", ""))
+        rows.append((pipeline.sink.text, "\(plan.isExact ? "" : "~")\(plan.outputSize) → \(destination)", ""))
         let textWidth = rows.map(\.0.count).max() ?? 0
         let sizeWidth = rows.map(\.1.count).max() ?? 0
         let lines = rows.enumerated().map { index, row in

@@ -1,6 +1,7 @@
 import AnchorRotate
 import CircleCrop
 import FitZoom
+import Geometry
 import ImagePipe
 import Letterbox
 import SquareSlice
@@ -9,7 +10,7 @@ import SquareSlice
 public enum StandardPlugins {
     public static let all: [Plugin] = [
         Registry.core, FitZoomPlugin.plugin, LetterboxPlugin.plugin, SquareSlicePlugin.plugin,
-        CircleCropPlugin.plugin, AnchorRotatePlugin.plugin,
+        CircleCropPlugin.plugin, AnchorRotatePlugin.plugin, GeometryPlugin.plugin,
     ]
 
     /// A registry holding all of them.

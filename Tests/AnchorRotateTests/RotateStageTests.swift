@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImagePipe
 import AnchorRotate
 import TestSupport
@@ -70,5 +73,84 @@ import TestSupport
     @Test func canonicalText() throws {
         #expect(try RotateStage.parse([RawArgument(key: "angle", "0.5rad")]).text.hasPrefix("rotate angle=28.64788975654116"))
         #expect(RotateStage(turn: .pan(120), anchor: .unit(x: 0.5, y: 1.5)).text == "rotate pan=120 anchor=0.5,1.5")
+    }
+
+    // MARK: exact quarter turns
+
+    private let pattern = { (x: Int, y: Int) in Color(red: UInt8(x * 20), green: UInt8(y * 20), blue: 77) }
+
+    @Test(arguments: [Size(5, 3), Size(4, 6), Size(1, 1), Size(7, 7)])
+    func quarterTurnsMovePixelsExactly(size: Size) throws {
+        let source = try Synthetic.image(size.width, size.height, pattern)
+        let w = size.width, h = size.height
+        let cw = try RotateStage.parse([RawArgument("90")]).apply(to: source)
+        #expect(cw.size == size.transposed && !cw.hasAlpha)
+        let half = try RotateStage.parse([RawArgument("180")]).apply(to: source)
+        #expect(half.size == size && !half.hasAlpha)
+        let ccw = try RotateStage.parse([RawArgument("270")]).apply(to: source)
+        #expect(ccw.size == size.transposed && !ccw.hasAlpha)
+        for y in 0..<h {
+            for x in 0..<w {
+                // Clockwise: the top-left corner goes to the top-right.
+                #expect(cw.pixel(x: h - 1 - y, y: x) == source.pixel(x: x, y: y))
+                #expect(half.pixel(x: w - 1 - x, y: h - 1 - y) == source.pixel(x: x, y: y))
+                #expect(ccw.pixel(x: y, y: w - 1 - x) == source.pixel(x: x, y: y))
+            }
+        }
+        // Alpha is kept, and four turns give the picture back.
+        let rgba = try Synthetic.gradient(w, h, alpha: true)
+        var turned = rgba
+        for _ in 0..<4 { turned = try RotateStage(turn: .quarterTurns(1)).apply(to: turned) }
+        #expect(turned.hasAlpha && turned.size == size)
+        #expect(turned.pixel(x: w - 1, y: 0) == rgba.pixel(x: w - 1, y: 0))
+    }
+
+    @Test func rightAnglesWithAnExpandedCanvasAreExact() throws {
+        let source = try Synthetic.image(5, 3, pattern)
+        let exact = try RotateStage(turn: .quarterTurns(1)).apply(to: source)
+        for (angle, anchor) in [(90.0, Anchor.center), (90, .unit(x: 0.5, y: 1.5)), (-270, .topLeft), (450, .center)] {
+            let stage = RotateStage(turn: .angle(Angle(degrees: angle)), anchor: anchor, expandsCanvas: true)
+            #expect(stage.exactQuarterTurns(forWidth: 5) == 1)
+            let result = try stage.apply(to: source)
+            #expect(!result.hasAlpha && result.size == Size(3, 5))
+            #expect(result.pixel(x: 2, y: 0) == exact.pixel(x: 2, y: 0) && result.pixel(x: 0, y: 4) == exact.pixel(x: 0, y: 4))
+        }
+        // 180° about the centre stays in its canvas exactly; 90° in the same canvas cannot.
+        #expect(RotateStage(turn: .angle(Angle(degrees: 180))).exactQuarterTurns(forWidth: 5) == 2)
+        #expect(RotateStage(turn: .angle(Angle(degrees: 90))).exactQuarterTurns(forWidth: 5) == nil)
+        #expect(RotateStage(turn: .angle(Angle(degrees: 180)), anchor: .topLeft).exactQuarterTurns(forWidth: 5) == nil)
+        #expect(RotateStage(turn: .quarterTurns(3)).explanation(for: Size(5, 3)) == "exact turn 270° clockwise: pixels moved, not resampled")
+    }
+
+    @Test func quarterTurnSyntax() throws {
+        #expect(RotateStage(turn: .quarterTurns(1)).text == "rotate 90")
+        #expect(try RotateStage.parse([RawArgument(key: "turn", "270")]) == RotateStage(turn: .quarterTurns(3)))
+        #expect(try RotateStage.parse([RawArgument("180")]).turn == .quarterTurns(2))
+        for arguments in [[RawArgument("45")], [RawArgument("90"), RawArgument(key: "angle", "90")],
+                          [RawArgument("90"), RawArgument(key: "pan", "9")], [RawArgument("90"), RawArgument(key: "anchor", "top")],
+                          [RawArgument("90"), RawArgument(key: "canvas", "expand")], [RawArgument("90"), RawArgument(key: "background", "red")]] {
+            #expect(throws: ArgumentError.self, "\(arguments)") { try RotateStage.parse(arguments) }
+        }
+    }
+
+    /// Review bug: the expanded canvas was centred on the unturned picture's centre, but the
+    /// picture turns about the anchor, so an off-centre anchor cut it off.
+    @Test func expandedCanvasFollowsAnOffCentreAnchor() throws {
+        let source = try Synthetic.image(40, 40) { _, _ in red }
+        let stage = RotateStage(turn: .angle(Angle(degrees: 10)), anchor: .unit(x: 0.5, y: 1.5), expandsCanvas: true)
+        let (size, origin) = stage.frame(for: source.size)
+        // Every corner of the turned picture lies on the canvas.
+        let radians = 10.0 * .pi / 180, pivot = Point(20, 60)
+        for corner in [Point(0, 0), Point(40, 0), Point(0, 40), Point(40, 40)] {
+            let d = Point(corner.x - pivot.x, corner.y - pivot.y)
+            let x = pivot.x + cos(radians) * d.x - sin(radians) * d.y - origin.x
+            let y = pivot.y + sin(radians) * d.x + cos(radians) * d.y - origin.y
+            #expect(x >= -1e-9 && y >= -1e-9 && x <= Double(size.width) + 1e-9 && y <= Double(size.height) + 1e-9, "corner \(corner) at \(x),\(y)")
+        }
+        // And every picture pixel is there: the coverage adds up to the picture's area.
+        let result = try stage.apply(to: source)
+        var coverage = 0.0
+        for y in 0..<result.height { for x in 0..<result.width { coverage += Double(result.pixel(x: x, y: y).alpha) / 255 } }
+        #expect(abs(coverage - 1600) < 16, "coverage \(coverage) of 1600")
     }
 }

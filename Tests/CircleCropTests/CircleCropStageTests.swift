@@ -181,3 +181,38 @@ import TestSupport
         #expect(try stage.apply(to: Synthetic.gradient(128, 80)).size == Size(667, 375))
     }
 }
+
+@Suite struct CircleCropPositionTests {
+    @Test func anchorsPlaceTheLargestCircle() throws {
+        let stage = try CircleCropStage.parse([RawArgument(key: "position", "left")])
+        let (center, radius) = try stage.circle(in: Size(301, 100))
+        #expect(center == Point(50, 50) && radius == 50)
+        let right = try CircleCropStage.parse([RawArgument(key: "position", "bottom-right")])
+        #expect(try right.circle(in: Size(100, 301)).center == Point(50, 251))
+        #expect(try CircleCropStage.parse([RawArgument(key: "position", "10px,0px")]).circle(in: Size(301, 100)).center == Point(60, 50))
+        #expect(try CircleCropStage.parse([RawArgument(key: "position", "900px,0px")]).circle(in: Size(301, 100)).center == Point(251, 50))
+        #expect(stage.text == "circle-crop position=left")
+        #expect(throws: ArgumentError.self) {
+            try CircleCropStage.parse([RawArgument(key: "viewport", "300x300"), RawArgument(key: "position", "attention")])
+        }
+    }
+
+    @Test(arguments: ["attention", "entropy"])
+    func smartPositionsFindTheObject(strategy: String) throws {
+        let object = Rect(x: 230, y: 35, width: 30, height: 30)
+        let source = try Synthetic.objectOnFlat(301, 100, object: object)
+        let stage = try CircleCropStage.parse([RawArgument(key: "position", strategy)])
+        #expect(try stage.explanation(for: source.size)?.contains("chosen after decoding (\(strategy))") == true)
+        let result = try stage.apply(to: source)
+        #expect(result.size == Size(100, 100))
+        // The object's middle is inside the circle, and opaque there.
+        var busy = 0
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let p = result.pixel(x: x, y: y)
+                if p.alpha == 255 && p != Color(red: 90, green: 100, blue: 110) { busy += 1 }
+            }
+        }
+        #expect(busy >= object.width * object.height * 9 / 10, "\(busy)")
+    }
+}

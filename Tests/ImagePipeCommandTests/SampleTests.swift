@@ -57,7 +57,10 @@ import TestSupport
         // The output is the size the plan said, from the header alone; every output is there.
         let compiled = try StandardPlugins.compiler.compile(text, file: pipeline)
         let context = RunContext(input: inputPath, output: outputName, outputDirectory: directory.path)
-        #expect(output.size == (try compiled.plan(in: context)).outputSize)
+        // (After a stage whose size depends on the pixels, like trim, the plan is an estimate
+        // and the expected picture alone pins the size.)
+        let plan = try compiled.plan(in: context)
+        if plan.isExact { #expect(output.size == plan.outputSize) }
         for path in try compiled.outputs(in: context) {
             #expect((try? ImageHeader.read(path: path)) != nil, "\(pipeline) did not write \(path)")
         }

@@ -25,7 +25,7 @@ import ImagePipeCommand
                                     ^~~~~~
             """)
         #expect(errors("rotate anchor=0.5,1.5") == """
-            s.pipe:1:1: error: rotate: give angle=A (like 30deg) or pan=P (pixels)
+            s.pipe:1:1: error: rotate: give a quarter turn (rotate 90), angle=A (like 30deg) or pan=P (pixels)
                 rotate anchor=0.5,1.5
                 ^~~~~~
             """)

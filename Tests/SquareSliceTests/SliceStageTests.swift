@@ -61,3 +61,20 @@ import TestSupport
         #expect(throws: ArgumentError.self) { try SliceStage.parse([RawArgument(key: "zoom", "0.5")]) }
     }
 }
+
+@Suite struct SliceSmartCropTests {
+    @Test(arguments: ["attention", "entropy"])
+    func theSliceHoldsTheObject(strategy: String) throws {
+        let object = Rect(x: 40, y: 260, width: 50, height: 40)
+        let source = try Synthetic.objectOnFlat(150, 401, object: object)
+        let stage = try SliceStage.parse([RawArgument("150x150"), RawArgument(key: "offset", strategy)])
+        #expect(stage.text == "slice 150x150 offset=\(strategy)")
+        #expect(stage.explanation(for: source.size)?.contains("chosen after decoding (\(strategy))") == true)
+        let result = try stage.apply(to: source)
+        #expect(result.size == Size(150, 150))
+        // At zoom 1 the window is whole pixels of the picture: all of the object is in it.
+        var busy = 0
+        for y in 0..<150 { for x in 0..<150 where result.pixel(x: x, y: y) != Color(red: 90, green: 100, blue: 110) { busy += 1 } }
+        #expect(busy == object.width * object.height, "\(busy)")
+    }
+}

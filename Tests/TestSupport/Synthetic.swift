@@ -52,3 +52,14 @@ public enum Synthetic {
             && abs(Int(a.blue) - Int(b.blue)) <= tolerance && abs(Int(a.alpha) - Int(b.alpha)) <= tolerance
     }
 }
+
+extension Synthetic {
+    /// A flat grey-blue picture with a bright, busy object (a 2-pixel checkerboard of saturated
+    /// colours) in `object`: where a smart crop must look.
+    public static func objectOnFlat(_ width: Int, _ height: Int, object: Rect) throws -> Image {
+        try image(width, height) { x, y in
+            guard x >= object.x, x < object.maxX, y >= object.y, y < object.maxY else { return Color(red: 90, green: 100, blue: 110) }
+            return (x / 2 + y / 2) % 2 == 0 ? Color(red: 255, green: 230, blue: 40) : Color(red: 20, green: 40, blue: 220)
+        }
+    }
+}

@@ -119,8 +119,11 @@ public struct Pipeline: Sendable {
                 let input = index == 1 ? source : ReducedImage(current)
                 let expected = try transform.outputSize(for: input.fullSize)
                 let result = input.isFull ? try transform.apply(to: current) : try transform.apply(to: input)
-                guard result.size == expected else {
-                    throw StageError("produced \(result.size) where its plan said \(expected) (a bug in the stage)")
+                let fits = transform.outputSizeIsUpperBound
+                    ? result.size.width <= expected.width && result.size.height <= expected.height : result.size == expected
+                guard fits else {
+                    let said = transform.outputSizeIsUpperBound ? "at most \(expected)" : "\(expected)"
+                    throw StageError("produced \(result.size) where its plan said \(said) (a bug in the stage)")
                 }
                 if let context, let writer = transform as? any Sink { outputs.append(try writer.write(result, in: context)) }
                 return result

@@ -30,6 +30,15 @@ public struct Plan: Sendable {
     /// Whether the source decodes at a reduced size.
     public var shrinksOnLoad: Bool { decodeSize != sourceSize }
 
-    /// The size that reaches the sink.
+    /// The size that reaches the sink: exact when `isExact`, else an estimate made from the
+    /// largest size a pixel-dependent stage (`trim`) may give.
     public var outputSize: Size { steps.last?.output ?? sourceSize }
+
+    /// Whether every size in the plan is known from the header: no step's size depends on the
+    /// pixels. After a step that does, the sizes are estimates; the run works them out again
+    /// from the real pictures.
+    public var isExact: Bool { !steps.contains { $0.stage.outputSizeIsUpperBound } }
+
+    /// The index of the first step whose size depends on the pixels, if any.
+    public var firstUpperBoundStep: Int? { steps.firstIndex { $0.stage.outputSizeIsUpperBound } }
 }

@@ -68,6 +68,9 @@ public enum SchemaCoding {
         case "boolean": type = .boolean
         case "string": type = .string
         case "path": type = .path
+        case "resize-size": type = .resizeSize(max: Int(range?.upperBound ?? 100_000))
+        case "position": type = .position
+        case "crop-rect": type = .cropRect(max: Int(range?.upperBound ?? 100_000))
         case "numbers":
             let count = json["count"]?.arrayValue?.compactMap(\.numberValue) ?? []
             type = .numbers(count: count.count == 2 ? Int(count[0])...Int(count[1]) : 1...64, each: range ?? -1e9...1e9)

@@ -80,6 +80,22 @@ extension ParameterKind where T == [Double] {
     }
 }
 
+extension ParameterKind where T == ResizeSize {
+    public static func resizeSize(max: Int) -> Self {
+        Self(.resizeSize(max: max), value: Value.resizeSize) { if case let .resizeSize(v) = $0 { v } else { nil } }
+    }
+}
+
+extension ParameterKind where T == CropPosition {
+    public static var position: Self { Self(.position, value: Value.position) { if case let .position(v) = $0 { v } else { nil } } }
+}
+
+extension ParameterKind where T == CropRect {
+    public static func cropRect(max: Int) -> Self {
+        Self(.cropRect(max: max), value: Value.cropRect) { if case let .cropRect(v) = $0 { v } else { nil } }
+    }
+}
+
 extension ParameterKind where T: Equatable & Sendable {
     /// A choice whose words stand for Swift values, in the order written:
     /// `.choice(["same": false, "expand": true])` is a `ParameterKind<Bool>`.

@@ -22,6 +22,13 @@ public enum ParameterType: Hashable, Sendable {
     case path
     /// Comma-separated numbers (`4,4`): how many, and the range of each.
     case numbers(count: ClosedRange<Int>, each: ClosedRange<Double>)
+    /// `WxH`, `Wx`, `xH`, `50%`, `50%x25%`: a resize target (see `ResizeSize`), pixel sides
+    /// from 1 to the given maximum.
+    case resizeSize(max: Int)
+    /// An anchor, `attention` or `entropy` (see `CropPosition`).
+    case position
+    /// `X,Y,WxH` in pixels or percentages (see `CropRect`), pixel values up to the given maximum.
+    case cropRect(max: Int)
 
     /// The type's name for machines (`imagepipe stages --json`).
     public var kind: String {
@@ -39,6 +46,9 @@ public enum ParameterType: Hashable, Sendable {
         case .string: "string"
         case .path: "path"
         case .numbers: "numbers"
+        case .resizeSize: "resize-size"
+        case .position: "position"
+        case .cropRect: "crop-rect"
         }
     }
 
@@ -47,7 +57,8 @@ public enum ParameterType: Hashable, Sendable {
         switch self {
         case let .integer(range): Double(range.lowerBound)...Double(range.upperBound)
         case let .number(range), let .angle(range), let .percentage(range): range
-        case let .size(max): 1...Double(max)
+        case let .size(max), let .resizeSize(max): 1...Double(max)
+        case let .cropRect(max): 0...Double(max)
         case let .numbers(_, each): each
         default: nil
         }
@@ -69,6 +80,9 @@ public enum ParameterType: Hashable, Sendable {
         case .string: "TEXT"
         case .path: "PATH"
         case .numbers: "X,Y,…"
+        case .resizeSize: "[W]x[H]"
+        case .position: "POSITION"
+        case .cropRect: "X,Y,WxH"
         }
     }
 
@@ -89,6 +103,9 @@ public enum ParameterType: Hashable, Sendable {
         case .path: "file path"
         case let .numbers(count, each):
             "\(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound)…\(count.upperBound)") comma-separated numbers \(Self.text(each))"
+        case let .resizeSize(max): "resize size WxH, Wx, xH or percentages 50%, 50%x25% (pixel sides 1…\(max))"
+        case .position: "position (an anchor, attention or entropy)"
+        case let .cropRect(max): "rectangle X,Y,WxH in pixels (0…\(max)) or percentages (10%,10%,50%x50%)"
         }
     }
 
@@ -164,6 +181,19 @@ public enum ParameterType: Hashable, Sendable {
             var numbers: [Double] = []
             for part in parts { numbers.append(try Self.number(String(part), in: each)) }
             return .numbers(numbers)
+        case let .resizeSize(max):
+            return .resizeSize(try ResizeSize(parsing: text, max: max))
+        case .position:
+            switch text {
+            case "attention": return .position(.attention)
+            case "entropy": return .position(.entropy)
+            default:
+                do { return .position(.anchor(try Self.anchor(text))) } catch {
+                    throw ValueError("expected a position: attention, entropy, or \(error.reason.dropFirst("expected ".count))")
+                }
+            }
+        case let .cropRect(max):
+            return .cropRect(try CropRect(parsing: text, max: max))
         }
     }
 
@@ -181,6 +211,9 @@ public enum ParameterType: Hashable, Sendable {
         case let .choice(text), let .string(text): text
         case let .boolean(flag): flag ? "true" : "false"
         case let .numbers(numbers): numbers.map(NumberFormat.text).joined(separator: ",")
+        case let .resizeSize(size): size.description
+        case let .position(position): position.description
+        case let .cropRect(rect): rect.description
         }
     }
 

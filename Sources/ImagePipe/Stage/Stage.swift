@@ -47,6 +47,10 @@ public protocol Transform: Stage {
     /// The size `apply` will produce from an input of `input` size, computed without pixels.
     /// Throws `StageError` when the geometry is impossible (a crop outside the picture).
     func outputSize(for input: Size) throws -> Size
+    /// Whether the output size depends on the pixels (`trim`): `outputSize(for:)` is then the
+    /// largest size `apply` may give, and the plan after this stage an estimate. False for
+    /// every stage whose geometry the header decides.
+    var outputSizeIsUpperBound: Bool { get }
     func apply(to image: Image) throws -> Image
     /// What the stage will do to a picture of this size, in a few words, for `imagepipe explain`
     /// (scale factors, crop rectangles, circles); nil when the sizes say it all.
@@ -63,6 +67,7 @@ public protocol Transform: Stage {
 }
 
 extension Transform {
+    public var outputSizeIsUpperBound: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }
     public func reducedInput(for input: Size) throws -> Size? { nil }
 

@@ -13,4 +13,7 @@ public enum Value: Hashable, Sendable {
     case boolean(Bool)
     case string(String)
     case numbers([Double])
+    case resizeSize(ResizeSize)
+    case position(CropPosition)
+    case cropRect(CropRect)
 }

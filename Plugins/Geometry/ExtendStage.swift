@@ -1,0 +1,46 @@
+import ImagePipe
+
+/// `extend [top=0] [right=0] [bottom=0] [left=0] [color=black] [mode=color]` — add pixels at
+/// the edges (what other tools call padding), as libvips `embed` / sharp `extend`: a flat
+/// colour, or the edge pixels copied, mirrored or repeated.
+public struct ExtendStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "extend", summary: "Add pixels at the edges (pad): a colour, or the edges copied, mirrored or repeated",
+        example: "extend top=10 bottom=10 color=white", start: ExtendStage(), [
+            Param(\.top, "top", .integer(0...100_000), default: 0, help: "Rows added above."),
+            Param(\.right, "right", .integer(0...100_000), default: 0, help: "Columns added on the right."),
+            Param(\.bottom, "bottom", .integer(0...100_000), default: 0, help: "Rows added below."),
+            Param(\.left, "left", .integer(0...100_000), default: 0, help: "Columns added on the left."),
+            Param(\.color, "color", .color, default: .black,
+                  help: "The new pixels' colour with mode=color (black, as sharp and libvips); a colour that is not opaque gives RGBA output."),
+            Param(\.mode, "mode", .choice(EdgeMode.self), default: .color,
+                  help: "color fills with color; copy stretches the edge pixels; mirror reflects the picture at each edge (the edge pixel repeated, as libvips); repeat tiles it. This is the pad of other tools."),
+        ])
+
+    public var top: Int
+    public var right: Int
+    public var bottom: Int
+    public var left: Int
+    public var color: Color
+    public var mode: EdgeMode
+
+    public init(top: Int = 0, right: Int = 0, bottom: Int = 0, left: Int = 0, color: Color = .black, mode: EdgeMode = .color) {
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+        self.left = left
+        self.color = color
+        self.mode = mode
+    }
+
+    public func outputSize(for input: Size) -> Size { Size(input.width + left + right, input.height + top + bottom) }
+
+    public func explanation(for input: Size) -> String? {
+        "add \(top) above, \(right) right, \(bottom) below, \(left) left: " + (mode == .color ? "\(color)" : "\(mode.rawValue) the edges")
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        if top == 0 && right == 0 && bottom == 0 && left == 0 { return image }
+        return try image.extended(top: top, right: right, bottom: bottom, left: left, mode: mode, background: color)
+    }
+}

@@ -1,0 +1,13 @@
+import ImagePipe
+
+/// `flip` — the picture upside down (top to bottom), as sharp's `flip`: lossless, RGB stays RGB.
+public struct FlipStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "flip", summary: "Mirror top to bottom (upside down), lossless", example: "flip", start: FlipStage(), [])
+
+    public init() {}
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func apply(to image: Image) throws -> Image { try image.flippedVertically() }
+}

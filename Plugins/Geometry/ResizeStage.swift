@@ -1,0 +1,162 @@
+import ImagePipe
+
+/// `resize [W]x[H] [fit=cover] [position=center] [upscale=true] [background=black]` — sharp's
+/// resize: a width, a height or both (pixels or percentages), fitted as sharp's `fit` says.
+///
+/// Cover crops and scales in one pass (only the window is resampled), and the first `resize`
+/// of a pipeline lets a JPEG decode reduced (shrink-on-load), as `fit` and `slice` do.
+public struct ResizeStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "resize", summary: "Resize to a width and/or height, fitted as sharp does (cover, contain, fill, inside, outside)",
+        example: "resize 640x480 fit=contain", start: ResizeStage(ResizeSize(1, 1)), [
+            Param(\.size, "size", .resizeSize(max: 100_000), positional: true,
+                  help: "WxH, Wx (width only: the height keeps the aspect), xH, or percentages of the picture's sides (50%, 50%x25%). A bare number is refused as ambiguous."),
+            Param(\.fit, "fit", .choice(ResizeFit.self), default: .cover,
+                  help: "With both sides given: cover (the default, as sharp; vips thumbnail's default is inside) fills WxH and cuts the overflow at position; contain fits inside and letterboxes onto background; fill stretches to exactly WxH; inside fits inside with no bars; outside covers with nothing cut."),
+            Param(\.position, "position", .position, default: .anchor(.center),
+                  help: "For cover, where the window is cut: an anchor (center, top, 0.3,0, or the content offset Xpx,Ypx in scaled pixels), attention (edges, skin and saturated colour) or entropy (the busiest part), the last two chosen after decoding. For contain, where the picture sits on the canvas (an anchor; Xpx,Ypx is its top-left corner)."),
+            Param(\.upscale, "upscale", .boolean, default: true,
+                  help: "false never enlarges (sharp's withoutEnlargement): the scale stops at 1; cover then cuts at most WxH, contain still letterboxes to WxH."),
+            Param(\.background, "background", .color, default: .black,
+                  help: "The bars of fit=contain (black, as sharp); a colour that is not opaque gives RGBA."),
+            ScalingParameters.kernel(\.kernel),
+            ScalingParameters.linearLight(\.linearLight),
+        ])
+
+    /// What a resize of one picture size does, before any pixel is seen.
+    public struct Layout: Hashable, Sendable {
+        /// The part of the picture that is scaled, in its pixels. For a smart `position` only its
+        /// size is final (it is centred here); the analysis places it after decoding.
+        public var window: Region
+        /// The size the window is scaled to.
+        public var scaled: Size
+        /// The output: `scaled`, or the canvas of `contain`.
+        public var output: Size
+        /// Where the scaled picture's top-left lies on the canvas (contain), else 0,0.
+        public var origin: Point
+    }
+
+    public var size: ResizeSize
+    public var fit: ResizeFit
+    public var position: CropPosition
+    public var upscale: Bool
+    public var background: Color
+    public var kernel: Kernel?
+    public var linearLight = false
+
+    public init(_ size: ResizeSize, fit: ResizeFit = .cover, position: CropPosition = .anchor(.center), upscale: Bool = true,
+                background: Color = .black) {
+        self.size = size
+        self.fit = fit
+        self.position = position
+        self.upscale = upscale
+        self.background = background
+    }
+
+    public func check() throws(ArgumentError) {
+        if position.strategy != nil, !(fit == .cover && size.width != nil && size.height != nil) {
+            throw ArgumentError.parameter("position", "position=\(position) chooses a window to cut, so it needs fit=cover and both a width and a height")
+        }
+    }
+
+    /// Whether the scale is limited to 1.
+    private func limited(_ scale: Double) -> Double { upscale ? scale : min(scale, 1) }
+
+    public func layout(for input: Size) -> Layout {
+        let w = Double(input.width), h = Double(input.height)
+        let whole = Region(x: 0, y: 0, width: w, height: h)
+        let targetWidth = size.width?.pixels(of: input.width), targetHeight = size.height?.pixels(of: input.height)
+        func uniform(_ scale: Double) -> Size { Size(Rounding.side(w * scale), Rounding.side(h * scale)) }
+        guard let targetWidth, let targetHeight else {
+            // One side given: the other keeps the aspect, whatever the fit.
+            let scale = limited(targetWidth.map { $0 / w } ?? targetHeight! / h)
+            let scaled = uniform(scale)
+            return Layout(window: whole, scaled: scaled, output: scaled, origin: .zero)
+        }
+        let target = Size(Rounding.side(targetWidth), Rounding.side(targetHeight))
+        let (byWidth, byHeight) = (targetWidth / w, targetHeight / h)
+        switch fit {
+        case .fill:
+            let scaled = Size(upscale || byWidth <= 1 ? target.width : input.width, upscale || byHeight <= 1 ? target.height : input.height)
+            return Layout(window: whole, scaled: scaled, output: scaled, origin: .zero)
+        case .inside, .outside:
+            let scaled = uniform(limited(fit == .inside ? min(byWidth, byHeight) : max(byWidth, byHeight)))
+            return Layout(window: whole, scaled: scaled, output: scaled, origin: .zero)
+        case .contain:
+            let scaled = uniform(limited(min(byWidth, byHeight)))
+            let output = Size(max(target.width, scaled.width), max(target.height, scaled.height))
+            let room = Point(Double(output.width - scaled.width), Double(output.height - scaled.height))
+            let origin: Point = switch position {
+            case let .anchor(.unit(x, y)):
+                // Rounded down, as letterbox and sharp's embed centre: an odd pixel goes right or below.
+                Point(min(max((x * room.x).rounded(.down), 0), room.x), min(max((y * room.y).rounded(.down), 0), room.y))
+            case let .anchor(.pixels(x, y)):
+                Point(min(max(x.rounded(.down), 0), room.x), min(max(y.rounded(.down), 0), room.y))
+            case .attention, .entropy:
+                Point((room.x / 2).rounded(.down), (room.y / 2).rounded(.down))
+            }
+            return Layout(window: whole, scaled: scaled, output: output, origin: origin)
+        case .cover:
+            let scale = limited(max(byWidth, byHeight))
+            let full = uniform(scale)
+            let output = Size(min(target.width, full.width), min(target.height, full.height))
+            // The window that becomes the output; exactly the output's pixels at scale 1.
+            let window = (width: min(w, Double(output.width) / scale), height: min(h, Double(output.height) / scale))
+            let room = (x: w - window.width, y: h - window.height)
+            var corner: Point = switch position {
+            case let .anchor(.unit(x, y)): Point(x * room.x, y * room.y)
+            case let .anchor(.pixels(x, y)): Point(x / scale, y / scale)
+            case .attention, .entropy: Point(room.x / 2, room.y / 2)
+            }
+            corner = Point(min(max(corner.x, 0), room.x), min(max(corner.y, 0), room.y))
+            if scale == 1 { corner = Point(corner.x.rounded(.down), corner.y.rounded(.down)) } // a plain crop, pixels shared
+            return Layout(window: Region(x: corner.x, y: corner.y, width: window.width, height: window.height),
+                          scaled: output, output: output, origin: .zero)
+        }
+    }
+
+    public func outputSize(for input: Size) -> Size { layout(for: input).output }
+
+    public func explanation(for input: Size) -> String? {
+        let layout = layout(for: input)
+        let scaleX = Double(layout.scaled.width) / layout.window.width, scaleY = Double(layout.scaled.height) / layout.window.height
+        let scale = abs(scaleX - scaleY) < 1e-3 ? "scale ×\(NumberFormat.short(scaleX))"
+            : "scale ×\(NumberFormat.short(scaleX)) across, ×\(NumberFormat.short(scaleY)) down"
+        let window = layout.window
+        let windowText = "\(NumberFormat.short(window.width))x\(NumberFormat.short(window.height))"
+        switch fit {
+        case .cover where size.width != nil && size.height != nil:
+            if let strategy = position.strategy {
+                return "\(scale); cover: a \(windowText) window chosen after decoding (\(strategy.rawValue)), cut and scaled in one pass"
+            }
+            return "\(scale); cover: window \(windowText) at \(NumberFormat.short(window.x)),\(NumberFormat.short(window.y)), cut and scaled in one pass"
+        case .contain where layout.output != layout.scaled:
+            return "\(scale) to \(layout.scaled), placed at \(NumberFormat.short(layout.origin.x)),\(NumberFormat.short(layout.origin.y)) on a \(layout.output) \(background) canvas"
+        default:
+            return "\(scale) (\(size.width != nil && size.height != nil ? fit.rawValue : "aspect kept"))"
+        }
+    }
+
+    public func apply(to image: Image) throws -> Image { try apply(to: ReducedImage(image)) }
+
+    /// The window is scaled to the output, so the picture is needed at that scale at most.
+    public func reducedInput(for input: Size) -> Size? {
+        let layout = layout(for: input)
+        let scaleX = Double(layout.scaled.width) / layout.window.width, scaleY = Double(layout.scaled.height) / layout.window.height
+        guard scaleX < 1, scaleY < 1 else { return nil }
+        return Size(max(1, Int((Double(input.width) * scaleX).rounded(.up))), max(1, Int((Double(input.height) * scaleY).rounded(.up))))
+    }
+
+    public func apply(to source: ReducedImage) throws -> Image {
+        let layout = layout(for: source.fullSize)
+        var window = source.map(layout.window)
+        if let strategy = position.strategy {
+            window = try SmartCrop.window(width: window.width, height: window.height, in: source.image,
+                                          area: source.wholePicture, strategy: strategy)
+        }
+        let scaled = try source.image.resampled(from: window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
+        guard layout.output != layout.scaled else { return scaled }
+        return try Image.canvas(size: layout.output, background: background, placing: scaled,
+                                at: (Int(layout.origin.x), Int(layout.origin.y)))
+    }
+}

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where to cut a window so that it keeps what matters in a picture, after libvips' smartcrop.
+/// The analysis needs pixels: it runs after decoding, on a small copy of the picture.
+///
+/// - `attention`: each pixel of the small copy scores its edges (the magnitude of the luma
+///   Laplacian), how close its colour is to a skin tone, and its saturation; the score map is
+///   blurred at about an eighth of the window, and the window is centred on its peak (then kept
+///   inside the picture).
+/// - `entropy`: the window starts as the whole picture and loses strips, an eighth of the window
+///   at most, from whichever side (left or right, top or bottom) has the lower entropy of its
+///   luma histogram, until it has the window's size.
+///
+/// Fully transparent pixels score nothing. Both are deterministic; ties go to the top-left.
+public enum SmartCrop {
+    public enum Strategy: String, CaseIterable, Sendable {
+        case attention
+        case entropy
+    }
+
+    /// The longest side of the copy the analysis runs on.
+    public static let analysisSide = 256
+
+    /// A window of `width` × `height` (pixels of `image`) inside `area` of `image`, placed where
+    /// `strategy` finds the content, at whole pixels where the area allows. The window is clamped
+    /// to `area` and keeps its size (at most the area's).
+    public static func window(width: Double, height: Double, in image: Image, area: Region,
+                              strategy: Strategy) throws -> Region {
+        let windowWidth = min(width, area.width), windowHeight = min(height, area.height)
+        let scale = min(1, Double(analysisSide) / max(area.width, area.height))
+        let small = Size(max(1, Int((area.width * scale).rounded())), max(1, Int((area.height * scale).rounded())))
+        let copy = try image.resampled(from: area, to: small, kernel: .box)
+        let toSmallX = Double(small.width) / area.width, toSmallY = Double(small.height) / area.height
+        let (luma, weight) = lumaAndWeight(copy)
+        // The window in the small copy's pixels, then its top-left corner there.
+        let smallWindow = (width: windowWidth * toSmallX, height: windowHeight * toSmallY)
+        let corner: (x: Double, y: Double) = switch strategy {
+        case .attention: attentionCorner(copy, luma: luma, weight: weight, window: smallWindow)
+        case .entropy: entropyCorner(size: small, luma: luma, weight: weight, window: smallWindow)
+        }
+        // Whole pixels (the analysis is coarser than that anyway), so that a window that is not
+        // scaled stays a plain crop; then kept inside the area.
+        let x = min(max((area.x + corner.x / toSmallX).rounded(), area.x), area.maxX - windowWidth)
+        let y = min(max((area.y + corner.y / toSmallY).rounded(), area.y), area.maxY - windowHeight)
+        return Region(x: x, y: y, width: windowWidth, height: windowHeight)
+    }
+
+    /// Luma (0…255, Rec. 601) and alpha (0…1) of every pixel, row by row.
+    static func lumaAndWeight(_ image: Image) -> (luma: [Float], weight: [Float]) {
+        let width = image.width, height = image.height, channels = image.channelCount
+        var luma = [Float](repeating: 0, count: width * height)
+        var weight = [Float](repeating: 1, count: width * height)
+        for y in 0..<height {
+            let row = image.row(y)
+            for x in 0..<width {
+                let s = x * channels
+                luma[y * width + x] = 0.299 * Float(row[s]) + 0.587 * Float(row[s + 1]) + 0.114 * Float(row[s + 2])
+                if channels == 4 { weight[y * width + x] = Float(row[s + 3]) / 255 }
+            }
+        }
+        return (luma, weight)
+    }
+
+    /// The score map's blurred peak, as the window's top-left corner centred on it.
+    static func attentionCorner(_ image: Image, luma: [Float], weight: [Float],
+                                window: (width: Double, height: Double)) -> (x: Double, y: Double) {
+        let width = image.width, height = image.height, channels = image.channelCount
+        // The direction of a typical skin tone in RGB (libvips uses the same idea in Lab).
+        let skin: (Float, Float, Float) = (0.78, 0.57, 0.44)
+        let skinLength = (skin.0 * skin.0 + skin.1 * skin.1 + skin.2 * skin.2).squareRoot()
+        var score = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = image.row(y)
+            for x in 0..<width {
+                let i = y * width + x, s = x * channels
+                let l = luma[i]
+                // Edges: |4·L − the four neighbours| (edges mirrored at the border).
+                let left = luma[y * width + max(x - 1, 0)], right = luma[y * width + min(x + 1, width - 1)]
+                let up = luma[max(y - 1, 0) * width + x], down = luma[min(y + 1, height - 1) * width + x]
+                let edge = abs(4 * l - left - right - up - down)
+                let r = Float(row[s]), g = Float(row[s + 1]), b = Float(row[s + 2])
+                let length = (r * r + g * g + b * b).squareRoot()
+                var skinScore: Float = 0
+                if length > 0, l > 40, l < 240 {
+                    let cosine = (r * skin.0 + g * skin.1 + b * skin.2) / (length * skinLength)
+                    skinScore = max(0, 1 - (1 - cosine) / 0.02) * 100
+                }
+                let chroma = max(r, g, b) - min(r, g, b)
+                let saturation: Float = chroma > 60 && l > 20 ? chroma * 0.5 : 0
+                score[i] = (edge + skinScore + saturation) * weight[i]
+            }
+        }
+        let radius = max(1, Int((min(window.width, window.height) / 8).rounded()))
+        boxBlur(&score, width: width, height: height, radius: radius)
+        boxBlur(&score, width: width, height: height, radius: radius)
+        var best = 0
+        for i in 1..<score.count where score[i] > score[best] { best = i }
+        let peak = (x: Double(best % width) + 0.5, y: Double(best / width) + 0.5)
+        return (peak.x - window.width / 2, peak.y - window.height / 2)
+    }
+
+    /// A separable box blur of `radius`, edges clamped; two of them approximate a Gaussian.
+    static func boxBlur(_ values: inout [Float], width: Int, height: Int, radius: Int) {
+        var line = [Float](repeating: 0, count: max(width, height))
+        func blur(count: Int, at index: (Int) -> Int) {
+            var sum: Float = 0
+            for k in -radius...radius { sum += values[index(min(max(k, 0), count - 1))] }
+            for k in 0..<count {
+                line[k] = sum / Float(2 * radius + 1)
+                sum += values[index(min(k + radius + 1, count - 1))] - values[index(max(k - radius, 0))]
+            }
+            for k in 0..<count { values[index(k)] = line[k] }
+        }
+        for y in 0..<height { blur(count: width) { y * width + $0 } }
+        for x in 0..<width { blur(count: height) { $0 * width + x } }
+    }
+
+    /// Trims the lower-entropy side until the window is left; its top-left corner.
+    static func entropyCorner(size: Size, luma: [Float], weight: [Float],
+                              window: (width: Double, height: Double)) -> (x: Double, y: Double) {
+        var box = (x0: 0, y0: 0, x1: size.width, y1: size.height) // half-open
+        let wantedWidth = max(1, Int(window.width.rounded(.up))), wantedHeight = max(1, Int(window.height.rounded(.up)))
+        let stepX = max(1, wantedWidth / 8), stepY = max(1, wantedHeight / 8)
+        func entropy(_ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int) -> Double {
+            var histogram = [Float](repeating: 0, count: 64)
+            var total: Float = 0
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let i = y * size.width + x
+                    histogram[min(63, Int(luma[i] / 4))] += weight[i]
+                    total += weight[i]
+                }
+            }
+            guard total > 0 else { return 0 }
+            var sum = 0.0
+            for count in histogram where count > 0 {
+                let p = Double(count / total)
+                sum -= p * log2(p)
+            }
+            return sum
+        }
+        while box.x1 - box.x0 > wantedWidth || box.y1 - box.y0 > wantedHeight {
+            let excessX = box.x1 - box.x0 - wantedWidth
+            if excessX > 0 {
+                let cut = min(stepX, excessX)
+                if entropy(box.x0, box.x0 + cut, box.y0, box.y1) < entropy(box.x1 - cut, box.x1, box.y0, box.y1) {
+                    box.x0 += cut
+                } else {
+                    box.x1 -= cut
+                }
+            }
+            let excessY = box.y1 - box.y0 - wantedHeight
+            if excessY > 0 {
+                let cut = min(stepY, excessY)
+                if entropy(box.x0, box.x1, box.y0, box.y0 + cut) < entropy(box.x0, box.x1, box.y1 - cut, box.y1) {
+                    box.y0 += cut
+                } else {
+                    box.y1 -= cut
+                }
+            }
+        }
+        // The whole-pixel box is at most a pixel larger than the window: centre the window in it.
+        return (Double(box.x0) + (Double(box.x1 - box.x0) - window.width) / 2,
+                Double(box.y0) + (Double(box.y1 - box.y0) - window.height) / 2)
+    }
+}

@@ -1,0 +1,54 @@
+import Dispatch
+
+extension Image {
+    /// The picture upside down (`flip`): rows in reverse order, pixels unchanged.
+    public func flippedVertically() throws -> Image {
+        let bytes = width * channelCount
+        return try Image.make(size: size, hasAlpha: hasAlpha) { writer in
+            for y in 0..<height {
+                writer.row(y).baseAddress!.update(from: rowStart(height - 1 - y), count: bytes)
+            }
+        }
+    }
+
+    /// The picture mirrored left to right (`flop`): each row's pixels in reverse order.
+    public func flippedHorizontally() throws -> Image {
+        let channels = channelCount, width = width
+        return try Image.make(size: size, hasAlpha: hasAlpha) { writer in
+            for y in 0..<height {
+                let source = rowStart(y)
+                let target = writer.row(y).baseAddress!
+                for x in 0..<width {
+                    let s = source + (width - 1 - x) * channels, t = target + x * channels
+                    for channel in 0..<channels { t[channel] = s[channel] }
+                }
+            }
+        }
+    }
+
+    /// The picture turned clockwise by `quarterTurns` × 90° exactly: every pixel moved, none
+    /// resampled; RGB stays RGB. 1 and 3 swap the sides.
+    public func turned(quarterTurns: Int) throws -> Image {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        if turns == 0 { return self }
+        if turns == 2 { return try flippedVertically().flippedHorizontally() }
+        let output = size.transposed
+        let channels = channelCount, width = width, height = height
+        return try Image.make(size: output, hasAlpha: hasAlpha) { writer in
+            // Row bands in parallel: a transpose reads across rows, so it is memory-bound.
+            let bands = output.pixelCount < 1_000_000 ? 1 : max(1, min(System.coreCount, output.height / 64))
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                for y in (band * output.height / bands)..<((band + 1) * output.height / bands) {
+                    let target = writer.row(y).baseAddress!
+                    for x in 0..<output.width {
+                        // Clockwise: output (x, y) shows input (y, h − 1 − x); anticlockwise
+                        // input (w − 1 − y, x).
+                        let (sx, sy) = turns == 1 ? (y, height - 1 - x) : (width - 1 - y, x)
+                        let s = self.rowStart(sy) + sx * channels, t = target + x * channels
+                        for channel in 0..<channels { t[channel] = s[channel] }
+                    }
+                }
+            }
+        }
+    }
+}

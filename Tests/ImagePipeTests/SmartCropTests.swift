@@ -1,0 +1,61 @@
+import Testing
+import ImagePipe
+import TestSupport
+
+@Suite struct SmartCropTests {
+    private func contains(_ window: Region, _ rect: Rect) -> Bool {
+        window.x <= Double(rect.x) + 1e-9 && window.y <= Double(rect.y) + 1e-9
+            && window.maxX >= Double(rect.maxX) - 1e-9 && window.maxY >= Double(rect.maxY) - 1e-9
+    }
+
+    @Test(arguments: SmartCrop.Strategy.allCases)
+    func theWindowHoldsTheObject(strategy: SmartCrop.Strategy) throws {
+        // Objects in every corner and side, on pictures odd and even, wide and tall.
+        let cases: [(Size, Rect, Double, Double)] = [
+            (Size(300, 100), Rect(x: 220, y: 30, width: 40, height: 40), 100, 100),
+            (Size(301, 101), Rect(x: 10, y: 20, width: 50, height: 50), 101, 101),
+            (Size(120, 400), Rect(x: 30, y: 300, width: 60, height: 60), 120, 120),
+            (Size(640, 480), Rect(x: 500, y: 20, width: 90, height: 80), 200, 150),
+            (Size(999, 333), Rect(x: 450, y: 100, width: 70, height: 90), 250, 180.5),
+        ]
+        for (size, object, width, height) in cases {
+            let picture = try Synthetic.objectOnFlat(size.width, size.height, object: object)
+            let whole = Region(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+            let window = try SmartCrop.window(width: width, height: height, in: picture, area: whole, strategy: strategy)
+            #expect(window.width == width && window.height == height)
+            #expect(window.x >= 0 && window.y >= 0 && window.maxX <= whole.width + 1e-9 && window.maxY <= whole.height + 1e-9)
+            #expect(contains(window, object), "\(strategy) on \(size): \(window) misses \(object)")
+        }
+    }
+
+    @Test func transparentPixelsDrawNoAttention() throws {
+        // A busy pattern that is fully transparent on the left, a faint object on the right.
+        let picture = try Synthetic.image(300, 100, alpha: true) { x, y in
+            if x < 100 { return (x + y) % 2 == 0 ? Color(red: 255, green: 0, blue: 0, alpha: 0) : Color(red: 0, green: 255, blue: 0, alpha: 0) }
+            if x >= 220 && x < 260 && y >= 30 && y < 70 { return (x / 2 + y / 2) % 2 == 0 ? .white : .black }
+            return Color(red: 90, green: 100, blue: 110)
+        }
+        let whole = Region(x: 0, y: 0, width: 300, height: 100)
+        let window = try SmartCrop.window(width: 100, height: 100, in: picture, area: whole, strategy: .attention)
+        #expect(contains(window, Rect(x: 220, y: 30, width: 40, height: 40)), "\(window)")
+    }
+
+    @Test func aWindowAsLargeAsTheAreaIsTheArea() throws {
+        let picture = try Synthetic.gradient(64, 48)
+        let area = Region(x: 4, y: 2, width: 50, height: 40)
+        for strategy in SmartCrop.Strategy.allCases {
+            #expect(try SmartCrop.window(width: 50, height: 40, in: picture, area: area, strategy: strategy) == area)
+            #expect(try SmartCrop.window(width: 500, height: 400, in: picture, area: area, strategy: strategy) == area)
+        }
+    }
+
+    @Test func flatPicturesGiveADeterministicWindowInside() throws {
+        let picture = try Image.filled(.white, size: Size(33, 17))
+        let whole = Region(x: 0, y: 0, width: 33, height: 17)
+        for strategy in SmartCrop.Strategy.allCases {
+            let window = try SmartCrop.window(width: 10, height: 10, in: picture, area: whole, strategy: strategy)
+            #expect(window == (try SmartCrop.window(width: 10, height: 10, in: picture, area: whole, strategy: strategy)))
+            #expect(window.x >= 0 && window.maxX <= 33 && window.y >= 0 && window.maxY <= 17)
+        }
+    }
+}
