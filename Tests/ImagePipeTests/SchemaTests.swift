@@ -95,6 +95,34 @@ import TestSupport
         #expect(reason(.numbers(count: 2...4, each: 0...100), "4,-1") == "must be from 0…100")
     }
 
+    @Test func resizeSizesPositionsAndCropRectangles() throws {
+        #expect(try parse(.resizeSize(max: 100), "64x") == .resizeSize(ResizeSize(width: .pixels(64), height: nil)))
+        #expect(try parse(.resizeSize(max: 100), "x9") == .resizeSize(ResizeSize(width: nil, height: .pixels(9))))
+        #expect(try parse(.resizeSize(max: 100), "50%") == .resizeSize(ResizeSize(width: .percent(50), height: .percent(50))))
+        #expect(reason(.resizeSize(max: 100), "101x") == "each side must be from 1 to 100 pixels")
+        #expect(try parse(.position, "attention") == .position(.attention))
+        #expect(try parse(.position, "0.5,1") == .position(.anchor(.unit(x: 0.5, y: 1))))
+        #expect(reason(.position, "middle")!.hasPrefix("expected a position: attention, entropy, or an anchor"))
+        #expect(try parse(.cropRect(max: 100), "1,2,3x4") == .cropRect(CropRect(Rect(x: 1, y: 2, width: 3, height: 4))))
+        #expect(reason(.cropRect(max: 100), "1,2,3") == "expected X,Y,WxH in pixels or percentages, like 10,20,300x200 or 10%,10%,50%x50%")
+        // Each value's text reads back as itself, and each type survives its JSON (run-time plugins).
+        let cases: [(ParameterType, [String])] = [
+            (.resizeSize(max: 1000), ["640x", "x480", "64x48", "50%", "50%x25%", "12.5%x7"]),
+            (.position, ["center", "top-left", "0.3,0", "5px,6px", "attention", "entropy"]),
+            (.cropRect(max: 500), ["0,0,1x1", "10%,10%,50%x50%", "3,12.5%,100%x7"]),
+        ]
+        for (type, texts) in cases {
+            for text in texts {
+                let value = try type.parse(text)
+                #expect(type.format(value) == text)
+                #expect(try type.parse(type.format(value)) == value)
+            }
+            let parameter = Parameter("p", type, default: try type.parse(texts[0]), help: "h")
+            let decoded = try SchemaCoding.decode(SchemaCoding.encode(Schema(name: "s", summary: "", parameters: [parameter])))
+            #expect(decoded.parameters == [parameter], "\(type)")
+        }
+    }
+
     @Test func argumentsFillDefaultsAndPositionals() throws {
         let arguments = try TestEveryType.schema.arguments(from: [RawArgument("3"), RawArgument(key: "flag", "true")])
         #expect(arguments["count"] == .integer(3))
