@@ -22,6 +22,8 @@ let package = Package(
             pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libglib2.0-dev"])]
         ),
+        // libsoup 3 serves `imagepipe edit`'s page; only the command links it.
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "CircleCrop", dependencies: ["ImagePipe"], path: "Plugins/CircleCrop"),
         .target(name: "AnchorRotate", dependencies: ["ImagePipe"], path: "Plugins/AnchorRotate"),
         .target(name: "Geometry", dependencies: ["ImagePipe"], path: "Plugins/Geometry"),
-        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe"] + plugins),
+        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),

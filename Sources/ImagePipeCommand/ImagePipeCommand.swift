@@ -20,6 +20,7 @@ public struct ImagePipeCommand: Sendable {
           check    Check a pipeline's text without running it
           explain  Show what a pipeline would do to a picture, from its header alone
           stages   List the stages, or describe one
+          edit     Choose a crop by hand in a browser; prints the pipeline line
 
         Options:
           -h, --help     Show help (also after a command: imagepipe run --help, or imagepipe help run)
@@ -95,8 +96,9 @@ public struct ImagePipeCommand: Sendable {
             case "check": return try CheckCommand(registry: registry).main(rest)
             case "explain": return try ExplainCommand(registry: registry).main(rest)
             case "stages": return try StagesCommand(registry: registry).main(rest)
+            case "edit": return try EditCommand(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {
