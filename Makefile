@@ -3,9 +3,10 @@
 # else they say what to install).
 
 SWIFT ?= swift
-PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev webp-pixbuf-loader
-# The tests also look at --trace pages in a real headless browser.
-TEST_PACKAGES := chromium
+PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev webp-pixbuf-loader libsoup-3.0-dev
+# The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
+# in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
+TEST_PACKAGES := chromium python3-selenium chromium-driver
 DEMO_OUT := out/demo
 
 .PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize

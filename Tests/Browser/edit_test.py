@@ -427,7 +427,6 @@ def swipe_mode(driver, binary, photo, image, work, shots):
     output = os.path.join(work, "swipe.png")
     editor = Editor(binary, photo, output, "--mode", "swipe", "--viewport", "375x667")
     first = open_editor(driver, editor, (375, 667))
-    screenshot(driver, shots, "swipe-portrait")
     after = mouse_drag(driver, 60, 0)
     check(after["pan"] == 0 and after["dismissed"] is False,
           f"a short pan (60/375 · π/4 = {60 / 375 * math.pi / 4:.3f} rad ≤ 0.33) springs back")
@@ -436,7 +435,7 @@ def swipe_mode(driver, binary, photo, image, work, shots):
     check(after["pan"] == 200 and after["dismissed"] is True and abs(after["angle"] - angle) < 1e-12,
           f"a pan of 200 turns {angle:.3f} rad > 0.33 about (0.5, 1.5): dismissed")
     record("swipe", "dismiss", first, after)
-    screenshot(driver, shots, "swipe-dismissed")
+    screenshot(driver, shots, "swipe-portrait")
     size_window(driver, 667, 375)
     hook(driver, "turn()")
     after = mouse_drag(driver, 300, 0, start=(200, 200))
