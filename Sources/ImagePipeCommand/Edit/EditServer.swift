@@ -82,6 +82,13 @@ final class EditServer {
 
     /// Serves until `finish`, a signal or the end of the loop; returns the exit status.
     func run() -> Int32 {
+        // A parent may have started us with these signals blocked (test runners do); the mask is
+        // inherited across exec, and a blocked signal would never reach the loop.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         for number in [SIGINT, SIGTERM] {
             let box = Unmanaged.passRetained(SignalBox(server: self, number: number)).toOpaque()
             g_unix_signal_add(number, { context in
