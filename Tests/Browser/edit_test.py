@@ -317,7 +317,7 @@ def avatar(driver, binary, photo, image, work, shots):
 
 
 def cancelling(driver, binary, photo, work):
-    print("cancel, Escape, SIGINT, refusals")
+    print("cancel, Escape, closing the page, SIGINT, refusals")
     from selenium.webdriver.common.keys import Keys
     for how in ["button", "escape"]:
         output = os.path.join(work, f"cancel-{how}.png")
@@ -330,6 +330,19 @@ def cancelling(driver, binary, photo, work):
             key(driver, Keys.ESCAPE)
         status, out, err = editor.wait()
         check(status == 1 and out == "" and not os.path.exists(output), f"cancel by {how}: exit 1, no line, nothing written")
+
+    # Leaving the page (closing the tab) cancels once the server has waited for a reload.
+    output = os.path.join(work, "closed.png")
+    editor = Editor(binary, photo, output)
+    open_editor(driver, editor, (375, 667))
+    driver.refresh()
+    settled(driver)
+    time.sleep(3)
+    check(editor.process.poll() is None, "a reload is not a close: the editor is still there 3 s later")
+    driver.get("about:blank")
+    status, out, err = editor.wait()
+    check(status == 1 and out == "" and not os.path.exists(output) and "the page was closed" in err,
+          "closing the page: exit 1, nothing written")
 
     output = os.path.join(work, "interrupted.png")
     editor = Editor(binary, photo, output)
@@ -354,10 +367,11 @@ def request(port, path, host=None, origin=None, method="GET"):
 
 def refusals(editor):
     token, port = editor.token, editor.port
-    check(request(port, f"/{token}/session") == 200, "with the token: 200")
-    check(request(port, "/session") == 403, "without the token: 403")
-    check(request(port, f"/{'0' * len(token)}/session") == 403, "with another token: 403")
-    check(request(port, f"/{token}/session", host=f"evil.example:{port}") == 403, "a foreign Host (DNS rebinding): 403")
+    check(request(port, f"/{token}/") == 200, "with the token: 200")
+    check(request(port, "/") == 403 and request(port, "/editor.js") == 403, "without the token: 403")
+    check(request(port, f"/{'0' * len(token)}/") == 403, "with another token: 403")
+    check(request(port, f"/{token}/", host=f"evil.example:{port}") == 403, "a foreign Host (DNS rebinding): 403")
+    check(request(port, f"/{token}/", host=f"localhost:{port}") == 200, "Host localhost:PORT is this editor too")
     check(request(port, f"/{token}/cancel", origin="http://evil.example", method="POST") == 403, "a foreign Origin: 403")
     check(editor.process.poll() is None, "the refused cancel did not stop the editor")
 

@@ -397,7 +397,8 @@ enum EditScript {
       buttons.turn.addEventListener("click", () => { turn(); });
 
       // A closed tab cancels; the server waits a moment, so a reload does not.
-      addEventListener("pagehide", () => { if (!finished) navigator.sendBeacon("closed", ""); });
+      const page = crypto.randomUUID();
+      addEventListener("pagehide", () => { if (!finished) navigator.sendBeacon("closed", page); });
       addEventListener("resize", fitToWindow);
 
       // ---- the automation hook ---------------------------------------------------------------
@@ -428,7 +429,7 @@ enum EditScript {
       // ---- start ---------------------------------------------------------------------------------
       (async () => {
         try {
-          const response = await fetch("session");
+          const response = await fetch("session/" + page);
           session = await response.json();
           editor.dataset.mode = session.mode;
           apply(session.answer, false);

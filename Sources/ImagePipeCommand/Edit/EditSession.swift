@@ -19,8 +19,9 @@ final class EditSession {
     let orientation: Int
     private let server: EditServer
     private let compile: (String) throws -> Pipeline
-    /// How many times the page has been loaded: a reload after `closed` is not a close.
-    private var pageLoads = 0
+    /// The pages open now, by the id each made for itself: a reload opens a new one before or
+    /// after the old one says it is closing, so the editor ends only when none is left.
+    private var openPages: Set<String> = []
     private var done = false
 
     init(model: EditModel, context: RunContext, preview: Preview, orientation: Int, port: UInt32,
@@ -42,7 +43,6 @@ final class EditSession {
     private func route(_ request: EditServer.Request) -> EditServer.Response {
         switch (request.method, request.path) {
         case ("GET", ""):
-            pageLoads += 1
             return EditServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Array(EditPage.html(mode: model.mode).utf8))
         case ("GET", "editor.js"):
             return EditServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(EditScript.source.utf8))
@@ -50,7 +50,8 @@ final class EditSession {
             return EditServer.Response(status: 200, contentType: "text/css; charset=utf-8", body: Array(EditStyle.source.utf8))
         case ("GET", "preview"):
             return EditServer.Response(status: 200, contentType: preview.contentType, body: preview.bytes)
-        case ("GET", "session"):
+        case ("GET", let path) where path.hasPrefix("session/"):
+            openPages.insert(String(path.dropFirst("session/".count)))
             return .json(session())
         case ("POST", "settle"), ("POST", "turn"), ("POST", "ok"):
             guard !done else { return .text(409, "the editor has finished") }
@@ -73,9 +74,9 @@ final class EditSession {
             return .json(.object([("cancelled", .bool(true))]))
         case ("POST", "closed"):
             // The page is going away: a reload comes back within moments, a closed tab does not.
-            let loads = pageLoads
+            openPages.remove(String(decoding: request.body, as: UTF8.self))
             server.after(milliseconds: 2500) { [unowned self] in
-                guard !done, pageLoads == loads else { return }
+                guard !done, openPages.isEmpty else { return }
                 done = true
                 Console.error("the page was closed; nothing written")
                 server.finish(1, after: nil)
