@@ -17,7 +17,7 @@ struct BatchInput: Sendable {
             var status = stat()
             if argument != "-", stat(argument, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
                 sawDirectory = true
-                let root = argument.count > 1 && argument.hasSuffix("/") ? String(argument.dropLast()) : argument
+                let root = argument.utf8.count > 1 && argument.utf8.last == UInt8(ascii: "/") ? String(decoding: argument.utf8.dropLast(), as: UTF8.self) : argument
                 inputs += try pictures(in: root, recursive: recursive).map { BatchInput(path: $0, root: root) }
             } else {
                 inputs.append(BatchInput(path: argument, root: nil))
@@ -34,13 +34,13 @@ struct BatchInput: Sendable {
         var files: [String] = [], subdirectories: [String] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            guard !name.hasPrefix(".") else { continue }
+            guard name.utf8.first != UInt8(ascii: ".") else { continue } // a byte test: ".\u{301}x" is hidden too
             let path = directory + "/" + name
             var status = stat()
             guard stat(path, &status) == 0 else { continue }
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 if recursive { subdirectories.append(path) }
-            } else if let dot = name.lastIndex(of: "."), ImageFormat.readableExtensions.contains(name[name.index(after: dot)...].lowercased()) {
+            } else if let ext = PathBytes.splitExtension(name).ext, ImageFormat.readableExtensions.contains(ext.lowercased()) {
                 files.append(path)
             }
         }

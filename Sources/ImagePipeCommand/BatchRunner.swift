@@ -1,5 +1,8 @@
 import Dispatch
 import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs one pipeline over many inputs on `jobs` threads. Each thread takes the next input when
 /// it is free, so at most `jobs` pictures are in memory whatever the number of inputs; each
@@ -37,7 +40,7 @@ struct BatchRunner: Sendable {
         do {
             if skipExisting {
                 let outputs = try pipeline.outputs(in: context)
-                if !outputs.isEmpty, outputs.allSatisfy({ ImageFile.realPath($0) != nil }) {
+                if !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
                     return FileOutcome(input: input, outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
                 }
             }
@@ -63,8 +66,13 @@ struct BatchRunner: Sendable {
         return (input.map { "\($0): " } ?? "") + "\(error)"
     }
 
+    /// Whether an output exists as a finished file (a device such as /dev/null is never "done").
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     static func stem(of path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        PathBytes.splitExtension(PathBytes.lastComponent(path)).stem
     }
 }

@@ -6,8 +6,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
     /// The format an output file name asks for, from its extension.
     public init?(fileName: String) {
-        guard let dot = fileName.lastIndex(of: "."), !fileName[dot...].contains("/") else { return nil }
-        self.init(name: String(fileName[fileName.index(after: dot)...]))
+        let name = Array(PathBytes.lastComponent(fileName).utf8)
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        self.init(name: String(decoding: name[(dot + 1)...], as: UTF8.self))
     }
 
     /// A format from its name or a usual extension (`jpg`, `tif`), in any case.
