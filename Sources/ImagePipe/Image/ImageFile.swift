@@ -7,19 +7,52 @@ import Glibc
 /// land under their final name only when complete.
 public enum ImageFile {
     /// Calls `body` with successive chunks of the file until it returns false or the file ends.
-    static func readChunks(path: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// More than `limit` bytes is an error: a regular file is judged by its size before a byte is
+    /// read, anything else (a FIFO, `/dev/zero`) as it is read.
+    static func readChunks(path: String, chunkSize: Int = 1 << 16, limit: Int? = nil, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         guard let file = fopen(path, "rb") else { throw readError(path: path) }
         defer { fclose(file) }
+        var status = stat()
+        if let limit, fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit {
+            throw ImageError.tooManyBytes(limit: limit, path: path)
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
+        var total = 0
         while true {
             let count = fread(buffer.baseAddress, 1, chunkSize, file)
+            total += count
+            if let limit, total > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
             if count > 0, try !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
             if count < chunkSize {
                 if ferror(file) != 0 { throw ImageError(.unreadable, path: path, reason: systemMessage()) }
                 return
             }
         }
+    }
+
+    /// Refuses a regular file larger than `limit` bytes, before it is read.
+    static func checkSize(path: String, limit: Int?) throws {
+        var status = stat()
+        if let limit, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit {
+            throw ImageError.tooManyBytes(limit: limit, path: path)
+        }
+    }
+
+    /// Every byte of a file, refused past `limit`.
+    static func readAll(path: String, limit: Int?) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try readChunks(path: path, limit: limit) { chunk in
+            bytes.append(contentsOf: chunk)
+            return true
+        }
+        return bytes
+    }
+
+    /// Whether `path` names a regular file (not a FIFO or device, which can be read only once).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The first `count` bytes of a file (fewer if it is shorter).
@@ -63,7 +96,11 @@ public enum ImageFile {
     /// (`/dev/null`, `/dev/stdout`, a named pipe) is opened and written through: renaming over it
     /// would replace the device node itself, which root may do. A directory, block device or
     /// socket is refused.
-    public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+    ///
+    /// With a `gate`, nothing is written once it is closed, and the rename happens only while it
+    /// is open.
+    public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, gate: OutputGate? = nil) throws {
+        try gate?.whileOpen(path: path) {}
         var status = stat()
         if stat(path, &status) == 0 {
             switch status.st_mode & S_IFMT {
@@ -87,7 +124,16 @@ public enum ImageFile {
         if failure == nil, fchmod(descriptor, 0o666 & ~mask) != 0 { failure = systemMessage() }
         if failure == nil, fsync(descriptor) != 0 { failure = systemMessage() }
         if close(descriptor) != 0, failure == nil { failure = systemMessage() }
-        if failure == nil, rename(temporary, path) != 0 { failure = systemMessage() }
+        if failure == nil {
+            do {
+                try (gate ?? OutputGate()).whileOpen(path: path) {
+                    if rename(temporary, path) != 0 { failure = systemMessage() }
+                }
+            } catch {
+                unlink(temporary)
+                throw error
+            }
+        }
         if let failure {
             unlink(temporary)
             throw ImageError(.unwritable, path: path, reason: failure)

@@ -17,23 +17,25 @@ struct Lexer {
 
     private let characters: [Character]
     private let file: String
-    private let lines: [String]
+    private let lines: SourceLines
     private let variables: [String: String]
     private var index = 0
     private var line = 1
     private var column = 1
     private(set) var items: [Item] = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// Bytes that `$VAR` expansion has added so far (bounded by `PipelineCompiler.maxTextBytes`).
+    private var expandedBytes = 0
 
     init(text: String, file: String, variables: [String: String] = [:]) {
         characters = Array(text)
         self.file = file
-        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        lines = SourceLines(text)
         self.variables = variables
     }
 
     /// The text of a 1-based line, for diagnostics.
-    func lineText(_ number: Int) -> String { number <= lines.count ? lines[number - 1] : "" }
+    func lineText(_ number: Int) -> String { lines.line(number) }
 
     mutating func run() {
         var expectingStageName = true
@@ -194,6 +196,13 @@ struct Lexer {
         }
         guard let value = variables[name] else {
             error("unset variable '\(name)': give it with --set \(name)=VALUE", at: location)
+            return ""
+        }
+        let limit = PipelineCompiler.maxTextBytes
+        guard expandedBytes <= limit else { return "" } // reported once, below
+        expandedBytes += value.utf8.count
+        guard expandedBytes <= limit else {
+            error("variables expand to more than \(limit) bytes of text here; is $\(name) meant to be this long?", at: location)
             return ""
         }
         return value
