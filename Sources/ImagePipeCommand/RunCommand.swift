@@ -60,7 +60,9 @@ struct RunCommand {
         ], help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
-        let (inputs, sawDirectory) = try BatchInput.collect(pipelineArguments.remaining, recursive: parser.has("--recursive"))
+        var limits = LoadOptions() // for the formats a directory is searched for
+        try LimitOptions.apply(parser, to: &limits)
+        let (inputs, sawDirectory) = try BatchInput.collect(pipelineArguments.remaining, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
         let batch = inputs.count > 1 || sawDirectory
         if sawDirectory && inputs.isEmpty { throw UsageError("no pictures found in \(pipelineArguments.remaining.joined(separator: ", "))") }
         guard inputs.filter({ $0.path == "-" }).count <= (inputs.count == 1 ? 1 : 0) else {

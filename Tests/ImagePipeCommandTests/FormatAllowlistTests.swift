@@ -70,6 +70,19 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["good.png"])
     }
 
+    @Test func aDirectoryIsSearchedForAllowedFormatsOnly() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "in/photo.png")
+        _ = try directory.write(Self.svg, to: "in/icon.svg")
+        let stock = try CommandRunner.run(["run", "-e", "", "in", "--out-dir", "out", "-o", "{stem}.png", "-q"], in: directory.path)
+        #expect(stock.status == 0, "\(stock.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["photo.png"])
+        let allowed = try CommandRunner.run(["run", "-e", "", "in", "--out-dir", "out2", "-o", "{stem}.png", "-q", "--allow-format", "svg"], in: directory.path)
+        #expect(allowed.status == 0, "\(allowed.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out2")).sorted() == ["icon.png", "photo.png"])
+    }
+
     @Test func unknownFormatNamesAreUsageErrors() throws {
         let directory = try setUp()
         let result = try CommandRunner.run(["run", "-e", "", "good.png", "-o", "out.png", "--allow-format", "svg,psd"], in: directory.path)

@@ -113,6 +113,11 @@ import TestSupport
         #expect(run.standardError.contains("imagepipe: warning: anim.gif: an animated GIF of 50 frames: only the first frame is decoded\n"))
         #expect(try Image.load(path: directory.file("out/bomb.webp.png")).size == Size(8, 8))
         #expect(try Image.load(path: directory.file("out/anim.gif.png")).size == Size(8, 5))
+        // An animation cut inside its first frame: one line, no noise from the loader.
+        _ = try directory.write(Array(bomb.prefix(70)), to: "cut.webp")
+        let cut = try CommandRunner.run(["run", "-e", "", "cut.webp", "-o", "cut.png"], in: directory.path)
+        #expect(cut.status == 1)
+        #expect(cut.standardError == "imagepipe: cut.webp: corrupt image: an animated WebP whose first frame is missing or cut short\n")
         // From memory too.
         let header = try ImageHeader.read(bytes: bomb)
         #expect(header.frameCount == 10 && header.storedSize == Size(16, 16))

@@ -51,6 +51,7 @@ import TestSupport
         reader.currentDirectoryURL = URL(fileURLWithPath: directory.path)
         try reader.run()
         let result = try CommandRunner.run(["run", "-e", "fit 10x10", "p.png", "-o", "pipe.png"], in: directory.path)
+        if result.status != 0 { reader.terminate() } // nobody will open the FIFO: do not wait forever
         reader.waitUntilExit()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(fileType(directory.file("pipe.png")) == S_IFIFO, "still a FIFO")

@@ -11,12 +11,12 @@ struct FirstFrame {
     /// How many frames the input holds (1 for a still picture).
     var frameCount: Int
 
-    init(of bytes: [UInt8], format: SourceFormat) {
+    init(of bytes: [UInt8], format: SourceFormat, path: String?) throws(ImageError) {
         self.bytes = bytes
         frameCount = 1
         switch format {
         case .gif: cutGIF()
-        case .webp: cutWebP()
+        case .webp: try cutWebP(path: path)
         default: break
         }
     }
@@ -60,9 +60,12 @@ struct FirstFrame {
 
     /// WebP: RIFF chunks; each `ANMF` is a frame whose data (optional `ALPH`, then `VP8 ` or
     /// `VP8L`) is wrapped as a still WebP of the frame's size.
-    private mutating func cutWebP() {
+    private mutating func cutWebP(path: String?) throws(ImageError) {
         let b = bytes
         guard b.count >= 12 else { return }
+        // An animation whose first frame cannot be cut out would go to the loader's animation
+        // decoder whole, which fails noisily or decodes every frame: refuse it here.
+        let announcesAnimation = b.count > 20 && b[12..<16].elementsEqual("VP8X".utf8) && b[20] & 0x02 != 0
         func little(_ offset: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(b[offset + $1]) << (8 * $1) } }
         func isType(_ offset: Int, _ type: String) -> Bool { b[offset..<(offset + 4)].elementsEqual(type.utf8) }
         var index = 12
@@ -79,9 +82,9 @@ struct FirstFrame {
             }
             index = start + size + (size & 1)
         }
-        guard frames > 0 else { return }
-        frameCount = frames
-        guard let first else { return }
+        guard frames > 0 || announcesAnimation else { return }
+        frameCount = max(1, frames)
+        guard let first else { throw ImageError(.corrupt, path: path, reason: "an animated WebP whose first frame is missing or cut short") }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             Array(type.utf8) + (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (8 * $0)) } + data + (data.count & 1 == 1 ? [0] : [])
         }

@@ -29,7 +29,7 @@ extension Image {
     static func decode(_ contiguous: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
-        let frame = FirstFrame(of: contiguous, format: format)
+        let frame = try FirstFrame(of: contiguous, format: format, path: path)
         if format == .jpeg, options.failOnDamage, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
         let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17))) : 1
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)

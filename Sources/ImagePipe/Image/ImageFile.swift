@@ -65,17 +65,13 @@ public enum ImageFile {
         return bytes
     }
 
-    /// The best reason why `path` cannot be read as an image.
+    /// The best reason why `path` cannot be opened.
     static func readError(path: String) -> ImageError {
         var status = stat()
         if stat(path, &status) != 0 { return ImageError(.unreadable, path: path, reason: systemMessage()) }
         if (status.st_mode & S_IFMT) == S_IFDIR { return ImageError(.unreadable, path: path, reason: "is a directory") }
         if access(path, R_OK) != 0 { return ImageError(.unreadable, path: path, reason: systemMessage()) }
-        if status.st_size == 0 { return ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if let format = (try? prefix(path: path, count: 16)).flatMap(sniffFormat) {
-            return ImageError(.corrupt, path: path, reason: "starts like \(format) but its header cannot be read")
-        }
-        return ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
+        return ImageError(.unreadable, path: path, reason: systemMessage())
     }
 
     /// The temporary files being written right now, so that an interrupted run can remove them.
@@ -179,16 +175,6 @@ public enum ImageFile {
         case S_IFIFO: return "is a FIFO"
         default: return "is not a regular file"
         }
-    }
-
-    /// The format a file's first bytes announce, for telling a damaged picture from a non-picture.
-    static func sniffFormat(_ bytes: [UInt8]) -> String? {
-        let signatures: [(String, [UInt8])] = [
-            ("a JPEG", [0xFF, 0xD8, 0xFF]), ("a PNG", [0x89, 0x50, 0x4E, 0x47]), ("a GIF", Array("GIF8".utf8)),
-            ("a TIFF", [0x49, 0x49, 0x2A, 0x00]), ("a TIFF", [0x4D, 0x4D, 0x00, 0x2A]), ("a BMP", Array("BM".utf8)),
-            ("a WebP", Array("RIFF".utf8)),
-        ]
-        return signatures.first { bytes.starts(with: $0.1) }?.0
     }
 
     /// Makes the directories above `path` that are missing, refusing any that would resolve

@@ -112,8 +112,7 @@ final class PixbufDecoder {
 
     /// The header once enough data has been written (`headerReader`), and `orientation`.
     func header(format: SourceFormat, orientation: Int, frameCount: Int) throws -> ImageHeader {
-        // The loader holds back its first 128 bytes to sniff the format: a tiny picture is only
-        // parsed at close.
+        // Some loaders (TIFF, WebP, small pictures in others) parse only at close.
         if preparedSize == nil { closeIgnoringErrors() }
         guard let size = preparedSize, size.width > 0, size.height > 0 else {
             throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but its header cannot be read")
@@ -125,7 +124,7 @@ final class PixbufDecoder {
     static func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
-        let frame = FirstFrame(of: bytes, format: format)
+        let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0
         while offset < frame.bytes.count, decoder.preparedSize == nil {
@@ -156,9 +155,20 @@ final class PixbufDecoder {
         if options.failOnDamage, let truncation = truncationCheck.truncation(format: formatName()) {
             throw ImageError(.corrupt, path: path, reason: truncation)
         }
-        let pixbuf = options.applyOrientation
-            ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
-            : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
+        let pixbuf: OpaquePointer
+        if options.applyOrientation, formatName() == "jpeg" {
+            // Turned by the orientation the header read, which the plan was made from: on damaged
+            // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`). A sub-pixbuf
+            // shares the pixels and has no options of its own to disagree with.
+            let plain = gdk_pixbuf_new_subpixbuf(decoded, 0, 0, gdk_pixbuf_get_width(decoded), gdk_pixbuf_get_height(decoded))!
+            if orientation != 1 { gdk_pixbuf_set_option(plain, "orientation", String(orientation)) }
+            pixbuf = gdk_pixbuf_apply_embedded_orientation(plain)! // a new reference, turned or not
+            g_object_unref(UnsafeMutableRawPointer(plain))
+        } else {
+            pixbuf = options.applyOrientation
+                ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
+                : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
+        }
         let image = Image(adopting: pixbuf)
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
         return formatName() == "tiff" && image.hasAlpha ? try image.unpremultiplied() : image
