@@ -64,18 +64,26 @@ bench: deps
 	$(SWIFT) build -c release
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
-# The pipeline-language fuzzer (libFuzzer + AddressSanitizer) for FUZZ_SECONDS; crashes land
+# Two libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, and
+# header reading + decoding of the allowed formats. Crashes land in Tests/Fuzz/ and, once fixed,
+# belong in Tests/Fuzz/regressions/ (language) or Tests/Fuzz/decode-regressions/ (pictures), run
+# by make test. The decoder's seed corpus is made by its test from Samples/images.
 # (SwiftPM's --sanitize=fuzzer alone does not instrument Swift code for coverage: hence -Xswiftc.)
-# in Tests/Fuzz/ and, once fixed, belong in Tests/Fuzz/regressions/ (run by make test).
 FUZZ_SECONDS ?= 600
-fuzz: deps
-	$(SWIFT) build --product imagepipe-fuzz --sanitize=fuzzer --sanitize=address --build-path .build/fuzz \
+FUZZ_BUILD = $(SWIFT) build --sanitize=fuzzer --sanitize=address --build-path .build/fuzz \
 	  -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-	mkdir -p .build/fuzz/corpus
+fuzz: deps
+	$(FUZZ_BUILD) --product imagepipe-fuzz
+	$(FUZZ_BUILD) --product imagepipe-fuzz-decode
+	mkdir -p .build/fuzz/corpus .build/fuzz/decode-corpus Tests/Fuzz
 	cp Samples/*.pipe .build/fuzz/corpus/
 	-cp Tests/Fuzz/regressions/* .build/fuzz/corpus/ 2>/dev/null
+	-cp Tests/Fuzz/decode-regressions/* .build/fuzz/decode-corpus/ 2>/dev/null
+	IMAGEPIPE_FUZZ_CORPUS=$(CURDIR)/.build/fuzz/decode-corpus $(SWIFT) test --filter DecodeFuzzTests
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Tests/Fuzz/ .build/fuzz/corpus
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz-decode \
+	  -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -artifact_prefix=Tests/Fuzz/ .build/fuzz/decode-corpus
 
 # Every test under ThreadSanitizer, then leaks (LeakSanitizer) and peak memory of big batches.
 sanitize: test-deps samples

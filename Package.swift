@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
+        .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe"], path: "Tests/TestSupport",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),

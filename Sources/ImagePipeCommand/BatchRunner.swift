@@ -1,5 +1,8 @@
 import Dispatch
 import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs one pipeline over many inputs on `jobs` threads. Each thread takes the next input when
 /// it is free, so at most `jobs` pictures are in memory whatever the number of inputs; each
@@ -14,8 +17,14 @@ struct BatchRunner: Sendable {
     /// With `--skip-existing`, inputs whose outputs all exist are passed over (to resume a batch).
     let skipExisting: Bool
     let interruption: Interruption
+    /// With `--timeout`, the longest one input may take, in seconds; past it the input fails
+    /// and the batch goes on.
+    var timeout: Double? = nil
+    /// Set once a run was abandoned, so that its temporary file can be removed at the end.
+    private let abandoned = Locked(false)
 
     func run() {
+        defer { if abandoned.withLock({ $0 }) { ImageFile.removeTemporaryFiles() } }
         let next = Locked(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, contexts.count))) { _ in
             while true {
@@ -24,9 +33,45 @@ struct BatchRunner: Sendable {
                     return value
                 }
                 guard index < contexts.count, interruption.received == nil else { return }
-                reporter.finished(process(contexts[index]))
+                reporter.finished(processWithinTimeout(contexts[index]))
             }
         }
+    }
+
+    /// Runs one input on a thread of its own and waits at most `timeout` for it. A decoder in C
+    /// cannot be interrupted, so a run past the limit is reported as failed and left to end on
+    /// its own: its output gate is closed first, so it never writes a file after that, and the
+    /// deadline in its load options stops its decoder at the next chunk of data.
+    private func processWithinTimeout(_ context: RunContext) -> FileOutcome {
+        guard let timeout else { return process(context) }
+        var context = context
+        let clock = ContinuousClock()
+        context.loadOptions.deadline = clock.now + .milliseconds(Int64(timeout * 1000))
+        let gate = OutputGate()
+        context.outputGate = gate
+        let result = Locked<FileOutcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let start = reporter.elapsed
+        let runContext = context
+        DetachedThread.start {
+            let outcome = process(runContext)
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000))) == .success, let outcome = result.withLock({ $0 }) {
+            return outcome
+        }
+        gate.close() // waits for a rename in progress: after this, nothing of this run lands
+        if let outcome = result.withLock({ $0 }) { return outcome } // it finished meanwhile
+        abandoned.withLock { $0 = true }
+        let input = context.input ?? "-"
+        let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (--timeout); nothing written").description
+        return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
+    }
+
+    /// `60 s`, `0.5 s`
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     private func process(_ context: RunContext) -> FileOutcome {
@@ -37,7 +82,7 @@ struct BatchRunner: Sendable {
         do {
             if skipExisting {
                 let outputs = try pipeline.outputs(in: context)
-                if !outputs.isEmpty, outputs.allSatisfy({ ImageFile.realPath($0) != nil }) {
+                if !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
                     return FileOutcome(input: input, outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
                 }
             }
@@ -63,8 +108,13 @@ struct BatchRunner: Sendable {
         return (input.map { "\($0): " } ?? "") + "\(error)"
     }
 
+    /// Whether an output exists as a finished file (a device such as /dev/null is never "done").
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     static func stem(of path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        PathBytes.splitExtension(PathBytes.lastComponent(path)).stem
     }
 }

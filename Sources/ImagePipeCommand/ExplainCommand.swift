@@ -19,16 +19,18 @@ struct ExplainCommand {
           --format FORMAT        The output format a run would use
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
         \(PipelineArguments.decodeHelp)
+        \(LimitOptions.help)
           -h, --help             Show this help
         """
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
         var context = try PipelineArguments.outputContext(parser)
         context.input = pipelineArguments.remaining.first
+        try LimitOptions.apply(parser, to: &context.loadOptions)
         Console.output(try explanation(of: pipeline, in: context))
         return 0
     }
@@ -38,8 +40,9 @@ struct ExplainCommand {
         var rows: [(String, String, String)] = []
         var header = ""
         if let load = pipeline.source as? Load, let path = load.path ?? context.input, path != "-" {
-            let file = try ImageHeader.read(path: path)
+            let file = try ImageHeader.read(path: path, options: context.loadOptions)
             header = "\(path): \(file.format) \(file.storedSize)"
+            if let note = file.animationNote { header += ", \(note)" }
             if file.orientation != 1 { header += ", EXIF orientation \(file.orientation)" }
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
             var how = "decoded at full size\(turned); scaling \(plan.scaling.summary)"

@@ -36,6 +36,7 @@ public struct ImagePipeCommand: Sendable {
 
     /// Runs the command with `arguments` (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
+        LibraryMessages.silence() // each bad file gets one line of ours, not GLib's noise too
         var registry = registry
         let arguments = loadPlugins(from: arguments, into: &registry)
         let command = ImagePipeCommand(registry: registry)

@@ -4,17 +4,20 @@ import Glibc
 #endif
 
 /// What is checked before any picture is touched: every output name can be made, no two inputs
-/// write the same file, and no output replaces an input (unless `--overwrite`).
+/// write the same file, no output replaces an input (unless `--overwrite`) — whether the input is
+/// named on the command line or by `load FILE` — and no output is an existing directory, block
+/// device or socket. Names are compared as bytes (see `PathBytes`).
 struct OutputCheck {
     let pipeline: Pipeline
     let contexts: [RunContext]
     let allowOverwrite: Bool
 
     func run() throws {
-        var writers: [String: String] = [:] // normalised output → the input that writes it
-        var inputs: [String: String] = [:]  // an input's file identity → its path
+        var writers: [[UInt8]: String] = [:] // normalised output bytes → the input that writes it
+        var inputs: [String: String] = [:]    // an input's file identity → its path
         for context in contexts {
-            guard let input = context.input, input != "-" else { continue }
+            // `load p.jpg` reads p.jpg whatever the command line says.
+            guard let input = (pipeline.source as? Load)?.path ?? context.input, input != "-" else { continue }
             if let identity = Self.identity(input) { inputs[identity] = input }
         }
         for context in contexts {
@@ -25,7 +28,7 @@ struct OutputCheck {
             } catch {
                 throw UsageError((contexts.count > 1 ? "\(source): " : "") + "\(error)")
             }
-            var written = Set<String>()
+            var written = Set<[UInt8]>()
             for output in outputs where output != "-" {
                 let key = Self.normalise(output)
                 guard written.insert(key).inserted else { throw UsageError("'\(output)' is written twice by one run of the pipeline") }
@@ -33,6 +36,7 @@ struct OutputCheck {
                     throw UsageError("'\(other)' and '\(source)' would both be written to '\(output)'; use {stem}, {dir} or {index} in the output name")
                 }
                 writers[key] = source
+                if let kind = Self.unwritableKind(output) { throw UsageError("the output '\(output)' \(kind)") }
                 if !allowOverwrite, let identity = Self.identity(output), let input = inputs[identity] {
                     throw UsageError("the output '\(output)' is the input file '\(input)'; give --overwrite to replace it")
                 }
@@ -40,10 +44,23 @@ struct OutputCheck {
         }
     }
 
-    /// A path with `.` and empty components dropped, for comparing names not yet on disk.
-    static func normalise(_ path: String) -> String {
-        let parts = path.split(separator: "/").filter { $0 != "." }
-        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    /// A path's bytes with `.` and empty components dropped, for comparing names not yet on disk.
+    static func normalise(_ path: String) -> [UInt8] {
+        let parts = path.utf8.split(separator: UInt8(ascii: "/")).filter { !$0.elementsEqual(".".utf8) }
+        return (PathBytes.isAbsolute(path) ? [UInt8(ascii: "/")] : []) + Array(parts.joined(separator: [UInt8(ascii: "/")]))
+    }
+
+    /// Why an existing output cannot be written, when it is neither a regular file nor a device or
+    /// FIFO written through (see `ImageFile.writeAtomically`).
+    static func unwritableKind(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFCHR, S_IFIFO: return nil
+        case S_IFDIR: return "is a directory; give a file name, or use --out-dir for a directory"
+        case S_IFBLK: return "is a block device; ImagePipe writes files, character devices and FIFOs only"
+        default: return "is not a file; ImagePipe writes files, character devices and FIFOs only"
+        }
     }
 
     /// The device and inode of an existing file, so that two names of one file compare equal.

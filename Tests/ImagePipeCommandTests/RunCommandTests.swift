@@ -166,7 +166,7 @@ import TestSupport
         let list = try CommandRunner.run(["stages"])
         #expect(list.status == 0)
         let loadLine = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("  load ") }
-        #expect(loadLine?.hasSuffix("Read a picture file (any format gdk-pixbuf reads)") == true)
+        #expect(loadLine?.hasSuffix("Read a picture file (JPEG, PNG, WebP, GIF, TIFF, BMP; others with --allow-format)") == true)
         for plugin in ["core", "fit-zoom", "letterbox", "square-slice", "circle-crop", "anchor-rotate"] {
             #expect(list.standardOutput.contains("\n\(plugin) — ") || list.standardOutput.hasPrefix("\(plugin) — "), "\(plugin)")
         }

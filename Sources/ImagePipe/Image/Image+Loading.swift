@@ -1,25 +1,39 @@
 extension Image {
     /// Decodes the picture file at `path`; `header`, when the caller has already read it,
-    /// saves reading it again.
+    /// saves reading it again. The format is the header's, and only its loader runs.
     public static func load(path: String, options: LoadOptions = LoadOptions(), header known: ImageHeader? = nil) throws -> Image {
-        let header = try known ?? ImageHeader.read(path: path)
+        let header = try known ?? ImageHeader.read(path: path, options: options)
         try header.checkPixels(limit: options.maxPixels, path: path)
-        if header.format == "jpeg", options.failOnDamage, let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) {
-            return image
+        guard let format = SourceFormat(rawValue: header.format), options.allowedFormats.contains(format) else {
+            throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
-        let decoder = PixbufDecoder(options: options, path: path, orientation: header.orientation)
-        try ImageFile.readChunks(path: path) { try decoder.write($0) }
+        // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice.
+        if format.isAnimated || !ImageFile.isRegularFile(path) {
+            return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes), options: options, path: path)
+        }
+        if format == .jpeg, options.failOnDamage {
+            // libjpeg reads the file itself: judge its size first.
+            try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
+            if let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) { return image }
+        }
+        let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
+        try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { try decoder.write($0) }
         return try decoder.finish()
     }
 
-    /// Decodes a picture held in memory (any format gdk-pixbuf reads).
+    /// Decodes a picture held in memory (any format `options` allows).
     public static func decode(_ bytes: some Collection<UInt8>, options: LoadOptions = LoadOptions()) throws -> Image {
-        let contiguous = Array(bytes)
-        guard !contiguous.isEmpty else { throw ImageError(.corrupt, reason: "no bytes to decode") }
-        if StrictJPEG.isJPEG(contiguous), options.failOnDamage, let image = try StrictJPEG.decode(contiguous, options: options, path: nil) { return image }
-        let orientation = ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17)))
-        let decoder = PixbufDecoder(options: options, path: nil, orientation: orientation)
-        _ = try contiguous.withUnsafeBytes { try decoder.write($0) }
+        try decode(Array(bytes), options: options, path: nil)
+    }
+
+    static func decode(_ contiguous: [UInt8], options: LoadOptions, path: String?) throws -> Image {
+        if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
+        let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
+        let frame = try FirstFrame(of: contiguous, format: format, path: path)
+        if format == .jpeg, options.failOnDamage, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
+        let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17))) : 1
+        let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)
+        _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
         return try decoder.finish()
     }
 }

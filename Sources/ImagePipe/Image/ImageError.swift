@@ -7,6 +7,7 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case tooLarge = "too large"
         case unwritable = "cannot write"
         case geometry = "bad geometry"
+        case timedOut = "timed out"
     }
 
     public var kind: Kind
@@ -23,6 +24,11 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A picture refused for having more pixels than the limit (`--max-pixels`).
     public static func tooManyPixels(_ size: Size, limit: Int, path: String?) -> ImageError {
         ImageError(.tooLarge, path: path, reason: "\(size) is \(size.pixelCount) pixels, more than the limit of \(limit)")
+    }
+
+    /// Input refused for having more bytes than the limit (`--max-input-bytes`).
+    public static func tooManyBytes(limit: Int, path: String?) -> ImageError {
+        ImageError(.tooLarge, path: path, reason: "more than \(limit) bytes, the input limit (--max-input-bytes)")
     }
 
     public var description: String {

@@ -7,19 +7,52 @@ import Glibc
 /// land under their final name only when complete.
 public enum ImageFile {
     /// Calls `body` with successive chunks of the file until it returns false or the file ends.
-    static func readChunks(path: String, chunkSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// More than `limit` bytes is an error: a regular file is judged by its size before a byte is
+    /// read, anything else (a FIFO, `/dev/zero`) as it is read.
+    static func readChunks(path: String, chunkSize: Int = 1 << 16, limit: Int? = nil, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         guard let file = fopen(path, "rb") else { throw readError(path: path) }
         defer { fclose(file) }
+        var status = stat()
+        if let limit, fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit {
+            throw ImageError.tooManyBytes(limit: limit, path: path)
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
+        var total = 0
         while true {
             let count = fread(buffer.baseAddress, 1, chunkSize, file)
+            total += count
+            if let limit, total > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
             if count > 0, try !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
             if count < chunkSize {
                 if ferror(file) != 0 { throw ImageError(.unreadable, path: path, reason: systemMessage()) }
                 return
             }
         }
+    }
+
+    /// Refuses a regular file larger than `limit` bytes, before it is read.
+    static func checkSize(path: String, limit: Int?) throws {
+        var status = stat()
+        if let limit, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit {
+            throw ImageError.tooManyBytes(limit: limit, path: path)
+        }
+    }
+
+    /// Every byte of a file, refused past `limit`.
+    static func readAll(path: String, limit: Int?) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try readChunks(path: path, limit: limit) { chunk in
+            bytes.append(contentsOf: chunk)
+            return true
+        }
+        return bytes
+    }
+
+    /// Whether `path` names a regular file (not a FIFO or device, which can be read only once).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The first `count` bytes of a file (fewer if it is shorter).
@@ -32,17 +65,13 @@ public enum ImageFile {
         return bytes
     }
 
-    /// The best reason why `path` cannot be read as an image.
+    /// The best reason why `path` cannot be opened.
     static func readError(path: String) -> ImageError {
         var status = stat()
         if stat(path, &status) != 0 { return ImageError(.unreadable, path: path, reason: systemMessage()) }
         if (status.st_mode & S_IFMT) == S_IFDIR { return ImageError(.unreadable, path: path, reason: "is a directory") }
         if access(path, R_OK) != 0 { return ImageError(.unreadable, path: path, reason: systemMessage()) }
-        if status.st_size == 0 { return ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if let format = (try? prefix(path: path, count: 16)).flatMap(sniffFormat) {
-            return ImageError(.corrupt, path: path, reason: "starts like \(format) but its header cannot be read")
-        }
-        return ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
+        return ImageError(.unreadable, path: path, reason: systemMessage())
     }
 
     /// The temporary files being written right now, so that an interrupted run can remove them.
@@ -58,64 +87,139 @@ public enum ImageFile {
 
     /// Writes `bytes` to `path` through a temporary file in the same directory, renamed into place
     /// only when every byte is on disk: a reader never sees a partial file under `path`.
-    public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
-        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    ///
+    /// Only a regular file (or a new name) is replaced. An existing character device or FIFO
+    /// (`/dev/null`, `/dev/stdout`, a named pipe) is opened and written through: renaming over it
+    /// would replace the device node itself, which root may do. A directory, block device or
+    /// socket is refused.
+    ///
+    /// With a `gate`, nothing is written once it is closed, and the rename happens only while it
+    /// is open.
+    public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, gate: OutputGate? = nil) throws {
+        try gate?.whileOpen(path: path) {}
+        var status = stat()
+        if stat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFCHR, S_IFIFO: return try writeThrough(bytes, to: path)
+            default: throw ImageError(.unwritable, path: path, reason: "\(kindDescription(status.st_mode)); only a file, a character device or a FIFO can be written")
+            }
+        }
+        let directory = PathBytes.directoryPrefix(path)
+        let name = PathBytes.lastComponent(path)
         var template = Array("\(directory).\(name).imagepipe-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
         let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         temporaryFiles.withLock { _ = $0.insert(temporary) }
         defer { temporaryFiles.withLock { _ = $0.remove(temporary) } }
-        var failure: String?
-        var written = 0
-        while written < bytes.count, failure == nil {
-            let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 {
-                if errno != EINTR { failure = systemMessage() }
-            } else {
-                written += result
-            }
-        }
+        var failure = writeAll(bytes, to: descriptor)
         // mkstemp makes the file 0600; give it the permissions a plain new file would have.
         let mask = umask(0)
         umask(mask)
         if failure == nil, fchmod(descriptor, 0o666 & ~mask) != 0 { failure = systemMessage() }
         if failure == nil, fsync(descriptor) != 0 { failure = systemMessage() }
         if close(descriptor) != 0, failure == nil { failure = systemMessage() }
-        if failure == nil, rename(temporary, path) != 0 { failure = systemMessage() }
+        if failure == nil {
+            do {
+                try (gate ?? OutputGate()).whileOpen(path: path) {
+                    if rename(temporary, path) != 0 { failure = systemMessage() }
+                }
+            } catch {
+                unlink(temporary)
+                throw error
+            }
+        }
         if let failure {
             unlink(temporary)
             throw ImageError(.unwritable, path: path, reason: failure)
         }
     }
 
-    /// The format a file's first bytes announce, for telling a damaged picture from a non-picture.
-    static func sniffFormat(_ bytes: [UInt8]) -> String? {
-        let signatures: [(String, [UInt8])] = [
-            ("a JPEG", [0xFF, 0xD8, 0xFF]), ("a PNG", [0x89, 0x50, 0x4E, 0x47]), ("a GIF", Array("GIF8".utf8)),
-            ("a TIFF", [0x49, 0x49, 0x2A, 0x00]), ("a TIFF", [0x4D, 0x4D, 0x00, 0x2A]), ("a BMP", Array("BM".utf8)),
-            ("a WebP", Array("RIFF".utf8)),
-        ]
-        return signatures.first { bytes.starts(with: $0.1) }?.0
+    /// Writes every byte to an open descriptor; the system's reason on failure.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
+        var written = 0
+        while written < bytes.count {
+            let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno != EINTR { return systemMessage() }
+            } else {
+                written += result
+            }
+        }
+        return nil
+    }
+
+    /// Writes to an existing character device or FIFO in place (a FIFO waits for its reader).
+    private static func writeThrough(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
+        // Checked again on the open file: the name may have been swapped since stat.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, [S_IFCHR, S_IFIFO].contains(status.st_mode & S_IFMT) else {
+            close(descriptor)
+            throw ImageError(.unwritable, path: path, reason: "changed while it was being opened")
+        }
+        var failure = writeAll(bytes, to: descriptor)
+        if close(descriptor) != 0, failure == nil { failure = systemMessage() }
+        if let failure { throw ImageError(.unwritable, path: path, reason: failure) }
+    }
+
+    /// What a file that is not a regular file is, in words.
+    static func kindDescription(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "is a directory"
+        case S_IFBLK: return "is a block device"
+        case S_IFSOCK: return "is a socket"
+        case S_IFCHR: return "is a character device"
+        case S_IFIFO: return "is a FIFO"
+        default: return "is not a regular file"
+        }
     }
 
     /// Makes the directories above `path` that are missing, refusing any that would resolve
-    /// outside `root` (through `..` or a symbolic link).
+    /// outside `root` (through `..` or a symbolic link). `root` itself is made if missing.
+    ///
+    /// Each directory is made only after its parent has been resolved and found inside `root`,
+    /// so a refused path has made nothing outside it. Resolved paths are compared as bytes.
     public static func createParentDirectories(of path: String, within root: String) throws {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in parts where !part.isEmpty && part != "." {
+        func refuse(_ resolved: String) -> ImageError {
+            // Two names that print alike but are different bytes (café composed and decomposed).
+            let lookalike = resolved == realRootText ? " (the names differ only in their Unicode form)" : ""
+            return ImageError(.unwritable, path: path, reason: "its directory resolves to '\(resolved)', outside the output directory '\(root)'\(lookalike)")
+        }
+        var realRootText = ""
+        try makeDirectories(root, for: path)
+        guard let realRoot = realPath(root) else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
+        realRootText = realRoot
+        var current = PathBytes.isAbsolute(path) ? "" : "."
+        for part in PathBytes.components(PathBytes.directoryPrefix(path)) where part != "." {
+            let next = current + "/" + part
+            var status = stat()
+            if lstat(next, &status) != 0 {
+                let parent = current.isEmpty ? "/" : current
+                guard let realParent = realPath(parent) else { throw ImageError(.unwritable, path: path, reason: "cannot resolve '\(parent)': \(systemMessage())") }
+                guard PathBytes.isWithin(realParent, realRoot) else { throw refuse(realParent) }
+                if mkdir(next, 0o777) != 0, errno != EEXIST {
+                    throw ImageError(.unwritable, path: path, reason: "cannot make directory '\(next)': \(systemMessage())")
+                }
+            }
+            current = next
+        }
+        guard let realParent = realPath(current.isEmpty ? "/" : current) else {
+            throw ImageError(.unwritable, path: path, reason: "cannot resolve '\(current)': \(systemMessage())")
+        }
+        guard PathBytes.isWithin(realParent, realRoot) else { throw refuse(realParent) }
+    }
+
+    /// `directory` and the directories above it, made where missing (`mkdir -p`).
+    private static func makeDirectories(_ directory: String, for path: String) throws {
+        var current = PathBytes.isAbsolute(directory) ? "" : "."
+        for part in PathBytes.components(directory) {
             current += "/" + part
             if mkdir(current, 0o777) != 0, errno != EEXIST {
                 throw ImageError(.unwritable, path: path, reason: "cannot make directory '\(current)': \(systemMessage())")
             }
-        }
-        guard let realRoot = realPath(root), let realParent = realPath(current) else {
-            throw ImageError(.unwritable, path: path, reason: systemMessage())
-        }
-        guard realParent == realRoot || realParent.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else {
-            throw ImageError(.unwritable, path: path, reason: "its directory resolves to '\(realParent)', outside the output directory '\(root)'")
         }
     }
 

@@ -6,8 +6,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
     /// The format an output file name asks for, from its extension.
     public init?(fileName: String) {
-        guard let dot = fileName.lastIndex(of: "."), !fileName[dot...].contains("/") else { return nil }
-        self.init(name: String(fileName[fileName.index(after: dot)...]))
+        let name = Array(PathBytes.lastComponent(fileName).utf8)
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        self.init(name: String(decoding: name[(dot + 1)...], as: UTF8.self))
     }
 
     /// A format from its name or a usual extension (`jpg`, `tif`), in any case.
@@ -28,13 +29,24 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
     public var supportsAlpha: Bool { self != .jpeg }
 
-    /// The file extensions of every format the installed loaders can read, lower-case: what a
-    /// directory given as input is searched for.
-    public static let readableExtensions: Set<String> = {
+    /// The file extensions of every format the installed loaders can read, lower-case.
+    public static let readableExtensions: Set<String> = readableExtensions(of: Set(SourceFormat.allCases))
+
+    /// The file extensions, lower-case, of the installed loaders for `formats`: what a directory
+    /// given as input is searched for (files of formats not allowed are passed over).
+    public static func readableExtensions(of formats: Set<SourceFormat>) -> Set<String> {
         var extensions = Set<String>()
         let list = gdk_pixbuf_get_formats()
         var node = list
         while let current = node {
+            if let data = current.pointee.data, let loader = gdk_pixbuf_format_get_name(OpaquePointer(data)) {
+                let name = String(cString: loader)
+                g_free(loader)
+                if !formats.contains(where: { $0.loaderName == name }) {
+                    node = current.pointee.next
+                    continue
+                }
+            }
             if let data = current.pointee.data, let names = gdk_pixbuf_format_get_extensions(OpaquePointer(data)) {
                 var index = 0
                 while let name = names[index] {
@@ -47,7 +59,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
         g_slist_free(list)
         return extensions
-    }()
+    }
 
     /// The names of the formats the installed loaders can write, read once.
     static let writableNames: Set<String> = {

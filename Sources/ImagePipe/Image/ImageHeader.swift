@@ -8,11 +8,21 @@ public struct ImageHeader: Hashable, Sendable {
     public var format: String
     /// The EXIF orientation, 1–8 (1 = as stored).
     public var orientation: Int
+    /// How many frames an animated GIF or WebP holds; only the first is decoded.
+    public var frameCount: Int
 
-    public init(storedSize: Size, format: String, orientation: Int = 1) {
+    public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1) {
         self.storedSize = storedSize
         self.format = format
         self.orientation = orientation
+        self.frameCount = frameCount
+    }
+
+    /// For an animation, what is decoded of it, in words; nil for a still picture.
+    public var animationNote: String? {
+        guard frameCount > 1 else { return nil }
+        let name = SourceFormat(rawValue: format)?.displayName ?? format
+        return "an animated \(name) of \(frameCount) frames: only the first frame is decoded"
     }
 
     /// Whether the orientation turns the picture a quarter (EXIF 5–8 swap width and height).
@@ -28,25 +38,35 @@ public struct ImageHeader: Hashable, Sendable {
         if let limit, limit > 0, storedSize.pixelCount > limit { throw .tooManyPixels(storedSize, limit: limit, path: path) }
     }
 
-    /// Reads the header of a picture held in memory.
-    public static func read(bytes: [UInt8]) throws -> ImageHeader {
-        try PixbufDecoder.header(of: bytes)
+    /// Reads the header of a picture held in memory, refusing formats `options` does not allow.
+    public static func read(bytes: [UInt8], options: LoadOptions = LoadOptions()) throws -> ImageHeader {
+        try PixbufDecoder.header(of: bytes, options: options, path: nil)
     }
 
-    /// Reads the header of the file at `path`.
-    public static func read(path: String) throws -> ImageHeader {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        guard let format = gdk_pixbuf_get_file_info(path, &width, &height) else {
-            throw ImageFile.readError(path: path)
+    /// Reads the header of the file at `path`: its format from the first bytes (refused unless
+    /// `options` allows it), then the size from a loader for that format alone, fed only until it
+    /// knows the size. Animations are read whole (within `maxInputBytes`) to count their frames.
+    public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageHeader {
+        var format: SourceFormat?
+        var decoder: PixbufDecoder?
+        var whole: [UInt8] = []
+        try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { chunk in
+            if format == nil {
+                let identified = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
+                format = identified
+                if !identified.isAnimated { decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path) }
+            }
+            guard let decoder else {
+                whole.append(contentsOf: chunk)
+                return true
+            }
+            return try decoder.write(chunk)
         }
-        guard width > 0, height > 0 else {
-            throw ImageError(.corrupt, path: path, reason: "the header gives no size")
+        guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        guard let decoder else {
+            return try PixbufDecoder.header(of: whole, options: options, path: path)
         }
-        let namePointer = gdk_pixbuf_format_get_name(format)
-        let name = namePointer.map { String(cString: $0) } ?? "unknown"
-        g_free(namePointer)
-        let orientation = name == "jpeg" ? (try? ExifOrientation.read(path: path)) ?? 1 : 1
-        return ImageHeader(storedSize: Size(Int(width), Int(height)), format: name, orientation: orientation)
+        let orientation = format == .jpeg ? (try? ExifOrientation.read(path: path)) ?? 1 : 1
+        return try decoder.header(format: format, orientation: orientation, frameCount: 1)
     }
 }

@@ -1,4 +1,4 @@
-/// How a picture is decoded.
+/// How a picture is decoded, and the limits that hold before the work they bound.
 public struct LoadOptions: Hashable, Sendable {
     /// Turn the picture as its EXIF orientation tag says (what every viewer shows).
     public var applyOrientation: Bool
@@ -17,15 +17,36 @@ public struct LoadOptions: Hashable, Sendable {
     /// The speed/quality choice: how far shrink-on-load goes and the kernel stages default to.
     public var scaling: ScalingMode
 
+    /// Refuse input of more bytes than this (a file by its size before reading, a stream or
+    /// device as it is read); nil for no limit.
+    public var maxInputBytes: Int?
+    /// The formats that may be decoded: recognised by their first bytes before any loader runs.
+    public var allowedFormats: Set<SourceFormat>
+    /// When decoding must stop: checked between chunks of data fed to a decoder. (The command's
+    /// `--timeout` also abandons a decode stuck inside one chunk; see the command's BatchRunner.)
+    public var deadline: ContinuousClock.Instant?
+
     public static let defaultMaxPixels = 178_956_970
+    /// 256 MiB: four times the largest camera JPEG, far below what exhausts memory.
+    public static let defaultMaxInputBytes = 256 << 20
 
     public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
-                shrinkOnLoad: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode = .good) {
+                shrinkOnLoad: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode = .good,
+                maxInputBytes: Int? = LoadOptions.defaultMaxInputBytes, allowedFormats: Set<SourceFormat> = SourceFormat.vetted,
+                deadline: ContinuousClock.Instant? = nil) {
         self.scaling = scaling
         self.shrinkOnLoad = shrinkOnLoad
         self.failOnDamage = failOnDamage
         self.applyOrientation = applyOrientation
         self.maxPixels = maxPixels
         self.atLeast = atLeast
+        self.maxInputBytes = maxInputBytes
+        self.allowedFormats = allowedFormats
+        self.deadline = deadline
+    }
+
+    /// Throws when the deadline has passed.
+    func checkDeadline(path: String?) throws(ImageError) {
+        if let deadline, ContinuousClock.now > deadline { throw ImageError(.timedOut, path: path, reason: "decoding went past the time limit (--timeout)") }
     }
 }

@@ -16,8 +16,15 @@ final class PixbufDecoder {
     var stopsAfterHeader = false
     private var truncationCheck = TruncationCheck()
 
-    init(options: LoadOptions, path: String?, orientation: Int) {
-        loader = gdk_pixbuf_loader_new()
+    /// A decoder for `format` only: the loader is named, never chosen by gdk-pixbuf's sniffing
+    /// (see `SourceFormat`).
+    init(format: SourceFormat, options: LoadOptions, path: String?, orientation: Int) throws {
+        var error: UnsafeMutablePointer<GError>?
+        guard let loader = gdk_pixbuf_loader_new_with_type(format.loaderName, &error) else {
+            if let error { g_error_free(error) }
+            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): this system has no gdk-pixbuf loader for it")
+        }
+        self.loader = loader
         self.options = options
         self.path = path
         self.orientation = orientation
@@ -84,6 +91,7 @@ final class PixbufDecoder {
     /// Feeds one chunk; false once the decoder wants no more.
     func write(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
         guard !isDone else { return false }
+        try options.checkDeadline(path: path)
         truncationCheck.scan(chunk)
         do {
             try checkGError(.corrupt, path: path) { error in
@@ -95,28 +103,37 @@ final class PixbufDecoder {
         return !isDone
     }
 
-    /// The header of encoded bytes: fed until the loader knows the size, then abandoned.
-    static func header(of bytes: [UInt8]) throws -> ImageHeader {
-        let decoder = PixbufDecoder(options: LoadOptions(maxPixels: nil), path: nil, orientation: 1)
+    /// A decoder that reads only the header: fed until the loader knows the size, then abandoned.
+    static func headerReader(format: SourceFormat, options: LoadOptions, path: String?) throws -> PixbufDecoder {
+        let decoder = try PixbufDecoder(format: format, options: LoadOptions(maxPixels: nil, deadline: options.deadline), path: path, orientation: 1)
         decoder.stopsAfterHeader = true
+        return decoder
+    }
+
+    /// The header once enough data has been written (`headerReader`), and `orientation`.
+    func header(format: SourceFormat, orientation: Int, frameCount: Int) throws -> ImageHeader {
+        // Some loaders (TIFF, WebP, small pictures in others) parse only at close.
+        if preparedSize == nil { closeIgnoringErrors() }
+        guard let size = preparedSize, size.width > 0, size.height > 0 else {
+            throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but its header cannot be read")
+        }
+        return ImageHeader(storedSize: size, format: format.loaderName, orientation: orientation, frameCount: frameCount)
+    }
+
+    /// The header of encoded bytes.
+    static func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
+        if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
+        let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
+        let frame = try FirstFrame(of: bytes, format: format, path: path)
+        let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0
-        while offset < bytes.count, decoder.preparedSize == nil {
-            let end = min(bytes.count, offset + (1 << 16))
-            _ = try bytes[offset..<end].withUnsafeBytes { try decoder.write($0) }
+        while offset < frame.bytes.count, decoder.preparedSize == nil {
+            let end = min(frame.bytes.count, offset + (1 << 16))
+            _ = try frame.bytes[offset..<end].withUnsafeBytes { try decoder.write($0) }
             offset = end
         }
-        // The loader holds back its first 128 bytes to sniff the format: a tiny picture is only
-        // parsed at close.
-        if decoder.preparedSize == nil { decoder.closeIgnoringErrors() }
-        guard let size = decoder.preparedSize, let format = decoder.formatName() else {
-            if bytes.isEmpty { throw ImageError(.corrupt, reason: "no bytes to decode") }
-            if let announced = ImageFile.sniffFormat(Array(bytes.prefix(16))) {
-                throw ImageError(.corrupt, reason: "starts like \(announced) but its header cannot be read")
-            }
-            throw ImageError(.unsupported, reason: "not an image format gdk-pixbuf can read")
-        }
-        let orientation = format == "jpeg" ? ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))) : 1
-        return ImageHeader(storedSize: size, format: format, orientation: orientation)
+        let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))) : 1
+        return try decoder.header(format: format, orientation: orientation, frameCount: frame.frameCount)
     }
 
     /// Ends the input and returns the decoded picture, turned by its EXIF orientation if asked.
@@ -138,9 +155,20 @@ final class PixbufDecoder {
         if options.failOnDamage, let truncation = truncationCheck.truncation(format: formatName()) {
             throw ImageError(.corrupt, path: path, reason: truncation)
         }
-        let pixbuf = options.applyOrientation
-            ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
-            : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
+        let pixbuf: OpaquePointer
+        if options.applyOrientation, formatName() == "jpeg" {
+            // Turned by the orientation the header read, which the plan was made from: on damaged
+            // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`). A sub-pixbuf
+            // shares the pixels and has no options of its own to disagree with.
+            let plain = gdk_pixbuf_new_subpixbuf(decoded, 0, 0, gdk_pixbuf_get_width(decoded), gdk_pixbuf_get_height(decoded))!
+            if orientation != 1 { gdk_pixbuf_set_option(plain, "orientation", String(orientation)) }
+            pixbuf = gdk_pixbuf_apply_embedded_orientation(plain)! // a new reference, turned or not
+            g_object_unref(UnsafeMutableRawPointer(plain))
+        } else {
+            pixbuf = options.applyOrientation
+                ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
+                : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
+        }
         let image = Image(adopting: pixbuf)
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
         return formatName() == "tiff" && image.hasAlpha ? try image.unpremultiplied() : image

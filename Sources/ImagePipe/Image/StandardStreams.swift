@@ -16,7 +16,9 @@ public enum StandardStreams {
         }
     }
 
-    public static func readStandardInput() throws -> [UInt8] {
+    /// Every byte of standard input; more than `limit` is an error as soon as it is read
+    /// (`< /dev/zero` fails within the limit, instead of exhausting memory).
+    public static func readStandardInput(limit: Int? = LoadOptions.defaultMaxInputBytes) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -26,6 +28,7 @@ public enum StandardStreams {
                 throw ImageError(.unreadable, path: "-", reason: ImageFile.systemMessage())
             }
             if count == 0 { return bytes }
+            if let limit, bytes.count + count > limit { throw ImageError.tooManyBytes(limit: limit, path: "-") }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }

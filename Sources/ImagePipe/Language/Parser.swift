@@ -21,9 +21,10 @@ struct Parser {
                 finish()
                 lastPipe = isPipe ? location : nil
             case let .word(word):
-                if var stage = current {
-                    stage.arguments.append(word)
-                    current = stage
+                if current != nil {
+                    // In place: copying the stage out and back made each append copy every
+                    // argument before it (11 s for one stage of 20,000 arguments).
+                    current!.arguments.append(word)
                 } else {
                     lastPipe = nil
                     if word.isLiteral || word.key != nil || !Lexer.isName(word.text) {

@@ -6,18 +6,29 @@ public struct PipelineCompiler: Sendable {
 
     public init(registry: Registry) { self.registry = registry }
 
+    /// The longest pipeline text compiled, and the most text `$VAR` expansion may add (1 MiB
+    /// each): limits that hold before the work, so that no text makes the lexer or the
+    /// diagnostics grow without bound.
+    public static let maxTextBytes = 1 << 20
+
     /// Compiles `text`; `file` names it in diagnostics (`<inline>` for `-e` text).
     public func compile(_ text: String, file: String = "<inline>", variables: [String: String] = [:]) throws(PipelineSyntaxError) -> Pipeline {
+        guard text.utf8.count <= Self.maxTextBytes else {
+            throw PipelineSyntaxError([Diagnostic(location: SourceLocation(file: file, line: 1, column: 1),
+                                                  message: "the pipeline text is \(text.utf8.count) bytes, more than the limit of \(Self.maxTextBytes)",
+                                                  lineText: "")])
+        }
         let (syntax, parseDiagnostics) = Parser.parse(text: text, file: file, variables: variables)
+        let parseErrorLocations = Set(parseDiagnostics.map(\.location))
         var diagnostics = parseDiagnostics
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        let lines = SourceLines(text)
         func report(_ message: String, at location: SourceLocation) {
             diagnostics.append(Diagnostic(location: location, message: message,
-                                          lineText: location.line <= lines.count ? lines[location.line - 1] : ""))
+                                          lineText: lines.line(location.line)))
         }
 
         var stages: [(stage: any Stage, location: SourceLocation)] = []
-        for call in syntax where diagnostics.allSatisfy({ $0.location != call.name.location }) {
+        for call in syntax where !parseErrorLocations.contains(call.name.location) {
             let name = call.name.text
             guard let entry = registry.entry(named: name) else {
                 let hint = Suggestion.closest(to: name, in: registry.stageNames).map { " (did you mean '\($0)'?)" } ?? ""
@@ -52,7 +63,9 @@ public struct PipelineCompiler: Sendable {
             }
         }
         guard diagnostics.isEmpty else {
-            throw PipelineSyntaxError(diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) })
+            let sorted = diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+            throw PipelineSyntaxError(Array(sorted.prefix(PipelineSyntaxError.maxDiagnostics)),
+                                      omitted: max(0, sorted.count - PipelineSyntaxError.maxDiagnostics))
         }
         let hasSource = source != nil, hasSink = sink != nil
         return Pipeline(source: source ?? Load(), transforms: transforms, sink: sink ?? Save(),

@@ -13,6 +13,9 @@ extension Registry {
 
     /// Loads a plugin shared library and registers its stages, all or none.
     ///
+    /// Loading a plugin runs its code with the user's rights, so a file or directory that
+    /// someone else could have written is refused before `dlopen` (see `PluginPermissions`).
+    ///
     /// The library stays loaded for the life of the process: stages made from it may be in use
     /// anywhere. Refusals — not a shared library, not an ImagePipe plugin, another interface
     /// version, a plugin that fails to describe itself, stage names already taken — throw an
@@ -20,7 +23,8 @@ extension Registry {
     public mutating func loadPlugin(at path: String) throws(PluginLoadError) {
         func refuse(_ reason: String) -> PluginLoadError { PluginLoadError(path: path, reason: reason) }
         // A name without a slash would be searched for in the system's library path instead.
-        let file = path.contains("/") ? path : "./" + path
+        let file = path.utf8.contains(UInt8(ascii: "/")) ? path : "./" + path
+        if let unsafe = PluginPermissions.problem(with: file) { throw refuse(unsafe) }
         guard let library = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
             throw refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
         }

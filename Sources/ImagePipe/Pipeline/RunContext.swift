@@ -19,6 +19,8 @@ public struct RunContext: Sendable {
     public var loadOptions: LoadOptions
     /// Receives warnings (e.g. alpha flattened for JPEG); the command prints them on stderr.
     public var warn: @Sendable (String) -> Void
+    /// When set, outputs land only while it is open (see `OutputGate`).
+    public var outputGate: OutputGate?
 
     public init(input: String? = nil, inputBytes: [UInt8]? = nil, inputRoot: String? = nil, index: Int = 1,
                 output: String? = nil, outputDirectory: String? = nil, outputFormat: ImageFormat? = nil,

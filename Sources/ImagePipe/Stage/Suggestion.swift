@@ -2,8 +2,11 @@
 public enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, score) = scored, score <= max(2, word.count / 3) else { return nil }
+        let limit = max(2, word.count / 3)
+        // The distance is at least the difference in length: skip candidates that cannot be close
+        // (a megabyte-long word would otherwise cost a megabyte-sized table per candidate).
+        let scored = candidates.filter { abs($0.count - word.count) <= limit }.map { ($0, distance(word, $0)) }.min { $0.1 < $1.1 }
+        guard let (best, score) = scored, score <= limit else { return nil }
         return best
     }
 

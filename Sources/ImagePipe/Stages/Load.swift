@@ -1,7 +1,7 @@
 /// `load [path] [auto-orient=true]`: decodes a picture file; the first stage of a pipeline.
 public struct Load: ImageSource, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "load", summary: "Read a picture file (any format gdk-pixbuf reads)", example: "load auto-orient=false", start: Load(), [
+        "load", summary: "Read a picture file (JPEG, PNG, WebP, GIF, TIFF, BMP; others with --allow-format)", example: "load auto-orient=false", start: Load(), [
             Param(\.path, "path", .path, positional: true,
                   help: "The file to read; without it, the input given on the command line."),
             Param(\.autoOrient, "auto-orient", .boolean, default: true,
@@ -57,13 +57,14 @@ public struct Load: ImageSource, DeclaredStage {
         let path = try resolvedPath(in: context)
         var header: ImageHeader
         if let bytes = try standardInput(for: path, in: context) {
-            do { header = try ImageHeader.read(bytes: bytes) } catch var error as ImageError {
+            do { header = try ImageHeader.read(bytes: bytes, options: context.loadOptions) } catch var error as ImageError {
                 error.path = "-"
                 throw error
             }
         } else {
-            header = try ImageHeader.read(path: path)
+            header = try ImageHeader.read(path: path, options: context.loadOptions)
         }
+        if let note = header.animationNote { context.warn("\(path): \(note)") }
         try header.checkPixels(limit: context.loadOptions.maxPixels, path: path)
         return SourceDescription(size: header.decodedSize(applyingOrientation: autoOrient), header: header,
                                  orientation: autoOrient ? header.orientation : 1)

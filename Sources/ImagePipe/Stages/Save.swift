@@ -61,7 +61,7 @@ public struct Save: Sink, DeclaredStage {
             if path == "-" {
                 try StandardStreams.writeToStandardOutput(buffer)
             } else {
-                try ImageFile.writeAtomically(buffer, to: path)
+                try ImageFile.writeAtomically(buffer, to: path, gate: context.outputGate)
             }
         }
         return path

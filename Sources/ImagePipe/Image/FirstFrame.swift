@@ -1,0 +1,99 @@
+/// The first frame of an animated GIF or WebP, as a file of its own, and how many frames there
+/// were.
+///
+/// gdk-pixbuf's loaders decode every frame of an animation as it arrives, each as large as the
+/// canvas: 544 bytes of WebP holding ten 16x16 frames on an 8000x8000 canvas made 2.7 GB and a
+/// crash, even for a header read. ImagePipe works on still pictures, so it cuts the data after
+/// the first frame before any loader sees it; the frame limit is then the pixel limit.
+struct FirstFrame {
+    /// The data to decode: the first frame alone, or the input as it was.
+    var bytes: [UInt8]
+    /// How many frames the input holds (1 for a still picture).
+    var frameCount: Int
+
+    init(of bytes: [UInt8], format: SourceFormat, path: String?) throws(ImageError) {
+        self.bytes = bytes
+        frameCount = 1
+        switch format {
+        case .gif: cutGIF()
+        case .webp: try cutWebP(path: path)
+        default: break
+        }
+    }
+
+    /// GIF: blocks after the header and global colour table; each image descriptor (0x2C) is a
+    /// frame. Keeps everything up to the end of the first frame's data, then a trailer.
+    private mutating func cutGIF() {
+        let b = bytes
+        guard b.count >= 13 else { return }
+        func colourTableLength(_ packed: UInt8) -> Int { packed & 0x80 != 0 ? 3 << ((Int(packed) & 7) + 1) : 0 }
+        /// Skips data sub-blocks (a length byte, that many bytes; a 0 ends them). False if cut.
+        func skipSubBlocks(_ index: inout Int) -> Bool {
+            while index < b.count {
+                let length = Int(b[index])
+                index += 1 + length
+                if length == 0 { return true }
+            }
+            return false
+        }
+        var index = 13 + colourTableLength(b[10])
+        var frames = 0
+        var firstEnd: Int?
+        scan: while index < b.count {
+            switch b[index] {
+            case 0x21: // extension: introducer, label, sub-blocks
+                index += 2
+                guard skipSubBlocks(&index) else { break scan }
+            case 0x2C: // image descriptor, local colour table, LZW code size, sub-blocks
+                frames += 1
+                guard index + 10 <= b.count else { break scan }
+                index += 10 + colourTableLength(b[index + 9]) + 1
+                guard skipSubBlocks(&index) else { break scan }
+                if frames == 1 { firstEnd = index }
+            default: // 0x3B trailer, or bytes no decoder reads further
+                break scan
+            }
+        }
+        frameCount = max(1, frames)
+        if frames > 1, let firstEnd, firstEnd <= b.count { bytes = Array(b[..<firstEnd]) + [0x3B] }
+    }
+
+    /// WebP: RIFF chunks; each `ANMF` is a frame whose data (optional `ALPH`, then `VP8 ` or
+    /// `VP8L`) is wrapped as a still WebP of the frame's size.
+    private mutating func cutWebP(path: String?) throws(ImageError) {
+        let b = bytes
+        guard b.count >= 12 else { return }
+        // An animation whose first frame cannot be cut out would go to the loader's animation
+        // decoder whole, which fails noisily or decodes every frame: refuse it here.
+        let announcesAnimation = b.count > 20 && b[12..<16].elementsEqual("VP8X".utf8) && b[20] & 0x02 != 0
+        func little(_ offset: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(b[offset + $1]) << (8 * $1) } }
+        func isType(_ offset: Int, _ type: String) -> Bool { b[offset..<(offset + 4)].elementsEqual(type.utf8) }
+        var index = 12
+        var frames = 0
+        var first: (data: ArraySlice<UInt8>, width: Int, height: Int)?
+        while index + 8 <= b.count {
+            let size = little(index + 4, 4)
+            let start = index + 8
+            if isType(index, "ANMF") {
+                frames += 1
+                if frames == 1, size >= 16, start + size <= b.count {
+                    first = (b[(start + 16)..<(start + size)], little(start + 6, 3) + 1, little(start + 9, 3) + 1)
+                }
+            }
+            index = start + size + (size & 1)
+        }
+        guard frames > 0 || announcesAnimation else { return }
+        frameCount = max(1, frames)
+        guard let first else { throw ImageError(.corrupt, path: path, reason: "an animated WebP whose first frame is missing or cut short") }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            Array(type.utf8) + (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (8 * $0)) } + data + (data.count & 1 == 1 ? [0] : [])
+        }
+        func triple(_ value: Int) -> [UInt8] { (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var body = Array(first.data)
+        if first.data.count >= 4, first.data.prefix(4).elementsEqual("ALPH".utf8) {
+            // Alpha in its own chunk needs the extended header that announces it.
+            body = chunk("VP8X", [0x10, 0, 0, 0] + triple(first.width - 1) + triple(first.height - 1)) + body
+        }
+        bytes = Array("RIFF".utf8) + (0..<4).map { UInt8(truncatingIfNeeded: (body.count + 4) >> (8 * $0)) } + Array("WEBP".utf8) + body
+    }
+}

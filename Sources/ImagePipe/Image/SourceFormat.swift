@@ -1,0 +1,125 @@
+/// A picture format ImagePipe can decode, recognised from the data's first bytes before any
+/// gdk-pixbuf loader runs.
+///
+/// gdk-pixbuf picks a loader by sniffing the content, whatever the extension: an SVG named
+/// `.jpg` goes to librsvg, which fetches and decodes `data:` images inside it. So ImagePipe
+/// sniffs first, decides by an allowlist (`LoadOptions.allowedFormats`, as libvips blocks its
+/// untrusted loaders and ImageMagick has policy.xml), and then asks gdk-pixbuf for exactly that
+/// loader by name. Only the widely fuzzed formats are allowed by default (`vetted`).
+public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
+    case jpeg, png, webp, gif, tiff, bmp, avif, heif
+    case svg, xpm, xbm, tga, icns, ani, qtif, pnm, ico
+
+    /// Allowed unless the user says otherwise: formats with well-fuzzed decoders.
+    public static let vetted: Set<SourceFormat> = [.jpeg, .png, .webp, .gif, .tiff, .bmp, .avif, .heif]
+
+    /// The format named by `name` (`svg`, `jpg`, `tif`…), in any case.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "jpg", "jpe": self = .jpeg
+        case "tif": self = .tiff
+        case "heic": self = .heif
+        case "pbm", "pgm", "ppm", "pam": self = .pnm
+        case "cur": self = .ico
+        case "svgz": self = .svg
+        default:
+            guard let format = SourceFormat(rawValue: name.lowercased()) else { return nil }
+            self = format
+        }
+    }
+
+    /// The name people write: `JPEG`, `SVG`, `WebP`.
+    public var displayName: String {
+        switch self {
+        case .webp: return "WebP"
+        case .icns: return "ICNS"
+        case .qtif: return "QuickTime image"
+        default: return rawValue.uppercased()
+        }
+    }
+
+    /// "a" or "an", for "starts like an SVG".
+    var article: String { ["a", "e", "i", "o", "u", "x"].contains(displayName.prefix(1).lowercased()) || self == .svg ? "an" : "a" }
+
+    /// The gdk-pixbuf loader's name (what `gdk_pixbuf_loader_new_with_type` takes).
+    public var loaderName: String { rawValue }
+
+    /// Whether the format can hold several frames that a loader would decode all at once.
+    var isAnimated: Bool { self == .gif || self == .webp }
+
+    /// How many leading bytes `sniff` looks at.
+    static let sniffLength = 512
+
+    /// The format the first bytes announce, or nil. TGA has no signature: it is never sniffed,
+    /// only assumed when allowed and nothing else matches (`identify`).
+    public static func sniff(_ bytes: some Collection<UInt8>) -> SourceFormat? {
+        let b = Array(bytes.prefix(sniffLength))
+        func at(_ offset: Int, _ text: String) -> Bool { b.count >= offset + text.utf8.count && b[offset...].starts(with: text.utf8) }
+        func at(_ offset: Int, _ bytes: [UInt8]) -> Bool { b.count >= offset + bytes.count && b[offset...].starts(with: bytes) }
+        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if at(0, "GIF87a") || at(0, "GIF89a") { return .gif }
+        if at(0, "RIFF"), at(8, "WEBP") { return .webp }
+        if at(0, "RIFF"), at(8, "ACON") { return .ani }
+        if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) || at(0, [0x49, 0x49, 0x2B, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+        if at(0, "BM") { return .bmp }
+        if at(4, "ftyp") {
+            let brands = stride(from: 8, to: min(b.count - 3, 64), by: 4).map { String(decoding: b[$0..<$0 + 4], as: UTF8.self) }
+            if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+            if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) { return .heif }
+        }
+        if at(0, "icns") { return .icns }
+        if at(4, "idsc") || at(4, "idat") || at(4, "iicc") { return .qtif }
+        // ICO and CUR: type 1 or 2 and at least one image. (An uncompressed TGA starts 00 00 02 00
+        // too, but its next two bytes, the colour map's length, are 0.)
+        if (at(0, [0x00, 0x00, 0x01, 0x00]) || at(0, [0x00, 0x00, 0x02, 0x00])), b.count >= 6, b[4] != 0 || b[5] != 0 { return .ico }
+        if b.count >= 3, b[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(b[1]), [0x20, 0x09, 0x0A, 0x0D].contains(b[2]) { return .pnm }
+        if at(0, "/* XPM */") { return .xpm }
+        if at(0, "#define ") { return .xbm }
+        // Gzip: librsvg reads compressed SVG (svgz).
+        if at(0, [0x1F, 0x8B]) { return .svg }
+        // Markup: anything whose first non-blank character (after a byte-order mark) is `<` is
+        // treated as SVG, so that XML with a long prologue cannot slip past a narrower test.
+        var start = at(0, [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[start]) { start += 1 }
+        if start < b.count, b[start] == UInt8(ascii: "<") { return .svg }
+        return nil
+    }
+
+    /// The format to decode `bytes` as under `allowed`, or the error that refuses them.
+    static func identify(_ bytes: some Collection<UInt8>, allowed: Set<SourceFormat>, path: String?) throws(ImageError) -> SourceFormat {
+        guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: path == nil ? "no bytes to decode" : "the file is empty") }
+        guard let format = sniff(bytes) else {
+            if allowed.contains(.tga) { return .tga }
+            throw ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
+        }
+        guard allowed.contains(format) else {
+            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): not allowed by default; allow it with --allow-format \(format.rawValue)")
+        }
+        try checkHeader(of: format, bytes, path: path)
+        return format
+    }
+
+    /// Header fields a loader would trust to size a buffer before any pixel arrives, checked
+    /// first. gdk-pixbuf's BMP loader grows its header buffer to the info header's declared size
+    /// and to the pixel data offset: 400 bytes asked for 3.6 GB (found by `make fuzz`).
+    static func checkHeader(of format: SourceFormat, _ bytes: some Collection<UInt8>, path: String?) throws(ImageError) {
+        guard format == .bmp else { return }
+        let b = Array(bytes.prefix(18))
+        guard b.count >= 18 else { return } // too short to decode at all: the loader says so
+        func little(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(b[offset + $1]) << (8 * $1) } }
+        let infoSize = little(14), dataOffset = little(10)
+        // The info header sizes of every BMP and OS/2 bitmap version.
+        guard [12, 16, 40, 52, 56, 64, 108, 124].contains(infoSize) else {
+            throw ImageError(.corrupt, path: path, reason: "starts like a BMP but its header is invalid (an info header of \(infoSize) bytes)")
+        }
+        // After the headers come at most 256 palette entries of 4 bytes (and, rarely, a gap).
+        guard dataOffset <= 14 + infoSize + 256 * 4 + 65_536 else {
+            throw ImageError(.corrupt, path: path, reason: "starts like a BMP but its header is invalid (pixel data at byte \(dataOffset))")
+        }
+    }
+
+    public static func < (a: SourceFormat, b: SourceFormat) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}

@@ -1,0 +1,67 @@
+import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The options that bound what a picture may cost, shared by `run` and `explain` beside
+/// `PipelineArguments.decodeOptions` (which has `--max-pixels`): bytes, and which formats may be
+/// decoded at all.
+enum LimitOptions {
+    static let options: [OptionParser.Option] = [
+        .init(names: ["--max-input-bytes"], takesValue: true),
+        .init(names: ["--allow-format"], takesValue: true),
+    ]
+
+    /// Their lines in the commands' help.
+    static let help = """
+          --max-input-bytes N    Refuse inputs larger than N bytes; K, M, G suffixes (default 256M; 0 = no limit)
+          --allow-format NAMES   Also decode these formats (repeatable, or a comma list; also the
+                                 variable IMAGEPIPE_ALLOW_FORMATS). Formats are recognised by their
+                                 first bytes; decoded by default: \(defaultFormats);
+                                 others: \(otherFormats)
+        """
+
+    static let defaultFormats = SourceFormat.allCases.filter(SourceFormat.vetted.contains).map(\.rawValue).joined(separator: ", ")
+    static let otherFormats = SourceFormat.allCases.filter { !SourceFormat.vetted.contains($0) }.map(\.rawValue).joined(separator: ", ")
+
+    /// The load options of the command line (and IMAGEPIPE_ALLOW_FORMATS) over `options`.
+    static func apply(_ parser: OptionParser, to options: inout LoadOptions) throws {
+        if let text = parser.last("--max-input-bytes") {
+            guard let bytes = byteCount(text) else { throw UsageError("--max-input-bytes needs a number of bytes ≥ 0 (like 50M), got '\(text)'") }
+            options.maxInputBytes = bytes == 0 ? nil : bytes
+        }
+        var names: [(String, String)] = []
+        if let variable = getenv("IMAGEPIPE_ALLOW_FORMATS") {
+            names += String(cString: variable).split(separator: ",").map { (String($0), "IMAGEPIPE_ALLOW_FORMATS") }
+        }
+        names += parser.all("--allow-format").flatMap { $0.split(separator: ",").map { (String($0), "--allow-format") } }
+        for (name, origin) in names {
+            let trimmed = name.trimmingSpaces()
+            guard !trimmed.isEmpty else { continue }
+            guard let format = SourceFormat(name: trimmed) else {
+                throw UsageError("\(origin): unknown format '\(trimmed)': use one of \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.allowedFormats.insert(format)
+        }
+    }
+
+    /// `1000`, `64K`, `256M`, `2G` (powers of 1024; a trailing `B` or `iB` is allowed).
+    static func byteCount(_ text: String) -> Int? {
+        var digits = text.uppercased()
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count { digits.removeLast(suffix.count); break }
+        var multiplier = 1
+        if let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30, "T": 40][String(last)] {
+            multiplier = 1 << shift
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value >= 0 else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

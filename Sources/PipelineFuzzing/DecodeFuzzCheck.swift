@@ -1,0 +1,38 @@
+import ImagePipe
+
+/// What the decoding fuzzer checks for any bytes: reading the header and decoding never crash,
+/// hang or exhaust memory, whatever the format claims; every failure is an `ImageError`; and
+/// a picture that decodes has the size its header promised.
+public enum DecodeFuzzCheck {
+    /// Small limits, so that a test case costs little; the limits themselves are part of what is
+    /// tested (a bomb must be refused, not attempted).
+    static let options = LoadOptions(maxPixels: 4_000_000, maxInputBytes: 1 << 20)
+
+    /// Checks one input; a broken promise stops the process (so libFuzzer reports it).
+    public static func check(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let data = Array(bytes)
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.read(bytes: data, options: options)
+        } catch is ImageError {
+            return
+        } catch {
+            preconditionFailure("reading a header threw \(error), not an ImageError")
+        }
+        precondition(header.storedSize.width > 0 && header.storedSize.height > 0, "a header with an empty size: \(header)")
+        precondition(SourceFormat.vetted.contains { $0.loaderName == header.format }, "a header in a format not allowed: \(header.format)")
+        // Damaged data either way: as an error (the default), and as what the decoder makes of it.
+        for failOnDamage in [true, false] {
+            var options = options
+            options.failOnDamage = failOnDamage
+            do {
+                let image = try Image.decode(data, options: options)
+                precondition(image.size == header.decodedSize(applyingOrientation: true),
+                             "decoded \(image.size) where the header said \(header.decodedSize(applyingOrientation: true)) (\(header.format))")
+            } catch is ImageError {
+            } catch {
+                preconditionFailure("decoding threw \(error), not an ImageError")
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ImagePipe
+import PipelineFuzzing
+import TestSupport
+
+/// The decoding fuzzer's seed corpus, made here from Samples/images (small crops in every
+/// vetted format, an EXIF-turned JPEG, animations, and damaged copies), and every picture it
+/// ever found a crash with (Tests/Fuzz/decode-regressions): all pass the fuzz check. With
+/// IMAGEPIPE_FUZZ_CORPUS set (`make fuzz` does), the seeds are also written there.
+@Suite struct DecodeFuzzTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func seeds() throws -> [(String, [UInt8])] {
+        let images = root.appendingPathComponent("Samples/images").path
+        var seeds: [(String, [UInt8])] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: images).sorted() where name.hasSuffix(".jpg") {
+            // Decoded at 1/8 in the DCT, then a corner: seeds of a few KB keep the fuzzer fast.
+            let picture = try Image.load(path: images + "/" + name, options: LoadOptions(atLeast: Size(64, 64)))
+            let crop = try picture.cropped(to: Rect(x: 0, y: 0, width: min(40, picture.width), height: min(30, picture.height)))
+            let stem = String(name.dropLast(4))
+            for format in [ImageFormat.jpeg, .png, .webp, .tiff, .bmp] where format.isAvailable {
+                let bytes = try crop.encoded(as: format)
+                seeds.append(("\(stem).\(format.rawValue)", bytes))
+                seeds.append(("\(stem)-cut.\(format.rawValue)", Array(bytes.prefix(bytes.count / 2))))
+            }
+            seeds.append(("\(stem)-turned.jpeg", Synthetic.withExifOrientation(try crop.encoded(as: .jpeg), orientation: 6)))
+        }
+        seeds.append(("animated.gif", InputLimitTests.animatedGIF(width: 20, height: 10, frames: 3)))
+        if ImageFormat.webp.isAvailable { seeds.append(("animated.webp", try InputLimitTests.animatedWebP(canvas: 32, frames: 3))) }
+        let regressions = root.appendingPathComponent("Tests/Fuzz/decode-regressions").path
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted() {
+            seeds.append((name, try [UInt8](Data(contentsOf: URL(fileURLWithPath: regressions + "/" + name)))))
+        }
+        return seeds
+    }
+
+    @Test func seedsAndRegressionsPassTheDecodeCheck() throws {
+        let seeds = try Self.seeds()
+        #expect(seeds.count > 20)
+        #expect(seeds.allSatisfy { $0.1.count < 16_384 }, "seeds stay small")
+        for (_, bytes) in seeds {
+            bytes.withUnsafeBufferPointer { DecodeFuzzCheck.check($0) }
+        }
+        if let corpus = ProcessInfo.processInfo.environment["IMAGEPIPE_FUZZ_CORPUS"] {
+            try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
+            for (name, bytes) in seeds { try Data(bytes).write(to: URL(fileURLWithPath: corpus + "/" + name)) }
+        }
+    }
+
+    @Test func anUnvettedFormatPassesTheCheckAsAnError() {
+        Array(FormatAllowlistTests.svg.utf8).withUnsafeBufferPointer { DecodeFuzzCheck.check($0) }
+    }
+}

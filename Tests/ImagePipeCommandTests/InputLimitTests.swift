@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import ImagePipe
+import ImagePipeCommand
+import TestSupport
+
+/// Limits hold before the work they bound: bytes read, pipeline text, animation frames, time.
+@Suite struct InputLimitTests {
+    private func seconds(since start: Date) -> Double { Date().timeIntervalSince(start) }
+
+    @Test func endlessStandardInputFailsAtTheByteLimit() throws {
+        let directory = try TemporaryDirectory()
+        let start = Date()
+        let result = try CommandRunner.runProgram("/bin/sh", ["-c", "exec '\(CommandRunner.binary)' run -e 'fit 10x10' - -o out.png < /dev/zero"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: -: too large: more than 268435456 bytes, the input limit (--max-input-bytes)\n")
+        #expect(seconds(since: start) < 20)
+        let small = try CommandRunner.runProgram("/bin/sh", ["-c", "exec '\(CommandRunner.binary)' run -e 'fit 10x10' - -o out.png --max-input-bytes 1M < /dev/zero"], in: directory.path)
+        #expect(small.standardError == "imagepipe: -: too large: more than 1048576 bytes, the input limit (--max-input-bytes)\n")
+        #expect(try directory.contents().isEmpty)
+    }
+
+    @Test func aFileOverTheByteLimitFailsAndTheBatchGoesOn() throws {
+        let directory = try TemporaryDirectory()
+        let noise = try Synthetic.image(64, 64) { x, y in Color(red: UInt8((x * 7919 + y * 104_729) & 255), green: UInt8((x * y * 31) & 255), blue: UInt8((x ^ y) & 255)) }
+        _ = try directory.write(noise.encoded(as: .png), to: "big.png")
+        _ = try directory.write(Synthetic.gradient(4, 4).encoded(as: .png), to: "small.png")
+        let result = try CommandRunner.run(["run", "-e", "fit 2x2", "big.png", "small.png", "--out-dir", "out", "-o", "{stem}.png",
+                                            "--max-input-bytes", "1K", "-q"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: big.png: too large: more than 1024 bytes, the input limit (--max-input-bytes)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["small.png"])
+        // A device is judged as it is read, and fails on its first bytes here: not a picture.
+        let device = try CommandRunner.run(["run", "-e", "fit 2x2", "/dev/zero", "-o", "zero.png"], in: directory.path)
+        #expect(device.status == 1)
+        #expect(device.standardError == "imagepipe: /dev/zero: unsupported format: not an image format gdk-pixbuf can read\n")
+        let bad = try CommandRunner.run(["run", "-e", "", "small.png", "-o", "x.png", "--max-input-bytes", "lots"], in: directory.path)
+        #expect(bad.status == 2)
+    }
+
+    @Test func aLineOfErrorsGivesAFewMessagesFast() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("fit " + String(repeating: "$", count: 128 * 1024) + "\n", to: "dollars.pipe")
+        let start = Date()
+        let result = try CommandRunner.run(["check", "dollars.pipe"], in: directory.path)
+        #expect(result.status == 2)
+        #expect(seconds(since: start) < 20)
+        #expect(result.standardError.utf8.count < 20_000, "\(result.standardError.utf8.count) bytes of diagnostics")
+        // One error per `$`, and fit's for the empty size.
+        #expect(result.standardError.hasSuffix("… and \(128 * 1024 + 1 - PipelineSyntaxError.maxDiagnostics) more errors\n"), "\(result.standardError.suffix(200))")
+    }
+
+    @Test func variableExpansionIsBounded() throws {
+        let value = String(repeating: "a", count: 100_000)
+        let text = "fit " + String(repeating: "$X", count: 100)
+        let error = try #require(throws: PipelineSyntaxError.self) { try StandardPlugins.compiler.compile(text, variables: ["X": value]) }
+        #expect(error.diagnostics.contains { $0.message == "variables expand to more than 1048576 bytes of text here; is $X meant to be this long?" })
+        #expect(error.description.utf8.count < 2_000, "\(error.description.utf8.count) bytes")
+    }
+
+    @Test func aMegabyteOfPipelineCompilesInLinearTime() throws {
+        // 20,000 arguments to one stage took 11 s when each argument copied the ones before it.
+        let arguments = (0..<20_000).map { "x\($0)=1" }.joined(separator: " ")
+        var start = Date()
+        let error = try #require(throws: PipelineSyntaxError.self) { try StandardPlugins.compiler.compile("fit " + arguments) }
+        #expect(error.diagnostics.count == 1)
+        #expect(seconds(since: start) < 3, "debug build")
+        let stages = String(decoding: (0..<60_000).map { "fit \($0 % 500 + 1)x\($0 % 300 + 1) | circle-crop\n" }.joined().utf8.prefix(1_000_000), as: UTF8.self)
+        let text = String(stages[..<stages.lastIndex(of: "\n")!])
+        start = Date()
+        let pipeline = try StandardPlugins.compiler.compile(text)
+        #expect(pipeline.transforms.count > 40_000)
+        #expect(seconds(since: start) < 15, "debug build; a release build takes well under a second")
+        let tooLong = try #require(throws: PipelineSyntaxError.self) { try StandardPlugins.compiler.compile(String(repeating: "#", count: (1 << 20) + 1)) }
+        #expect(tooLong.description.contains("the pipeline text is 1048577 bytes, more than the limit of 1048576"))
+    }
+
+    /// An animated WebP: `frames` 16x16 lossless frames on a `canvas`-sized canvas.
+    static func animatedWebP(canvas: Int, frames: Int) throws -> [UInt8] {
+        let still = try Synthetic.gradient(16, 16).encoded(as: .webp)
+        let frame = Array(still[12...]) // the VP8/VP8L chunk after "RIFF....WEBP"
+        func little(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { Array(type.utf8) + little(data.count, 4) + data + (data.count % 2 == 1 ? [0] : []) }
+        var body = chunk("VP8X", [0x02, 0, 0, 0] + little(canvas - 1, 3) + little(canvas - 1, 3)) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for _ in 0..<frames { body += chunk("ANMF", little(0, 6) + little(15, 3) + little(15, 3) + little(100, 3) + [0] + frame) }
+        return Array("RIFF".utf8) + little(body.count + 4, 4) + Array("WEBP".utf8) + body
+    }
+
+    /// An animated GIF: `frames` frames, each covering the whole `width`x`height` canvas.
+    static func animatedGIF(width: Int, height: Int, frames: Int) -> [UInt8] {
+        func little16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var bytes = Array("GIF89a".utf8) + little16(width) + little16(height) + [0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF]
+        for _ in 0..<frames {
+            bytes += [0x21, 0xF9, 0x04, 0x04, 0x0A, 0x00, 0x00, 0x00] // a delay
+            bytes += [0x2C] + little16(0) + little16(0) + little16(width) + little16(height) + [0, 0x02, 0x01, 0x2C, 0x00] // clear, end
+        }
+        return bytes + [0x3B]
+    }
+
+    @Test func animationsDecodeTheirFirstFrameOnly() throws {
+        let directory = try TemporaryDirectory()
+        // 10 frames on an 8000x8000 canvas: gdk-pixbuf alone made them all, 2.7 GB, and crashed.
+        let bomb = try Self.animatedWebP(canvas: 8000, frames: 10)
+        #expect(bomb.count < 2048)
+        _ = try directory.write(bomb, to: "bomb.webp")
+        _ = try directory.write(Self.animatedGIF(width: 300, height: 200, frames: 50), to: "anim.gif")
+        let explained = try CommandRunner.run(["explain", "-e", "fit 8x8", "bomb.webp"], in: directory.path)
+        #expect(explained.status == 0, "\(explained.standardError)")
+        #expect(explained.standardOutput.hasPrefix("bomb.webp: webp 16x16, an animated WebP of 10 frames: only the first frame is decoded\n"))
+        let run = try CommandRunner.run(["run", "-e", "fit 8x8", "bomb.webp", "anim.gif", "--out-dir", "out", "-o", "{name}.png", "-q"], in: directory.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("imagepipe: warning: bomb.webp: an animated WebP of 10 frames: only the first frame is decoded\n"))
+        #expect(run.standardError.contains("imagepipe: warning: anim.gif: an animated GIF of 50 frames: only the first frame is decoded\n"))
+        #expect(try Image.load(path: directory.file("out/bomb.webp.png")).size == Size(8, 8))
+        #expect(try Image.load(path: directory.file("out/anim.gif.png")).size == Size(8, 5))
+        // An animation cut inside its first frame: one line, no noise from the loader.
+        _ = try directory.write(Array(bomb.prefix(70)), to: "cut.webp")
+        let cut = try CommandRunner.run(["run", "-e", "", "cut.webp", "-o", "cut.png"], in: directory.path)
+        #expect(cut.status == 1)
+        #expect(cut.standardError == "imagepipe: cut.webp: corrupt image: an animated WebP whose first frame is missing or cut short\n")
+        // From memory too.
+        let header = try ImageHeader.read(bytes: bomb)
+        #expect(header.frameCount == 10 && header.storedSize == Size(16, 16))
+        #expect(try Image.decode(bomb).size == Size(16, 16))
+    }
+
+    @Test func aPictureOverTheTimeLimitFailsAndTheBatchGoesOn() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(2500, 2500).encoded(as: .png), to: "slow.png")
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "quick.png")
+        let start = Date()
+        let result = try CommandRunner.run(["run", "-e", "rotate angle=7 | circle-mask ring=true", "slow.png", "quick.png", "--out-dir", "out",
+                                            "-o", "{stem}.png", "--timeout", "0.3", "--jobs", "1", "-q"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "imagepipe: slow.png: timed out: took more than 0.3 s (--timeout); nothing written\n")
+        #expect(seconds(since: start) < 10, "the abandoned run does not hold up the end")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["quick.png"], "no temporary or late file")
+        let bad = try CommandRunner.run(["run", "-e", "", "quick.png", "-o", "x.png", "--timeout", "soon"], in: directory.path)
+        #expect(bad.status == 2)
+    }
+}
