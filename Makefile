@@ -6,10 +6,10 @@ SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev webp-pixbuf-loader libsoup-3.0-dev
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
-TEST_PACKAGES := chromium python3-selenium chromium-driver
+TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver
 DEMO_OUT := out/demo
 
-.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize
+.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -51,6 +51,26 @@ samples: deps
 
 demo: build
 	@Samples/run-samples.sh "$$($(SWIFT) build --show-bin-path)/imagepipe" $(DEMO_OUT)
+
+# make install [PREFIX=/usr/local] [DESTDIR=…]: the command with the Swift runtime it links, the
+# manual page and bash/zsh/fish completions (both made by the command itself), and the plugin
+# directory it searches by default, PREFIX/lib/imagepipe/plugins. make uninstall removes them.
+PREFIX ?= /usr/local
+INSTALLED := bin/imagepipe share/man/man1/imagepipe.1.gz share/bash-completion/completions/imagepipe \
+  share/zsh/site-functions/_imagepipe share/fish/vendor_completions.d/imagepipe.fish
+
+install: release
+	@$(MAKE) --no-print-directory install-packages WANTED="patchelf"
+	.ci/install-tree.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	cd "$(DESTDIR)$(PREFIX)" && rm -f $(INSTALLED) && rm -rf lib/imagepipe/swift
+	-rmdir "$(DESTDIR)$(PREFIX)/lib/imagepipe/plugins" "$(DESTDIR)$(PREFIX)/lib/imagepipe" 2>/dev/null
+
+# make deb: imagepipe_VERSION_ARCH.deb in out/, for `apt install ./out/imagepipe_*.deb`.
+deb: release
+	@$(MAKE) --no-print-directory install-packages WANTED="patchelf"
+	.ci/build-deb.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" out
 
 clean:
 	rm -rf .build out Samples/CustomStage/.build Samples/EmbedDemo/.build

@@ -16,20 +16,23 @@ public struct ImagePipeCommand: Sendable {
         usage: imagepipe COMMAND [OPTIONS]
 
         Commands:
-          run      Run a pipeline on a picture
-          check    Check a pipeline's text without running it
-          explain  Show what a pipeline would do to a picture, from its header alone
-          stages   List the stages, or describe one
-          edit     Choose a crop by hand in a browser; prints the pipeline line
+          run          Run a pipeline on a picture
+          check        Check a pipeline's text without running it
+          explain      Show what a pipeline would do to a picture, from its header alone
+          stages       List the stages, or describe one
+          edit         Choose a crop by hand in a browser; prints the pipeline line
+          man          Print the manual page, imagepipe(1)
+          completions  Print a completion script for bash, zsh or fish
 
         Options:
           -h, --help     Show help (also after a command: imagepipe run --help, or imagepipe help run)
           --version      Show the version
           --plugin PATH  Load a plugin library (repeatable; anywhere on the line)
 
-        Plugins are also loaded from every .so file in the directories listed in
-        IMAGEPIPE_PLUGIN_PATH (separated by ':'). A plugin that cannot be loaded is reported,
-        and the command goes on without it.
+        Plugins are also loaded from every .so file in PREFIX/lib/imagepipe/plugins (beside an
+        installed PREFIX/bin/imagepipe) and in the directories listed in IMAGEPIPE_PLUGIN_PATH
+        (separated by ':'). A plugin that cannot be loaded is reported, and the command goes on
+        without it.
 
         Exit status: 0 done, 1 a processing error, 2 a usage or pipeline error.
         """
@@ -46,7 +49,7 @@ public struct ImagePipeCommand: Sendable {
     /// Loads the plugins named by `--plugin` and IMAGEPIPE_PLUGIN_PATH; returns the arguments
     /// without the `--plugin` options.
     private func loadPlugins(from arguments: [String], into registry: inout Registry) -> [String] {
-        var paths: [String] = []
+        var paths = PluginDirectory.installed().map(PluginDirectory.libraries(in:)) ?? []
         if let variable = getenv("IMAGEPIPE_PLUGIN_PATH") {
             for directory in String(cString: variable).split(separator: ":") {
                 paths += PluginDirectory.libraries(in: String(directory))
@@ -98,8 +101,12 @@ public struct ImagePipeCommand: Sendable {
             case "explain": return try ExplainCommand(registry: registry).main(rest)
             case "stages": return try StagesCommand(registry: registry).main(rest)
             case "edit": return try EditCommand(registry: registry).main(rest)
+            case "man":
+                Console.output(Manual(registry: registry).page)
+                return 0
+            case "completions": return try Completions(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {

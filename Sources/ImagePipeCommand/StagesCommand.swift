@@ -62,7 +62,7 @@ struct StagesCommand {
         return .object(fields)
     }
 
-    private func description(of entry: Registry.Entry) -> String {
+    func description(of entry: Registry.Entry) -> String {
         let schema = entry.schema
         var lines = ["\(schema.name) — \(schema.summary)", "", "usage: \(schema.usage)", "", "parameters:"]
         for parameter in schema.parameters {

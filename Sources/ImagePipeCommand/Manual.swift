@@ -1,0 +1,58 @@
+import ImagePipe
+
+/// `imagepipe man`: the manual page imagepipe(1), in roff, made from the same texts as the
+/// command's own help and from every registered stage's schema, so that the page, `--help` and
+/// `imagepipe stages` cannot drift apart. `make install` writes it.
+struct Manual {
+    let registry: Registry
+
+    /// Each command's help, in the order the top-level usage lists them.
+    static let commands: [(name: String, help: String)] = [
+        ("run", RunCommand.help), ("check", CheckCommand.help), ("explain", ExplainCommand.help),
+        ("stages", StagesCommand.help), ("edit", EditCommand.help),
+    ]
+
+    var page: String {
+        var lines = [
+            ".TH IMAGEPIPE 1 \"\" \"imagepipe \(ImagePipeCommand.version)\" \"User Commands\"",
+            ".SH NAME",
+            "imagepipe \\- run image pipelines: resize, crop, avatars, tone and filters over gdk-pixbuf",
+            ".SH SYNOPSIS",
+            ".B imagepipe",
+            ".I COMMAND",
+            "[OPTIONS]",
+            ".SH DESCRIPTION",
+        ]
+        lines += Self.verbatim(ImagePipeCommand.usage)
+        lines.append(".SH COMMANDS")
+        for (name, help) in Self.commands {
+            lines += [".SS \(name)"] + Self.verbatim(help)
+        }
+        lines.append(".SH STAGES")
+        lines += Self.verbatim("Every stage, as `imagepipe stages NAME` describes it.")
+        let stages = StagesCommand(registry: registry)
+        for name in registry.stageNames {
+            guard let entry = registry.entry(named: name) else { continue }
+            lines += [".SS \(name)"] + Self.verbatim(stages.description(of: entry))
+        }
+        lines += [
+            ".SH ENVIRONMENT",
+            ".TP", ".B IMAGEPIPE_PLUGIN_PATH", "Directories (separated by ':') whose .so files are loaded as plugins.",
+            ".TP", ".B IMAGEPIPE_ALLOW_FORMATS", "Formats decoded beyond the vetted ones, as --allow-format.",
+            ".SH FILES",
+            ".TP", ".I PREFIX/lib/imagepipe/plugins",
+            "Plugins loaded by default, beside the installed command (PREFIX is the directory above its bin/).",
+            ".SH EXIT STATUS",
+            "0 done, 1 a processing error, 2 a usage or pipeline error, 128 + N stopped by signal N.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Text shown as it is (no filling), escaped so roff reads no request or escape in it.
+    static func verbatim(_ text: String) -> [String] {
+        [".nf"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let escaped = String(line).replacingAll("\\", with: "\\e")
+            return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+        } + [".fi"]
+    }
+}

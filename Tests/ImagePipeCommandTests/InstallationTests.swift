@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import ImagePipe
+import ImagePipeCommand
+import TestSupport
+
+/// What `make install` and `make deb` ship: the manual page and completions the command makes
+/// from its own help and schemas, and a .deb that runs without a Swift toolchain.
+@Suite struct InstallationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The manual page holds every command's help and every stage's description, word for word.
+    @Test func manualPageAgreesWithHelpAndStages() throws {
+        let page = try CommandRunner.run(["man"])
+        #expect(page.status == 0)
+        let usage = try CommandRunner.run(["--help"]).standardOutput
+        // Every command the top-level usage lists has its section, holding its --help.
+        let commands = usage.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("Commands:") }.dropFirst()
+            .prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(commands.contains("run") && commands.contains("edit"))
+        for command in commands where !["man", "completions"].contains(command) {
+            #expect(page.standardOutput.contains(".SS \(command)\n"), "no section for \(command)")
+            let help = try CommandRunner.run([command, "--help"]).standardOutput
+            for line in help.split(separator: "\n") where !line.hasPrefix(".") {
+                #expect(page.standardOutput.contains(line.replacingOccurrences(of: "\\", with: "\\e")), "\(command): '\(line)' is not in the manual")
+            }
+        }
+        for name in StandardPlugins.registry.stageNames {
+            let usageLine = "usage: " + StandardPlugins.registry.entry(named: name)!.schema.usage
+            #expect(page.standardOutput.contains(".SS \(name)\n") && page.standardOutput.contains(usageLine), "\(name)")
+        }
+        // man(1) reads it without complaint.
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(page.standardOutput, to: "imagepipe.1")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let rendered = try CommandRunner.runProgram("/usr/bin/groff", ["-k", "-man", "-Tutf8", "-ww", file])
+            #expect(rendered.status == 0 && rendered.standardError.isEmpty, "\(rendered.standardError)")
+            #expect(rendered.standardOutput.contains("IMAGEPIPE(1)"))
+        }
+    }
+
+    /// Every option a command's help lists is one its parser takes (the completions are made
+    /// from the help), and bash completes commands, options and stage names with the script.
+    @Test func completionsComeFromTheHelpAndWorkInBash() throws {
+        for command in ["run", "check", "explain", "stages", "edit"] {
+            let help = try CommandRunner.run([command, "--help"]).standardOutput
+            let listed = help.split(separator: "\n").filter { $0.drop { $0 == " " }.hasPrefix("--") }
+            #expect(!listed.isEmpty || command == "stages", "\(command) lists no options")
+            for line in listed {
+                let option = String(line.drop { $0 == " " }.prefix { $0 != " " && $0 != "," })
+                let tried = try CommandRunner.run([command, option] + (command == "edit" ? [] : ["--help"]))
+                #expect(!tried.standardError.contains("unknown option"), "\(command) \(option): \(tried.standardError)")
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let script = try directory.write(try CommandRunner.run(["completions", "bash"]).standardOutput, to: "imagepipe.bash")
+        func complete(_ words: [String]) throws -> [String] {
+            let line = words.map { "'\($0)'" }.joined(separator: " ")
+            let result = try CommandRunner.runProgram("/bin/bash", ["-c", """
+                source '\(script)'; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); _imagepipe; printf '%s\\n' "${COMPREPLY[@]}"
+                """])
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["imagepipe", "ex"]) == ["explain"])
+        #expect(try complete(["imagepipe", "run", "--max-p"]) == ["--max-pixels"])
+        #expect(try complete(["imagepipe", "stages", "circle-c"]) == ["circle-crop"])
+        #expect(try complete(["imagepipe", "run", "-e", "kern"]) == ["kernel="])
+        for shell in ["zsh", "fish"] {
+            let text = try CommandRunner.run(["completions", shell])
+            #expect(text.status == 0 && text.standardOutput.contains("circle-crop") && text.standardOutput.contains("max-pixels"))
+        }
+        #expect(try CommandRunner.run(["completions", "tcsh"]).status == 2)
+    }
+
+    /// The .deb: its files, its dependencies (the Debian packages of the libraries the command
+    /// links), and a command that runs from the unpacked tree on the Swift runtime it carries.
+    @Test func debianPackage() throws {
+        for tool in ["/usr/bin/dpkg-deb", "/usr/bin/patchelf", "/usr/bin/readelf"] {
+            try #require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing: make test installs patchelf")
+        }
+        let directory = try TemporaryDirectory()
+        let built = try CommandRunner.runProgram(Self.root.appendingPathComponent(".ci/build-deb.sh").path, [CommandRunner.binary, directory.path])
+        try #require(built.status == 0, "\(built.standardError)")
+        let deb = built.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let contents = try CommandRunner.runProgram("/usr/bin/dpkg-deb", ["-c", deb]).standardOutput
+        for file in ["./usr/bin/imagepipe", "./usr/share/man/man1/imagepipe.1.gz", "./usr/share/bash-completion/completions/imagepipe",
+                     "./usr/share/zsh/site-functions/_imagepipe", "./usr/share/fish/vendor_completions.d/imagepipe.fish",
+                     "./usr/lib/imagepipe/plugins/", "./usr/lib/imagepipe/swift/libswiftCore.so"] {
+            #expect(contents.contains(file), "\(file) is not in the package")
+        }
+        let control = try CommandRunner.runProgram("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).standardOutput
+        for package in ["libgdk-pixbuf-2.0-0", "libjpeg62-turbo", "libdeflate0", "libc6"] {
+            #expect(control.contains(package), "Depends: \(control)")
+        }
+        #expect(!control.contains("swift"))
+        let unpacked = directory.file("root")
+        #expect(try CommandRunner.runProgram("/usr/bin/dpkg-deb", ["-x", deb, unpacked]).status == 0)
+        let libraries = try CommandRunner.runProgram("/usr/bin/ldd", [unpacked + "/usr/bin/imagepipe"]).standardOutput
+        #expect(libraries.contains(unpacked + "/usr/bin/../lib/imagepipe/swift/libswiftCore.so"), "\(libraries)")
+        let version = try CommandRunner.runProgram(unpacked + "/usr/bin/imagepipe", ["--version"])
+        #expect(version.standardOutput == "imagepipe \(ImagePipeCommand.version)\n")
+        // Plugins in PREFIX/lib/imagepipe/plugins load without being named.
+        let plugin = Self.root.appendingPathComponent("Samples/CustomStage/.build/debug/libSepiaPlugin.so").path
+        if FileManager.default.fileExists(atPath: plugin) {
+            try FileManager.default.copyItem(atPath: plugin, toPath: unpacked + "/usr/lib/imagepipe/plugins/libSepiaPlugin.so")
+            let stages = try CommandRunner.runProgram(unpacked + "/usr/bin/imagepipe", ["stages"])
+            #expect(stages.standardOutput.contains("  sepia "), "\(stages.standardError)")
+        }
+        // apt can satisfy its dependencies (simulated: nothing is installed).
+        if getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get") {
+            let simulated = try CommandRunner.runProgram("/usr/bin/apt-get", ["install", "-s", "-q", deb])
+            #expect(simulated.status == 0, "\(simulated.standardError)")
+            #expect(simulated.standardOutput.contains("Inst imagepipe"), "\(simulated.standardOutput)")
+        }
+    }
+}
