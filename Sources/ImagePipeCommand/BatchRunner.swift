@@ -26,6 +26,7 @@ struct BatchRunner: Sendable {
     func run() {
         defer { if abandoned.withLock({ $0 }) { ImageFile.removeTemporaryFiles() } }
         let next = Locked(0)
+        let traced = Locked<[Int: FileOutcome]>([:])
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, contexts.count))) { _ in
             while true {
                 let index = next.withLock { value in
@@ -33,9 +34,25 @@ struct BatchRunner: Sendable {
                     return value
                 }
                 guard index < contexts.count, interruption.received == nil else { return }
-                reporter.finished(processWithinTimeout(contexts[index]))
+                let outcome = processWithinTimeout(contexts[index])
+                if traceDirectory != nil { traced.withLock { $0[index] = outcome } }
+                reporter.finished(outcome)
             }
         }
+        if let traceDirectory, contexts.count > 1 {
+            let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { index, outcome in
+                (input: outcome.input, folder: traceFolder(for: contexts[index]), error: outcome.error)
+            }
+            do { try TraceWriter.writeBatchIndex(in: traceDirectory, runs: runs) } catch { reporter.warn("--trace: \(error)") }
+        }
+    }
+
+    /// Where one input's trace goes: the trace directory itself for a single input, else a
+    /// folder in it per input.
+    private func traceFolder(for context: RunContext) -> String {
+        guard let traceDirectory else { return "" }
+        let input = context.input ?? "-"
+        return contexts.count == 1 ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
     }
 
     /// Runs one input on a thread of its own and waits at most `timeout` for it. A decoder in C
@@ -86,10 +103,7 @@ struct BatchRunner: Sendable {
                     return FileOutcome(input: input, outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
                 }
             }
-            if let traceDirectory {
-                let name = contexts.count == 1 ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
-                trace = try TraceWriter(directory: name, title: input)
-            }
+            if traceDirectory != nil { trace = try TraceWriter(directory: traceFolder(for: context), title: input) }
             let result = try pipeline.run(in: context) { event in try trace?.record(event) }
             plan = result.plan
             try trace?.finish(failure: nil)

@@ -7,6 +7,7 @@ final class TraceWriter {
         let file: String
         let text: String
         let size: Size
+        let standsFor: Size?
         let milliseconds: Double
     }
 
@@ -26,7 +27,8 @@ final class TraceWriter {
         // Fast compression: a trace is for looking at, not for keeping.
         let bytes = try event.image.encoded(as: .png, options: SaveOptions(compression: 1))
         try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/" + file) }
-        entries.append(Entry(file: file, text: event.stage.text, size: event.image.size, milliseconds: event.seconds * 1000))
+        entries.append(Entry(file: file, text: event.stage.text, size: event.image.size, standsFor: event.standsFor,
+                             milliseconds: event.seconds * 1000))
     }
 
     /// Writes `index.html`; `failure` is shown after the last stage that ran.
@@ -48,7 +50,7 @@ final class TraceWriter {
         for (number, entry) in entries.enumerated() {
             html += """
                 <figure><img src="\(entry.file)" alt="\(Self.escape(entry.text))">\
-                <figcaption>\(number). \(Self.escape(entry.text))<br>\(entry.size) · \(ProgressReporter.format(entry.milliseconds)) ms</figcaption></figure>
+                <figcaption>\(number). \(Self.escape(entry.text))<br>\(Self.sizeText(entry)) · \(ProgressReporter.format(entry.milliseconds)) ms</figcaption></figure>
 
                 """
         }
@@ -65,6 +67,34 @@ final class TraceWriter {
             </body></html>
 
             """
+        try Array(html.utf8).withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/index.html") }
+    }
+
+    /// `5640x3172 (decoded at 2820x1586)` after a reduced decode: the picture's size, which the
+    /// next stage plans with, and the pixels that stand for it.
+    private static func sizeText(_ entry: Entry) -> String {
+        entry.standsFor.map { "\($0) (decoded at \(entry.size))" } ?? "\(entry.size)"
+    }
+
+    /// `DIR/index.html` of a batch: each input with a link to its own trace page, and how it
+    /// ended.
+    static func writeBatchIndex(in directory: String, runs: [(input: String, folder: String, error: String?)]) throws {
+        var html = """
+            <!doctype html>
+            <html><head><meta charset="utf-8"><title>imagepipe trace: \(runs.count) inputs</title>
+            <style>
+            body { font-family: sans-serif; background: #1e1e1e; color: #ddd; margin: 1.5em; }
+            a { color: #8cf; } .error { color: #f77; font-family: monospace; }
+            </style></head>
+            <body><h1>\(runs.count) inputs</h1><ol>
+
+            """
+        for run in runs {
+            let folder = String(run.folder.dropFirst(directory.count + 1))
+            html += "<li><a href=\"\(escape(folder))/index.html\">\(escape(run.input))</a>"
+                + (run.error.map { " <span class=\"error\">\(escape($0))</span>" } ?? "") + "</li>\n"
+        }
+        html += "</ol></body></html>\n"
         try Array(html.utf8).withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/index.html") }
     }
 

@@ -39,7 +39,20 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "b.png")
         let result = try CommandRunner.run(["run", "-e", "fit 3x3", "a.png", "b.png", "--out-dir", "out", "--trace", "trace", "-q"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("trace")).sorted() == ["1-a", "2-b"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("trace")).sorted() == ["1-a", "2-b", "index.html"])
         #expect(FileManager.default.fileExists(atPath: directory.file("trace/2-b/index.html")))
+        // The batch's own page links every input's page.
+        let index = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)
+        #expect(index.contains("<a href=\"1-a/index.html\">a.png</a>") && index.contains("<a href=\"2-b/index.html\">b.png</a>"))
+    }
+
+    /// After a reduced decode the load step shows the picture's size and what was decoded.
+    @Test func traceShowsTheReducedDecode() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(800, 600).encoded(as: .jpeg), to: "big.jpg")
+        let result = try CommandRunner.run(["run", "-e", "fit 100x100", "big.jpg", "-o", "out.png", "--trace", "trace"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let html = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)
+        #expect(html.contains("0. load<br>800x600 (decoded at 200x150)"), "\(html)")
     }
 }

@@ -12,6 +12,19 @@ import TestSupport
         #expect(plan.outputSize == Size(10, 5))
     }
 
+    /// apply(to:) writes nothing, so a pipeline that names files to write is refused instead of
+    /// silently not writing them; applyTransforms(to:) says it means the transforms alone.
+    @Test func applyRefusesPipelinesThatWrite() throws {
+        let picture = try Synthetic.gradient(20, 10)
+        for text in ["half | tee preview.png | half", "half | save out.png"] {
+            let pipeline = try TestRegistry.compiler.compile(text)
+            let error = try #require(throws: StageError.self) { try pipeline.apply(to: picture) }
+            #expect(error.message.hasPrefix("this pipeline writes files ("), "\(error.message)")
+            #expect(try pipeline.applyTransforms(to: picture).size.width < 20)
+        }
+        #expect(try TestRegistry.compiler.compile("half | save").apply(to: picture).size == Size(10, 5))
+    }
+
     @Test func planErrorsCarryTheStageLocation() throws {
         let pipeline = try TestRegistry.compiler.compile("load\n  crop 20x10 at=40,0\n", file: "cut.pipe")
         let error = try #require(throws: PipelineError.self) { try pipeline.plan(sourceSize: Size(50, 50)) }

@@ -68,9 +68,23 @@ public struct Pipeline: Sendable {
                                   scaling: options.scaling))
     }
 
-    /// Applies the transforms to an image in memory (no source, no sink; `tee` stages pass the
-    /// image on without writing), resampling as `scaling` says.
+    /// Applies the transforms to an image in memory and returns the result, resampling as
+    /// `scaling` says. It writes nothing, so a pipeline that names files to write (`tee PATH`,
+    /// `save PATH`) is refused rather than silently not written: call `run(in:)` to write them,
+    /// or `applyTransforms(to:)` to mean "the transforms only".
     public func apply(to image: Image, scaling: ScalingMode = .good) throws -> Image {
+        let writes = stages.dropFirst().filter { stage in
+            stage is Tee || (stage as? Save)?.path != nil
+        }
+        guard writes.isEmpty else {
+            throw StageError("this pipeline writes files (\(writes.map(\.text).joined(separator: ", "))), and apply(to:) writes nothing: use run(in:) to write them, or applyTransforms(to:) for the transforms alone")
+        }
+        return try applyTransforms(to: image, scaling: scaling)
+    }
+
+    /// The transforms alone on an image in memory: `tee` passes the picture on without
+    /// writing, and the sink is not used.
+    public func applyTransforms(to image: Image, scaling: ScalingMode = .good) throws -> Image {
         try ScalingMode.$current.withValue(scaling) {
             try transform(ReducedImage(image), context: nil, observe: nil).image
         }
@@ -94,7 +108,8 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
-        try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start)))
+        try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start),
+                                standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
         var (result, outputs) = try ScalingMode.$current.withValue(plan.scaling) {
             try transform(decoded, context: context, observe: observe)

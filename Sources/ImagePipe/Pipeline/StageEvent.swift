@@ -6,4 +6,7 @@ public struct StageEvent: Sendable {
     public let stage: any Stage
     public let image: Image
     public let seconds: Double
+    /// For the source after a reduced decode (shrink-on-load): the size of the full picture the
+    /// smaller image stands for. nil when the image is the picture itself.
+    public var standsFor: Size? = nil
 }
