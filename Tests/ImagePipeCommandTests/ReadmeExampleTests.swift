@@ -93,6 +93,16 @@ import TestSupport
         #expect(throws: ArgumentError.self) { try PosterizeStage.parse([RawArgument("1")]) }
         #expect(PosterizeStage(levels: 3).text == "posterize 3")
         #expect(PosterizeStage().text == "posterize")
+
+        // The guide's picture with alpha, and its registry of the stock stages and the new one.
+        let translucent = try Image.make(size: Size(2, 1), hasAlpha: true) { writer in
+            let row = writer.row(0)
+            for (index, value) in [255, 0, 0, 255, 0, 0, 255, 64].enumerated() { row[index] = UInt8(value) }
+        }
+        #expect(translucent.pixel(x: 1, y: 0) == Color(red: 0, green: 0, blue: 255, alpha: 64))
+        let registry = Registry(plugins: StandardPlugins.all + [Plugin(name: "posterize", summary: "", stages: [PosterizeStage.self])])
+        let pipeline = try PipelineCompiler(registry: registry).compile("fit 64x64 | posterize 3")
+        #expect(try pipeline.apply(to: Synthetic.gradient(128, 64)).size == Size(64, 32))
     }
 
     /// A stage written in a test, registered beside the stock ones, as the guide does.
