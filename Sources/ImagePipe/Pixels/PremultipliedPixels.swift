@@ -1,0 +1,58 @@
+/// Rows of 8-bit straight-alpha pixels to and from premultiplied `SIMD4<Float>` (colour × alpha,
+/// then alpha, each 0…1; alpha is 1 for RGB): the view a filter that averages neighbours needs,
+/// so transparent pixels' colour never bleeds in as a dark fringe (issue 16).
+public enum PremultipliedPixels {
+    /// 0…255 to 0…1.
+    static let unit: [Float] = (0..<256).map { Float($0) / 255 }
+
+    /// Converts `count` pixels of `channels` (3 or 4) bytes each at `source` into `target`.
+    public static func load(_ source: UnsafePointer<UInt8>, channels: Int, count: Int,
+                            into target: UnsafeMutablePointer<SIMD4<Float>>) {
+        unit.withUnsafeBufferPointer { lut in
+            let table = lut.baseAddress!
+            if channels == 4 {
+                for i in 0..<count {
+                    let p = source + i * 4
+                    let a = table[Int(p[3])]
+                    target[i] = SIMD4(table[Int(p[0])] * a, table[Int(p[1])] * a, table[Int(p[2])] * a, a)
+                }
+            } else {
+                for i in 0..<count {
+                    let p = source + i * 3
+                    target[i] = SIMD4(table[Int(p[0])], table[Int(p[1])], table[Int(p[2])], 1)
+                }
+            }
+        }
+    }
+
+    /// Converts `count` premultiplied pixels back to `channels` (3 or 4) bytes each: colour
+    /// divided by its own alpha (0 where alpha is 0), rounded to nearest, both clamped to
+    /// range (filters with negative weights overshoot). For RGB, alpha is ignored.
+    public static func store(_ source: UnsafePointer<SIMD4<Float>>, count: Int, channels: Int,
+                             into target: UnsafeMutablePointer<UInt8>) {
+        let scale = SIMD4<Float>(repeating: 255), half = SIMD4<Float>(repeating: 0.5)
+        if channels == 4 {
+            for i in 0..<count {
+                var v = source[i]
+                let a = min(max(v[3], 0), 1)
+                v = a > 0 ? v / SIMD4(a, a, a, 1) : .zero
+                v[3] = a
+                let c = (v * scale).clamped(lowerBound: .zero, upperBound: scale) + half
+                let p = target + i * 4
+                // Non-negative, so truncating after adding a half rounds to nearest.
+                p[0] = UInt8(truncatingIfNeeded: Int32(c[0]))
+                p[1] = UInt8(truncatingIfNeeded: Int32(c[1]))
+                p[2] = UInt8(truncatingIfNeeded: Int32(c[2]))
+                p[3] = UInt8(truncatingIfNeeded: Int32(c[3]))
+            }
+        } else {
+            for i in 0..<count {
+                let c = (source[i] * scale).clamped(lowerBound: .zero, upperBound: scale) + half
+                let p = target + i * 3
+                p[0] = UInt8(truncatingIfNeeded: Int32(c[0]))
+                p[1] = UInt8(truncatingIfNeeded: Int32(c[1]))
+                p[2] = UInt8(truncatingIfNeeded: Int32(c[2]))
+            }
+        }
+    }
+}
