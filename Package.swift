@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// The framework and the test support are optimised even in debug builds: their pixel loops
 /// (SIMD, generic arithmetic) run some 20× slower unoptimised, which made the tests crawl.
-let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry"]
+let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry", "Tone", "Filters", "Alpha"]
 let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }
 
 let package = Package(
@@ -36,6 +36,9 @@ let package = Package(
         .target(name: "CircleCrop", dependencies: ["ImagePipe"], path: "Plugins/CircleCrop"),
         .target(name: "AnchorRotate", dependencies: ["ImagePipe"], path: "Plugins/AnchorRotate"),
         .target(name: "Geometry", dependencies: ["ImagePipe"], path: "Plugins/Geometry"),
+        .target(name: "Tone", dependencies: ["ImagePipe"], path: "Plugins/Tone"),
+        .target(name: "Filters", dependencies: ["ImagePipe"], path: "Plugins/Filters"),
+        .target(name: "Alpha", dependencies: ["ImagePipe"], path: "Plugins/Alpha"),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
@@ -50,6 +53,9 @@ let package = Package(
         .testTarget(name: "CircleCropTests", dependencies: ["CircleCrop", "TestSupport"]),
         .testTarget(name: "AnchorRotateTests", dependencies: ["AnchorRotate", "TestSupport"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
+        .testTarget(name: "ToneTests", dependencies: ["Tone", "TestSupport"]),
+        .testTarget(name: "FiltersTests", dependencies: ["Filters", "TestSupport"]),
+        .testTarget(name: "AlphaTests", dependencies: ["Alpha", "TestSupport"]),
         .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "PipelineFuzzing", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,16 +1,20 @@
+import Alpha
 import AnchorRotate
 import CircleCrop
+import Filters
 import FitZoom
 import Geometry
 import ImagePipe
 import Letterbox
 import SquareSlice
+import Tone
 
 /// The stages the stock `imagepipe` knows: the core ones and every plugin under `Plugins/`.
 public enum StandardPlugins {
     public static let all: [Plugin] = [
         Registry.core, FitZoomPlugin.plugin, LetterboxPlugin.plugin, SquareSlicePlugin.plugin,
-        CircleCropPlugin.plugin, AnchorRotatePlugin.plugin, GeometryPlugin.plugin,
+        CircleCropPlugin.plugin, AnchorRotatePlugin.plugin, GeometryPlugin.plugin, TonePlugin.plugin,
+        FiltersPlugin.plugin, AlphaPlugin.plugin,
     ]
 
     /// A registry holding all of them.

@@ -1,0 +1,34 @@
+import ImagePipe
+
+/// `median [3]` — each channel replaced by its median over a SIZE×SIZE window (libvips'
+/// `median`, ImageMagick's `-median`): removes specks and salt-and-pepper noise while keeping
+/// edges, which a blur would soften. Edges extend by repeating the border pixels.
+public struct MedianStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "median", summary: "Median filter over a SIZE×SIZE window: removes specks, keeps edges",
+        example: "median 5", start: MedianStage(), [
+            Param(\.size, "size", .integer(1...99), default: 3, positional: true,
+                  help: "The window's side in pixels, odd so that the window is centred (3, as sharp's median); 1 changes nothing."),
+        ])
+
+    public var size: Int
+
+    public init(size: Int = 3) { self.size = size }
+
+    public func check() throws(ArgumentError) {
+        guard size % 2 == 1 else {
+            throw .parameter("size", "size \(size) is even; the window must be odd (3, 5, 7…) to be centred on its pixel")
+        }
+    }
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func explanation(for input: Size) -> String? {
+        "median of each channel over \(size)×\(size) pixels"
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        guard size > 1 else { return image }
+        return try MedianFilter(radius: size / 2).apply(to: image)
+    }
+}

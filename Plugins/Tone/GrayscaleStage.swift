@@ -1,0 +1,41 @@
+import ImagePipe
+
+/// `grayscale [linear=true]` — Rec. 709 luma in every channel: the picture stays RGB (or RGBA,
+/// alpha untouched) so that later stages and formats see the layout they expect; only the
+/// values become grey.
+public struct GrayscaleStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "grayscale", summary: "Rec. 709 luma in every channel (RGB stays RGB)",
+        example: "grayscale", start: GrayscaleStage(), [
+            Param(\.linear, "linear", .boolean, default: true,
+                  help: "Weigh the channels in linear light (0.2126 R + 0.7152 G + 0.0722 B on intensities, then the sRGB curve put back), as libvips' colourspace b-w and sharp's grayscale; false weighs the encoded values (Y′, as ImageMagick's -colorspace Gray), which renders saturated colours darker."),
+        ])
+
+    public var linear: Bool
+
+    public init(linear: Bool = true) { self.linear = linear }
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func explanation(for input: Size) -> String? {
+        linear ? "Rec. 709 luma of linear light, in R, G and B" : "Rec. 709 luma Y′ of the sRGB values, in R, G and B"
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        try Luma(linear: linear).withLookup { luma in
+            try image.mapRows(workPerPixel: 6) { row in
+                let channels = row.sourceChannels
+                var s = row.source, t = row.target
+                for _ in 0..<row.width {
+                    let y = luma(s)
+                    t[0] = y
+                    t[1] = y
+                    t[2] = y
+                    if channels == 4 { t[3] = s[3] }
+                    s += channels
+                    t += channels
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ImagePipe
+
+/// Rec. 709 luma of 8-bit sRGB pixels, as tables: on linear light (libvips' `colourspace b-w`,
+/// hence sharp's `grayscale`: the sRGB curve taken off, Y = 0.2126 R + 0.7152 G + 0.0722 B,
+/// the curve put back) or on the encoded values themselves (Y′, as a TV's luma and
+/// ImageMagick's `-colorspace Gray` with Rec709Luma).
+struct Luma: Sendable {
+    /// Each channel's contribution, indexed by `channel * 256 + value`: in steps of the sRGB
+    /// encoding table for linear light, else in levels.
+    let contributions: [Float]
+    let linear: Bool
+
+    init(linear: Bool) {
+        self.linear = linear
+        let weights: [Float] = [0.2126, 0.7152, 0.0722]
+        let steps = Float(SRGB.encodeSteps), toLinear = SRGB.toLinear
+        contributions = weights.flatMap { weight in
+            (0..<256).map { linear ? weight * toLinear[$0] * steps : weight * Float($0) }
+        }
+    }
+
+    /// Calls `body` with a function from a pixel's three bytes to its luma as an 8-bit value.
+    func withLookup<R>(_ body: (_ luma: (UnsafePointer<UInt8>) -> UInt8) throws -> R) rethrows -> R {
+        try contributions.withUnsafeBufferPointer { buffer in
+            let c = buffer.baseAddress!
+            if linear {
+                return try SRGB.fromLinear.withUnsafeBufferPointer { encode in
+                    let e = encode.baseAddress!, top = Float(SRGB.encodeSteps)
+                    return try body { p in
+                        let sum = c[Int(p[0])] + c[256 + Int(p[1])] + c[512 + Int(p[2])]
+                        return e[Int(min(sum, top) + 0.5)]
+                    }
+                }
+            }
+            return try body { p in
+                let sum = c[Int(p[0])] + c[256 + Int(p[1])] + c[512 + Int(p[2])]
+                return UInt8(truncatingIfNeeded: Int32(min(sum, 255) + 0.5))
+            }
+        }
+    }
+}

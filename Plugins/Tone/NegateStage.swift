@@ -1,0 +1,26 @@
+import ImagePipe
+
+/// `negate [alpha=false]` — every colour channel v becomes 255 − v; alpha too if asked.
+public struct NegateStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "negate", summary: "The photographic negative: 255 − v in each colour channel",
+        example: "negate", start: NegateStage(), [
+            Param(\.alpha, "alpha", .boolean, default: false,
+                  help: "Negate alpha as well. false, as ImageMagick's -negate: sharp and libvips negate alpha by default, which turns a cut-out inside out (its transparent background opaque)."),
+        ])
+
+    public var alpha: Bool
+
+    public init(alpha: Bool = false) { self.alpha = alpha }
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func explanation(for input: Size) -> String? {
+        alpha ? "255 − v in every channel, alpha too" : "255 − v in R, G and B; alpha kept"
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        let inverse = (0...255).map { UInt8(255 - $0) }
+        return try image.mapChannels(red: inverse, green: inverse, blue: inverse, alpha: alpha ? inverse : nil)
+    }
+}

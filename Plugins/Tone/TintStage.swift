@@ -1,0 +1,59 @@
+import ImagePipe
+
+/// `tint COLOR` — sharp's tint: the picture's lightness kept and the colour's chroma laid over
+/// it, strongest in the mid-tones and fading to none at black and white (so shadows and
+/// highlights stay neutral, as in a toned print).
+///
+/// As sharp: each pixel's grey (linear-light Rec. 709 luma, see `grayscale`) has lightness
+/// L*; with l = L*/100 the weight is 1 − 4(l − ½)², and the output is L*, weight × the tint's a*
+/// and b*. That depends on the grey alone, so it is a 256-entry table.
+public struct TintStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "tint", summary: "Tone the picture with a colour, keeping its lightness, as sharp's tint",
+        example: "tint #704214", start: TintStage(color: .white), [
+            Param(\.color, "color", .color, positional: true,
+                  help: "The tint; only its hue and chroma count (its lightness and alpha do not): #704214 is sepia."),
+        ])
+
+    public var color: Color
+
+    public init(color: Color) { self.color = color }
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func explanation(for input: Size) -> String? {
+        let lab = CIELab.fromSRGB(SIMD3(Float(color.red), Float(color.green), Float(color.blue)))
+        return "grey's L* kept, a* b* = \(NumberFormat.short(Double(lab[1]))), \(NumberFormat.short(Double(lab[2]))) × (1 − 4(L*/100 − ½)²)"
+    }
+
+    /// Output R, G, B for each grey level, interleaved.
+    func table() -> [UInt8] {
+        let tint = CIELab.fromSRGB(SIMD3(Float(color.red), Float(color.green), Float(color.blue)))
+        return (0..<256).flatMap { grey -> [UInt8] in
+            let l = CIELab.fromSRGB(SIMD3(repeating: Float(grey)))[0]
+            let weight = 1 - 4 * (l / 100 - 0.5) * (l / 100 - 0.5)
+            let rgb = CIELab.toSRGB(SIMD3(l, weight * tint[1], weight * tint[2]))
+            return [UInt8(rgb[0]), UInt8(rgb[1]), UInt8(rgb[2])]
+        }
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        let colours = table()
+        return try colours.withUnsafeBufferPointer { buffer in
+            let lookup = buffer.baseAddress!
+            return try Luma(linear: true).withLookup { luma in
+                try image.mapRows(workPerPixel: 6) { row in
+                    let channels = row.sourceChannels
+                    for x in 0..<row.width {
+                        let s = row.source + x * channels, t = row.target + x * channels
+                        let entry = lookup + Int(luma(s)) * 3
+                        t[0] = entry[0]
+                        t[1] = entry[1]
+                        t[2] = entry[2]
+                        if channels == 4 { t[3] = s[3] }
+                    }
+                }
+            }
+        }
+    }
+}
