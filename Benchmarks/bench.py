@@ -11,7 +11,12 @@ lists the option) and for the peers, plus Pillow LANCZOS with and without draft 
 SSIM against a float Lanczos3 reference of the full-size decode; and every tool's shrink of a
 4000x4000 zone plate to 500x500, with its aliasing residual.
 
-usage: bench.py IMAGEPIPE [--rounds N] [--batch-rounds N] [--tasks T1,…] [--photos NAME,…]
+Filter tasks (F1 blur σ=3, F2 sharpen σ=1, F3 grayscale, each on the full photo, JPEG q90 out)
+run only when named in --tasks; they time ImagePipe against libvips and ImageMagick only (the C
+floor and Pillow have no such filters worth comparing: Pillow's GaussianBlur is a box
+approximation), and report the ratio to libvips.
+
+usage: bench.py IMAGEPIPE [--rounds N] [--batch-rounds N] [--tasks T1,…,F1,F2,F3] [--photos NAME,…]
                 [--no-quality | --quality-only]"""
 import argparse
 import glob
@@ -140,6 +145,61 @@ def peer_commands(imagepipe, cfloor, task, source, out):
         "Pillow": f"{pillow} avatar {out} {files}",
         "ImageMagick": loop.format(cmd=magick_avatar.format(src="$f", dst=out + "/$n.png")),
     }
+
+
+FILTER_TASKS = {"F1": "blur σ=3", "F2": "sharpen σ=1", "F3": "grayscale"}
+
+
+def filter_commands(imagepipe, task, source, out):
+    """The shell command of each tool for a filter task, writing `out`.jpg (quality 90).
+
+    libvips runs its own operations with their defaults but σ: gaussblur (a mask cut at 0.2 of
+    its peak, ~1.8σ, integer arithmetic), sharpen (on LabS lightness) and colourspace b-w; its
+    output is a one-band JPEG for b-w. ImageMagick: -blur (separable Gaussian), -unsharp, and
+    -colorspace Gray."""
+    jpeg = "[Q=90,strip]"
+    if task == "F1":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'blur 3 | save quality=90' {source} -o {out}.jpg",
+            "libvips": f"vips gaussblur {source} {out}.jpg{jpeg} 3",
+            "ImageMagick": f"convert {source} -blur 0x3 -quality 90 -sampling-factor 4:2:0 -strip {out}.jpg",
+        }
+    if task == "F2":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'sharpen | save quality=90' {source} -o {out}.jpg",
+            "libvips": f"vips sharpen {source} {out}.jpg{jpeg} --sigma 1",
+            "ImageMagick": f"convert {source} -unsharp 0x1+1+0 -quality 90 -sampling-factor 4:2:0 -strip {out}.jpg",
+        }
+    return {
+        "imagepipe": f"{imagepipe} run -e 'grayscale | save quality=90' {source} -o {out}.jpg",
+        "libvips": f"vips colourspace {source} {out}.jpg{jpeg} b-w",
+        "ImageMagick": f"convert {source} -colorspace Gray -quality 90 -strip {out}.jpg",
+    }
+
+
+def run_filter_tasks(imagepipe, tasks, photos, rounds, out):
+    """Times the filter tasks (alternating the tools within each round, one warm-up round) and
+    prints their table: median wall time, peak memory, and the ratio to libvips."""
+    rows = []
+    for task in [t for t in FILTER_TASKS if t in tasks]:
+        for photo in photos:
+            source = f"{PHOTOS}/{photo}.jpg"
+            results = {}
+            for round_ in range(rounds + 1):
+                for tool, command in filter_commands(imagepipe, task, source, f"{out}/{task}-{photo}-{{tool}}").items():
+                    run = measure(command.replace("{tool}", tool.replace(" ", "")))
+                    if round_ > 0:
+                        results.setdefault(tool, []).append(run)
+            vips = statistics.median(r[0] for r in results["libvips"])
+            for tool, runs in results.items():
+                seconds = statistics.median(r[0] for r in runs)
+                rows.append((task, photo, tool, seconds, max(r[1] for r in runs), seconds / vips))
+            print(f"{task} {photo}: " + ", ".join(f"{tool} {statistics.median(r[0] for r in runs):.3f}s" for tool, runs in results.items()), flush=True)
+    if rows:
+        print("\n| task | photo | tool | median s | peak MiB | × libvips |")
+        print("|---|---|---|---:|---:|---:|")
+        for task, photo, tool, seconds, memory, ratio in rows:
+            print(f"| {task} {FILTER_TASKS[task]} | {photo} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} |")
 
 
 def measure(command):
@@ -290,6 +350,10 @@ def main():
     jobs += [("T5", "batch")] if "T5" in tasks else []
     if options.quality_only:
         jobs = []
+    if not options.quality_only:
+        run_filter_tasks(imagepipe, tasks, photos, options.rounds, out)
+    if not jobs and not any(t in tasks for t in ("T1", "T3")):
+        return  # only filter tasks: the scaling quality measurement does not concern them
     for task, photo in jobs:
         source = f"{PHOTOS}/{photo}.jpg"
         name = photo.replace("/", "_")

@@ -75,14 +75,12 @@ public struct ConvolveStage: Transform, DeclaredStage {
                     if !(a >= 0) { a = 0 } // NaN too, from weights that overflow Float
                     a = min(a, 1)
                     colour = a > 0 ? colour / a : .zero
-                    t[3] = UInt8(truncatingIfNeeded: Int32(a * 255 + 0.5))
+                    t[3] = PremultipliedPixels.byte(a * 255)
                 }
-                let out = (colour * 255 + SIMD3(repeating: offset))
-                let c = out.replacing(with: 0, where: .!(out .== out))
-                    .clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)) + SIMD3(repeating: 0.5)
-                t[0] = UInt8(truncatingIfNeeded: Int32(c[0]))
-                t[1] = UInt8(truncatingIfNeeded: Int32(c[1]))
-                t[2] = UInt8(truncatingIfNeeded: Int32(c[2]))
+                let out = colour * 255 + SIMD3(repeating: offset)
+                t[0] = PremultipliedPixels.byte(out[0])
+                t[1] = PremultipliedPixels.byte(out[1])
+                t[2] = PremultipliedPixels.byte(out[2])
             }
         }
     }

@@ -56,11 +56,10 @@ public struct SharpenStage: Transform, DeclaredStage {
                 let colour = SIMD3<Float>(Float(s[0]), Float(s[1]), Float(s[2]))
                 var detail = (colour * lumaBytes).sum() - (blurred * luma).sum()
                 if abs(detail) < threshold { detail = 0 }
-                let out = (colour + SIMD3(repeating: amount * detail))
-                    .clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)) + SIMD3(repeating: 0.5)
-                t[0] = UInt8(truncatingIfNeeded: Int32(out[0]))
-                t[1] = UInt8(truncatingIfNeeded: Int32(out[1]))
-                t[2] = UInt8(truncatingIfNeeded: Int32(out[2]))
+                let out = colour + SIMD3(repeating: amount * detail)
+                t[0] = PremultipliedPixels.byte(out[0])
+                t[1] = PremultipliedPixels.byte(out[1])
+                t[2] = PremultipliedPixels.byte(out[2])
                 if channels == 4 { t[3] = s[3] }
             }
         }

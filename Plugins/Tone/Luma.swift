@@ -19,22 +19,12 @@ struct Luma: Sendable {
         }
     }
 
-    /// Calls `body` with a function from a pixel's three bytes to its luma as an 8-bit value.
-    func withLookup<R>(_ body: (_ luma: (UnsafePointer<UInt8>) -> UInt8) throws -> R) rethrows -> R {
+    /// Calls `body` with the tables in place, as a `LumaLookup` from a pixel to its luma.
+    func withLookup<R>(_ body: (LumaLookup) throws -> R) rethrows -> R {
         try contributions.withUnsafeBufferPointer { buffer in
-            let c = buffer.baseAddress!
-            if linear {
-                return try SRGB.fromLinear.withUnsafeBufferPointer { encode in
-                    let e = encode.baseAddress!, top = Float(SRGB.encodeSteps)
-                    return try body { p in
-                        let sum = c[Int(p[0])] + c[256 + Int(p[1])] + c[512 + Int(p[2])]
-                        return e[Int(min(sum, top) + 0.5)]
-                    }
-                }
-            }
-            return try body { p in
-                let sum = c[Int(p[0])] + c[256 + Int(p[1])] + c[512 + Int(p[2])]
-                return UInt8(truncatingIfNeeded: Int32(min(sum, 255) + 0.5))
+            try SRGB.fromLinear.withUnsafeBufferPointer { encode in
+                try body(LumaLookup(contributions: buffer.baseAddress!, encode: linear ? encode.baseAddress! : nil,
+                                    top: Float(SRGB.encodeSteps)))
             }
         }
     }

@@ -34,8 +34,9 @@ import TestSupport
                     // A pixel-dependent size (trim) is an upper bound.
                     #expect(plan.isExact ? result.size == planned : result.size.width <= planned.width && result.size.height <= planned.height,
                             "\(example) on \(size)")
-                    // Every stage keeps alpha but the editor, which renders an opaque screen.
-                    if alpha && name != "crop-editor" { #expect(result.hasAlpha, "\(example) dropped alpha on \(size)") }
+                    // Every stage keeps alpha but the editor, which renders an opaque screen, and
+                    // the stages whose work is to drop it.
+                    if alpha && !["crop-editor", "flatten", "remove-alpha"].contains(name) { #expect(result.hasAlpha, "\(example) dropped alpha on \(size)") }
                 } catch let error as PipelineError {
                     #expect(!error.message.isEmpty)
                 }

@@ -65,20 +65,37 @@ public struct Convolution: Sendable {
     }
 
     /// The filtered picture, each row handed to `finish` to write its target (from several
-    /// threads at once, each with its own rows).
+    /// threads at once, each with its own rows; a row may come in several strips of columns,
+    /// each its own `FilteredRow`).
     public func apply(to image: Image, finish: (FilteredRow) -> Void) throws -> Image {
         let taps = self.taps, costPerPixel = self.costPerPixel, verticalTaps = 2 * verticalRadius + 1
+        let strips = Self.strips(width: image.width, ringRows: verticalTaps)
+        let channels = image.channelCount
         return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
             // Each band filters its own 2r extra rows: bands of at least 4× the taps keep that small.
             RowBands.run(rows: image.height, workPerRow: image.width * costPerPixel * 2,
                          minimumRows: max(16, 4 * verticalTaps)) { rows in
-                let pass = ConvolutionPass(image: image, taps: taps)
-                defer { pass.release() }
-                pass.run(rows: rows) { y, filtered in
-                    finish(FilteredRow(y: y, width: image.width, channels: image.channelCount, filtered: filtered,
-                                       source: image.rowStart(y), target: writer.row(y).baseAddress!))
+                for columns in strips {
+                    let pass = ConvolutionPass(image: image, taps: taps, columns: columns)
+                    defer { pass.release() }
+                    pass.run(rows: rows) { y, filtered in
+                        finish(FilteredRow(y: y, x: columns.lowerBound, width: columns.count, channels: channels, filtered: filtered,
+                                           source: image.rowStart(y) + columns.lowerBound * channels,
+                                           target: writer.row(y).baseAddress! + columns.lowerBound * channels))
+                    }
                 }
             }
         }
+    }
+
+    /// Bytes of ring (rows × strip width × 16) that stay in a core's cache with room to spare.
+    static let ringBudget = 256 * 1024
+
+    /// The picture's columns cut into strips of equal width whose rings fit `ringBudget`
+    /// (at least 64 pixels wide, so the horizontal padding stays small beside them).
+    static func strips(width: Int, ringRows: Int) -> [Range<Int>] {
+        let widest = max(64, ringBudget / (ringRows * MemoryLayout<SIMD4<Float>>.stride))
+        let count = max(1, (width + widest - 1) / widest)
+        return (0..<count).map { ($0 * width / count)..<(($0 + 1) * width / count) }
     }
 }

@@ -1,39 +1,49 @@
-/// One band of output rows of a `Convolution`, with its own buffers (so bands run in parallel).
+/// One tile of a `Convolution` — a band of output rows across a strip of columns — with its own
+/// buffers (so bands run in parallel).
 ///
-/// Source rows are loaded premultiplied into a buffer padded by the horizontal radius on each
-/// side (the border pixel repeated: clamped edges). For a separable kernel each row is then
-/// filtered across into a ring of filtered rows; for a full kernel the ring holds the padded
-/// rows themselves. Each output row sums the ring's rows under the vertical taps, clamped at the
-/// top and bottom. The ring has one slot per distinct row the taps can reach (at most the
-/// picture's height), keyed by the row's index modulo its size.
+/// Source pixels of the strip, widened by the horizontal radius on each side (the border pixel
+/// repeated beyond the picture: clamped edges), are loaded premultiplied into a padded buffer.
+/// For a separable kernel each row is then filtered across into a ring of filtered rows; for a
+/// full kernel the ring holds the padded rows themselves. Each output row sums the ring's rows
+/// under the vertical taps, clamped at the top and bottom. The ring has one slot per distinct
+/// row the taps can reach (at most the picture's height), keyed by the row's index modulo its
+/// size.
+///
+/// Why strips: a ring as wide as a big photo (19 rows × 5640 px × 16 bytes) does not fit in a
+/// core's cache, and the vertical sum then waits on memory; a strip's ring does.
 struct ConvolutionPass {
     private let image: Image
     private let taps: Convolution.Taps
+    private let columns: Range<Int>
     private let width: Int
     private let rx: Int
     private let ry: Int
     private let ringSize: Int
-    /// The width of a ring row: the padded width for a full kernel, else the picture's.
+    /// The width of a ring row: the padded width for a full kernel, else the strip's.
     private let ringStride: Int
     private let padded: UnsafeMutablePointer<SIMD4<Float>>
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
     private let output: UnsafeMutablePointer<SIMD4<Float>>
     /// The vertical taps' row pointers for the current output row.
     private let rows: UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>
+    private let symmetric: (horizontal: Bool, vertical: Bool)
 
-    init(image: Image, taps: Convolution.Taps) {
+    init(image: Image, taps: Convolution.Taps, columns: Range<Int>) {
         self.image = image
         self.taps = taps
-        width = image.width
+        self.columns = columns
+        width = columns.count
         switch taps {
         case let .separable(horizontal, vertical):
             rx = horizontal.radius
             ry = vertical.radius
             ringStride = width
+            symmetric = (horizontal.isSymmetric, vertical.isSymmetric)
         case let .full(w, h, _):
             rx = w / 2
             ry = h / 2
             ringStride = width + 2 * (w / 2)
+            symmetric = (false, false)
         }
         ringSize = min(2 * ry + 1, image.height)
         padded = .allocate(capacity: width + 2 * rx)
@@ -49,6 +59,7 @@ struct ConvolutionPass {
         rows.deallocate()
     }
 
+    /// Output rows `band` of the strip; `finish` gets each row's index and filtered pixels.
     func run(rows band: Range<Int>, finish: (Int, UnsafePointer<SIMD4<Float>>) -> Void) {
         let height = image.height
         var next = 0 // the next source row the ring lacks
@@ -64,8 +75,10 @@ struct ConvolutionPass {
                 rows[k] = UnsafePointer(ring + (source % ringSize) * ringStride)
             }
             switch taps {
-            case let .separable(_, vertical): sumVertically(vertical)
-            case let .full(w, h, weights): sumFull(width: w, height: h, weights)
+            case let .separable(_, vertical):
+                vertical.weights.withUnsafeBufferPointer { sumVertically($0.baseAddress!) }
+            case let .full(w, h, weights):
+                weights.withUnsafeBufferPointer { sumFull(width: w, height: h, $0.baseAddress!) }
             }
             finish(y, UnsafePointer(output))
         }
@@ -74,98 +87,114 @@ struct ConvolutionPass {
     /// Source row `index` into the ring slot `target`: padded, and filtered across when the
     /// kernel is separable.
     private func fill(row index: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
-        let channels = image.channelCount
         switch taps {
         case let .separable(horizontal, _):
-            load(row: index, channels: channels, into: padded)
-            filterAcross(horizontal, from: padded + rx, into: target)
+            load(row: index, into: padded)
+            horizontal.weights.withUnsafeBufferPointer { filterAcross($0.baseAddress!, from: padded + rx, into: target) }
         case .full:
-            load(row: index, channels: channels, into: target)
+            load(row: index, into: target)
         }
     }
 
-    /// A source row premultiplied into `target`, with `rx` copies of the border pixels on
-    /// each side.
-    private func load(row index: Int, channels: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
-        PremultipliedPixels.load(image.rowStart(index), channels: channels, count: width, into: target + rx)
-        let first = target[rx], last = target[rx + width - 1]
-        for i in 0..<rx {
-            target[i] = first
-            target[rx + width + i] = last
-        }
+    /// The strip's source row premultiplied into `target`, widened by `rx` pixels each side:
+    /// real neighbours where the picture has them, copies of its border pixels beyond.
+    private func load(row index: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
+        let channels = image.channelCount
+        let first = columns.lowerBound - rx, end = columns.upperBound + rx
+        let low = max(0, first), high = min(image.width, end)
+        PremultipliedPixels.load(image.rowStart(index) + low * channels, channels: channels, count: high - low,
+                                 into: target + (low - first))
+        let left = target[low - first], right = target[high - 1 - first]
+        for i in 0..<(low - first) { target[i] = left }
+        for i in (high - first)..<(end - first) { target[i] = right }
     }
 
-    /// `center` (a padded row's first real pixel) through the horizontal kernel.
-    private func filterAcross(_ kernel: ConvolutionKernel, from center: UnsafeMutablePointer<SIMD4<Float>>,
+    /// `center` (a padded row's first pixel of the strip) through the horizontal kernel `w`.
+    private func filterAcross(_ w: UnsafePointer<Float>, from center: UnsafeMutablePointer<SIMD4<Float>>,
                               into target: UnsafeMutablePointer<SIMD4<Float>>) {
-        let r = kernel.radius, width = self.width
-        kernel.weights.withUnsafeBufferPointer { buffer in
-            let w = buffer.baseAddress! + r // w[k] for k in -r...r
-            if kernel.isSymmetric {
-                let middle = SIMD4(repeating: w[0])
-                for i in 0..<width {
-                    let p = center + i
-                    var acc = p[0] * middle
-                    var k = 1
-                    while k <= r {
-                        acc += (p[-k] + p[k]) * SIMD4(repeating: w[k])
-                        k += 1
-                    }
-                    target[i] = acc
-                }
-            } else {
-                for i in 0..<width {
-                    let p = center + i
-                    var acc = SIMD4<Float>.zero
-                    var k = -r
-                    while k <= r {
-                        acc += p[k] * SIMD4(repeating: w[k])
-                        k += 1
-                    }
-                    target[i] = acc
-                }
+        let r = rx, width = self.width
+        let w = w + r // w[k] for k in -r...r
+        if symmetric.horizontal {
+            Self.symmetricSum(count: width, radius: r, weights: w, into: target) { k in
+                (UnsafePointer(center - k), UnsafePointer(center + k))
+            }
+        } else {
+            target.update(repeating: .zero, count: width)
+            for k in -r...r {
+                let weight = SIMD4(repeating: w[k]), from = center + k
+                for i in 0..<width { target[i] += from[i] * weight }
             }
         }
     }
 
-    /// The output row from the ring's filtered rows under the vertical kernel.
-    private func sumVertically(_ kernel: ConvolutionKernel) {
-        let r = kernel.radius, width = self.width, rows = self.rows
-        kernel.weights.withUnsafeBufferPointer { buffer in
-            let w = buffer.baseAddress!
-            if kernel.isSymmetric {
-                let middle = SIMD4(repeating: w[r]), center = rows[r]
-                for i in 0..<width { output[i] = center[i] * middle }
-                // Two rows at a time: the pair shares a weight.
-                var k = 1
-                while k <= r {
-                    let above = rows[r - k], below = rows[r + k], weight = SIMD4(repeating: w[r + k])
-                    for i in 0..<width { output[i] += (above[i] + below[i]) * weight }
-                    k += 1
-                }
-            } else {
-                output.update(repeating: .zero, count: width)
-                for k in 0...(2 * r) {
-                    let row = rows[k], weight = SIMD4(repeating: w[k])
-                    for i in 0..<width { output[i] += row[i] * weight }
-                }
+    /// target[i] = Σ over k in 0...radius of (a_k[i] + b_k[i]) · w[k] (a_0 = b_0 counted once),
+    /// where `sources(k)` gives a_k and b_k.
+    ///
+    /// Four pixels at a time, each with its own accumulator held in registers across the taps:
+    /// one accumulator would wait on every addition's latency in turn, and summing tap by tap
+    /// into memory would load and store the target once per tap.
+    @inline(__always)
+    private static func symmetricSum(count: Int, radius: Int, weights w: UnsafePointer<Float>,
+                                     into target: UnsafeMutablePointer<SIMD4<Float>>,
+                                     _ sources: (Int) -> (UnsafePointer<SIMD4<Float>>, UnsafePointer<SIMD4<Float>>)) {
+        let middle = SIMD4(repeating: w[0]), (center, _) = sources(0)
+        var i = 0
+        while i + 4 <= count {
+            var s0 = center[i] * middle, s1 = center[i + 1] * middle
+            var s2 = center[i + 2] * middle, s3 = center[i + 3] * middle
+            var k = 1
+            while k <= radius {
+                let (a, b) = sources(k), weight = SIMD4(repeating: w[k])
+                s0 += (a[i] + b[i]) * weight
+                s1 += (a[i + 1] + b[i + 1]) * weight
+                s2 += (a[i + 2] + b[i + 2]) * weight
+                s3 += (a[i + 3] + b[i + 3]) * weight
+                k += 1
+            }
+            target[i] = s0
+            target[i + 1] = s1
+            target[i + 2] = s2
+            target[i + 3] = s3
+            i += 4
+        }
+        while i < count {
+            var sum = center[i] * middle
+            var k = 1
+            while k <= radius {
+                let (a, b) = sources(k)
+                sum += (a[i] + b[i]) * SIMD4(repeating: w[k])
+                k += 1
+            }
+            target[i] = sum
+            i += 1
+        }
+    }
+
+    /// The output row from the ring's filtered rows under the vertical kernel `w`.
+    private func sumVertically(_ w: UnsafePointer<Float>) {
+        let r = ry, width = self.width, rows = self.rows, output = self.output
+        if symmetric.vertical {
+            Self.symmetricSum(count: width, radius: r, weights: w + r, into: output) { k in (rows[r - k], rows[r + k]) }
+        } else {
+            output.update(repeating: .zero, count: width)
+            for k in 0...(2 * r) {
+                let row = rows[k], weight = SIMD4(repeating: w[k])
+                for i in 0..<width { output[i] += row[i] * weight }
             }
         }
     }
 
     /// The output row from the ring's padded rows under a full 2-D kernel.
-    private func sumFull(width kw: Int, height kh: Int, _ weights: [Float]) {
-        let width = self.width, rows = self.rows
+    private func sumFull(width kw: Int, height kh: Int, _ weights: UnsafePointer<Float>) {
+        let width = self.width, rows = self.rows, output = self.output
         output.update(repeating: .zero, count: width)
-        weights.withUnsafeBufferPointer { buffer in
-            for ky in 0..<kh {
-                let row = rows[ky]
-                for kx in 0..<kw {
-                    let weight = buffer[ky * kw + kx]
-                    if weight == 0 { continue }
-                    let w = SIMD4(repeating: weight), from = row + kx
-                    for i in 0..<width { output[i] += from[i] * w }
-                }
+        for ky in 0..<kh {
+            let row = rows[ky]
+            for kx in 0..<kw {
+                let weight = weights[ky * kw + kx]
+                if weight == 0 { continue }
+                let w = SIMD4(repeating: weight), from = row + kx
+                for i in 0..<width { output[i] += from[i] * w }
             }
         }
     }

@@ -1,0 +1,138 @@
+import Testing
+import ImagePipe
+import Filters
+import TestSupport
+
+/// Pixel probes on small synthetic pictures for every filter, against definitions where one
+/// can be written plainly, with their refusals and canonical text.
+@Suite struct FilterStageTests {
+    private func stage<S: Stage>(_ type: S.Type, _ text: String) throws -> S { try StageText.parse(type, text) }
+
+    private func noisy(_ width: Int, _ height: Int, alpha: Bool = false, seed: UInt64 = 11) throws -> Image {
+        var random = SeededGenerator(seed: seed)
+        return try Synthetic.image(width, height, alpha: alpha) { _, _ in
+            Color(red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random),
+                  blue: .random(in: 0...255, using: &random), alpha: alpha ? .random(in: 0...255, using: &random) : 255)
+        }
+    }
+
+    private func grey(_ v: Int) -> Color { Color(red: UInt8(v), green: UInt8(v), blue: UInt8(v)) }
+
+    @Test func blurIsTheGaussianOfItsSigma() throws {
+        let picture = try noisy(29, 13, alpha: true)
+        for sigma in [0.3, 1.2, 4] {
+            let kernel = ConvolutionKernel.gaussian(sigma: sigma).weights.map(Double.init)
+            let reference = ConvolutionReference.convolve(picture, width: kernel.count, height: kernel.count, weights: ConvolutionReference.outer(kernel))
+            #expect(ConvolutionReference.largestDifference(try stage(BlurStage.self, "\(sigma)").apply(to: picture), reference) <= 1, "σ \(sigma)")
+        }
+        // Its spread is σ: a white line blurred has the Gaussian's half-maximum width 2.355σ.
+        let line = try Synthetic.image(61, 1) { x, _ in x == 30 ? .white : .black }
+        let out = try stage(BlurStage.self, "5").apply(to: line)
+        let peak = Double(out.pixel(x: 30, y: 0).red)
+        let above = (0..<61).filter { Double(out.pixel(x: $0, y: 0).red) >= peak / 2 }.count
+        #expect(abs(Double(above) - 2.355 * 5) <= 1.5, "\(above) pixels at half maximum")
+    }
+
+    @Test func sharpenLeavesFlatAreasAndSteepensEdges() throws {
+        let flat = try Image.filled(Color(red: 90, green: 140, blue: 30), size: Size(9, 9), hasAlpha: false)
+        #expect(try stage(SharpenStage.self, "sigma=2 amount=3").apply(to: flat).pixel(x: 4, y: 4) == flat.pixel(x: 4, y: 4))
+        let step = try Synthetic.image(20, 3) { x, _ in x < 10 ? grey(80) : grey(160) }
+        let out = try stage(SharpenStage.self, "").apply(to: step)
+        #expect(out.pixel(x: 9, y: 1).red < 80 && out.pixel(x: 10, y: 1).red > 160, "\(out.pixel(x: 9, y: 1)) \(out.pixel(x: 10, y: 1))")
+        #expect(out.pixel(x: 0, y: 1).red == 80 && out.pixel(x: 19, y: 1).red == 160) // far from the edge: untouched
+        // Symmetric about the edge.
+        #expect(80 - Int(out.pixel(x: 9, y: 1).red) == Int(out.pixel(x: 10, y: 1).red) - 160)
+        #expect(try stage(SharpenStage.self, "amount=0").apply(to: step).pixel(x: 9, y: 1).red == 80)
+    }
+
+    /// On lightness: the same difference goes into R, G and B, so Cb and Cr stay as they were.
+    @Test func sharpenChangesLumaOnly() throws {
+        let edge = try Synthetic.image(16, 2) { x, _ in x < 8 ? Color(red: 150, green: 60, blue: 40) : Color(red: 60, green: 110, blue: 170) }
+        let out = try stage(SharpenStage.self, "amount=0.5").apply(to: edge)
+        for x in 0..<16 {
+            let p = edge.pixel(x: x, y: 0), q = out.pixel(x: x, y: 0)
+            let d = [Int(q.red) - Int(p.red), Int(q.green) - Int(p.green), Int(q.blue) - Int(p.blue)]
+            #expect(d.max()! - d.min()! <= 1, "x \(x): \(d)")
+        }
+    }
+
+    @Test func sharpenThresholdSparesSmallDifferences() throws {
+        let faint = try Synthetic.image(20, 3) { x, _ in x < 10 ? grey(100) : grey(104) }
+        let out = try stage(SharpenStage.self, "amount=2 threshold=5").apply(to: faint)
+        for x in 0..<20 { #expect(out.pixel(x: x, y: 1) == faint.pixel(x: x, y: 1)) }
+        #expect(try stage(SharpenStage.self, "amount=2").apply(to: faint).pixel(x: 10, y: 1).red > 104)
+    }
+
+    @Test func sharpenKeepsAlpha() throws {
+        let picture = try noisy(7, 7, alpha: true)
+        let out = try stage(SharpenStage.self, "").apply(to: picture)
+        for x in 0..<7 { #expect(out.pixel(x: x, y: 3).alpha == picture.pixel(x: x, y: 3).alpha) }
+    }
+
+    /// Against the definition: the median of each channel's window, clamped at the edges.
+    @Test(arguments: [1, 3, 5])
+    func medianIsTheWindowsMiddleValue(size: Int) throws {
+        let picture = try noisy(17, 11, alpha: true)
+        let out = try stage(MedianStage.self, "\(size)").apply(to: picture)
+        let r = size / 2
+        for y in 0..<11 {
+            for x in 0..<17 {
+                var window: [[Int]] = [[], [], [], []]
+                for dy in -r...r {
+                    for dx in -r...r {
+                        let p = picture.pixel(x: min(max(x + dx, 0), 16), y: min(max(y + dy, 0), 10))
+                        for (c, v) in [p.red, p.green, p.blue, p.alpha].enumerated() { window[c].append(Int(v)) }
+                    }
+                }
+                let median = window.map { $0.sorted()[$0.count / 2] }
+                let q = out.pixel(x: x, y: y)
+                #expect([q.red, q.green, q.blue, q.alpha].map(Int.init) == median, "\(x),\(y)")
+            }
+        }
+    }
+
+    @Test func medianRemovesSpecksAndKeepsEdges() throws {
+        let specks = try Synthetic.image(12, 12) { x, y in (x == 4 && y == 4) || (x == 9 && y == 2) ? .white : (x < 6 ? .black : grey(200)) }
+        let out = try stage(MedianStage.self, "").apply(to: specks)
+        #expect(out.pixel(x: 4, y: 4) == .black && out.pixel(x: 9, y: 2) == grey(200))
+        #expect(out.pixel(x: 5, y: 8) == .black && out.pixel(x: 6, y: 8) == grey(200)) // the edge stays sharp
+        #expect(throws: ArgumentError.self) { try stage(MedianStage.self, "4") }
+    }
+
+    @Test func convolveAppliesItsKernelScaleAndOffset() throws {
+        let picture = try noisy(9, 7, alpha: true)
+        #expect(try stage(ConvolveStage.self, "1x1 1").apply(to: picture).pixel(x: 3, y: 3) == picture.pixel(x: 3, y: 3))
+        // The 3×3 box against the definition.
+        let box = try stage(ConvolveStage.self, "3x3 1,1,1,1,1,1,1,1,1").apply(to: picture)
+        let reference = ConvolutionReference.convolve(picture, width: 3, height: 3, weights: [Double](repeating: 1.0 / 9, count: 9))
+        #expect(ConvolutionReference.largestDifference(box, reference) <= 1)
+        // An edge kernel sums to 0: scale auto is 1, a flat picture gives the offset, alpha is kept.
+        let flat = try Image.filled(Color(red: 50, green: 60, blue: 70, alpha: 200), size: Size(5, 5))
+        let edges = try stage(ConvolveStage.self, "3x3 -1,-1,-1,-1,8,-1,-1,-1,-1 offset=128").apply(to: flat)
+        #expect(edges.pixel(x: 2, y: 2) == Color(red: 128, green: 128, blue: 128, alpha: 200))
+        // An explicit scale divides: 2× the identity, halved.
+        let doubled = try stage(ConvolveStage.self, "1x3 0,2,0 scale=4").apply(to: flat)
+        #expect(doubled.pixel(x: 2, y: 2) == Color(red: 25, green: 30, blue: 35, alpha: 200))
+    }
+
+    @Test func convolveRefusesKernelsThatDoNotFit() {
+        for bad in ["3x3 1,2,3", "2x2 1,1,1,1", "3x1 1,1,1 scale=0", "16x1 1", "3x3"] {
+            #expect(throws: ArgumentError.self, "\(bad)") { try stage(ConvolveStage.self, bad) }
+        }
+    }
+
+    @Test func canonicalText() throws {
+        #expect(try StageText.roundTrips(BlurStage.self, "sigma=3", canonical: "blur 3"))
+        #expect(try StageText.roundTrips(SharpenStage.self, "sigma=1 amount=1 threshold=0", canonical: "sharpen"))
+        #expect(try StageText.roundTrips(SharpenStage.self, "amount=0.5 sigma=2", canonical: "sharpen sigma=2 amount=0.5"))
+        #expect(try StageText.roundTrips(MedianStage.self, "size=3", canonical: "median"))
+        #expect(try StageText.roundTrips(MedianStage.self, "7", canonical: "median 7"))
+        #expect(try StageText.roundTrips(ConvolveStage.self, "3x1 1,2,1 scale=auto offset=0", canonical: "convolve 3x1 1,2,1"))
+        #expect(try StageText.roundTrips(ConvolveStage.self, "1x3 0,2,0 scale=4 offset=-3", canonical: "convolve 1x3 0,2,0 scale=4 offset=-3"))
+    }
+
+    @Test func explanations() throws {
+        #expect(try stage(BlurStage.self, "3").explanation(for: Size(9, 9)) == "Gaussian σ 3: 19 taps across, then 19 down, premultiplied, edges clamped")
+        #expect(try stage(ConvolveStage.self, "3x3 1,1,1,1,1,1,1,1,1").explanation(for: Size(9, 9)) == "3x3 kernel, ÷ 9, premultiplied, edges clamped")
+    }
+}

@@ -1,0 +1,157 @@
+import Testing
+@testable import ImagePipe
+import TestSupport
+
+/// The shared pixel helpers: row-band maps, premultiplied rows, the convolution engine, and the
+/// colour spaces the tone stages use.
+@Suite struct PixelsTests {
+    /// A picture with every kind of pixel: random colour, random alpha (some 0, some 255).
+    static func noisy(_ width: Int, _ height: Int, alpha: Bool, seed: UInt64 = 3) throws -> Image {
+        var random = SeededGenerator(seed: seed)
+        return try Synthetic.image(width, height, alpha: alpha) { _, _ in
+            Color(red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random),
+                  blue: .random(in: 0...255, using: &random), alpha: alpha ? [0, 255, .random(in: 0...255, using: &random)].randomElement(using: &random)! : 255)
+        }
+    }
+
+    @Test func rowBandsCoverEveryRowOnce() {
+        for (rows, work) in [(1, 1), (7, 10), (1000, 100_000), (33, 1_000_000)] {
+            let seen = Locked([Int](repeating: 0, count: rows))
+            RowBands.run(rows: rows, workPerRow: work) { band in
+                for y in band { seen.withLock { $0[y] += 1 } }
+            }
+            #expect(seen.withLock { $0 } == [Int](repeating: 1, count: rows), "\(rows) rows")
+        }
+    }
+
+    @Test func channelTablesMapColourAndKeepAlpha() throws {
+        let picture = try Self.noisy(9, 5, alpha: true)
+        let inverse = (0...255).map { UInt8(255 - $0) }, identity = (0...255).map { UInt8($0) }
+        let out = try picture.mapChannels(red: inverse, green: identity, blue: inverse)
+        for (x, y) in [(0, 0), (8, 4), (3, 2)] {
+            let p = picture.pixel(x: x, y: y), q = out.pixel(x: x, y: y)
+            #expect(q == Color(red: 255 - p.red, green: p.green, blue: 255 - p.blue, alpha: p.alpha))
+        }
+        let both = try picture.mapChannels(red: identity, green: identity, blue: identity, alpha: inverse)
+        #expect(both.pixel(x: 1, y: 1).alpha == 255 - picture.pixel(x: 1, y: 1).alpha)
+        let rgb = try Self.noisy(4, 3, alpha: false).mapChannels(inverse)
+        #expect(!rgb.hasAlpha)
+    }
+
+    /// Large enough to run in parallel bands: every row still gets its own row's pixels.
+    @Test func mapRowsHandsEachRowItsOwnPixels() throws {
+        let picture = try Synthetic.gradient(1500, 900)
+        let out = try picture.mapRows(hasAlpha: true) { row in
+            for x in 0..<row.width {
+                for c in 0..<3 { row.target[x * 4 + c] = row.source[x * 3 + c] }
+                row.target[x * 4 + 3] = UInt8(row.y % 256)
+            }
+        }
+        #expect(out.hasAlpha)
+        for (x, y) in [(0, 0), (1499, 899), (700, 451), (3, 600)] {
+            var expected = picture.pixel(x: x, y: y)
+            expected.alpha = UInt8(y % 256)
+            #expect(out.pixel(x: x, y: y) == expected)
+        }
+    }
+
+    @Test func mapColorsRoundsClampsAndSurvivesNaN() throws {
+        let picture = try Synthetic.image(3, 1, alpha: true) { x, _ in Color(red: 10, green: 20, blue: 30, alpha: UInt8(x * 100)) }
+        let out = try picture.mapColors { rgb in SIMD3(rgb[0] + 0.5, rgb[1] * 100, .nan) }
+        #expect(out.pixel(x: 2, y: 0) == Color(red: 11, green: 255, blue: 0, alpha: 200))
+    }
+
+    /// Straight → premultiplied → straight is exact for every value at every alpha that is seen.
+    @Test func premultipliedRowsRoundTripExactly() throws {
+        for alpha in [1, 2, 7, 128, 254, 255] {
+            let picture = try Synthetic.image(256, 1, alpha: true) { x, _ in Color(red: UInt8(x), green: UInt8(255 - x), blue: 9, alpha: UInt8(alpha)) }
+            let out = try picture.mapPremultipliedRows { _, pixels in
+                #expect(abs(pixels[200][0] - 200 / 255 * Float(alpha) / 255) < 1e-6)
+            }
+            for x in 0..<256 { #expect(out.pixel(x: x, y: 0) == picture.pixel(x: x, y: 0), "alpha \(alpha), value \(x)") }
+        }
+    }
+
+    @Test func gaussianKernelIsNormalisedSymmetricAndThreeSigmaWide() {
+        for sigma in [0.3, 1, 2.5, 10] {
+            let kernel = ConvolutionKernel.gaussian(sigma: sigma)
+            #expect(abs(kernel.sum - 1) < 1e-5)
+            #expect(kernel.isSymmetric)
+            #expect(kernel.radius == max(1, Int((3 * sigma).rounded(.up))))
+            #expect(kernel.weights[kernel.radius] == kernel.weights.max())
+        }
+    }
+
+    /// Clamped edges and normalised weights: a flat picture stays exactly flat, corners too.
+    @Test func flatPicturesStayFlat() throws {
+        let flat = try Image.filled(Color(red: 200, green: 17, blue: 99, alpha: 140), size: Size(37, 23))
+        for convolution in [Convolution.gaussian(sigma: 2), Convolution.gaussian(sigma: 40),
+                            Convolution(width: 3, height: 5, weights: [Float](repeating: 1.0 / 15, count: 15))] {
+            let out = try convolution.apply(to: flat)
+            for (x, y) in [(0, 0), (36, 22), (18, 11)] { #expect(out.pixel(x: x, y: y) == flat.pixel(x: x, y: y)) }
+        }
+    }
+
+    /// The engine against the definition in Double, on noisy pictures with every kind of alpha,
+    /// at sizes that make one band and several: within one level everywhere.
+    @Test(arguments: [false, true])
+    func matchesTheDefinition(alpha: Bool) throws {
+        let gaussian = ConvolutionKernel.gaussian(sigma: 1.5)
+        let weights = gaussian.weights.map(Double.init)
+        let full: [Double] = [1, -2, 3, 0, 5, 1, 2, 2, 1, -1, 0.5, 4, 1, 1, 2].map { $0 / 19.5 }
+        for size in [Size(1, 1), Size(2, 9), Size(23, 17), Size(400, 300)] {
+            let picture = try Self.noisy(size.width, size.height, alpha: alpha)
+            let blurred = try Convolution(separable: gaussian).apply(to: picture)
+            let reference = ConvolutionReference.convolve(picture, width: weights.count, height: weights.count,
+                                                          weights: ConvolutionReference.outer(weights))
+            #expect(ConvolutionReference.largestDifference(blurred, reference) <= 1.0, "gaussian \(size)")
+            guard size.width < 100 else { continue } // the 2-D reference is slow
+            let out = try Convolution(width: 5, height: 3, weights: full.map(Float.init)).apply(to: picture)
+            #expect(ConvolutionReference.largestDifference(out, ConvolutionReference.convolve(picture, width: 5, height: 3, weights: full)) <= 1.0,
+                    "5x3 \(size)")
+        }
+    }
+
+    /// One white pixel blurred gives the kernel itself (× 255), in both directions.
+    @Test func impulseResponseIsTheKernel() throws {
+        let impulse = try Synthetic.image(31, 31) { x, y in x == 15 && y == 15 ? .white : .black }
+        let kernel = ConvolutionKernel.gaussian(sigma: 2)
+        let out = try Convolution(separable: kernel).apply(to: impulse)
+        for d in 0...kernel.radius {
+            let expected = Double(kernel.weights[kernel.radius + d] * kernel.weights[kernel.radius]) * 255
+            #expect(abs(Double(out.pixel(x: 15 + d, y: 15).red) - expected) <= 0.5)
+            #expect(abs(Double(out.pixel(x: 15, y: 15 - d).green) - expected) <= 0.5)
+        }
+    }
+
+    /// Opaque red beside transparent green: blurred, no visible pixel turns green.
+    @Test func transparentColourDoesNotBleed() throws {
+        let picture = try Synthetic.image(40, 6, alpha: true) { x, _ in
+            x < 20 ? Color(red: 255, green: 0, blue: 0) : Color(red: 0, green: 255, blue: 0, alpha: 0)
+        }
+        let out = try Convolution.gaussian(sigma: 3).apply(to: picture)
+        for x in 0..<40 where out.pixel(x: x, y: 3).alpha > 0 {
+            #expect(out.pixel(x: x, y: 3).green == 0 && out.pixel(x: x, y: 3).red == 255, "x \(x): \(out.pixel(x: x, y: 3))")
+        }
+        #expect(out.pixel(x: 19, y: 3).alpha < 255 && out.pixel(x: 20, y: 3).alpha > 0) // alpha itself is blurred
+    }
+
+    @Test func labHasItsReferenceValues() {
+        let white = CIELab.fromSRGB(SIMD3(255, 255, 255)), red = CIELab.fromSRGB(SIMD3(255, 0, 0))
+        #expect(abs(white[0] - 100) < 0.01 && abs(white[1]) < 0.01 && abs(white[2]) < 0.01)
+        #expect(CIELab.fromSRGB(.zero) == .zero)
+        // sRGB red in L*a*b* (D65): 53.24, 80.09, 67.20.
+        #expect(abs(red[0] - 53.24) < 0.02 && abs(red[1] - 80.09) < 0.05 && abs(red[2] - 67.20) < 0.05)
+    }
+
+    @Test func labRoundTripsEveryColourWithinHalfALevel() {
+        for r in stride(from: 0, through: 255, by: 15) {
+            for g in stride(from: 0, through: 255, by: 15) {
+                for b in stride(from: 0, through: 255, by: 15) {
+                    let rgb = SIMD3<Float>(Float(r), Float(g), Float(b))
+                    #expect(CIELab.toSRGB(CIELab.fromSRGB(rgb)) == rgb, "\(rgb)")
+                }
+            }
+        }
+    }
+}
