@@ -78,7 +78,8 @@ public struct NormalizeStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
-        guard let (low, high) = range(of: image), high - low > 0.5 / Float(Self.binsPerUnit) else { return image }
+        // One bin wide (one tone): nothing to stretch.
+        guard let (low, high) = range(of: image), high - low > 1.5 / Float(Self.binsPerUnit) else { return image }
         let gain = 100 / (high - low)
         return try image.mapColors(workPerPixel: 80) { rgb in
             let lab = CIELab.fromSRGB(rgb)
