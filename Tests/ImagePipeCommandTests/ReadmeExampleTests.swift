@@ -112,4 +112,16 @@ import TestSupport
         let result = try pipeline.apply(to: Synthetic.image(2, 1, alpha: true) { _, _ in Color(red: 10, green: 20, blue: 30, alpha: 40) })
         #expect(result.pixel(x: 1, y: 0) == Color(red: 245, green: 235, blue: 225, alpha: 40))
     }
+
+    /// The pixel helpers' example (README, Extending), on an opaque picture.
+    @Test func pixelHelpersExample() throws {
+        let image = try Synthetic.gradient(40, 30)
+        let negative = try image.mapChannels((0...255).map { UInt8(255 - $0) })
+        let soft = try Convolution.gaussian(sigma: 2).apply(to: image)
+        let glow = try Convolution.gaussian(sigma: 8).apply(to: image) { row in
+            for i in 0..<row.width * row.channels { row.target[i] = max(row.source[i], PremultipliedPixels.byte(row.filtered[i / row.channels][i % row.channels] * 255)) }
+        }
+        #expect(negative.pixel(x: 0, y: 0).red == 255 - image.pixel(x: 0, y: 0).red)
+        #expect(soft.size == image.size && glow.pixel(x: 20, y: 15).red >= image.pixel(x: 20, y: 15).red)
+    }
 }
