@@ -15,8 +15,8 @@ struct RunCommand {
         each INPUT (a file, `-` for standard input, or a directory of pictures); when it does not
         end with `save FILE`, it writes OUTPUT (`-` for standard output).
 
-        Every name after the pipeline is an input: write the result with -o FILE (`imagepipe run
-        -e 'fit 64' in.jpg -o out.png`), not as a second name.
+        Every name after the pipeline is an input: write the result with -o FILE, as in
+        `imagepipe run -e 'fit 64' in.jpg -o out.png`, not as a second name.
 
         Batches: several inputs or a directory need --out-dir DIR, or output names from a
         template given to -o or to save: {stem} {name} {ext} {dir} {index} (standard input's
