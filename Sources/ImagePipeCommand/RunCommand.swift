@@ -29,9 +29,12 @@ struct RunCommand {
         write to standard output. A file that fails is reported and the others go on; the exit
         status is then 1.
 
+        Ctrl-C: a batch finishes the files in progress and starts no more (a second stops at
+        once); one picture stops at once. Nothing half-written is left; the exit status is 130.
+
         Options:
           -e, --expression TEXT  The pipeline text itself, instead of a file
-          -o, --output FILE      Where to write the result: a file, or a template in a batch
+          -o, --output FILE      Where to write the result: a file, DIR/ (into it), or a template
           --out-dir DIR          The directory outputs go into (made if missing)
           -r, --recursive        Search directories given as inputs recursively
           -j, --jobs N           Pictures processed at once (default: the number of cores)
