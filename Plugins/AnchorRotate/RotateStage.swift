@@ -13,18 +13,18 @@ import ImagePipe
 /// same way; so does 180° about the centre in the same canvas.
 public struct RotateStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "rotate", summary: "Turn about an anchor point, as the swipe-to-dismiss gesture does (seed 003), or by exact quarter turns",
+        "rotate", summary: "Turn about an anchor point, as a swipe-to-dismiss gesture does, or by exact quarter turns (seed 003)",
         example: "rotate pan=120 anchor=0.5,1.5", start: RotateStage(turn: .angle(.zero)), [
             Param(\.givenQuarterTurns, "turn", .choice(["90": 1, "180": 2, "270": 3]), positional: true,
                   help: "An exact quarter turn of the whole picture, clockwise: 90, 180 or 270 (rotate 90). Lossless: pixels are moved, not resampled; 90 and 270 swap the sides. For other angles, angle=."),
             Param(\.givenAngle, "angle", .angle(-3600...3600),
                   help: "The turn: 30deg, 0.5rad or a bare number of degrees; positive is clockwise on screen, as in UIKit."),
             Param(\.givenPan, "pan", .number(-1_000_000...1_000_000),
-                  help: "A horizontal pan in pixels instead of an angle: angle = pan / width × 45°, the seed's gesture."),
+                  help: "A horizontal pan in pixels instead of an angle: angle = pan / width × 45°, as a swipe-to-dismiss gesture turns."),
             Param(\.anchor, "anchor", .anchor, default: .center,
-                  help: "The pivot: unit x,y of the picture's bounds (the seed's 0.5,1.5 lies below the bottom edge), a name, or Xpx,Ypx."),
+                  help: "The pivot: unit x,y of the picture's bounds (0.5,1.5 lies below the bottom edge, where a swipe pivots), a name, or Xpx,Ypx."),
             Param(\.expandsCanvas, "canvas", .choice(["same": false, "expand": true]), default: false,
-                  help: "same keeps the picture's frame (corners turn out of it); expand grows the canvas to hold the whole turned picture, centred (the anchor then changes nothing)."),
+                  help: "same keeps the picture's frame (corners turn out of it); expand grows the canvas to hold the whole turned picture, centered (the anchor then changes nothing)."),
             Param(\.background, "background", .color, default: .transparent,
                   help: "What shows where the picture no longer is; transparent gives RGBA output."),
         ])

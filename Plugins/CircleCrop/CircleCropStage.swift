@@ -7,17 +7,17 @@ import ImagePipe
 public struct CircleCropStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
         "circle-crop",
-        summary: "Cut out a circular avatar, transparent outside: the largest centred circle, or the one an editor state shows (seed 000)",
+        summary: "Cut out a circular avatar, transparent outside: the largest centered circle, or the one an editor state shows (seed 000)",
         example: "circle-crop size=256", start: try CircleCropStage(), [
             Param(\.size, "size", .integer(1...100_000), auto: true,
                   help: "The output's side in pixels; auto is the circle's diameter in image pixels."),
             Param(\.viewport, "viewport", .size(max: 100_000),
-                  help: "The editor's viewport W×H; with it, zoom and offset place the circle as the editor does. Without it, the largest centred circle."),
+                  help: "The editor's viewport W×H; with it, zoom and offset place the circle as the editor does. Without it, the largest centered circle."),
             EditorParameters.gap(\.gap),
             EditorParameters.zoom(\.zoom),
             EditorParameters.offset(\.offset),
             Param(\.position, "position", .position, default: .anchor(.center),
-                  help: "Without a viewport, where the largest circle sits: an anchor (center; top-left puts it in that corner; Xpx,Ypx is its square's top-left corner), or attention (edges, skin and saturated colour) or entropy (the busiest part), chosen after decoding."),
+                  help: "Without a viewport, where the largest circle sits: an anchor (center; top-left puts it in that corner; Xpx,Ypx is its square's top-left corner), or attention (edges, skin and saturated color) or entropy (the busiest part), chosen after decoding."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])
@@ -79,9 +79,9 @@ public struct CircleCropStage: Transform, DeclaredStage {
         let (center, radius) = try circle(in: input)
         let side = try outputSize(for: input).width
         if let strategy = position.strategy {
-            return "circle radius \(NumberFormat.short(radius)) in image pixels, its centre chosen after decoding (\(strategy.rawValue)), scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
+            return "circle radius \(NumberFormat.short(radius)) in image pixels, its center chosen after decoding (\(strategy.rawValue)), scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
         }
-        return "circle centre \(NumberFormat.short(center.x)),\(NumberFormat.short(center.y)) radius \(NumberFormat.short(radius)) in image pixels, scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
+        return "circle center \(NumberFormat.short(center.x)),\(NumberFormat.short(center.y)) radius \(NumberFormat.short(radius)) in image pixels, scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
     }
 
     public func apply(to image: Image) throws -> Image {

@@ -4,16 +4,16 @@ import ImagePipe
 /// mask on the picture as it is: outside a centred circle painted with `fill`, inside untouched.
 public struct CircleMaskStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "circle-mask", summary: "Dim (or cut away) everything outside a centred circle, optionally with the dashed ring (seed 000)",
+        "circle-mask", summary: "Dim (or cut away) everything outside a centered circle, optionally with the dashed ring (seed 000)",
         example: "circle-mask ring=true", start: CircleMaskStage(), [
             Param(\.diameter, "diameter", .number(1...1_000_000), auto: true,
                   help: "The circle's diameter in pixels; without it, the picture's shorter side minus gap."),
             Param(\.gap, "gap", .number(0...1_000_000), default: 0,
-                  help: "How much smaller than the shorter side the automatic diameter is (the seed keeps a gap)."),
+                  help: "How much smaller than the shorter side the automatic diameter is (the avatar editor keeps one)."),
             Param(\.fill, "fill", .color, default: Color(red: 0, green: 0, blue: 0, alpha: 0x59),
-                  help: "Painted over the outside (the seed: black at alpha 0.35). transparent cuts the outside away."),
+                  help: "Painted over the outside (by default black at alpha 0.35, as the avatar editor dims). transparent cuts the outside away."),
             Param(\.drawsRing, "ring", .boolean, default: false, help: "Stroke the circle with the dashed ring."),
-            Param(\.ring.color, "ring-color", .color, default: .white, help: "The ring's colour."),
+            Param(\.ring.color, "ring-color", .color, default: .white, help: "The ring's color."),
             Param(\.ring.width, "ring-width", .number(0.1...1000), default: 2, help: "The ring's line width in pixels."),
             Param(\.ring.dash, "dash", .numbers(count: 2...8, each: 0...10_000), default: [4, 4],
                   help: "The ring's dash pattern: on,off[,on,off…] in pixels along the circle, from its rightmost point clockwise."),
@@ -49,7 +49,7 @@ public struct CircleMaskStage: Transform, DeclaredStage {
     }
 
     public func explanation(for input: Size) throws -> String? {
-        "circle diameter \(NumberFormat.short(try circleDiameter(for: input))) centred; outside \(fill == .transparent ? "cut away" : "filled with \(fill)")\(drawsRing ? ", dashed ring" : "")"
+        "circle diameter \(NumberFormat.short(try circleDiameter(for: input))) centered; outside \(fill == .transparent ? "cut away" : "filled with \(fill)")\(drawsRing ? ", dashed ring" : "")"
     }
 
     public func apply(to image: Image) throws -> Image {

@@ -12,7 +12,7 @@ public struct CropEditorStage: Transform, DeclaredStage {
             EditorParameters.offset(\.offset),
             EditorParameters.gap(\.gap),
             Param(\.rotatedFrom, "rotated-from", .size(max: 20_000),
-                  help: "The viewport the zoom and offset were set in before the device turned: the circle is laid out again for viewport, and the state re-clamped (the seed's rotation rule)."),
+                  help: "The viewport the zoom and offset were set in before the device turned: the circle is laid out again for viewport, and the state re-clamped, as the editor does on rotation."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])

@@ -9,7 +9,7 @@ enum EditorParameters {
 
     static func offset<S>(_ property: WritableKeyPath<S, Point?> & Sendable) -> Param<S> {
         Param(property, "offset", .point,
-              help: "The content offset x,y in viewport points (a scroll view's contentOffset; negative down to the circle's margins), bounced back so the circle stays covered; without it, the circle is centred on the picture.")
+              help: "The content offset x,y in viewport points (a scroll view's contentOffset; negative down to the circle's margins), bounced back so the circle stays covered; without it, the circle is centered on the picture.")
     }
 
     static func gap<S>(_ property: WritableKeyPath<S, Double> & Sendable) -> Param<S> {

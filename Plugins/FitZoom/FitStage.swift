@@ -4,7 +4,7 @@ import ImagePipe
 /// W×H viewport, aspect kept, at `zoom` × the fitting zoom.
 public struct FitStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "fit", summary: "Scale to fit inside WxH, keeping the aspect (seed 004's fit-to-screen zoom)",
+        "fit", summary: "Scale to fit inside WxH, keeping the aspect: a fit-to-screen zoom (seed 004)",
         example: "fit 1280x720", start: FitStage(1, 1), [
             Param(\.size, "size", .size(max: 100_000), positional: true,
                   help: "The viewport W×H. The picture's limiting side becomes exactly W or H; the other side rounds to the nearest pixel."),

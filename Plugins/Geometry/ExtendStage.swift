@@ -5,14 +5,14 @@ import ImagePipe
 /// colour, or the edge pixels copied, mirrored or repeated.
 public struct ExtendStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "extend", summary: "Add pixels at the edges (pad): a colour, or the edges copied, mirrored or repeated",
+        "extend", summary: "Add pixels at the edges (pad): a color, or the edges copied, mirrored or repeated",
         example: "extend top=10 bottom=10 color=white", start: ExtendStage(), [
             Param(\.top, "top", .integer(0...100_000), default: 0, help: "Rows added above."),
             Param(\.right, "right", .integer(0...100_000), default: 0, help: "Columns added on the right."),
             Param(\.bottom, "bottom", .integer(0...100_000), default: 0, help: "Rows added below."),
             Param(\.left, "left", .integer(0...100_000), default: 0, help: "Columns added on the left."),
             Param(\.color, "color", .color, default: .black,
-                  help: "The new pixels' colour with mode=color (black, as sharp and libvips); a colour that is not opaque gives RGBA output."),
+                  help: "The new pixels' color with mode=color (black, as sharp and libvips); a color that is not opaque gives RGBA output."),
             Param(\.mode, "mode", .choice(EdgeMode.self), default: .color,
                   help: "color fills with color; copy stretches the edge pixels; mirror reflects the picture at each edge (the edge pixel repeated, as libvips); repeat tiles it. This is the pad of other tools."),
         ])

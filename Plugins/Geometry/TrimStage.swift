@@ -13,7 +13,7 @@ public struct TrimStage: Transform, DeclaredStage {
             Param(\.threshold, "threshold", .integer(0...255), default: 10,
                   help: "How far (0…255, in any channel, alpha included) a pixel may be from the background and still count as border; 10 as sharp."),
             Param(\.background, "background", .color, auto: true,
-                  help: "The border's colour; auto takes the top-left pixel's, as sharp."),
+                  help: "The border's color; auto takes the top-left pixel's, as sharp."),
         ])
 
     public var threshold: Int
@@ -30,7 +30,7 @@ public struct TrimStage: Transform, DeclaredStage {
     public func outputSize(for input: Size) -> Size { input }
 
     public func explanation(for input: Size) -> String? {
-        "at most \(input): the border (within \(threshold) of \(background.map { "\($0)" } ?? "the top-left pixel's colour")) is found after decoding"
+        "at most \(input): the border (within \(threshold) of \(background.map { "\($0)" } ?? "the top-left pixel's color")) is found after decoding"
     }
 
     /// The rectangle that stays, nil when the picture is all border (it is then kept whole, as

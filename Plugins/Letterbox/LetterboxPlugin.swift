@@ -2,5 +2,5 @@ import ImagePipe
 
 /// Seed 004's centred letterboxing.
 public enum LetterboxPlugin {
-    public static let plugin = Plugin(name: "letterbox", summary: "Centred letterboxing (seed 004)", stages: [LetterboxStage.self])
+    public static let plugin = Plugin(name: "letterbox", summary: "Letterboxing: a picture centered on a fixed-size canvas (seed 004)", stages: [LetterboxStage.self])
 }

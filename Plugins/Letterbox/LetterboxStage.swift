@@ -4,12 +4,12 @@ import ImagePipe
 /// picture centred on an axis where it is smaller, and the window at `offset` where it is larger.
 public struct LetterboxStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "letterbox", summary: "Place on a WxH canvas: centred where smaller, cut at offset where larger (seed 004)",
+        "letterbox", summary: "Place on a WxH canvas: centered where smaller, cut at offset where larger (seed 004)",
         example: "letterbox 1280x720 color=#202020", start: LetterboxStage(size: Size(1, 1)), [
             Param(\.size, "size", .size(max: 100_000), positional: true,
                   help: "The canvas W×H; the output is exactly this size."),
             Param(\.color, "color", .color, default: .black,
-                  help: "The bars' colour; one with alpha (transparent) gives an RGBA canvas. A picture with alpha keeps it."),
+                  help: "The bars' color; one with alpha (transparent) gives an RGBA canvas. A picture with alpha keeps it."),
             Param(\.offset, "offset", .anchor, default: .center,
                   help: "On an axis where the picture is larger than the canvas, the visible window: a unit anchor (0 left/top … 1 right/bottom) or the scroll offset in pixels (Xpx,Ypx)."),
         ])

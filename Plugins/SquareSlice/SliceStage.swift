@@ -8,14 +8,14 @@ import ImagePipe
 /// memory beyond the decode does not grow with the picture.
 public struct SliceStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "slice", summary: "Cut a WxH slice the picture always covers (seed 001, Project NP)",
+        "slice", summary: "Cut a WxH slice the picture always covers, zoomed and placed like a scroll view (seed 001)",
         example: "slice 300x300 zoom=1.5 offset=0.5,0", start: SliceStage(), [
             Param(\.size, "size", .size(max: 100_000), default: Size(300, 300), positional: true,
                   help: "The slice W×H; the output is exactly this size."),
             Param(\.zoom, "zoom", .number(1...1000), default: 1,
                   help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
             Param(\.offset, "offset", .position, default: .anchor(.center),
-                  help: "The window: a unit anchor (0.5,0.5 centred, 0,0 top-left) or the seed's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture; or attention (edges, skin and saturated colour) or entropy (the busiest part), chosen after decoding."),
+                  help: "The window: a unit anchor (0.5,0.5 centered, 0,0 top-left) or a scroll view's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture; or attention (edges, skin and saturated color) or entropy (the busiest part), chosen after decoding."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])

@@ -11,6 +11,7 @@ struct strict_error {
     jmp_buf escape;
     char *message;
     size_t message_size;
+    int tolerant;
 };
 
 static void fail(j_common_ptr cinfo) {
@@ -21,14 +22,17 @@ static void fail(j_common_ptr cinfo) {
     longjmp(error->escape, 1);
 }
 
-/* msg_level -1 is a warning (corrupt data, premature end): an error here. Trace messages pass. */
+/* msg_level -1 is a warning (corrupt data, premature end): an error here, unless tolerant, when
+ * libjpeg goes on as libvips' fail=false and Pillow let it: a cut file ends in grey (baseline) or
+ * in the coarser scans it has (progressive). Trace messages pass. */
 static void emit(j_common_ptr cinfo, int level) {
-    if (level < 0) fail(cinfo);
+    struct strict_error *error = (struct strict_error *)cinfo->err;
+    if (level < 0 && !error->tolerant) fail(cinfo);
 }
 
 /* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
 static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                  long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                  long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
                   char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
@@ -38,6 +42,7 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     error.manager.emit_message = emit;
     error.message = message;
     error.message_size = message_size;
+    error.tolerant = tolerant;
     if (setjmp(error.escape)) {
         jpeg_destroy_decompress(&cinfo);
         free(buffer);
@@ -93,14 +98,14 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
 }
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                          long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
                           char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, pixels, width, height, rowstride,
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, pixels, width, height, rowstride,
                   message, message_size);
 }
 
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                               long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
                                char *message, size_t message_size) {
     FILE *file = fopen(path, "rb");
     if (!file) {
@@ -109,7 +114,7 @@ int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_leas
     }
     /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */
     setvbuf(file, NULL, _IOFBF, 1 << 20);
-    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, pixels, width, height, rowstride,
+    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, pixels, width, height, rowstride,
                         message, message_size);
     fclose(file);
     return status;

@@ -8,51 +8,117 @@ struct ExplainCommand {
         usage: imagepipe explain PIPELINE INPUT [-o OUTPUT] [options]
                imagepipe explain -e 'TEXT' INPUT [-o OUTPUT] [options]
 
-        Shows what a run would do to INPUT, read from its header alone: each stage with the size
-        it receives and gives, its scale factors, windows and circles, and where outputs go.
-        No pixel is decoded and nothing is written.
+        Shows what a run would do to INPUT (a file, or `-` for standard input), read from its
+        header alone: each stage with the size it receives and gives, its scale factors, windows
+        and circles, and where outputs go. No pixel is decoded and nothing is written. It takes
+        run's options for naming outputs, decoding and limits, so the plan is the run's.
 
         Options:
           -e, --expression TEXT  The pipeline text itself, instead of a file
-          -o, --output FILE      The output a run would write
+          -o, --output FILE      The output a run would write (`DIR/`: into DIR, named as run names them)
           --out-dir DIR          The directory a run would write into
           --format FORMAT        The output format a run would use
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
+          --json                 The plan as one JSON object, with "schemaVersion": \(Self.schemaVersion)
           -h, --help             Show this help
         """
 
+    /// Bumped whenever the JSON's shape changes.
+    static let schemaVersion = 1
+
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options
+            + [.init(names: ["--json"], takesValue: false)], help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
         var context = try PipelineArguments.outputContext(parser)
         context.input = pipelineArguments.remaining.first
         try LimitOptions.apply(parser, to: &context.loadOptions)
-        Console.output(try explanation(of: pipeline, in: context))
+        let naming = try OutputNaming(template: &context, pipeline: pipeline, batch: false)
+        context.output = naming.output(for: context.input, in: context)
+        if ((pipeline.source as? Load)?.path ?? context.input) == "-" {
+            context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes)
+        }
+        let explanation = try explanation(of: pipeline, in: context)
+        Console.output(parser.has("--json") ? explanation.json.text : explanation.text)
         return 0
     }
 
-    func explanation(of pipeline: Pipeline, in context: RunContext) throws -> String {
+    /// A plan as `explain` shows it: the input's header, then one row per stage.
+    struct Explanation {
+        struct Row {
+            let stage: String
+            let input: Size?
+            let output: Size
+            /// `≤` for an upper bound (after trim), `~` for an estimate after one.
+            let estimate: String
+            let note: String
+            var destination: String? = nil
+        }
+
+        var input: String?
+        var header: ImageHeader?
+        var rows: [Row] = []
+
+        var text: String {
+            var lines: [String] = []
+            if let input, let header {
+                var line = "\(input): \(header.format) \(header.storedSize)"
+                if let note = header.animationNote { line += ", \(note)" }
+                if header.orientation != 1 { line += ", EXIF orientation \(header.orientation)" }
+                lines.append(line)
+            }
+            let cells = rows.map { row -> (String, String, String) in
+                let output = row.estimate == "≤" ? "≤\(row.output)" : "\(row.estimate)\(row.output)"
+                let input = row.input.map { "\(row.estimate == "~" ? "~" : "")\($0) → " } ?? "→ "
+                let size = row.destination.map { "\(row.estimate == "" ? "" : "~")\(row.output) → \($0)" } ?? input + output
+                return (row.stage, size, row.note)
+            }
+            let textWidth = cells.map(\.0.count).max() ?? 0
+            let sizeWidth = cells.map(\.1.count).max() ?? 0
+            lines += cells.enumerated().map { index, cell in
+                "\(index)  \(cell.0.padding(to: textWidth))  \(cell.1.padding(to: sizeWidth))  \(cell.2)".trimmingTrailingSpaces()
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        var json: JSONValue {
+            func size(_ size: Size?) -> JSONValue { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
+            var fields: [(String, JSONValue)] = [("schemaVersion", .number(Double(ExplainCommand.schemaVersion))),
+                                                 ("input", input.map(JSONValue.string) ?? .null)]
+            if let header {
+                fields += [("format", .string(header.format)), ("storedSize", size(header.storedSize)),
+                           ("orientation", .number(Double(header.orientation))), ("frames", .number(Double(header.frameCount)))]
+            }
+            fields.append(("stages", .array(rows.map { row in
+                .object([("stage", .string(row.stage)), ("input", size(row.input)), ("output", size(row.output)),
+                         ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)),
+                         ("destination", row.destination.map(JSONValue.string) ?? .null)])
+            })))
+            return .object(fields)
+        }
+    }
+
+    func explanation(of pipeline: Pipeline, in context: RunContext) throws -> Explanation {
         let plan = try pipeline.plan(in: context)
-        var rows: [(String, String, String)] = []
-        var header = ""
-        if let load = pipeline.source as? Load, let path = load.path ?? context.input, path != "-" {
-            let file = try ImageHeader.read(path: path, options: context.loadOptions)
-            header = "\(path): \(file.format) \(file.storedSize)"
-            if let note = file.animationNote { header += ", \(note)" }
-            if file.orientation != 1 { header += ", EXIF orientation \(file.orientation)" }
+        var explanation = Explanation()
+        if let load = pipeline.source as? Load, let path = load.path ?? context.input {
+            let file = try path == "-" ? ImageHeader.read(bytes: context.inputBytes ?? [], options: context.loadOptions)
+                                       : ImageHeader.read(path: path, options: context.loadOptions)
+            explanation.input = path
+            explanation.header = file
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
             var how = "decoded at full size\(turned); scaling \(plan.scaling.summary)"
             if plan.shrinksOnLoad, let wanted = plan.decodeAtLeast, let first = plan.steps.first {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
                 how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
-            rows.append((pipeline.source.text, "→ \(plan.sourceSize)", how))
+            explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))
         } else {
-            rows.append((pipeline.source.text, "→ \(plan.sourceSize)", ""))
+            explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: ""))
         }
         // After a stage whose size depends on the pixels (trim), sizes are estimates: "≤" on
         // that stage's output, "~" on everything after it.
@@ -60,18 +126,13 @@ struct ExplainCommand {
         for (index, step) in plan.steps.enumerated() {
             var what = try step.stage.explanation(for: step.input) ?? ""
             if let writer = step.stage as? any Sink { what = "writes \(try writer.destination(in: context))" }
-            let input = index > estimated ? "~\(step.input)" : "\(step.input)"
-            let output = index > estimated ? "~\(step.output)" : index == estimated ? "≤\(step.output)" : "\(step.output)"
-            rows.append((step.stage.text, "\(input) → \(output)", what))
+            let estimate = index > estimated ? "~" : index == estimated ? "≤" : ""
+            explanation.rows.append(.init(stage: step.stage.text, input: step.input, output: step.output, estimate: estimate, note: what))
         }
         let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
-        rows.append((pipeline.sink.text, "\(plan.isExact ? "" : "~")\(plan.outputSize) → \(destination)", ""))
-        let textWidth = rows.map(\.0.count).max() ?? 0
-        let sizeWidth = rows.map(\.1.count).max() ?? 0
-        let lines = rows.enumerated().map { index, row in
-            "\(index)  \(row.0.padding(to: textWidth))  \(row.1.padding(to: sizeWidth))  \(row.2)".trimmingTrailingSpaces()
-        }
-        return ([header].filter { !$0.isEmpty } + lines).joined(separator: "\n")
+        explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
+                                      note: "", destination: destination))
+        return explanation
     }
 }
 

@@ -4,11 +4,15 @@ import ImagePipe
 import Glibc
 #endif
 
-/// SIGINT and SIGTERM during a run: the first asks the workers to finish the files in progress
-/// and start no more (the summary then says how far it got); a second stops at once, removing
-/// the temporary files of writes in progress. Either way no partial file is left under an
-/// output name, since outputs land only by rename when complete.
+/// SIGINT and SIGTERM during a run: in a batch the first asks the workers to finish the files in
+/// progress and start no more (the summary then says how far it got); a second stops at once,
+/// removing the temporary files of writes in progress. With one picture there is nothing to
+/// finish first: the first signal cancels it (between stages and encoder rows), and it writes
+/// nothing. Either way no partial file is left under an output name, since outputs land only by
+/// rename when complete.
 final class Interruption: Sendable {
+    /// Cancelled by the first signal when the run has one picture.
+    let cancellation = Cancellation()
     private let signalNumber = Locked<Int32?>(nil)
     /// Kept so the handlers stay installed; written once, by `install`, before any signal.
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
@@ -16,7 +20,7 @@ final class Interruption: Sendable {
     /// The signal that asked to stop, if any.
     var received: Int32? { signalNumber.withLock { $0 } }
 
-    func install() {
+    func install(onePicture: Bool) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -25,7 +29,9 @@ final class Interruption: Sendable {
                     defer { if current == nil { current = number } }
                     return current == nil
                 }
-                if first {
+                if first, onePicture {
+                    cancellation.cancel()
+                } else if first {
                     Console.error("stopping after the files in progress (signal again to stop at once)")
                 } else {
                     ImageFile.removeTemporaryFiles()

@@ -15,18 +15,30 @@ struct RunCommand {
         each INPUT (a file, `-` for standard input, or a directory of pictures); when it does not
         end with `save FILE`, it writes OUTPUT (`-` for standard output).
 
-        Batches: several inputs or a directory need output names from a template, given to -o
-        or to save: {stem} {name} {ext} {dir} {index} (default {dir}/{stem}.{ext}). Relative
-        outputs go into --out-dir (default: the current directory) and may not leave it.
-        A file that fails is reported and the others go on; the exit status is then 1.
+        Every name after the pipeline is an input: write the result with -o FILE, as in
+        `imagepipe run -e 'fit 64' in.jpg -o out.png`, not as a second name.
+
+        Batches: several inputs or a directory need --out-dir DIR, or output names from a
+        template given to -o or to save: {stem} {name} {ext} {dir} {index} (standard input's
+        stem is `stdin`). Relative outputs go into --out-dir (with a template alone: the current
+        directory) and may not leave it. Without a name, each output is DIR/{dir}/{stem}.EXT:
+        EXT is the --format's (jpg, png, tif, webp…), else the input's own extension when that
+        format can be written, else png (a GIF is written as PNG). `-o thumbs/` means "into
+        thumbs/" with those names; so does --out-dir with one input and no -o. An extension
+        that names another format than --format or save format= is an error. A batch cannot
+        write to standard output. A file that fails is reported and the others go on; the exit
+        status is then 1.
+
+        Ctrl-C: a batch finishes the files in progress and starts no more (a second stops at
+        once); one picture stops at once. Nothing half-written is left; the exit status is 130.
 
         Options:
           -e, --expression TEXT  The pipeline text itself, instead of a file
-          -o, --output FILE      Where to write the result: a file, or a template in a batch
+          -o, --output FILE      Where to write the result: a file, DIR/ (into it), or a template
           --out-dir DIR          The directory outputs go into (made if missing)
           -r, --recursive        Search directories given as inputs recursively
           -j, --jobs N           Pictures processed at once (default: the number of cores)
-          --format FORMAT        Output format (png, jpeg, tiff, bmp, ico, webp); default: from the extension
+          --format FORMAT        Output format (\(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))); default: from the extension
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
@@ -35,8 +47,9 @@ struct RunCommand {
           --overwrite            Allow an output to replace an input file
           --skip-existing        Pass over inputs whose outputs all exist (to resume a batch)
           --trace DIR            Write the picture after every stage, and DIR/index.html showing them
-          --json                 One JSON object per file on standard output
-          -q, --quiet            No progress and no summary; failures are still reported
+          --json                 One JSON object per file on standard output (not with -o -)
+          -q, --quiet            No progress lines and no closing summary; failures are still
+                                 reported, and so is a stop by Ctrl-C
           -h, --help             Show this help
         """
 
@@ -44,8 +57,24 @@ struct RunCommand {
     /// to encode, yet it ends a hostile decode that would never finish.
     static let defaultTimeout = 60.0
 
-    /// The output name for batch inputs when neither -o nor save gives one.
-    static let defaultTemplate = "{dir}/{stem}.{ext}"
+    /// Standard output holds one picture: not several (a batch, or tee and save both writing
+    /// `-`), and not a picture followed by `--json` lines.
+    static func checkStandardOutput(pipeline: Pipeline, contexts: [RunContext], json: Bool) throws {
+        for context in contexts {
+            let count = (try pipeline.outputs(in: context)).filter { $0 == "-" }.count
+            guard count > 0 else { continue }
+            if contexts.count > 1 {
+                throw UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
+            }
+            if count > 1 { throw UsageError("only one output can go to standard output (-)") }
+            if json { throw UsageError("--json cannot go with a picture on standard output (-): both would be written there; drop --json, or write to a file") }
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options + [
@@ -60,13 +89,21 @@ struct RunCommand {
         ], help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
+        let positionals = pipelineArguments.remaining
+        if positionals.count == 2, parser.last("--output") == nil, positionals[1] != "-", !Self.exists(positionals[1]) {
+            // ImageMagick's `convert in.jpg out.png`: here every positional is an input.
+            throw UsageError("'\(positionals[1])' does not exist, and every name after the pipeline is an input; to write the result there, give -o \(positionals[1])")
+        }
         var limits = LoadOptions() // for the formats a directory is searched for
         try LimitOptions.apply(parser, to: &limits)
-        let (inputs, sawDirectory) = try BatchInput.collect(pipelineArguments.remaining, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
+        let (inputs, sawDirectory) = try BatchInput.collect(positionals, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
         let batch = inputs.count > 1 || sawDirectory
-        if sawDirectory && inputs.isEmpty { throw UsageError("no pictures found in \(pipelineArguments.remaining.joined(separator: ", "))") }
+        if sawDirectory && inputs.isEmpty { throw UsageError("no pictures found in \(positionals.joined(separator: ", "))") }
         guard inputs.filter({ $0.path == "-" }).count <= (inputs.count == 1 ? 1 : 0) else {
             throw UsageError("standard input (-) can only be the one input")
+        }
+        if inputs.isEmpty, let load = pipeline.source as? Load, load.path == nil {
+            throw UsageError("\(Load.schema.name): no input: name a file after the pipeline, or give load a path")
         }
 
         var template = try PipelineArguments.outputContext(parser)
@@ -81,27 +118,27 @@ struct RunCommand {
             guard let count = Int(text), count >= 1 else { throw UsageError("--jobs needs a whole number ≥ 1, got '\(text)'") }
             jobs = count
         }
-        if batch {
-            if template.outputDirectory == nil { template.outputDirectory = "." }
-            if template.output == nil, (pipeline.sink as? Save)?.path == nil { template.output = Self.defaultTemplate }
-        }
+        let naming = try OutputNaming(template: &template, pipeline: pipeline, batch: batch)
 
         let reporter = ProgressReporter(total: inputs.count, quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch)
         template.warn = { reporter.warn($0) }
+        let interruption = Interruption()
+        template.cancellation = interruption.cancellation
         var contexts = (inputs.isEmpty ? [BatchInput(path: "", root: nil)] : inputs).enumerated().map { offset, input in
             var context = template
             context.input = input.path.isEmpty ? nil : input.path
+            context.output = naming.output(for: context.input, in: template)
             context.inputRoot = input.root
             context.index = offset + 1
             return context
         }
         try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
+        try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
         if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
             contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes)
         }
 
-        let interruption = Interruption()
-        interruption.install()
+        interruption.install(onePicture: contexts.count == 1)
         BatchRunner(pipeline: pipeline, contexts: contexts, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
                     skipExisting: parser.has("--skip-existing"), interruption: interruption, timeout: timeout).run()
         let stopped = interruption.received

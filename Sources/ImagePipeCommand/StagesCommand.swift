@@ -49,8 +49,7 @@ struct StagesCommand {
 
     private func entry(named name: String) throws -> Registry.Entry {
         guard let entry = registry.entry(named: name) else {
-            let hint = Suggestion.closest(to: name, in: registry.stageNames).map { " (did you mean '\($0)'?)" } ?? ""
-            throw UsageError("unknown stage '\(name)'\(hint)")
+            throw UsageError(StageSynonyms.unknownStageMessage(name, in: registry.stageNames))
         }
         return entry
     }

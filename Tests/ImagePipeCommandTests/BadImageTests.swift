@@ -63,6 +63,31 @@ import TestSupport
         }
     }
 
+    /// A progressive JPEG cut in half: gdk-pixbuf's loader stops with "Improper call to JPEG
+    /// library in state 205"; libvips' fail=false and Pillow decode the scans that are there.
+    @Test func failFalseDecodesACutProgressiveJPEG() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/progressive.jpg").path
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture)))
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Array(whole.prefix(whole.count / 2)), to: "cut.jpg")
+        let strict = try CommandRunner.run(["run", "-e", "load | fit 64x64", "cut.jpg", "-o", "strict.png"], in: directory.path)
+        #expect(strict.status == 1, "fail=true still refuses it")
+        let lenient = try CommandRunner.run(["run", "-e", "load fail=false", "cut.jpg", "-o", "lenient.png"], in: directory.path)
+        #expect(lenient.status == 0, "\(lenient.standardError)")
+        let cut = try Image.load(path: directory.file("lenient.png")), full = try Image.load(path: fixture)
+        #expect(cut.size == Size(320, 200))
+        // The first scans hold the whole picture coarsely: close to the full decode everywhere.
+        var total = 0
+        for y in stride(from: 0, to: 200, by: 10) {
+            for x in stride(from: 0, to: 320, by: 10) {
+                let a = cut.pixel(x: x, y: y), b = full.pixel(x: x, y: y)
+                total += abs(Int(a.red) - Int(b.red)) + abs(Int(a.green) - Int(b.green)) + abs(Int(a.blue) - Int(b.blue))
+            }
+        }
+        #expect(Double(total) / (20 * 32 * 3) < 12, "mean difference per channel")
+    }
+
     @Test func inABatchTheGoodFilesStillComeOut() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)

@@ -92,7 +92,7 @@ import TestSupport
 
     @Test func inputsAreNeverOverwritten() throws {
         let directory = try photos()
-        let result = try CommandRunner.run(["run", "-e", "fit 10x10", "a.png", "b.png"], in: directory.file("photos"))
+        let result = try CommandRunner.run(["run", "-e", "fit 10x10", "a.png", "b.png", "--out-dir", "."], in: directory.file("photos"))
         #expect(result.status == 2)
         #expect(result.standardError == "imagepipe: the output './a.png' is the input file 'a.png'; give --overwrite to replace it\n")
         #expect(try Image.load(path: directory.file("photos/a.png")).size == Size(40, 30))
@@ -173,7 +173,7 @@ import TestSupport
             0  load                 → 400x300         decoded at 1/2 as 200x150 (shrink-on-load: fit wants at least 200x150); scaling good: DCT reduction with 2× headroom, lanczos3
             1  fit 100x100          400x300 → 100x75  scale ×0.25 (zmin 0.25 × zoom 1)
             2  tee p.jpg            100x75 → 100x75   writes p.jpg
-            3  circle-crop size=32  100x75 → 32x32    circle centre 50,37.5 radius 37.5 in image pixels, scale ×0.427
+            3  circle-crop size=32  100x75 → 32x32    circle center 50,37.5 radius 37.5 in image pixels, scale ×0.427
             4  save                 32x32 → out.png
 
             """)

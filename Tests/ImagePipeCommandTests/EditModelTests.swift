@@ -22,7 +22,7 @@ import ImagePipe
             let stage = try #require(StandardPlugins.compiler.compile(editor.line(for: settled)).transforms.first)
             let explained = try #require(try stage.explanation(for: photo))
             let circle = crop.circleInImage(wanted)
-            #expect(explained.hasPrefix("circle centre \(NumberFormat.short(circle.center.x)),\(NumberFormat.short(circle.center.y)) radius \(NumberFormat.short(circle.radius))"),
+            #expect(explained.hasPrefix("circle center \(NumberFormat.short(circle.center.x)),\(NumberFormat.short(circle.center.y)) radius \(NumberFormat.short(circle.radius))"),
                     "\(explained) vs \(circle)")
         }
     }

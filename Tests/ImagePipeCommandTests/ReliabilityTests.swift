@@ -64,6 +64,37 @@ import TestSupport
         }
     }
 
+    /// Ctrl-C on one large picture: nothing to finish first, so it stops within a fraction of a
+    /// second (between stages, or between the PNG encoder's rows), writes nothing, exits 130.
+    @Test func interruptingOnePictureStopsPromptlyAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(300, 200).encoded(as: .png), to: "in.png")
+        // Several seconds of work in a debug build: a 6000x4000 resample, then its PNG at level 9.
+        let pipeline = "resize 6000x4000 kernel=nearest | save out.png compression=9"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.binary)
+        process.arguments = ["run", "-e", pipeline, "in.png"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let errors = Pipe()
+        process.standardError = errors
+        let started = Date()
+        try process.run()
+        usleep(900_000) // in the resample or the encoder's filtering, well before the end
+        let interrupted = Date()
+        process.interrupt()
+        process.waitUntilExit()
+        let stopped = Date().timeIntervalSince(interrupted)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(stopped < 0.8, "stopped \(stopped) s after the signal, \(interrupted.timeIntervalSince(started)) s after the start")
+        #expect(message.contains("interrupted: stopped before it was finished; nothing written"), "\(message)")
+        #expect(try directory.contents() == ["in.png"], "no output and no temporary file")
+        // Left alone, the same run takes longer than the wait above: the signal did stop it.
+        let whole = Date()
+        #expect(try CommandRunner.run(["run", "-e", pipeline, "in.png"], in: directory.path).status == 0)
+        #expect(Date().timeIntervalSince(whole) > 2, "the run is long enough for the test to mean something")
+    }
+
     /// A PNG whose header claims 100000x100000 pixels (40 GB of RGBA) and holds almost nothing.
     private func bomb() -> [UInt8] {
         func crc32(_ bytes: [UInt8]) -> UInt32 {

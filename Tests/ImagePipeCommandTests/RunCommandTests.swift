@@ -172,6 +172,6 @@ import TestSupport
         }
         let save = try CommandRunner.run(["stages", "save"])
         #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=90] [compression=6] [background=white]"))
-        #expect(try CommandRunner.run(["stages", "sav"]).standardError == "imagepipe: unknown stage 'sav' (did you mean 'save'?)\n")
+        #expect(try CommandRunner.run(["stages", "sav"]).standardError == "imagepipe: unknown stage 'sav' (did you mean 'save'?); `imagepipe stages` lists them all\n")
     }
 }

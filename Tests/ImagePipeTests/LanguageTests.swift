@@ -79,12 +79,12 @@ import TestSupport
 
     @Test func unknownStage() {
         #expect(errors("load\nhafl\n") == """
-            test.pipe:2:1: error: unknown stage 'hafl' (did you mean 'half'?)
+            test.pipe:2:1: error: unknown stage 'hafl' (did you mean 'half'?); `imagepipe stages` lists them all
                 hafl
                 ^~~~
             """)
         #expect(errors("zzzzzz") == """
-            test.pipe:1:1: error: unknown stage 'zzzzzz'
+            test.pipe:1:1: error: unknown stage 'zzzzzz'; `imagepipe stages` lists them all
                 zzzzzz
                 ^~~~~~
             """)

@@ -67,9 +67,12 @@ import TestSupport
     }
 
     @Test func formatComesFromSaveThenCommandLineThenExtension() throws {
-        let context = RunContext(output: "x.png", outputFormat: .jpeg)
+        let context = RunContext(output: "x", outputFormat: .jpeg)
         #expect(try Save().target(in: context).format == .jpeg)
         #expect(try Save(format: .tiff).target(in: context).format == .tiff)
+        // An extension that names another format than the one asked for is refused.
+        #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "x.png", outputFormat: .jpeg)) }
+        #expect(try Save().target(in: RunContext(output: "x.jpg", outputFormat: .jpeg)).format == .jpeg)
         #expect(try Save().target(in: RunContext(output: "x.TIF")).format == .tiff)
         #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "x.gif")) }
         #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "-")) }

@@ -27,7 +27,7 @@ import TestSupport
         for bad in ["nan", "NaN", "inf", "-inf", "infinity", "x"] {
             #expect(reason(.number(0...5), bad) == "expected a finite number", "\(bad)")
         }
-        #expect(reason(.number(0...5), "-0.1") == "must be from 0…5")
+        #expect(reason(.number(0...5), "-0.1") == "must be from 0 to 5")
     }
 
     @Test func sizes() throws {
@@ -73,14 +73,14 @@ import TestSupport
         #expect(try parse(.angle(-360...360), "-45") == .angle(Angle(degrees: -45)))
         guard case let .angle(radians) = try parse(.angle(-360...360), "0.5rad") else { Issue.record(); return }
         #expect(abs(radians.radians - 0.5) < 1e-12)
-        #expect(reason(.angle(-360...360), "400deg") == "must be from -360…360deg")
+        #expect(reason(.angle(-360...360), "400deg") == "must be from -360deg to 360deg")
         #expect(reason(.angle(-360...360), "nandeg") == "expected an angle like 30deg, 0.5rad or 30")
     }
 
     @Test func percentages() throws {
         #expect(try parse(.percentage(0...100), "35%") == .percentage(35))
         #expect(try parse(.percentage(0...100), "35") == .percentage(35))
-        #expect(reason(.percentage(0...100), "135%") == "must be from 0…100%")
+        #expect(reason(.percentage(0...100), "135%") == "must be from 0% to 100%")
     }
 
     @Test func choicesBooleansStringsPathsNumberLists() throws {
@@ -92,7 +92,7 @@ import TestSupport
         #expect(reason(.path, "") == "expected a file path")
         #expect(try parse(.numbers(count: 2...4, each: 0...100), "4,2,1") == .numbers([4, 2, 1]))
         #expect(reason(.numbers(count: 2...4, each: 0...100), "4") == "expected 2 to 4 comma-separated numbers")
-        #expect(reason(.numbers(count: 2...4, each: 0...100), "4,-1") == "must be from 0…100")
+        #expect(reason(.numbers(count: 2...4, each: 0...100), "4,-1") == "must be from 0 to 100")
     }
 
     @Test func resizeSizesPositionsAndCropRectangles() throws {
@@ -141,7 +141,7 @@ import TestSupport
             }
         }
         #expect(message([RawArgument(key: "ratoi", "1")]) == "every-type: unknown parameter 'ratoi' (did you mean 'ratio'?)")
-        #expect(message([RawArgument(key: "ratio", "3")]) == "every-type: invalid ratio '3': must be from 0…2")
+        #expect(message([RawArgument(key: "ratio", "3")]) == "every-type: invalid ratio '3': must be from 0 to 2")
         #expect(message([RawArgument("1"), RawArgument("2")])
             == "every-type: unexpected argument '2': every-type takes at most 1 positional (count); name the parameter, as key=value")
         #expect(message([RawArgument("1"), RawArgument(key: "count", "2")]) == "every-type: 'count' is given twice")

@@ -149,7 +149,7 @@ private struct Frame: Transform, DeclaredStage, Hashable {
 
     @Test func aDefaultItsTypeRefusesIsCaught() {
         #expect(problems([Param(\.zoom, "zoom", .number(2...8), default: 1, help: "")])
-            == ["parameter 'zoom': default 1 is refused by its own type: must be from 2…8"])
+            == ["parameter 'zoom': default 1 is refused by its own type: must be from 2 to 8"])
     }
 
     @Test func aSwiftDefaultThatDriftsFromTheDeclarationIsCaught() {

@@ -13,15 +13,16 @@
  * max_pixels (when above 0) is refused from its header, returning -2. On success returns 0 and
  * sets *pixels (RGB, rows of *rowstride bytes, free with imagepipe_jpeg_free), *width, *height.
  * On failure returns -1 with the reason in message; returns 1 when the data needs gdk-pixbuf's
- * own loader instead (CMYK, which libjpeg cannot turn into RGB).
+ * own loader instead (CMYK, which libjpeg cannot turn into RGB). With tolerant set, libjpeg's
+ * warnings are not errors: damaged or cut data decodes as far as it goes (load fail=false).
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                          long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
                           char *message, size_t message_size);
 
 /* The same, streaming from a file, so the compressed data is never all in memory. */
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, unsigned char **pixels, int *width, int *height, int *rowstride,
+                               long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
                                char *message, size_t message_size);
 
 /* Frees decoded pixels; fits GdkPixbufDestroyNotify. */

@@ -2,16 +2,16 @@ import CGdkPixbuf
 
 extension Image {
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
-    /// `options.background` first.
-    public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions()) throws -> [UInt8] {
+    /// `options.background` first. A `cancellation` stops the PNG encoder between rows.
+    public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil) throws -> [UInt8] {
         if format == .jpeg, hasAlpha {
-            return try flattened(onto: options.background).encoded(as: format, options: options)
+            return try flattened(onto: options.background).encoded(as: format, options: options, cancellation: cancellation)
         }
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
         switch format {
-        case .png: return try PNGEncoder.encode(self, compression: options.compression)
+        case .png: return try PNGEncoder.encode(self, compression: options.compression, cancellation: cancellation)
         case .jpeg, .webp: return try encodedByGdkPixbuf(type: format.rawValue, settings: [("quality", String(options.quality))])
         case .tiff, .bmp, .ico: return try encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }

@@ -11,7 +11,7 @@ extension Image {
         if format.isAnimated || !ImageFile.isRegularFile(path) {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes), options: options, path: path)
         }
-        if format == .jpeg, options.failOnDamage {
+        if format == .jpeg {
             // libjpeg reads the file itself: judge its size first.
             try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
             if let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) { return image }
@@ -30,7 +30,7 @@ extension Image {
         if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
-        if format == .jpeg, options.failOnDamage, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
+        if format == .jpeg, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
         let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17))) : 1
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)
         _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }

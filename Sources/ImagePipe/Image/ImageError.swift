@@ -8,6 +8,7 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case unwritable = "cannot write"
         case geometry = "bad geometry"
         case timedOut = "timed out"
+        case interrupted = "interrupted"
     }
 
     public var kind: Kind

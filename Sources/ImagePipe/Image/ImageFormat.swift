@@ -24,6 +24,15 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The extension a file of this format is usually given (`jpg`, as cameras and sharp write it).
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: return "jpg"
+        case .tiff: return "tif"
+        default: return rawValue
+        }
+    }
+
     /// Whether the installed gdk-pixbuf has a saver for this format (WebP needs a loader package).
     public var isAvailable: Bool { ImageFormat.writableNames.contains(rawValue) }
 

@@ -3,14 +3,16 @@ import CJPEGStrict
 
 /// JPEG decoding through libjpeg directly, so that corrupt data is an error: gdk-pixbuf's loader
 /// ignores libjpeg's warnings and returns a garbled or grey picture for a bit-flipped or cut
-/// file. Also decodes reduced in the DCT for shrink-on-load. CMYK JPEGs go to gdk-pixbuf.
+/// file. Also decodes reduced in the DCT for shrink-on-load. CMYK JPEGs go to gdk-pixbuf. With
+/// `failOnDamage` off it decodes what is there, which gdk-pixbuf's loader cannot do for a cut
+/// progressive JPEG ("Improper call to JPEG library in state 205").
 enum StrictJPEG {
     static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
 
     /// The decoded picture of a file, streamed, or nil when gdk-pixbuf's loader should take it.
     static func decode(path: String, orientation: Int, options: LoadOptions) throws -> Image? {
         try decode(orientation: orientation, options: options, path: path) { target, maxPixels, pixels, width, height, stride, message, count in
-            imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, pixels, width, height, stride, message, count)
+            imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, pixels, width, height, stride, message, count)
         }
     }
 
@@ -19,7 +21,7 @@ enum StrictJPEG {
         try decode(orientation: ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))), options: options, path: path) {
             target, maxPixels, pixels, width, height, stride, message, count in
             bytes.withUnsafeBufferPointer { data in
-                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, pixels, width, height, stride, message, count)
+                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, pixels, width, height, stride, message, count)
             }
         }
     }

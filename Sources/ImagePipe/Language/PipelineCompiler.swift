@@ -19,7 +19,20 @@ public struct PipelineCompiler: Sendable {
                                                   lineText: "")])
         }
         let (syntax, parseDiagnostics) = Parser.parse(text: text, file: file, variables: variables)
-        let parseErrorLocations = Set(parseDiagnostics.map(\.location))
+        // A call the lexer already found fault with (an unset $VAR, a bad escape) is not also
+        // checked against its schema: the missing value would be reported a second time. A
+        // diagnostic belongs to the last call that starts at or before it.
+        let starts = syntax.map { ($0.name.location.line, $0.name.location.column) }
+        var faulty = Set<Int>()
+        for diagnostic in parseDiagnostics {
+            let at = (diagnostic.location.line, diagnostic.location.column)
+            var low = 0, high = starts.count // binary search: the calls are in text order
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= at { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { faulty.insert(low - 1) }
+        }
         var diagnostics = parseDiagnostics
         let lines = SourceLines(text)
         func report(_ message: String, at location: SourceLocation) {
@@ -28,11 +41,10 @@ public struct PipelineCompiler: Sendable {
         }
 
         var stages: [(stage: any Stage, location: SourceLocation)] = []
-        for call in syntax where !parseErrorLocations.contains(call.name.location) {
+        for (index, call) in syntax.enumerated() where !faulty.contains(index) {
             let name = call.name.text
             guard let entry = registry.entry(named: name) else {
-                let hint = Suggestion.closest(to: name, in: registry.stageNames).map { " (did you mean '\($0)'?)" } ?? ""
-                report("unknown stage '\(name)'\(hint)", at: call.name.location)
+                report(StageSynonyms.unknownStageMessage(name, in: registry.stageNames), at: call.name.location)
                 continue
             }
             do {

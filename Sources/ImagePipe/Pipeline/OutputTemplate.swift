@@ -8,14 +8,15 @@ public enum OutputTemplate {
 
     /// Fills in the placeholders for one input:
     /// - `{name}` the file name (`IMG_1.jpg`), `{stem}` without its last extension (`IMG_1`),
-    ///   `{ext}` that extension without the dot (`jpg`);
+    ///   `{ext}` that extension without the dot (`jpg`); standard input (`-`) is named `stdin`;
     /// - `{dir}` the input's directory relative to the directory it was found in (`2024/may`,
     ///   or nothing for a file named directly; `{dir}/` then vanishes);
     /// - `{index}` its 1-based position among the inputs.
     public static func expand(_ template: String, input: String, inputRoot: String?, index: Int) throws(StageError) -> String {
         // Cut at the bytes `/` and `.`: a Character-wise split misses a slash or dot followed by a
         // combining mark (see PathBytes).
-        let name = PathBytes.lastComponent(input)
+        // Standard input has no name: `stdin`, not `-` (which would make `--avatar.png`).
+        let name = input == "-" ? "stdin" : PathBytes.lastComponent(input)
         let (stem, ext) = PathBytes.splitExtension(name)
         var dir = ""
         if let root = inputRoot, let relative = PathBytes.relative(input, below: root) {

@@ -105,6 +105,7 @@ public struct Pipeline: Sendable {
     @discardableResult
     public func run(in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil) throws -> RunResult {
         let (description, plan) = try describeAndPlan(in: context)
+        try context.cancellation?.check(path: context.input)
         let clock = ContinuousClock()
         let start = clock.now
         let image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
@@ -130,6 +131,7 @@ public struct Pipeline: Sendable {
         for (offset, transform) in transforms.enumerated() {
             let index = offset + 1
             let start = clock.now
+            try context?.cancellation?.check(path: context?.input)
             current = try withLocation(stage: index) {
                 let input = index == 1 ? source : ReducedImage(current)
                 let expected = try transform.outputSize(for: input.fullSize)

@@ -21,6 +21,8 @@ public struct RunContext: Sendable {
     public var warn: @Sendable (String) -> Void
     /// When set, outputs land only while it is open (see `OutputGate`).
     public var outputGate: OutputGate?
+    /// When set and cancelled, the run stops at its next check and writes nothing.
+    public var cancellation: Cancellation?
 
     public init(input: String? = nil, inputBytes: [UInt8]? = nil, inputRoot: String? = nil, index: Int = 1,
                 output: String? = nil, outputDirectory: String? = nil, outputFormat: ImageFormat? = nil,

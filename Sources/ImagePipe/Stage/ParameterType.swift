@@ -94,7 +94,7 @@ public enum ParameterType: Hashable, Sendable {
         case let .size(max): "size WxH (1…\(max) each)"
         case .point: "point x,y"
         case .anchor: "anchor (center, top-left … bottom-right, unit x,y, or Xpx,Ypx)"
-        case .color: "colour (#rgb, #rrggbb, #rrggbbaa, CSS name, transparent)"
+        case .color: "color (#rgb, #rgba, #rrggbb, #rrggbbaa, CSS name, transparent)"
         case let .angle(range): "angle (30deg, 0.5rad, bare = degrees) \(Self.text(range))deg"
         case let .percentage(range): "percentage \(Self.text(range))%"
         case let .choice(options): "one of " + options.joined(separator: ", ")
@@ -107,6 +107,11 @@ public enum ParameterType: Hashable, Sendable {
         case .position: "position (an anchor, attention or entropy)"
         case let .cropRect(max): "rectangle X,Y,WxH in pixels (0…\(max)) or percentages (10%,10%,50%x50%)"
         }
+    }
+
+    /// `1 to 64`, `-3600deg to 3600deg`: how errors give a range, in words (summaries use `1…64`).
+    private static func range(_ range: ClosedRange<Double>, unit: String) -> String {
+        "\(NumberFormat.text(range.lowerBound))\(unit) to \(NumberFormat.text(range.upperBound))\(unit)"
     }
 
     private static func text(_ range: ClosedRange<Double>) -> String {
@@ -138,7 +143,7 @@ public enum ParameterType: Hashable, Sendable {
             return .anchor(try Self.anchor(text))
         case .color:
             guard let color = Color(parsing: text) else {
-                throw ValueError("expected a colour: #rgb, #rrggbb, #rrggbbaa, a CSS name or transparent")
+                throw ValueError("expected a color: #rgb, #rgba, #rrggbb, #rrggbbaa, a CSS name or transparent")
             }
             return .color(color)
         case let .angle(range):
@@ -154,7 +159,7 @@ public enum ParameterType: Hashable, Sendable {
                 throw ValueError("expected an angle like 30deg, 0.5rad or 30")
             }
             let degrees = value * perUnit
-            guard range.contains(degrees) else { throw ValueError("must be from \(Self.text(range))deg") }
+            guard range.contains(degrees) else { throw ValueError("must be from \(Self.range(range, unit: "deg"))") }
             return .angle(Angle(degrees: degrees))
         case let .percentage(range):
             let number = text.hasSuffix("%") ? String(text.dropLast()) : text
@@ -219,7 +224,7 @@ public enum ParameterType: Hashable, Sendable {
 
     private static func number(_ text: String, in range: ClosedRange<Double>, unit: String = "") throws(ValueError) -> Double {
         guard let value = Double(text), value.isFinite else { throw ValueError("expected a finite number") }
-        guard range.contains(value) else { throw ValueError("must be from \(Self.text(range))\(unit)") }
+        guard range.contains(value) else { throw ValueError("must be from \(Self.range(range, unit: unit))") }
         return value
     }
 

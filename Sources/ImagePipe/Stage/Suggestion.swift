@@ -1,8 +1,11 @@
 /// "Did you mean …?" by edit distance.
 public enum Suggestion {
-    /// The candidate closest to `word`, if it is close enough to be a likely typo.
+    /// The candidate closest to `word`, if it is close enough to be a likely typo: one edit per
+    /// three letters (at least one), and fewer edits than the word has letters, so that `v` never
+    /// "means" `e` (every one-letter word is one edit from every other).
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        let limit = max(2, word.count / 3)
+        let limit = min(max(1, word.count / 3), word.count - 1)
+        guard limit > 0 else { return nil }
         // The distance is at least the difference in length: skip candidates that cannot be close
         // (a megabyte-long word would otherwise cost a megabyte-sized table per candidate).
         let scored = candidates.filter { abs($0.count - word.count) <= limit }.map { ($0, distance(word, $0)) }.min { $0.1 < $1.1 }

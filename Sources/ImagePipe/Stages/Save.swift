@@ -14,7 +14,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
                   help: "PNG zlib compression level: 0 none, 9 smallest."),
             Param(\.options.background, "background", .color, default: SaveOptions().background,
-                  help: "The colour a picture with alpha is flattened onto for JPEG, which has no alpha."),
+                  help: "The color a picture with alpha is flattened onto for JPEG, which has no alpha."),
         ])
 
     public var path: String?
@@ -35,7 +35,13 @@ public struct Save: Sink, DeclaredStage {
             throw StageError("no output: give -o FILE, or give \(Self.schema.name) a path")
         }
         let path = try context.resolveOutput(written)
-        guard let format = format ?? context.outputFormat ?? ImageFormat(fileName: path) else {
+        let named = path == "-" ? nil : ImageFormat(fileName: path)
+        if let asked = format ?? context.outputFormat, let named, asked != named {
+            // A .png file holding JPEG bytes fools every program that trusts the name.
+            let by = format != nil ? "\(Self.schema.name)'s format=" : "--format"
+            throw StageError("'\(path)' is named as \(named.rawValue), but \(by) says \(asked.rawValue); make the extension and the format agree, or give only one")
+        }
+        guard let format = format ?? context.outputFormat ?? named else {
             throw StageError(path == "-"
                 ? "writing to standard output needs a format: --format or save format=…"
                 : "cannot tell the format of '\(path)' from its extension; use .png, .jpg, .tif, .bmp, .ico or .webp, or save format=…")
@@ -53,7 +59,11 @@ public struct Save: Sink, DeclaredStage {
             context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
         }
         let bytes: [UInt8]
-        do { bytes = try image.encoded(as: format, options: options) } catch var error as ImageError {
+        do {
+            try context.cancellation?.check(path: path)
+            bytes = try image.encoded(as: format, options: options, cancellation: context.cancellation)
+            try context.cancellation?.check(path: path)
+        } catch var error as ImageError {
             error.path = path
             throw error
         }

@@ -1,0 +1,19 @@
+/// Asks a run in progress to stop early (the command sets it on Ctrl-C): checked between
+/// stages, between rows of the PNG encoder and before an output lands, so a stopped run ends
+/// within a fraction of a second and writes nothing.
+public final class Cancellation: Sendable {
+    private let cancelled = Locked(false)
+
+    public init() {}
+
+    /// Asks the run to stop; it throws at its next check.
+    public func cancel() { cancelled.withLock { $0 = true } }
+
+    /// Whether `cancel()` was called.
+    public var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    /// Throws an `.interrupted` error once cancelled.
+    public func check(path: String?) throws(ImageError) {
+        if isCancelled { throw ImageError(.interrupted, path: path, reason: "stopped before it was finished; nothing written") }
+    }
+}

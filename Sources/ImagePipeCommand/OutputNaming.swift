@@ -1,0 +1,50 @@
+import ImagePipe
+
+/// Where a run writes when the command line says only "into this folder": `--out-dir DIR`
+/// without -o, `-o DIR/`, or several inputs. Shared by `run` and `explain`, so a plan shows the
+/// names a run will use.
+struct OutputNaming {
+    /// Whether each input gets a default name (`{dir}/{stem}.EXT`) in the output directory.
+    let usesDefaultName: Bool
+    /// What default names start with: `{dir}/`, or `thumbs/{dir}/` for `-o thumbs/ --out-dir D`.
+    let prefix: String
+    /// The format the sink or --format asks for, which gives default names their extension.
+    let format: ImageFormat?
+
+    /// Settles `template`'s output and directory for `pipeline`; throws when a batch has nowhere
+    /// safe to go (it would fill the current directory, over files of the same names).
+    init(template: inout RunContext, pipeline: Pipeline, batch: Bool) throws {
+        let save = pipeline.sink as? Save
+        format = save?.format ?? template.outputFormat
+        var prefix = "{dir}/"
+        if let output = template.output, output != "-", output.utf8.last == UInt8(ascii: "/") {
+            // `-o thumbs/`: into that folder, as cp and mv take a trailing slash.
+            if template.outputDirectory == nil {
+                template.outputDirectory = String(decoding: output.utf8.dropLast(), as: UTF8.self)
+            } else {
+                prefix = output + prefix
+            }
+            template.output = nil
+        }
+        self.prefix = prefix
+        if batch, template.outputDirectory == nil, template.output == nil, save.map({ $0.path == nil }) ?? false {
+            throw UsageError("several inputs need somewhere to go: give --out-dir DIR, or an output template such as -o '{stem}-small.png' (without either, the outputs would land in the current directory over files of the same names)")
+        }
+        if batch, template.outputDirectory == nil { template.outputDirectory = "." }
+        usesDefaultName = save.map { $0.path == nil } ?? false && template.output == nil && (batch || template.outputDirectory != nil)
+    }
+
+    /// The output name for `input` when none was given: its stem, and the extension of the
+    /// format asked for; else the input's own extension when that format can be written, else
+    /// `.png` (a GIF in a folder is written as PNG rather than failing the batch).
+    static func defaultName(for input: String?, format: ImageFormat?, prefix: String = "{dir}/") -> String {
+        if let format { return prefix + "{stem}." + format.fileExtension }
+        if let input, input != "-", let own = ImageFormat(fileName: input), own.isAvailable { return prefix + "{stem}.{ext}" }
+        return prefix + "{stem}." + ImageFormat.png.fileExtension
+    }
+
+    /// The output (or template) for one input.
+    func output(for input: String?, in template: RunContext) -> String? {
+        usesDefaultName ? Self.defaultName(for: input, format: format, prefix: prefix) : template.output
+    }
+}

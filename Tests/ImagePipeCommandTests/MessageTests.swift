@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import ImagePipe
+import ImagePipeCommand
+import TestSupport
+
+/// What the command says: suggestions only when they are likely, synonyms that point at the
+/// stage that does the job, one error per mistake, exit 2 for every usage error, and one wording
+/// across every stage's help and errors.
+@Suite struct MessageTests {
+    @Test func farOffNamesGetNoSuggestion() throws {
+        let short = try CommandRunner.run(["run", "-v"])
+        #expect(short.status == 2)
+        #expect(short.standardError == "imagepipe: unknown option '-v'\n")
+        #expect(try CommandRunner.run(["rum"]).standardError.contains("(did you mean 'run'?)"), "a typo still gets one")
+        #expect(Suggestion.closest(to: "x", in: ["e", "o"]) == nil)
+        #expect(Suggestion.closest(to: "fti", in: ["fit", "flip"]) == "fit")
+        #expect(Suggestion.closest(to: "ab", in: ["crop"]) == nil)
+    }
+
+    @Test func otherToolsNamesPointAtTheStageThatDoesTheJob() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "a.png")
+        let scale = try CommandRunner.run(["run", "-e", "scale 64x64", "a.png", "-o", "b.png"], in: directory.path)
+        #expect(scale.status == 2)
+        #expect(scale.standardError.hasPrefix("<inline>:1:1: error: unknown stage 'scale' (did you mean 'resize'?); `imagepipe stages` lists them all\n"), "\(scale.standardError)")
+        #expect(try CommandRunner.run(["stages", "mirror"]).standardError == "imagepipe: unknown stage 'mirror' (did you mean 'flop'?); `imagepipe stages` lists them all\n")
+        #expect(try CommandRunner.run(["stages", "zzzz"]).standardError == "imagepipe: unknown stage 'zzzz'; `imagepipe stages` lists them all\n")
+        let names = StandardPlugins.registry.stageNames
+        for (word, stage) in StageSynonyms.table {
+            #expect(names.contains(word) == false, "'\(word)' is a stage: it needs no synonym")
+            if names.contains(stage) { #expect(StageSynonyms.suggestion(for: word, in: names) != nil, "\(word)") }
+        }
+        #expect(StageSynonyms.suggestion(for: "round", in: ["circle-crop"]) == "circle-crop")
+        #expect(StageSynonyms.suggestion(for: "round", in: ["fit"]) == nil, "only stages that exist")
+    }
+
+    @Test func anUnsetVariableIsReportedOnce() throws {
+        let result = try CommandRunner.run(["check", "-e", "fit $SIZE | letterbox ${SIZE}"])
+        #expect(result.status == 2)
+        let errors = result.standardError.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 2, "one per use, none for the missing size: \(result.standardError)")
+        #expect(errors.allSatisfy { $0.contains("unset variable 'SIZE'") }, "\(result.standardError)")
+    }
+
+    @Test func noInputAndNoOutputAreBothUsageErrors() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "a.png")
+        let noInput = try CommandRunner.run(["run", "-e", "fit 4x4", "-o", "b.png"], in: directory.path)
+        #expect(noInput.status == 2)
+        #expect(noInput.standardError == "imagepipe: load: no input: name a file after the pipeline, or give load a path\n")
+        let noOutput = try CommandRunner.run(["run", "-e", "fit 4x4", "a.png"], in: directory.path)
+        #expect(noOutput.status == 2)
+    }
+
+    /// Every user-visible text of every registered stage: plugin and stage summaries, parameter
+    /// help and types, `explain` notes, and the errors its parameters give for bad values.
+    static func stageTexts() throws -> [(String, String)] {
+        let registry = StandardPlugins.registry
+        var texts: [(String, String)] = registry.plugins.map { ("plugin \($0.name)", $0.summary) }
+        let bad = ["-1", "nan", "1e308", "zz", "", "0x0", "#12", "400deg", "-5%", "1,2,3,4,5,6,7,8,9"]
+        for name in registry.stageNames {
+            let schema = registry.entry(named: name)!.schema
+            texts.append(("\(name) summary", schema.summary))
+            for parameter in schema.parameters {
+                texts.append(("\(name) \(parameter.name) help", parameter.help))
+                texts.append(("\(name) \(parameter.name) type", parameter.type.summary))
+                for value in bad {
+                    do { _ = try StandardPlugins.compiler.compile("\(name) \(parameter.name)=\(Quoting.quotedIfNeeded(value))") } catch {
+                        texts.append(("\(name) \(parameter.name)=\(value)", "\(error)"))
+                    }
+                }
+            }
+            if let pipeline = try? StandardPlugins.compiler.compile(schema.example), let stage = pipeline.transforms.first {
+                texts.append(("\(name) explain", ((try? stage.explanation(for: Size(640, 480))) ?? nil) ?? ""))
+            }
+        }
+        return texts
+    }
+
+    @Test func oneWordingAcrossEveryStage() throws {
+        let texts = try Self.stageTexts()
+        #expect(texts.count > 100)
+        for (origin, text) in texts {
+            let lower = text.lowercased()
+            // The parameters are `color` (as sharp and CSS), so the words are American too.
+            #expect(!lower.contains("colour"), "\(origin): \(text)")
+            #expect(!lower.contains("centre") && !lower.contains("centred"), "\(origin): \(text)")
+            // Ranges in words in errors ("from 1 to 64"); `1…64` only in type summaries.
+            #expect(!text.contains(/from -?[0-9.]+[a-z%]*…/), "\(origin): \(text)")
+            // Every way of writing a color, wherever the forms are listed.
+            if text.contains("#rrggbb") { #expect(text.contains("#rgba"), "\(origin): \(text)") }
+            // Plain words first; a seed document only as a closing reference.
+            #expect(!text.contains("Project NP"), "\(origin): \(text)")
+            if origin.hasSuffix("summary") || origin.hasPrefix("plugin") {
+                if text.contains("seed") { #expect(text.contains(/\ \(seed [0-9]{3}\)$/), "\(origin): \(text)") }
+            } else {
+                #expect(!lower.contains("seed"), "\(origin): \(text)")
+            }
+        }
+    }
+}
