@@ -4,10 +4,10 @@ import ImagePipe
 /// as a screen shows it), its alpha channel gone: what a format without alpha needs.
 public struct FlattenStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "flatten", summary: "Composite over a background colour and drop alpha",
+        "flatten", summary: "Composite over a background color and drop alpha",
         example: "flatten background=#ffe4c4", start: FlattenStage(), [
             Param(\.background, "background", .color, default: .white,
-                  help: "The colour behind the picture: white, as ImageMagick's -flatten and this project's JPEG save (sharp and libvips default to black, which turns soft shadows and anti-aliased edges muddy on paper). A translucent background leaves alpha in the result."),
+                  help: "The color behind the picture: white, as ImageMagick's -flatten and this project's JPEG save (sharp and libvips default to black, which turns soft shadows and anti-aliased edges muddy on paper). A translucent background leaves alpha in the result."),
         ])
 
     public var background: Color

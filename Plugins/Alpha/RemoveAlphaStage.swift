@@ -5,14 +5,14 @@ import ImagePipe
 /// composites instead.
 public struct RemoveAlphaStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "remove-alpha", summary: "Drop the alpha channel, keeping the stored colour",
+        "remove-alpha", summary: "Drop the alpha channel, keeping the stored color",
         example: "remove-alpha", start: RemoveAlphaStage(), [])
 
     public init() {}
 
     public func outputSize(for input: Size) -> Size { input }
 
-    public func explanation(for input: Size) -> String? { "alpha dropped; colour as stored" }
+    public func explanation(for input: Size) -> String? { "alpha dropped; color as stored" }
 
     public func apply(to image: Image) throws -> Image {
         guard image.hasAlpha else { return image }

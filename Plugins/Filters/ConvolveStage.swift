@@ -14,13 +14,13 @@ public struct ConvolveStage: Transform, DeclaredStage {
         "convolve", summary: "Convolve with a kernel of W×H weights",
         example: "convolve 3x3 0,-1,0,-1,5,-1,0,-1,0", start: ConvolveStage(size: Size(1, 1), weights: [1]), [
             Param(\.size, "size", .size(max: 15), positional: true,
-                  help: "The kernel's W×H, each side odd (1 to 15) so that it is centred on its pixel."),
+                  help: "The kernel's W×H, each side odd (1 to 15) so that it is centered on its pixel."),
             Param(\.weights, "weights", .numbers(count: 1...225, each: -1_000_000...1_000_000), positional: true,
                   help: "W×H weights, row by row, comma-separated."),
             Param(\.scale, "scale", .number(-1_000_000...1_000_000), auto: true,
                   help: "The weighted sum is divided by this; auto is the weights' sum, or 1 when they sum to 0 (as libvips and ImageMagick)."),
             Param(\.offset, "offset", .number(-1000...1000), default: 0,
-                  help: "Added to each colour channel after scaling, in levels of 255 (128 shows an edge kernel's negative responses)."),
+                  help: "Added to each color channel after scaling, in levels of 255 (128 shows an edge kernel's negative responses)."),
         ])
 
     public var size: Size
@@ -37,7 +37,7 @@ public struct ConvolveStage: Transform, DeclaredStage {
 
     public func check() throws(ArgumentError) {
         guard size.width % 2 == 1, size.height % 2 == 1 else {
-            throw .parameter("size", "kernel size \(size) has an even side; each side must be odd (1, 3, 5 … 15) to be centred")
+            throw .parameter("size", "kernel size \(size) has an even side; each side must be odd (1, 3, 5 … 15) to be centered")
         }
         guard weights.count == size.width * size.height else {
             throw .parameter("weights", "a \(size) kernel needs \(size.width * size.height) weights, not \(weights.count)")

@@ -8,7 +8,7 @@ public struct MedianStage: Transform, DeclaredStage {
         "median", summary: "Median filter over a SIZE×SIZE window: removes specks, keeps edges",
         example: "median 5", start: MedianStage(), [
             Param(\.size, "size", .integer(1...99), default: 3, positional: true,
-                  help: "The window's side in pixels, odd so that the window is centred (3, as sharp's median); 1 changes nothing."),
+                  help: "The window's side in pixels, odd so that the window is centered (3, as sharp's median); 1 changes nothing."),
         ])
 
     public var size: Int
@@ -17,7 +17,7 @@ public struct MedianStage: Transform, DeclaredStage {
 
     public func check() throws(ArgumentError) {
         guard size % 2 == 1 else {
-            throw .parameter("size", "size \(size) is even; the window must be odd (3, 5, 7…) to be centred on its pixel")
+            throw .parameter("size", "size \(size) is even; the window must be odd (3, 5, 7…) to be centered on its pixel")
         }
     }
 

@@ -11,7 +11,7 @@ import ImagePipe
 /// no conversion to and from a lightness space.
 public struct SharpenStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "sharpen", summary: "Unsharp mask on lightness: sharper edges without colour fringes",
+        "sharpen", summary: "Unsharp mask on lightness: sharper edges without color fringes",
         example: "sharpen sigma=1.5 amount=0.8", start: SharpenStage(), [
             Param(\.sigma, "sigma", .number(0.3...100), default: 1,
                   help: "The standard deviation in pixels of the blur the detail is measured against: about the width of the edges to sharpen."),

@@ -8,7 +8,7 @@ public struct GrayscaleStage: Transform, DeclaredStage {
         "grayscale", summary: "Rec. 709 luma in every channel (RGB stays RGB)",
         example: "grayscale", start: GrayscaleStage(), [
             Param(\.linear, "linear", .boolean, default: true,
-                  help: "Weigh the channels in linear light (0.2126 R + 0.7152 G + 0.0722 B on intensities, then the sRGB curve put back), as libvips' colourspace b-w and sharp's grayscale (which round the weights to 0.2, 0.7, 0.1: red gives 124 there, 127 here); false weighs the encoded values (Y′, as ImageMagick's -colorspace Gray), which renders saturated colours darker."),
+                  help: "Weigh the channels in linear light (0.2126 R + 0.7152 G + 0.0722 B on intensities, then the sRGB curve put back), as libvips' colorspace b-w and sharp's grayscale (which round the weights to 0.2, 0.7, 0.1: red gives 124 there, 127 here); false weighs the encoded values (Y′, as ImageMagick's -colorspace Gray), which renders saturated colors darker."),
         ])
 
     public var linear: Bool

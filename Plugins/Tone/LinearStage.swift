@@ -4,7 +4,7 @@ import ImagePipe
 /// and clamped: sharp's and libvips' linear. `linear 1.2 -20` raises the contrast.
 public struct LinearStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "linear", summary: "out = a · in + b on each colour channel (levels 0…255)",
+        "linear", summary: "out = a · in + b on each color channel (levels 0…255)",
         example: "linear 1.3 -30", start: LinearStage(), [
             Param(\.a, "a", .number(-100...100), default: 1, positional: true,
                   help: "The slope: above 1 raises the contrast, below 1 lowers it, negative inverts."),

@@ -13,9 +13,9 @@ public struct ModulateStage: Transform, DeclaredStage {
             Param(\.brightness, "brightness", .number(0...100), default: 1,
                   help: "Multiplies lightness L*: 0.5 halves it, 2 doubles it."),
             Param(\.saturation, "saturation", .number(0...100), default: 1,
-                  help: "Multiplies chroma: 0 is grey, 1 unchanged, 2 twice as colourful."),
+                  help: "Multiplies chroma: 0 is grey, 1 unchanged, 2 twice as colorful."),
             Param(\.hue, "hue", .angle(-3600...3600), default: .zero,
-                  help: "Turns the hue angle h of LCh; 180deg gives the opposite colours."),
+                  help: "Turns the hue angle h of LCh; 180deg gives the opposite colors."),
             Param(\.lightness, "lightness", .number(-100...100), default: 0,
                   help: "Added to L* (0…100) after brightness: 10 lifts every tone by a tenth of the range."),
         ])

@@ -3,7 +3,7 @@ import ImagePipe
 /// `negate [alpha=false]` — every colour channel v becomes 255 − v; alpha too if asked.
 public struct NegateStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "negate", summary: "The photographic negative: 255 − v in each colour channel",
+        "negate", summary: "The photographic negative: 255 − v in each color channel",
         example: "negate", start: NegateStage(), [
             Param(\.alpha, "alpha", .boolean, default: false,
                   help: "Negate alpha as well. false, as ImageMagick's -negate: sharp and libvips negate alpha by default, which turns a cut-out inside out (its transparent background opaque)."),

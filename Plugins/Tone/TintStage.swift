@@ -9,7 +9,7 @@ import ImagePipe
 /// and b*. That depends on the grey alone, so it is a 256-entry table.
 public struct TintStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "tint", summary: "Tone the picture with a colour, keeping its lightness, as sharp's tint",
+        "tint", summary: "Tone the picture with a color, keeping its lightness, as sharp's tint",
         example: "tint #704214", start: TintStage(color: .white), [
             Param(\.color, "color", .color, positional: true,
                   help: "The tint; only its hue and chroma count (its lightness and alpha do not): #704214 is sepia."),
