@@ -4,5 +4,5 @@ import ImagePipe
 public enum ComposePlugin {
     public static let plugin = Plugin(
         name: "compose", summary: "Composite pictures and text over the picture (after sharp's composite and text)",
-        stages: [CompositeStage.self])
+        stages: [CompositeStage.self, TextStage.self])
 }
