@@ -18,6 +18,11 @@ public enum TextRenderer {
         public var family: String
         /// The size in pixels (= points at 72 dpi).
         public var pixels: Double
+
+        public init(family: String, pixels: Double) {
+            self.family = family
+            self.pixels = pixels
+        }
     }
 
     /// Family names fontconfig maps to whatever the machine has: asking for one is asking for

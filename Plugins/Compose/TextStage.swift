@@ -10,7 +10,7 @@ public struct TextStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
         "text", summary: "Draw text over the picture: a caption or watermark (Pango: any script, any installed font)",
         example: "text \"© 2025 ImagePipe\" font=\"DejaVu Sans Bold 32\" offset=24,24 opacity=0.8", start: TextStage(""), [
-            Param(\.text, "text", .string, positional: true,
+            Param(\.content, "text", .string, positional: true,
                   help: "The text, UTF-8, in any script Pango shapes (Latin, Arabic, Devanagari, CJK…); \\n breaks lines."),
             Param(\.font, "font", .string, default: "Sans 24",
                   help: "A Pango font description: family, style words, size in pixels (72 dpi, so points = pixels, sharp's default), like \"DejaVu Serif Bold Italic 40\". A family that is not installed is refused, not silently replaced; generic families (sans, serif, monospace) take the machine's choice."),
@@ -28,7 +28,9 @@ public struct TextStage: Transform, DeclaredStage {
                   help: "How the lines of a block of several line up: left, center or right."),
         ])
 
-    public var text: String
+    /// The text to draw (the parameter `text`; a property of that name would hide the stage's
+    /// canonical `text`).
+    public var content: String
     public var font: String
     public var color: Color
     public var gravity: Gravity
@@ -38,9 +40,9 @@ public struct TextStage: Transform, DeclaredStage {
     public var width: Int?
     public var alignment: TextAlignment
 
-    public init(_ text: String, font: String = "Sans 24", color: Color = .white, gravity: Gravity = .bottomRight,
+    public init(_ content: String, font: String = "Sans 24", color: Color = .white, gravity: Gravity = .bottomRight,
                 offset: Point = .zero, opacity: Double = 1, width: Int? = nil, alignment: TextAlignment = .left) {
-        self.text = text
+        self.content = content
         self.font = font
         self.color = color
         self.gravity = gravity
@@ -81,7 +83,7 @@ public struct TextStage: Transform, DeclaredStage {
 
     /// The text as a straight-alpha picture, nil when there is no ink or line to draw.
     public func draw() throws -> Image? {
-        try TextRenderer.draw(text, font: font, color: color, width: width, alignment: alignment,
+        try TextRenderer.draw(content, font: font, color: color, width: width, alignment: alignment,
                               maxPixels: LoadOptions.current.maxPixels)
     }
 }
