@@ -3,7 +3,11 @@
 # else they say what to install).
 
 SWIFT ?= swift
-PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev webp-pixbuf-loader libsoup-3.0-dev
+PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev webp-pixbuf-loader libsoup-3.0-dev \
+  libpango1.0-dev libcairo2-dev fonts-dejavu-core
+# libpango1.0-dev and libcairo2-dev: the text stage lays text out with Pango (the GNOME text
+# stack gdk-pixbuf belongs to; HarfBuzz shapes any script) and draws it with PangoCairo.
+# fonts-dejavu-core: a known font for its tests and samples, which name DejaVu Sans.
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
 TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver

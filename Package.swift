@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// The framework and the test support are optimised even in debug builds: their pixel loops
 /// (SIMD, generic arithmetic) run some 20× slower unoptimised, which made the tests crawl.
-let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry", "Tone", "Filters", "Alpha"]
+let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry", "Tone", "Filters", "Alpha", "Compose"]
 let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }
 
 let package = Package(
@@ -24,6 +24,9 @@ let package = Package(
         ),
         // libsoup 3 serves `imagepipe edit`'s page; only the command links it.
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+        // Pango renders the text stage's watermarks: the GNOME text stack gdk-pixbuf belongs to,
+        // which shapes any script (HarfBuzz) and finds fonts through fontconfig; PangoCairo draws it.
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -39,6 +42,10 @@ let package = Package(
         .target(name: "Tone", dependencies: ["ImagePipe"], path: "Plugins/Tone"),
         .target(name: "Filters", dependencies: ["ImagePipe"], path: "Plugins/Filters"),
         .target(name: "Alpha", dependencies: ["ImagePipe"], path: "Plugins/Alpha"),
+        // Its pixel loops (compositing every pixel of a tiled overlay) are optimised in debug
+        // builds too, as the framework's are: the samples and tests run debug builds.
+        .target(name: "Compose", dependencies: ["ImagePipe", "CPangoCairo"], path: "Plugins/Compose",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
@@ -56,6 +63,7 @@ let package = Package(
         .testTarget(name: "ToneTests", dependencies: ["Tone", "TestSupport"]),
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "TestSupport"]),
         .testTarget(name: "AlphaTests", dependencies: ["Alpha", "TestSupport"]),
+        .testTarget(name: "ComposeTests", dependencies: ["Compose", "TestSupport"]),
         .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "PipelineFuzzing", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]

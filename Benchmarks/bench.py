@@ -202,6 +202,60 @@ def run_filter_tasks(imagepipe, tasks, photos, rounds, out):
             print(f"| {task} {FILTER_TASKS[task]} | {photo} | {tool} | {seconds:.3f} | {memory:.0f} | {ratio:.2f} |")
 
 
+CAPTION = "© 2025 ImagePipe"
+LOGO = os.path.join(HERE, "..", "Samples", "images", "logo.png")
+
+
+def compose_commands(imagepipe, source, out):
+    """C1: the 256 px PNG logo at 80% opacity 32 px in from the bottom-right corner, and a white
+    caption in DejaVu Sans Bold 64 px 32 px in from the bottom-left, on the 18 MP photo, saved as
+    JPEG quality 90. libvips composites both in one `vips composite` (the n-ary form of
+    composite2, which would need a full-size intermediate file for the second overlay) after
+    `vips text` draws the caption's mask (made white RGBA with bandjoin) and `linear` scales
+    the logo's alpha; ImageMagick with -composite and -annotate. Each tool's caption is drawn
+    inside its timed command."""
+    tmp = out + "-vips"
+    vips = (f"mkdir -p {tmp} && vips linear {LOGO} {tmp}/logo.v '1 1 1 0.8' '0 0 0 0' --uchar && "
+            f"vips text {tmp}/mask.v '{CAPTION}' --font 'DejaVu Sans Bold 64' --dpi 72 && "
+            f"vips linear {tmp}/mask.v {tmp}/white.v 0 255 --uchar && "
+            f"vips bandjoin '{tmp}/white.v {tmp}/white.v {tmp}/white.v {tmp}/mask.v' {tmp}/rgba.v && "
+            f"vips copy {tmp}/rgba.v {tmp}/text.v --interpretation srgb && "
+            f"W=$(vipsheader -f width {source}) && H=$(vipsheader -f height {source}) && "
+            f"TH=$(vipsheader -f height {tmp}/text.v) && "
+            f"vips composite '{source} {tmp}/logo.v {tmp}/text.v' {out}.jpg[Q=90,strip] '2 2' "
+            f"--x \"$((W - 256 - 32)) 32\" --y \"$((H - 256 - 32)) $((H - TH - 32))\"")
+    return {
+        "imagepipe": (f"{imagepipe} run -e 'composite {LOGO} offset=32,32 opacity=0.8 | "
+                      f"text \"{CAPTION}\" font=\"DejaVu Sans Bold 64\" gravity=bottom-left offset=32,32 | save quality=90' "
+                      f"{source} -o {out}.jpg"),
+        "libvips": vips,
+        "ImageMagick": (f"convert {source} \\( {LOGO} -channel A -evaluate multiply 0.8 +channel \\) "
+                        f"-gravity southeast -geometry +32+32 -composite -gravity southwest -font DejaVu-Sans-Bold "
+                        f"-pointsize 64 -fill white -annotate +32+32 '{CAPTION}' -quality 90 -sampling-factor 4:2:0 -strip {out}.jpg"),
+    }
+
+
+def measure_compose(imagepipe, photo, rounds, out):
+    """Times C1 for each tool, alternating them within each round (the first round warms the
+    caches and is not counted); prints median wall time, peak memory and the ratios."""
+    source = f"{PHOTOS}/{photo}.jpg"
+    results = {}
+    for round_ in range(rounds + 1):
+        for tool, command in compose_commands(imagepipe, source, f"{out}/C1-{photo}-{{tool}}").items():
+            run = measure(command.replace("{tool}", tool))
+            if round_ > 0:
+                results.setdefault(tool, []).append(run)
+    dimensions = {tool: Image.open(f"{out}/C1-{photo}-{tool}.jpg").size for tool in results}
+    same = len(set(dimensions.values())) == 1
+    medians = {tool: statistics.median(r[0] for r in runs) for tool, runs in results.items()}
+    print(f"\nC1 (watermark + caption on {photo}, {rounds} rounds){'' if same else f'; SIZES DIFFER {dimensions}'}")
+    print("\n| task | photo | tool | median s | peak MiB | × libvips | × ImageMagick |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for tool, runs in results.items():
+        print(f"| C1 | {photo} | {tool} | {medians[tool]:.3f} | {max(r[1] for r in runs):.0f} | "
+              f"{medians[tool] / medians['libvips']:.2f} | {medians[tool] / medians['ImageMagick']:.2f} |")
+
+
 def measure(command):
     """Wall seconds and peak resident MiB of one run of `command`."""
     start = time.perf_counter()
@@ -330,7 +384,7 @@ def main():
     parser.add_argument("imagepipe")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-rounds", type=int, default=3)
-    parser.add_argument("--tasks", default="T1,T2,T3,T4,T5", help="which tasks, comma-separated")
+    parser.add_argument("--tasks", default="T1,T2,T3,T4,T5,C1", help="which tasks, comma-separated (C1: composite and text)")
     parser.add_argument("--photos", default="baseline,progressive,portrait",
                         help="photos for T1-T4 and the quality measurement, comma-separated: names in "
                              "work/photos without .jpg (batch/NAME for one of the batch)")
@@ -352,6 +406,8 @@ def main():
         jobs = []
     if not options.quality_only:
         run_filter_tasks(imagepipe, tasks, photos, options.rounds, out)
+        if "C1" in tasks:
+            measure_compose(imagepipe, photos[0], options.rounds, out)
     if not jobs and not any(t in tasks for t in ("T1", "T3")):
         return  # only filter tasks: the scaling quality measurement does not concern them
     for task, photo in jobs:

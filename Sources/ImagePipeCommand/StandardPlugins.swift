@@ -1,6 +1,7 @@
 import Alpha
 import AnchorRotate
 import CircleCrop
+import Compose
 import Filters
 import FitZoom
 import Geometry
@@ -14,7 +15,7 @@ public enum StandardPlugins {
     public static let all: [Plugin] = [
         Registry.core, FitZoomPlugin.plugin, LetterboxPlugin.plugin, SquareSlicePlugin.plugin,
         CircleCropPlugin.plugin, AnchorRotatePlugin.plugin, GeometryPlugin.plugin, TonePlugin.plugin,
-        FiltersPlugin.plugin, AlphaPlugin.plugin,
+        FiltersPlugin.plugin, AlphaPlugin.plugin, ComposePlugin.plugin,
     ]
 
     /// A registry holding all of them.

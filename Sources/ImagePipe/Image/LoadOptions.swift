@@ -26,6 +26,11 @@ public struct LoadOptions: Hashable, Sendable {
     /// `--timeout` also abandons a decode stuck inside one chunk; see the command's BatchRunner.)
     public var deadline: ContinuousClock.Instant?
 
+    /// The options of the run in progress, for stages that decode pictures of their own
+    /// (`composite`'s overlay): bound by `Pipeline.run` to its source's options, so the run's
+    /// format allowlist and limits hold for every file it reads. Outside a run, the defaults.
+    @TaskLocal public static var current = LoadOptions()
+
     public static let defaultMaxPixels = 178_956_970
     /// 256 MiB: four times the largest camera JPEG, far below what exhausts memory.
     public static let defaultMaxInputBytes = 256 << 20

@@ -49,7 +49,7 @@ public struct Pipeline: Sendable {
     private func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let options = source.loadOptions(in: context)
-        let full = try plan(sourceSize: description.size)
+        let full = try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) }
         if let limit = options.maxPixels, limit > 0 {
             // The same limit holds for what stages make: a typo like fit 100000x100000 must not
             // exhaust memory.
@@ -113,7 +113,9 @@ public struct Pipeline: Sendable {
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
         var (result, outputs) = try ScalingMode.$current.withValue(plan.scaling) {
-            try transform(decoded, context: context, observe: observe)
+            try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
+                try transform(decoded, context: context, observe: observe)
+            }
         }
         let sinkStart = clock.now
         outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })

@@ -1,0 +1,128 @@
+import ImagePipe
+
+/// `composite OVERLAY [gravity=bottom-right] [offset=X,Y] [opacity=1] [blend=over|…]
+/// [tile=false] [scale=auto]` — a picture file laid over the picture: watermarks, logos,
+/// frames, masks (sharp's `composite`, libvips' `composite2`).
+///
+/// The overlay is decoded once per process while the file is unchanged (`OverlayCache`),
+/// through the framework's loader under the run's format allowlist and limits. It is
+/// composited in premultiplied Float (see `Compositor`); scaling it goes through the shared
+/// resampler, premultiplied too.
+public struct CompositeStage: Transform, DeclaredStage {
+    /// The largest offset: far beyond any picture the pixel limit allows, small enough that no
+    /// arithmetic on it overflows.
+    public static let maxOffset = 1_000_000.0
+
+    public static let declaration = StageDeclaration(
+        "composite", summary: "Lay a picture file over the picture: a watermark, logo, frame or mask",
+        example: "composite logo.png gravity=bottom-right offset=16,16 opacity=0.8", start: CompositeStage(overlay: "overlay.png"), [
+            Param(\.overlay, "overlay", .path, positional: true,
+                  help: "The picture to lay over (PNG with alpha, usually), relative to the current directory as load's path is. Decoded once per run of a batch, under the run's --allow-format and limits."),
+            Param(\.gravity, "gravity", .choice(Gravity.self), default: .bottomRight,
+                  help: "Where the overlay sits: top-left, top, top-right, left, center, right, bottom-left, bottom or bottom-right (the anchor names of other stages; sharp says northwest … southeast). Default bottom-right, a watermark's place (sharp centres; a centred logo is rarely wanted)."),
+            Param(\.offset, "offset", .point, default: .zero,
+                  help: "Pixels in from the gravity's edges, as ImageMagick's -gravity with -geometry: at bottom-right, 16,16 leaves a 16 px margin right and below; on the middle lines positive values move right and down."),
+            Param(\.opacity, "opacity", .number(0...1), default: 1,
+                  help: "Multiplies the overlay's alpha: 0.5 lets the picture show through half."),
+            Param(\.blend, "blend", .choice(BlendMode.self), default: .over,
+                  help: "over: the overlay in front (Porter-Duff); multiply, screen, overlay, darken, lighten: the W3C separable blend modes; dest-in keeps the picture only where the overlay is (alpha × overlay alpha, transparent where it does not reach), dest-out cuts it away there. dest-in and dest-out give RGBA."),
+            Param(\.tile, "tile", .boolean, default: false,
+                  help: "Repeat the overlay over the whole picture, the grid laid so that one copy sits where gravity and offset put it."),
+            Param(\.scale, "scale", .number(0.0001...1), auto: true,
+                  help: "The overlay's width as a fraction of the picture's (0.2: a fifth), height in proportion; auto leaves it as it is unless it is larger than the picture, then fits it inside."),
+            ScalingParameters.kernel(\.kernel),
+            ScalingParameters.linearLight(\.linearLight),
+        ])
+
+    public var overlay: String
+    public var gravity: Gravity
+    public var offset: Point
+    public var opacity: Double
+    public var blend: BlendMode
+    public var tile: Bool
+    /// nil: auto.
+    public var scale: Double?
+    public var kernel: Kernel?
+    public var linearLight = false
+
+    public init(overlay: String, gravity: Gravity = .bottomRight, offset: Point = .zero, opacity: Double = 1,
+                blend: BlendMode = .over, tile: Bool = false, scale: Double? = nil) {
+        self.overlay = overlay
+        self.gravity = gravity
+        self.offset = offset
+        self.opacity = opacity
+        self.blend = blend
+        self.tile = tile
+        self.scale = scale
+    }
+
+    public func check() throws(ArgumentError) {
+        guard abs(offset.x) <= Self.maxOffset, abs(offset.y) <= Self.maxOffset else {
+            throw .parameter("offset", "offset \(offset) is too far: each side may be at most \(NumberFormat.text(Self.maxOffset)) pixels")
+        }
+    }
+
+    public func outputSize(for input: Size) throws -> Size {
+        // A missing or refused overlay is reported by the plan, before the picture is decoded;
+        // and so is a scaled overlay the pixel limit would refuse (a thin strip at scale=1).
+        let placed = Self.placedSize(of: try overlaySize(), on: input, scale: scale)
+        if let limit = LoadOptions.current.maxPixels, placed.pixelCount > limit {
+            throw StageError("the overlay scaled to \(placed) would be \(placed.pixelCount) pixels, more than the limit of \(limit)")
+        }
+        return input
+    }
+
+    public func explanation(for input: Size) throws -> String? {
+        let stored = try overlaySize()
+        let placed = Self.placedSize(of: stored, on: input, scale: scale)
+        let origin = gravity.origin(of: placed, on: input, offset: offset)
+        var words = ["\(overlay) \(stored)"]
+        if placed != stored { words.append("scaled to \(placed)") }
+        words.append(tile ? "tiled from \(origin.x),\(origin.y)" : "at \(origin.x),\(origin.y)")
+        words.append("(\(gravity.rawValue)\(offset == .zero ? "" : " offset \(offset)"))")
+        words.append("blend \(blend.rawValue)")
+        if opacity != 1 { words.append("opacity \(NumberFormat.short(opacity))") }
+        return words.joined(separator: " ")
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        let picture = try loadOverlay()
+        let size = Self.placedSize(of: picture.size, on: image.size, scale: scale)
+        let placed = size == picture.size ? picture : try picture.scaled(to: size, kernel: kernel, linearLight: linearLight)
+        return try Compositor.composite(placed, onto: image, at: gravity.origin(of: size, on: image.size, offset: offset),
+                                        tile: tile, blend: blend, opacity: opacity)
+    }
+
+    /// The size the overlay is laid at on a `canvas` picture: `scale` × the canvas's width
+    /// (height in proportion), or for auto its own size, fitted inside the canvas if larger.
+    /// Sides round to the nearest pixel, at least 1.
+    public static func placedSize(of overlay: Size, on canvas: Size, scale: Double?) -> Size {
+        let aspect = Double(overlay.height) / Double(overlay.width)
+        if let scale {
+            let width = Rounding.side(scale * Double(canvas.width))
+            return Size(width, Rounding.side(Double(width) * aspect))
+        }
+        guard overlay.width > canvas.width || overlay.height > canvas.height else { return overlay }
+        // The limiting side becomes exactly the canvas's; the other rounds.
+        if Double(canvas.width) * aspect <= Double(canvas.height) {
+            return Size(canvas.width, min(canvas.height, Rounding.side(Double(canvas.width) * aspect)))
+        }
+        return Size(min(canvas.width, Rounding.side(Double(canvas.height) / aspect)), canvas.height)
+    }
+
+    private func overlaySize() throws -> Size {
+        try Self.located { try OverlayCache.shared.size(of: overlay, options: LoadOptions.current) }
+    }
+
+    private func loadOverlay() throws -> Image {
+        try Self.located { try OverlayCache.shared.image(at: overlay, options: LoadOptions.current) }
+    }
+
+    /// The overlay's read errors as the stage's own, so they carry its name and place in the
+    /// pipeline text; a time-out stays one.
+    private static func located<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as ImageError where error.kind != .timedOut {
+            throw StageError("overlay \(error)")
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Dispatch
+import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Composites one picture onto another in premultiplied Float, row by row with raw pointers:
+/// the pixel loop behind `composite` and `text`.
+///
+/// Per pixel, with straight colours `Cs`, `Cb` and alphas `αs` (the overlay's alpha × opacity)
+/// and `αb`, the W3C compositing formula for a separable blend function `B`:
+///
+///     co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs)     (premultiplied: cs = αs·Cs)
+///     αo = αs + αb·(1 − αs)
+///
+/// which with `B(Cb, Cs) = Cs` is Porter-Duff source-over. `dest-in` and `dest-out` keep the
+/// picture's colour and multiply its alpha by `αs` or `1 − αs`, over the whole picture: where
+/// the overlay does not reach, `αs` is 0 (libvips' `composite2` with an embedded overlay).
+public enum Compositor {
+    /// Levels 0…255 as 0…1.
+    private static let unit: [Float] = (0..<256).map { Float($0) / 255 }
+    private static let coreCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    /// `base` with `overlay` composited onto it, its top-left corner at `origin` (which may lie
+    /// outside), or repeated in both directions from there with `tile`. The result is `base`'s
+    /// size; it has alpha when `base` has, or when the blend masks (`dest-in`, `dest-out`).
+    public static func composite(_ overlay: Image, onto base: Image, at origin: (x: Int, y: Int), tile: Bool = false,
+                                 blend: BlendMode = .over, opacity: Double = 1) throws -> Image {
+        let outAlpha = base.hasAlpha || blend.isMask
+        let width = base.width, height = base.height
+        let overlayWidth = overlay.width, overlayHeight = overlay.height
+        // Clamped and NaN-free: every later product stays within 0…1.
+        let opacity = Float(opacity.isNaN ? 0 : min(1, max(0, opacity)))
+        return try Image.make(size: base.size, hasAlpha: outAlpha) { writer in
+            let outChannels = writer.channelCount, baseChannels = base.channelCount, overlayChannels = overlay.channelCount
+            unit.withUnsafeBufferPointer { table in
+                let unit = table.baseAddress!
+                let rows: (Range<Int>) -> Void = { rows in
+                    for y in rows {
+                        let source = base.row(y).baseAddress!
+                        let target = writer.row(y).baseAddress!
+                        copy(source, channels: baseChannels, into: target, channels: outChannels, count: width)
+                        let overlayRow: Int? = tile ? modulo(y - origin.y, overlayHeight)
+                            : (origin.y..<(origin.y + overlayHeight)).contains(y) ? y - origin.y : nil
+                        let first = tile ? 0 : max(0, origin.x), end = tile ? width : min(width, origin.x + overlayWidth)
+                        guard let overlayRow, first < end else {
+                            if blend == .destIn { clearAlpha(target, from: 0, to: width) }
+                            continue
+                        }
+                        if blend == .destIn {
+                            clearAlpha(target, from: 0, to: first)
+                            clearAlpha(target, from: end, to: width)
+                        }
+                        let over = overlay.row(overlayRow).baseAddress!
+                        var column = modulo(first - origin.x, overlayWidth)
+                        for x in first..<end {
+                            let s = over + column * overlayChannels, t = target + x * outChannels
+                            column += 1
+                            if column == overlayWidth { column = 0 }
+                            let sa = (overlayChannels == 4 ? unit[Int(s[3])] : 1) * opacity
+                            let ba: Float = outChannels == 4 ? unit[Int(t[3])] : 1
+                            switch blend {
+                            case .destIn:
+                                t[3] = byte(ba * sa * 255)
+                            case .destOut:
+                                t[3] = byte(ba * (1 - sa) * 255)
+                            default:
+                                guard sa > 0 else { continue }
+                                let cs = SIMD4<Float>(unit[Int(s[0])], unit[Int(s[1])], unit[Int(s[2])], 0)
+                                let cb = SIMD4<Float>(unit[Int(t[0])], unit[Int(t[1])], unit[Int(t[2])], 0)
+                                let mixed = blend.blend(cb, cs)
+                                let ao = sa + ba * (1 - sa)
+                                let co = cs * (sa * (1 - ba)) + cb * (ba * (1 - sa)) + mixed * (sa * ba)
+                                let straight = co * (255 / ao)
+                                t[0] = byte(straight[0])
+                                t[1] = byte(straight[1])
+                                t[2] = byte(straight[2])
+                                if outChannels == 4 { t[3] = byte(ao * 255) }
+                            }
+                        }
+                    }
+                }
+                // Only pictures worth waking threads for are split: bands of rows, one per core.
+                let bands = width * height < 1 << 20 ? 1 : min(coreCount, height)
+                if bands == 1 {
+                    rows(0..<height)
+                } else {
+                    nonisolated(unsafe) let rows = rows // disjoint rows, all done before make returns
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        rows((band * height / bands)..<((band + 1) * height / bands))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `n` mod `m` in 0..<m, for negative `n` too.
+    @inline(__always) private static func modulo(_ n: Int, _ m: Int) -> Int {
+        let r = n % m
+        return r < 0 ? r + m : r
+    }
+
+    /// A level in 0…255 (any Float; NaN gives 0) rounded to nearest, without Swift's trapping
+    /// conversion.
+    @inline(__always) private static func byte(_ level: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: Int32(min(255, max(0, level)) + 0.5))
+    }
+
+    private static func clearAlpha(_ row: UnsafeMutablePointer<UInt8>, from first: Int, to end: Int) {
+        guard first < end else { return }
+        for x in first..<end { row[x * 4 + 3] = 0 }
+    }
+
+    /// A row copied, alpha added (opaque) when the target has it and the source has not.
+    private static func copy(_ source: UnsafePointer<UInt8>, channels from: Int, into target: UnsafeMutablePointer<UInt8>,
+                             channels to: Int, count: Int) {
+        if from == to {
+            target.update(from: source, count: count * from)
+            return
+        }
+        for x in 0..<count {
+            target[x * 4] = source[x * 3]
+            target[x * 4 + 1] = source[x * 3 + 1]
+            target[x * 4 + 2] = source[x * 3 + 2]
+            target[x * 4 + 3] = 255
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import CPangoCairo
+import ImagePipe
+
+/// Text drawn with Pango and cairo into straight-alpha RGBA pictures, and fonts checked before
+/// anything is drawn.
+///
+/// Pango lays the text out (HarfBuzz shaping, so any script comes out right; fontconfig finds
+/// the fonts), PangoCairo draws it antialiased into a cairo ARGB32 image surface, and the
+/// surface's premultiplied native-endian BGRA is turned into the framework's straight RGBA.
+/// One cairo font map serves the process at 72 dpi, so a font size in points is that many
+/// pixels (sharp's `text` default). Pango objects are not shared across threads safely, so every
+/// use holds one lock; a picture drawn once is kept (keyed by everything that shapes it), so a
+/// batch draws its caption once.
+public enum TextRenderer {
+    /// What a font description resolves to.
+    public struct Font: Hashable, Sendable {
+        /// The family fontconfig chose.
+        public var family: String
+        /// The size in pixels (= points at 72 dpi).
+        public var pixels: Double
+
+        public init(family: String, pixels: Double) {
+            self.family = family
+            self.pixels = pixels
+        }
+    }
+
+    /// Family names fontconfig maps to whatever the machine has: asking for one is asking for
+    /// a fallback, so it is never refused.
+    static let genericFamilies: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "cursive", "fantasy",
+                                               "system-ui", "emoji", "math", "ui-sans-serif", "ui-serif", "ui-monospace"]
+    /// The largest font size, which bounds the memory one glyph can take.
+    public static let maxPixels = 2000.0
+
+    private struct DrawKey: Hashable {
+        var text: String, font: String, color: Color, width: Int?, alignment: TextAlignment
+    }
+
+    /// Pango's objects for the process, made on first use under the lock.
+    private final class State: @unchecked Sendable {
+        var fontMap: UnsafeMutablePointer<PangoFontMap>?
+        var context: OpaquePointer?
+        var fonts: [String: Result<Font, FontError>] = [:]
+        var drawn: [DrawKey: Image] = [:]
+        var drawOrder: [DrawKey] = []
+    }
+
+    /// Why a font description is refused.
+    public struct FontError: Error, Hashable, Sendable {
+        public var message: String
+    }
+
+    private static let state = Locked(State())
+
+    /// The family and size `description` ("DejaVu Sans Bold 24") resolves to; refused when it
+    /// names no size, or a family that is not installed — Pango would silently draw another
+    /// (a watermark in the wrong face, found after the batch) — unless it asks for a generic one.
+    public static func resolve(_ description: String) -> Result<Font, FontError> {
+        state.withLock { state in
+            if let known = state.fonts[description] { return known }
+            let result = resolveUnlocked(description, state)
+            state.fonts[description] = result
+            return result
+        }
+    }
+
+    private static func context(_ state: State) -> OpaquePointer {
+        if let context = state.context { return context }
+        let fontMap = pango_cairo_font_map_new()!
+        pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), 72)
+        let context = pango_font_map_create_context(fontMap)!
+        // Grey antialiasing (no colour fringes on a picture), outlines unhinted but metrics
+        // rounded off: the same shapes at every size and position.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        state.fontMap = fontMap
+        state.context = context
+        return context
+    }
+
+    private static func resolveUnlocked(_ text: String, _ state: State) -> Result<Font, FontError> {
+        let context = context(state)
+        guard let description = pango_font_description_from_string(text) else {
+            return .failure(FontError(message: "cannot read the font '\(text)'"))
+        }
+        defer { pango_font_description_free(description) }
+        let requested = pango_font_description_get_family(description).map { String(cString: $0) } ?? ""
+        let families = requested.split(separator: ",").map { name in
+            String(name.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()).lowercased()
+        }.filter { !$0.isEmpty }
+        guard !families.isEmpty else {
+            return .failure(FontError(message: "the font '\(text)' names no family: write one, like 'DejaVu Sans 24' or 'Sans 24'"))
+        }
+        let size = Double(pango_font_description_get_size(description)) / Double(PANGO_SCALE)
+        guard size > 0 else {
+            return .failure(FontError(message: "the font '\(text)' gives no size: write one in pixels, like '\(requested) 24'"))
+        }
+        guard size <= maxPixels else {
+            return .failure(FontError(message: "the font '\(text)' is \(NumberFormat.short(size)) px, more than the largest, \(NumberFormat.short(maxPixels))"))
+        }
+        guard let font = pango_font_map_load_font(state.fontMap, context, description) else {
+            return .failure(FontError(message: "no font at all can be found for '\(text)' (is fontconfig set up, with a font package such as fonts-dejavu-core?)"))
+        }
+        defer { g_object_unref(font) }
+        let chosen = pango_font_describe(font)
+        defer { pango_font_description_free(chosen) }
+        let family = pango_font_description_get_family(chosen).map { String(cString: $0) } ?? ""
+        if !families.contains(where: genericFamilies.contains), !families.contains(family.lowercased()) {
+            return .failure(FontError(message: "no installed font family is called '\(requested)' (Pango would silently draw '\(family)' instead); name an installed family (fc-list : family) or a generic one: sans, serif, monospace"))
+        }
+        return .success(Font(family: family, pixels: size))
+    }
+
+    /// `text` drawn in `color` with `font`, wrapped at `width` pixels when given, as a picture
+    /// just large enough for its ink and line boxes; nil when there is nothing to draw.
+    public static func draw(_ text: String, font: String, color: Color, width: Int?, alignment: TextAlignment,
+                            maxPixels limit: Int?) throws -> Image? {
+        if case let .failure(error) = resolve(font) { throw StageError(error.message) }
+        let key = DrawKey(text: text, font: font, color: color, width: width, alignment: alignment)
+        return try state.withLock { state in
+            if let image = state.drawn[key] { return image }
+            guard let image = try drawUnlocked(key, state, limit: limit) else { return nil }
+            state.drawn[key] = image
+            state.drawOrder.append(key)
+            if state.drawOrder.count > 16 { state.drawn[state.drawOrder.removeFirst()] = nil }
+            return image
+        }
+    }
+
+    private static func drawUnlocked(_ key: DrawKey, _ state: State, limit: Int?) throws -> Image? {
+        guard !key.text.isEmpty else { return nil }
+        let context = context(state)
+        let layout = pango_layout_new(context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let description = pango_font_description_from_string(key.font)
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        pango_layout_set_text(layout, key.text, -1)
+        if let width = key.width {
+            pango_layout_set_width(layout, Int32(width) * PANGO_SCALE)
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        let alignment = switch key.alignment {
+        case .left: PANGO_ALIGN_LEFT
+        case .center: PANGO_ALIGN_CENTER
+        case .right: PANGO_ALIGN_RIGHT
+        }
+        pango_layout_set_alignment(layout, alignment)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        // The bitmap holds the line boxes (so placement follows the type, descenders included)
+        // and any ink that overhangs them (italics, accents).
+        let left = Int(min(ink.x, logical.x)), top = Int(min(ink.y, logical.y))
+        let right = Int(max(ink.x + ink.width, logical.x + logical.width)), bottom = Int(max(ink.y + ink.height, logical.y + logical.height))
+        let size = Size(right - left, bottom - top)
+        guard size.width > 0, size.height > 0 else { return nil }
+        // cairo's own limit on an image surface's sides; the run's pixel limit on its area.
+        guard size.width <= 32767, size.height <= 32767, limit.map({ size.pixelCount <= $0 }) ?? true else {
+            throw StageError("the text would be a \(size) picture, too large; make it shorter or smaller, or wrap it with width=")
+        }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height))
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw ImageError(.tooLarge, reason: "cannot make a \(size) surface for the text")
+        }
+        let cairo = cairo_create(surface)
+        cairo_translate(cairo, Double(-left), Double(-top))
+        cairo_set_source_rgba(cairo, Double(key.color.red) / 255, Double(key.color.green) / 255, Double(key.color.blue) / 255,
+                              Double(key.color.alpha) / 255)
+        pango_cairo_update_context(cairo, context)
+        pango_layout_context_changed(layout)
+        pango_cairo_show_layout(cairo, layout)
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+        let data = UnsafePointer(cairo_image_surface_get_data(surface)!)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        return try Image.make(size: size, hasAlpha: true) { writer in
+            for y in 0..<size.height {
+                let source = data + y * stride, target = writer.row(y).baseAddress!
+                for x in 0..<size.width {
+                    // ARGB32 is one native-endian 32-bit word per pixel: B, G, R, A in memory on
+                    // little-endian machines. Premultiplied: divide by alpha, rounding.
+                    let word = UnsafeRawPointer(source + x * 4).loadUnaligned(as: UInt32.self)
+                    let a = Int(word >> 24), r = Int((word >> 16) & 0xFF), g = Int((word >> 8) & 0xFF), b = Int(word & 0xFF)
+                    let t = target + x * 4
+                    guard a > 0 else {
+                        t[0] = 0; t[1] = 0; t[2] = 0; t[3] = 0
+                        continue
+                    }
+                    t[0] = UInt8(min(255, (r * 255 + a / 2) / a))
+                    t[1] = UInt8(min(255, (g * 255 + a / 2) / a))
+                    t[2] = UInt8(min(255, (b * 255 + a / 2) / a))
+                    t[3] = UInt8(a)
+                }
+            }
+        }
+    }
+}

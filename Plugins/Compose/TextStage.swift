@@ -1,0 +1,89 @@
+import ImagePipe
+
+/// `text "…" [font="Sans 24"] [color=white] [gravity=bottom-right] [offset=X,Y] [opacity=1]
+/// [width=auto] [align=left]` — a caption or text watermark drawn with Pango and laid over the
+/// picture (sharp's `text` input composited, ImageMagick's `-annotate`).
+///
+/// The text is drawn once per process for each text, font, colour, width and alignment
+/// (`TextRenderer`), antialiased, then composited source-over like `composite`'s overlay.
+public struct TextStage: Transform, DeclaredStage {
+    public static let declaration = StageDeclaration(
+        "text", summary: "Draw text over the picture: a caption or watermark (Pango: any script, any installed font)",
+        example: "text \"© 2025 ImagePipe\" font=\"DejaVu Sans Bold 32\" offset=24,24 opacity=0.8", start: TextStage(""), [
+            Param(\.content, "text", .string, positional: true,
+                  help: "The text, UTF-8, in any script Pango shapes (Latin, Arabic, Devanagari, CJK…); \\n breaks lines."),
+            Param(\.font, "font", .string, default: "Sans 24",
+                  help: "A Pango font description: family, style words, size in pixels (72 dpi, so points = pixels, sharp's default), like \"DejaVu Serif Bold Italic 40\". A family that is not installed is refused, not silently replaced; generic families (sans, serif, monospace) take the machine's choice."),
+            Param(\.color, "color", .color, default: .white,
+                  help: "The text's colour; its alpha multiplies with opacity. White, as a watermark on a photo most often is (sharp's text is black on transparent)."),
+            Param(\.gravity, "gravity", .choice(Gravity.self), default: .bottomRight,
+                  help: "Where the text block sits, as composite's gravity."),
+            Param(\.offset, "offset", .point, default: .zero,
+                  help: "Pixels in from the gravity's edges, as composite's offset."),
+            Param(\.opacity, "opacity", .number(0...1), default: 1,
+                  help: "Multiplies the text's alpha."),
+            Param(\.width, "width", .integer(1...100_000), auto: true,
+                  help: "Wrap lines to this many pixels, at word boundaries (within a word when one is longer); auto breaks lines only at \\n."),
+            Param(\.alignment, "align", .choice(TextAlignment.self), default: .left,
+                  help: "How the lines of a block of several line up: left, center or right."),
+        ])
+
+    /// The text to draw (the parameter `text`; a property of that name would hide the stage's
+    /// canonical `text`).
+    public var content: String
+    public var font: String
+    public var color: Color
+    public var gravity: Gravity
+    public var offset: Point
+    public var opacity: Double
+    /// nil: auto.
+    public var width: Int?
+    public var alignment: TextAlignment
+
+    public init(_ content: String, font: String = "Sans 24", color: Color = .white, gravity: Gravity = .bottomRight,
+                offset: Point = .zero, opacity: Double = 1, width: Int? = nil, alignment: TextAlignment = .left) {
+        self.content = content
+        self.font = font
+        self.color = color
+        self.gravity = gravity
+        self.offset = offset
+        self.opacity = opacity
+        self.width = width
+        self.alignment = alignment
+    }
+
+    /// Refuses a font that is not installed when the pipeline is compiled, pointing at it.
+    public func check() throws(ArgumentError) {
+        guard abs(offset.x) <= CompositeStage.maxOffset, abs(offset.y) <= CompositeStage.maxOffset else {
+            throw .parameter("offset", "offset \(offset) is too far: each side may be at most \(NumberFormat.text(CompositeStage.maxOffset)) pixels")
+        }
+        if case let .failure(error) = TextRenderer.resolve(font) { throw .parameter("font", error.message) }
+    }
+
+    public func outputSize(for input: Size) -> Size { input }
+
+    public func explanation(for input: Size) throws -> String? {
+        guard case let .success(resolved) = TextRenderer.resolve(font) else { return nil }
+        var words = ["\(resolved.family) \(NumberFormat.short(resolved.pixels)) px"]
+        if let drawn = try draw() {
+            let origin = gravity.origin(of: drawn.size, on: input, offset: offset)
+            words.append("\(drawn.size) at \(origin.x),\(origin.y) (\(gravity.rawValue)\(offset == .zero ? "" : " offset \(offset)"))")
+        } else {
+            words.append("nothing to draw")
+        }
+        if opacity != 1 { words.append("opacity \(NumberFormat.short(opacity))") }
+        return words.joined(separator: " ")
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        guard let drawn = try draw() else { return image }
+        return try Compositor.composite(drawn, onto: image, at: gravity.origin(of: drawn.size, on: image.size, offset: offset),
+                                        opacity: opacity)
+    }
+
+    /// The text as a straight-alpha picture, nil when there is no ink or line to draw.
+    public func draw() throws -> Image? {
+        try TextRenderer.draw(content, font: font, color: color, width: width, alignment: alignment,
+                              maxPixels: LoadOptions.current.maxPixels)
+    }
+}
