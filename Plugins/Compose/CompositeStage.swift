@@ -19,7 +19,7 @@ public struct CompositeStage: Transform, DeclaredStage {
             Param(\.overlay, "overlay", .path, positional: true,
                   help: "The picture to lay over (PNG with alpha, usually), relative to the current directory as load's path is. Decoded once per run of a batch, under the run's --allow-format and limits."),
             Param(\.gravity, "gravity", .choice(Gravity.self), default: .bottomRight,
-                  help: "Where the overlay sits: top-left, top, top-right, left, center, right, bottom-left, bottom or bottom-right (the anchor names of other stages; sharp says northwest … southeast). Default bottom-right, a watermark's place (sharp centres; a centred logo is rarely wanted)."),
+                  help: "Where the overlay sits: top-left, top, top-right, left, center, right, bottom-left, bottom or bottom-right (the anchor names of other stages; sharp says northwest … southeast). Default bottom-right, a watermark's place (sharp centers; a centered logo is rarely wanted)."),
             Param(\.offset, "offset", .point, default: .zero,
                   help: "Pixels in from the gravity's edges, as ImageMagick's -gravity with -geometry: at bottom-right, 16,16 leaves a 16 px margin right and below; on the middle lines positive values move right and down."),
             Param(\.opacity, "opacity", .number(0...1), default: 1,

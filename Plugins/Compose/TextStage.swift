@@ -15,7 +15,7 @@ public struct TextStage: Transform, DeclaredStage {
             Param(\.font, "font", .string, default: "Sans 24",
                   help: "A Pango font description: family, style words, size in pixels (72 dpi, so points = pixels, sharp's default), like \"DejaVu Serif Bold Italic 40\". A family that is not installed is refused, not silently replaced; generic families (sans, serif, monospace) take the machine's choice."),
             Param(\.color, "color", .color, default: .white,
-                  help: "The text's colour; its alpha multiplies with opacity. White, as a watermark on a photo most often is (sharp's text is black on transparent)."),
+                  help: "The text's color; its alpha multiplies with opacity. White, as a watermark on a photo most often is (sharp's text is black on transparent)."),
             Param(\.gravity, "gravity", .choice(Gravity.self), default: .bottomRight,
                   help: "Where the text block sits, as composite's gravity."),
             Param(\.offset, "offset", .point, default: .zero,
