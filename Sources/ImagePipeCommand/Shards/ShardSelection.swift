@@ -11,7 +11,8 @@
 /// The environment splits batches only (several inputs, a directory, a manifest): a task that
 /// runs `imagepipe run p.pipe in-$SLURM_ARRAY_TASK_ID.jpg` keeps its one picture. `--no-shard`
 /// ignores the environment. A count that disagrees with the engine's is an error, not a guess:
-/// two disagreeing splits process some inputs twice and others never.
+/// two disagreeing splits process some inputs twice and others never. An explicit `--shard K/N`
+/// is taken as it is, whatever the environment says.
 struct ShardSelection {
     let explicit: String?
     let countOption: String?
@@ -25,18 +26,17 @@ struct ShardSelection {
             if explicit != nil || countOption != nil { throw UsageError("--no-shard cannot go with --shard or --shards") }
             return nil
         }
-        let engine = try engineShard(count: count?.value)
         if let explicit {
             let shard = try Self.parse(explicit)
             if let count, count.value != shard.count {
                 throw UsageError("--shard \(explicit) has \(shard.count) shards but \(count.name) says \(count.value)")
             }
-            if let engine, engine.engine == "slurm", engine.count != shard.count {
-                throw UsageError("--shard \(explicit) has \(shard.count) shards but the Slurm array has \(engine.count) tasks (\(engine.origin))")
-            }
+            // Stated outright, it wins over the engine: `sbatch --array=1` to redo one task of four
+            // sees a one-task array, and only `--shard 2/4` can say which shard that task was.
             return shard
         }
-        if let engine { return batch ? engine : nil }
+        guard batch else { return nil }
+        if let engine = try engineShard(count: count?.value) { return engine }
         if let count, count.name == "--shards" {
             throw UsageError("--shards \(count.value) needs this shard's number: --shard K/\(count.value), or an engine's SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PARALLEL_SEQ")
         }
