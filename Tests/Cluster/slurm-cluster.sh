@@ -35,6 +35,13 @@ free_port() {
 
 case "$command" in
 start)
+    # The daemons outlive this script: they must not hold the caller's descriptors beyond 0–2
+    # (a test runner's pipes, inherited without close-on-exec), or the caller waits for an end
+    # of file that never comes.
+    for fd in /proc/$$/fd/*; do
+        fd=${fd##*/}
+        [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null || true
+    done
     for program in munged mungekey slurmctld slurmd sbatch sinfo; do
         command -v "$program" >/dev/null || { echo "slurm-cluster: $program is not installed" >&2; exit 3; }
     done
