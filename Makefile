@@ -11,6 +11,11 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdefla
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
 TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver
+# Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
+# Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. kubectl (Debian
+# kubernetes-client) is used where it is installed; it is not installed here, since some machines
+# have another package's kubectl that it would collide with.
+TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel
 DEMO_OUT := out/demo
 
 .PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize install uninstall deb
