@@ -18,7 +18,7 @@ TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver
 TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel
 DEMO_OUT := out/demo
 
-.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize install uninstall deb
+.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-shards fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -92,6 +92,14 @@ bench: deps
 	@python3 -c "import scipy" 2>/dev/null || pip install --quiet scipy || echo "no scipy: Benchmarks/quality.py uses its numpy-only path"
 	$(SWIFT) build -c release
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+
+# Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
+# shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a
+# 1,000,000-line list.
+bench-shards: deps
+	@$(MAKE) --no-print-directory install-packages WANTED="slurmctld slurmd slurm-client munge parallel time bc"
+	$(SWIFT) build -c release --product imagepipe
+	Benchmarks/shards.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Two libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, and
 # header reading + decoding of the allowed formats. Crashes land in Tests/Fuzz/ and, once fixed,

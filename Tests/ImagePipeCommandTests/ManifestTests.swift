@@ -146,4 +146,23 @@ import TestSupport
         let single = try CommandRunner.run(["run", "-e", "fit 6x6", "library/2023/p5.png", "-o", "one.png"], in: directory.path, environment: slurm)
         #expect(single.status == 0 && FileManager.default.fileExists(atPath: directory.file("one.png")))
     }
+
+    /// The list is streamed, not held: a shard's peak memory is the same for 2,000 lines and for
+    /// 400,000 (a shard of 1 in 1,000, so that the run is reading, not failing on missing files).
+    @Test func memoryDoesNotGrowWithTheList() throws {
+        let directory = try TemporaryDirectory()
+        var peaks: [Int] = []
+        for lines in [2_000, 400_000] {
+            let list = (1...lines).map { "photos/\($0)/IMG_\($0).jpg" }.joined(separator: "\n")
+            _ = try directory.write(list, to: "list-\(lines).txt")
+            let measure = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+            let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", measure, CommandRunner.binary, "run", "-e", "fit 8x8",
+                "--inputs-from", "list-\(lines).txt", "--shard", "7/1000", "--out-dir", "out", "--ledger", "ledger-\(lines)", "-q"], in: directory.path)
+            peaks.append(try #require(Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.standardError)"))
+            let end = ((try? String(contentsOfFile: directory.file("ledger-\(lines)/shard-7-of-1000.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").last
+            #expect(end.flatMap { JSONValue.parse(String($0)) }?["total"]?.numberValue == Double(lines), "the whole list was read")
+        }
+        // The 400,000-line list is 13 MB: held in memory it would show many times over.
+        #expect(peaks[1] - peaks[0] < 3 * 1024, "peak resident KiB: \(peaks)")
+    }
 }
