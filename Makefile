@@ -11,9 +11,14 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdefla
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
 TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver
+# Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
+# Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. kubectl (Debian
+# kubernetes-client) is used where it is installed; it is not installed here, since some machines
+# have another package's kubectl that it would collide with.
+TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel
 DEMO_OUT := out/demo
 
-.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench fuzz sanitize install uninstall deb
+.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-shards fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -87,6 +92,14 @@ bench: deps
 	@python3 -c "import scipy" 2>/dev/null || pip install --quiet scipy || echo "no scipy: Benchmarks/quality.py uses its numpy-only path"
 	$(SWIFT) build -c release
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+
+# Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
+# shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a
+# 1,000,000-line list.
+bench-shards: deps
+	@$(MAKE) --no-print-directory install-packages WANTED="slurmctld slurmd slurm-client munge parallel time bc"
+	$(SWIFT) build -c release --product imagepipe
+	Benchmarks/shards.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Two libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, and
 # header reading + decoding of the allowed formats. Crashes land in Tests/Fuzz/ and, once fixed,

@@ -6,10 +6,11 @@ import Glibc
 
 /// Runs one pipeline over many inputs on `jobs` threads. Each thread takes the next input when
 /// it is free, so at most `jobs` pictures are in memory whatever the number of inputs; each
-/// input's work is the same as alone, so outputs do not depend on `jobs`.
+/// input's work is the same as alone, so outputs do not depend on `jobs`. The inputs come from an
+/// `InputFeed` (the command line's, or a streamed manifest's, of this shard).
 struct BatchRunner: Sendable {
     let pipeline: Pipeline
-    let contexts: [RunContext]
+    let feed: InputFeed
     let jobs: Int
     let reporter: ProgressReporter
     /// The directory for `--trace`, if asked.
@@ -20,28 +21,31 @@ struct BatchRunner: Sendable {
     /// With `--timeout`, the longest one input may take, in seconds; past it the input fails
     /// and the batch goes on.
     var timeout: Double? = nil
+    /// With `--ledger`, where each finished input is recorded.
+    var ledger: LedgerWriter? = nil
+    /// Inputs of a streamed manifest were never seen by `OutputCheck`: each is checked alone,
+    /// just before it runs (a check across inputs would hold the whole list).
+    var checkEach = false
+    /// With `--overwrite`, for `checkEach`.
+    var allowOverwrite = false
     /// Set once a run was abandoned, so that its temporary file can be removed at the end.
     private let abandoned = Locked(false)
 
     func run() {
         defer { if abandoned.withLock({ $0 }) { ImageFile.removeTemporaryFiles() } }
-        let next = Locked(0)
-        let traced = Locked<[Int: FileOutcome]>([:])
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, contexts.count))) { _ in
-            while true {
-                let index = next.withLock { value in
-                    defer { value += 1 }
-                    return value
-                }
-                guard index < contexts.count, interruption.received == nil else { return }
-                let outcome = processWithinTimeout(contexts[index])
-                if traceDirectory != nil { traced.withLock { $0[index] = outcome } }
+        // Keyed by the input's place in the whole list; the trace's index page lists them in order.
+        let traced = Locked<[Int: (outcome: FileOutcome, folder: String)]>([:])
+        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
+            while interruption.received == nil, let item = feed.next() {
+                let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context)
+                ledger?.record(outcome, index: item.context.index)
+                if traceDirectory != nil { traced.withLock { $0[item.context.index] = (outcome, traceFolder(for: item.context)) } }
                 reporter.finished(outcome)
             }
         }
-        if let traceDirectory, contexts.count > 1 {
-            let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { index, outcome in
-                (input: outcome.input, folder: traceFolder(for: contexts[index]), error: outcome.error)
+        if let traceDirectory, feed.batch {
+            let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { _, run in
+                (input: run.outcome.input, folder: run.folder, error: run.outcome.error)
             }
             do { try TraceWriter.writeBatchIndex(in: traceDirectory, runs: runs) } catch { reporter.warn("--trace: \(error)") }
         }
@@ -52,7 +56,21 @@ struct BatchRunner: Sendable {
     private func traceFolder(for context: RunContext) -> String {
         guard let traceDirectory else { return "" }
         let input = context.input ?? "-"
-        return contexts.count == 1 ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
+        return !feed.batch ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
+    }
+
+    /// Runs an input after the checks `OutputCheck` makes for a whole command line, when needed.
+    private func checked(_ context: RunContext) -> FileOutcome {
+        if checkEach {
+            do { try OutputCheck(pipeline: pipeline, contexts: [context], allowOverwrite: allowOverwrite).run() } catch {
+                return failure("\(context.input ?? "-"): \(error)", context: context)
+            }
+        }
+        return processWithinTimeout(context)
+    }
+
+    private func failure(_ message: String, context: RunContext) -> FileOutcome {
+        FileOutcome(input: context.input ?? "-", outputs: [], inputSize: nil, outputSize: nil, seconds: 0, error: message, skipped: false)
     }
 
     /// Runs one input on a thread of its own and waits at most `timeout` for it. A decoder in C
@@ -110,7 +128,7 @@ struct BatchRunner: Sendable {
             return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: plan?.outputSize,
                                seconds: reporter.elapsed - start, error: nil, skipped: false)
         } catch {
-            let message = Self.message(for: error, input: contexts.count > 1 ? input : nil)
+            let message = Self.message(for: error, input: feed.batch ? input : nil)
             try? trace?.finish(failure: message)
             return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
         }

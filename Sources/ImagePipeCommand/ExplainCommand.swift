@@ -22,7 +22,12 @@ struct ExplainCommand {
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
           --json                 The plan as one JSON object, with "schemaVersion": \(Self.schemaVersion)
+        \(ShardOptions.help)
           -h, --help             Show this help
+
+        With a shard (--shard, or an engine's variables and a list), the first line says which
+        shard and where it came from; with --inputs-from and no INPUT, the plan is for the
+        shard's first input.
         """
 
     /// Bumped whenever the JSON's shape changes.
@@ -30,20 +35,61 @@ struct ExplainCommand {
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options
-            + [.init(names: ["--json"], takesValue: false)], help: Self.help) else { return 0 }
+            + [.init(names: ["--json"], takesValue: false)] + ShardOptions.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
         var context = try PipelineArguments.outputContext(parser)
         context.input = pipelineArguments.remaining.first
         try LimitOptions.apply(parser, to: &context.loadOptions)
-        let naming = try OutputNaming(template: &context, pipeline: pipeline, batch: false)
-        context.output = naming.output(for: context.input, in: context)
-        if ((pipeline.source as? Load)?.path ?? context.input) == "-" {
-            context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes)
+        let sharding = try ShardOptions(parser)
+        let manifest = try sharding.openManifest()
+        let shard = try sharding.selection.resolve(batch: manifest != nil)
+        var lines: [String] = []
+        var shardFields: [(String, JSONValue)] = shard.map { [("shard", $0.json)] } ?? []
+        if let manifest, context.input == nil {
+            // The shard's share and its first input: the list is read to the end, streamed.
+            let feed = InputFeed(.manifest(manifest, base: sharding.baseDirectory), template: context, shard: shard, batch: true)
+            var first: InputFeed.Item?
+            var count = 0
+            while let item = feed.next() {
+                if first == nil { first = item }
+                count += 1
+            }
+            if let failure = feed.failure { throw UsageError(failure) }
+            let total = feed.total ?? count
+            let share = "\(count) of \(total) inputs" + (first.map { "; the first, #\($0.context.index):" } ?? "")
+            lines.append(shard.map { "\($0.description): \(share)" } ?? share)
+            shardFields += [("inputs", .number(Double(total))), ("inputsOfShard", .number(Double(count))),
+                            ("firstIndex", first.map { .number(Double($0.context.index)) } ?? .null)]
+            guard let first else {
+                Console.output(parser.has("--json") ? JSONValue.object(shardFields).text : lines.joined(separator: "\n"))
+                return 0
+            }
+            if let problem = first.problem { throw UsageError(problem) }
+            if context.outputDirectory == nil { context.outputDirectory = "." }
+            let naming = try OutputNaming(template: &context, pipeline: pipeline, batch: true)
+            context.input = first.context.input
+            context.inputRoot = first.context.inputRoot
+            context.index = first.context.index
+            context.output = naming.output(for: context.input, in: context)
+        } else {
+            if let shard { lines.append(shard.description) }
+            let naming = try OutputNaming(template: &context, pipeline: pipeline, batch: false)
+            context.output = naming.output(for: context.input, in: context)
+            if ((pipeline.source as? Load)?.path ?? context.input) == "-" {
+                context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes)
+            }
         }
         let explanation = try explanation(of: pipeline, in: context)
-        Console.output(parser.has("--json") ? explanation.json.text : explanation.text)
+        if parser.has("--json") {
+            var json = explanation.json
+            if case let .object(pairs) = json, !shardFields.isEmpty { json = .object(pairs + shardFields) }
+            Console.output(json.text)
+        } else {
+            lines.append(explanation.text)
+            Console.output(lines.joined(separator: "\n"))
+        }
         return 0
     }
 

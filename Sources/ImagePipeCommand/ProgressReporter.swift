@@ -6,7 +6,8 @@ import Glibc
 /// Reports a batch as it goes, from any worker thread: on a terminal a live progress bar on
 /// standard error (done/total, pictures per second, time left, failures); elsewhere one line
 /// per finished file, or nothing with `--quiet`; with `--json` one object per file on
-/// standard output. Failures are always reported.
+/// standard output. Failures are always reported. A streamed manifest's length is not known
+/// until its end, so `total` may be nil: the bar then counts without a goal.
 final class ProgressReporter: Sendable {
     enum Style: Sendable { case bar, lines, quiet }
 
@@ -18,15 +19,17 @@ final class ProgressReporter: Sendable {
     }
 
     private let state = Locked(State())
-    private let total: Int
+    private let total: Int?
+    private let shard: Shard?
     private let style: Style
     private let json: Bool
     private let batch: Bool
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
-    init(total: Int, quiet: Bool, json: Bool, batch: Bool) {
+    init(total: Int?, quiet: Bool, json: Bool, batch: Bool, shard: Shard? = nil) {
         self.total = total
+        self.shard = shard
         self.json = json
         self.batch = batch
         style = quiet || !batch ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines
@@ -53,7 +56,11 @@ final class ProgressReporter: Sendable {
             if outcome.error != nil { state.failed += 1 }
             if outcome.skipped { state.skipped += 1 }
             clearBar(&state)
-            if json { Console.output(outcome.json.text) }
+            if json {
+                var line = outcome.json
+                if let shard, case let .object(pairs) = line { line = .object(pairs + [("shard", shard.json)]) }
+                Console.output(line.text)
+            }
             if let error = outcome.error {
                 Console.error(error)
             } else if style == .lines, outcome.skipped {
@@ -72,7 +79,8 @@ final class ProgressReporter: Sendable {
             clearBar(&state)
             let seconds = elapsed
             if batch && style != .quiet || stoppedEarly {
-                let what = stoppedEarly ? "stopped after \(state.done) of \(total) files" : "\(total) files"
+                let of = total.map { " of \($0)" } ?? ""
+                let what = (shard.map { "\($0.name): " } ?? "") + (stoppedEarly ? "stopped after \(state.done)\(of) files" : "\(total ?? state.done) files")
                 let skipped = state.skipped > 0 ? ", \(state.skipped) skipped" : ""
                 Console.diagnostics("\(what): \(state.done - state.failed - state.skipped) done\(skipped), \(state.failed) failed in \(Self.format(seconds)) s")
             }
@@ -89,12 +97,17 @@ final class ProgressReporter: Sendable {
     private func drawBar(_ state: inout State) {
         guard style == .bar else { return }
         let width = 24
-        let filled = total == 0 ? width : width * state.done / total
         let seconds = elapsed
         let rate = seconds > 0 ? Double(state.done) / seconds : 0
-        let left = rate > 0 ? Double(total - state.done) / rate : 0
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        var line = "[\(bar)] \(state.done)/\(total)  \(Self.format(rate)) img/s  \(Self.format(left)) s left"
+        var line: String
+        if let total {
+            let filled = total == 0 ? width : width * state.done / total
+            let left = rate > 0 ? Double(total - state.done) / rate : 0
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            line = "[\(bar)] \(state.done)/\(total)  \(Self.format(rate)) img/s  \(Self.format(left)) s left"
+        } else {
+            line = "\(state.done) done  \(Self.format(rate)) img/s"
+        }
         if state.failed > 0 { line += "  \(state.failed) failed" }
         Console.write(line, to: STDERR_FILENO)
         state.barShown = true

@@ -3,13 +3,15 @@ import ImagePipe
 import Glibc
 #endif
 
-/// `imagepipe run PIPELINE INPUT… [-o OUTPUT | --out-dir DIR]`
+/// `imagepipe run PIPELINE INPUT… [-o OUTPUT | --out-dir DIR]`, or with `--inputs-from LIST`;
+/// the whole batch or one shard of it.
 struct RunCommand {
     let registry: Registry
 
     static let help = """
         usage: imagepipe run PIPELINE [INPUT…] [-o OUTPUT] [--out-dir DIR] [options]
                imagepipe run -e 'TEXT' [INPUT…] [-o OUTPUT] [--out-dir DIR] [options]
+               imagepipe run PIPELINE --inputs-from LIST [--shard K/N] [--ledger DIR] [options]
 
         Runs a pipeline on pictures. When the pipeline does not start with `load FILE`, it reads
         each INPUT (a file, `-` for standard input, or a directory of pictures); when it does not
@@ -32,6 +34,10 @@ struct RunCommand {
         Ctrl-C: a batch finishes the files in progress and starts no more (a second stops at
         once); one picture stops at once. Nothing half-written is left; the exit status is 130.
 
+        Many machines: --shard K/N (or a Slurm array, a Kubernetes Indexed Job, GNU parallel)
+        processes one share of the inputs, the same share on every machine; --skip-existing
+        resumes a shard, --ledger records it, and `imagepipe report` merges the ledgers.
+
         Options:
           -e, --expression TEXT  The pipeline text itself, instead of a file
           -o, --output FILE      Where to write the result: a file, DIR/ (into it), or a template
@@ -47,6 +53,8 @@ struct RunCommand {
           --overwrite            Allow an output to replace an input file
           --skip-existing        Pass over inputs whose outputs all exist (to resume a batch)
           --trace DIR            Write the picture after every stage, and DIR/index.html showing them
+        \(ShardOptions.help)
+        \(ShardOptions.ledgerHelp)
           --json                 One JSON object per file on standard output (not with -o -)
           -q, --quiet            No progress lines and no closing summary; failures are still
                                  reported, and so is a stop by Ctrl-C
@@ -86,7 +94,7 @@ struct RunCommand {
             .init(names: ["--trace"], takesValue: true),
             .init(names: ["--json"], takesValue: false),
             .init(names: ["-q", "--quiet"], takesValue: false),
-        ], help: Self.help) else { return 0 }
+        ] + ShardOptions.options + [ShardOptions.ledgerOption], help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         let positionals = pipelineArguments.remaining
@@ -96,8 +104,18 @@ struct RunCommand {
         }
         var limits = LoadOptions() // for the formats a directory is searched for
         try LimitOptions.apply(parser, to: &limits)
-        let (inputs, sawDirectory) = try BatchInput.collect(positionals, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
-        let batch = inputs.count > 1 || sawDirectory
+        let sharding = try ShardOptions(parser)
+        let manifest = try sharding.openManifest()
+        var inputs: [BatchInput] = [], sawDirectory = false
+        if manifest != nil {
+            guard positionals.isEmpty else { throw UsageError("--inputs-from takes the place of INPUT arguments: give one or the other") }
+            if (pipeline.source as? Load)?.path != nil { throw UsageError("the pipeline loads one file itself, so --inputs-from has nothing to give it") }
+        } else {
+            (inputs, sawDirectory) = try BatchInput.collect(positionals, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
+        }
+        let batch = inputs.count > 1 || sawDirectory || manifest != nil
+        let shard = try sharding.selection.resolve(batch: batch)
+        if shard != nil { inputs = ShardOptions.stableOrder(inputs) }
         if sawDirectory && inputs.isEmpty { throw UsageError("no pictures found in \(positionals.joined(separator: ", "))") }
         guard inputs.filter({ $0.path == "-" }).count <= (inputs.count == 1 ? 1 : 0) else {
             throw UsageError("standard input (-) can only be the one input")
@@ -120,30 +138,61 @@ struct RunCommand {
         }
         let naming = try OutputNaming(template: &template, pipeline: pipeline, batch: batch)
 
-        let reporter = ProgressReporter(total: inputs.count, quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch)
+        let reporter = ProgressReporter(total: manifest == nil ? Shard.share(of: max(1, inputs.count), in: shard) : nil,
+                                        quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch, shard: shard)
         template.warn = { reporter.warn($0) }
         let interruption = Interruption()
         template.cancellation = interruption.cancellation
-        var contexts = (inputs.isEmpty ? [BatchInput(path: "", root: nil)] : inputs).enumerated().map { offset, input in
-            var context = template
-            context.input = input.path.isEmpty ? nil : input.path
-            context.output = naming.output(for: context.input, in: template)
-            context.inputRoot = input.root
-            context.index = offset + 1
-            return context
+        let feed: InputFeed
+        if let manifest {
+            if template.output == "-" || (pipeline.sink as? Save)?.path == "-" {
+                throw UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
+            }
+            feed = InputFeed(.manifest(manifest, base: sharding.baseDirectory), template: template, shard: shard, batch: true, naming: naming)
+        } else {
+            var contexts = (inputs.isEmpty ? [BatchInput(path: "", root: nil)] : inputs).enumerated().map { offset, input in
+                var context = template
+                context.input = input.path.isEmpty ? nil : input.path
+                context.output = naming.output(for: context.input, in: template)
+                context.inputRoot = input.root
+                context.index = offset + 1
+                return context
+            }
+            // The whole list is checked, not only this shard's share: two inputs of different
+            // shards writing one file are refused the same way on every machine.
+            try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
+            try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
+            if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
+                contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes)
+            }
+            let total = contexts.count
+            if let shard { contexts = contexts.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element) }
+            feed = InputFeed(.contexts(contexts, total: total), template: template, shard: shard, batch: total > 1, naming: naming)
         }
-        try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
-        try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
-        if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
-            contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes)
+        var ledger: LedgerWriter?
+        if let directory = parser.last("--ledger") {
+            let owner = shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard")
+            ledger = try LedgerWriter(directory: directory, shard: owner)
+            ledger?.start(shard: owner, inputs: manifest?.name ?? "the command line", total: feed.total)
         }
+        if let shard, !parser.has("--quiet") { Console.diagnostics("imagepipe: \(shard.description)") }
 
-        interruption.install(onePicture: contexts.count == 1)
-        BatchRunner(pipeline: pipeline, contexts: contexts, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
-                    skipExisting: parser.has("--skip-existing"), interruption: interruption, timeout: timeout).run()
+        interruption.install(onePicture: !feed.batch)
+        var runner = BatchRunner(pipeline: pipeline, feed: feed, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
+                                 skipExisting: parser.has("--skip-existing"), interruption: interruption, timeout: timeout)
+        runner.ledger = ledger
+        runner.checkEach = manifest != nil
+        runner.allowOverwrite = parser.has("--overwrite")
+        runner.run()
+        if let failure = feed.failure { Console.error(failure) }
         let stopped = interruption.received
-        let (_, failed) = reporter.summary(stoppedEarly: stopped != nil)
+        let (done, failed) = reporter.summary(stoppedEarly: stopped != nil)
+        if let ledger {
+            ledger.end(shard: shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard"), total: feed.total,
+                       done: done, failed: failed, stopped: stopped != nil, seconds: reporter.elapsed)
+            if let problem = ledger.writeError { Console.error(problem) }
+        }
         if let stopped { return 128 + stopped }
-        return failed > 0 ? 1 : 0
+        return failed > 0 || feed.failure != nil || ledger?.writeError != nil ? 1 : 0
     }
 }
