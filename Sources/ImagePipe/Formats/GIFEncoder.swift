@@ -1,0 +1,60 @@
+import CGIF
+
+/// Still GIF writing: a palette from libimagequant, encoded by cgif (the encoder libvips uses).
+/// GIF has one level of transparency: pixels less than half opaque become the transparent index,
+/// the rest opaque.
+enum GIFEncoder {
+    static func encode(_ image: Image, colours: Int, dither: Double) throws -> [UInt8] {
+        guard image.width <= 65_535, image.height <= 65_535 else {
+            throw ImageError(.unwritable, reason: "GIF holds at most 65535x65535 pixels; this picture is \(image.size)")
+        }
+        var quantized = try PaletteQuantizer(image, colours: colours, dither: dither)
+        var transparent: Int?
+        if image.hasAlpha, let clear = quantized.palette.indices.min(by: { quantized.palette[$0].alpha < quantized.palette[$1].alpha }),
+           quantized.palette[clear].alpha < 128 {
+            transparent = clear
+            let seeThrough = quantized.palette.map { $0.alpha < 128 }
+            for i in quantized.indices.indices where seeThrough[Int(quantized.indices[i])] { quantized.indices[i] = UInt8(clear) }
+        }
+        // GIF palettes come in powers of two of at least 2 entries.
+        var count = 2
+        while count < quantized.palette.count { count *= 2 }
+        var palette = [UInt8](repeating: 0, count: count * 3)
+        for (i, colour) in quantized.palette.enumerated() {
+            palette[i * 3] = colour.red
+            palette[i * 3 + 1] = colour.green
+            palette[i * 3 + 2] = colour.blue
+        }
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let write: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = { context, data, count in
+            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+            return Int32(CGIF_OK.rawValue)
+        }
+        try palette.withUnsafeMutableBufferPointer { table in
+            var config = CGIF_Config()
+            config.pGlobalPalette = table.baseAddress
+            config.numGlobalPaletteEntries = UInt16(count)
+            config.width = UInt16(image.width)
+            config.height = UInt16(image.height)
+            config.pWriteFn = write
+            config.pContext = Unmanaged.passUnretained(sink).toOpaque()
+            guard let gif = cgif_newgif(&config) else { throw ImageError(.unwritable, reason: "cgif could not start a GIF") }
+            let added = quantized.indices.withUnsafeMutableBufferPointer { indices in
+                var frame = CGIF_FrameConfig()
+                frame.pImageData = indices.baseAddress
+                if let transparent {
+                    frame.attrFlags = UInt32(CGIF_FRAME_ATTR_HAS_SET_TRANS)
+                    frame.transIndex = UInt8(transparent)
+                }
+                return cgif_addframe(gif, &frame)
+            }
+            let closed = cgif_close(gif)
+            guard added == Int32(CGIF_OK.rawValue), closed == Int32(CGIF_OK.rawValue) else {
+                throw ImageError(.unwritable, reason: "cgif could not encode the picture")
+            }
+        }
+        return sink.bytes
+    }
+}
