@@ -64,7 +64,10 @@ final class ColourTransform: @unchecked Sendable {
         if let found = cache.withLock({ $0[key] }) { return found }
         // Alpha is copied by Little CMS only between layouts with the same extra channels.
         let copiesAlpha = input == .rgba && output == .rgba
-        let flags = UInt32(cmsFLAGS_NOCACHE) | (copiesAlpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0)
+        var flags = UInt32(cmsFLAGS_NOCACHE) | (copiesAlpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0)
+        // CMYK profiles are 4-D tables: the default precalculated grid left results 2 levels
+        // from transicc's; the high-resolution grid keeps them within 1.
+        if input == .cmyk { flags |= UInt32(cmsFLAGS_HIGHRESPRECALC) }
         guard let handle = cmsCreateTransform(source.handle, input.lcmsFormat, target.handle, output.lcmsFormat,
                                               intent.lcmsValue, flags) else {
             let name = source.name.isEmpty ? "its ICC profile" : "its ICC profile '\(source.name)'"

@@ -128,6 +128,7 @@ final class PixbufDecoder {
     static func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
+        if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0

@@ -44,6 +44,9 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     /// The gdk-pixbuf loader's name (what `gdk_pixbuf_loader_new_with_type` takes).
     public var loaderName: String { rawValue }
 
+    /// Whether libheif reads the format (rather than a gdk-pixbuf loader).
+    var isHEIF: Bool { self == .avif || self == .heif }
+
     /// Whether the format can hold several frames that a loader would decode all at once.
     var isAnimated: Bool { self == .gif || self == .webp }
 

@@ -100,7 +100,7 @@ public struct Save: Sink, DeclaredStage {
         case "jxl":
             return "'\(path)': JPEG XL cannot be written (Debian 12's libjxl 0.7 is too old to use); \(writable)"
         case let ext?:
-            return "'\(path)': no writable format has the extension .\(ext); \(writable)"
+            return "cannot tell the format of '\(path)' from its extension (no writable format is .\(ext)); \(writable)"
         case nil:
             return "cannot tell the format of '\(path)' without an extension; \(writable)"
         }
