@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
-        .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
