@@ -7,7 +7,7 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdefla
 	liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
-# The colour tests compare with Little CMS's own transicc on Debian's ICC profiles (Display P3 is
+# The color tests compare with Little CMS's own transicc on Debian's ICC profiles (Display P3 is
 # built by lcms2 itself); Pillow writes the CMYK JPEG and grey PNG they read.
 TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver liblcms2-utils icc-profiles-free colord-data libgs-common python3-pil
 DEMO_OUT := out/demo

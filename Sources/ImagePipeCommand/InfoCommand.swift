@@ -1,13 +1,13 @@
 import ImagePipe
 
-/// `imagepipe info FILE… [--json]`: format, size, orientation, colour profile and EXIF facts,
+/// `imagepipe info FILE… [--json]`: format, size, orientation, color profile and EXIF facts,
 /// as `vipsheader` or `identify` tell them.
 struct InfoCommand {
     static let help = """
         usage: imagepipe info FILE... [--json] [options]
 
         Shows each picture's format, stored size, EXIF orientation (and the size as shown), frame
-        count, file size, embedded colour profile (its name and colour space), EXIF date, camera
+        count, file size, embedded color profile (its name and color space), EXIF date, camera
         and whether it holds a GPS position, and whether it has XMP. JPEG, PNG and WebP are only
         scanned, HEIC and AVIF read from their container; other formats are decoded.
 

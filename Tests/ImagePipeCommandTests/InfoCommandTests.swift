@@ -27,14 +27,14 @@ import TestSupport
 
     @Test func infoShowsProfileOrientationAndExif() throws {
         let directory = try TemporaryDirectory()
-        let p3 = ColourReference.displayP3()
+        let p3 = ColorReference.displayP3()
         let jpeg = try Synthetic.gradient(40, 20).withMetadata(ImageMetadata(iccProfile: p3)).encoded(as: .jpeg)
         let path = try directory.write(Synthetic.withExifOrientation(jpeg, orientation: 6), to: "phone.jpg")
         let text = try CommandRunner.run(["info", path])
         #expect(text.status == 0)
         #expect(text.standardOutput.contains("JPEG 40x20"))
         #expect(text.standardOutput.contains("orientation: 6 (shown as 20x40)"))
-        #expect(text.standardOutput.contains("colour profile: Display P3 (rgb)"))
+        #expect(text.standardOutput.contains("color profile: Display P3 (rgb)"))
         #expect(text.standardOutput.contains("EXIF: date none, camera none, GPS no"))
         let json = try #require(JSONValue.parse(CommandRunner.run(["info", "--json", path]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(json["profile"]?["name"]?.stringValue == "Display P3")

@@ -12,8 +12,8 @@ import TestSupport
         }
     }
 
-    /// Four flat colours and (with alpha) a transparent corner: a palette holds it exactly.
-    static func fourColours(alpha: Bool) throws -> Image {
+    /// Four flat colors and (with alpha) a transparent corner: a palette holds it exactly.
+    static func fourColors(alpha: Bool) throws -> Image {
         try Synthetic.image(16, 16, alpha: alpha) { x, y in
             if alpha, x < 4, y < 4 { return Color(red: 0, green: 0, blue: 0, alpha: 0) }
             return [Color(red: 255, green: 0, blue: 0), Color(red: 0, green: 128, blue: 0), Color(red: 20, green: 40, blue: 250),
@@ -26,7 +26,7 @@ import TestSupport
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-                // Colour under full transparency is not kept by every format.
+                // Color under full transparency is not kept by every format.
                 if p.alpha == 0 && q.alpha == 0 { continue }
                 worst = max(worst, abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)), abs(Int(p.blue) - Int(q.blue)),
                             abs(Int(p.alpha) - Int(q.alpha)))
@@ -40,7 +40,7 @@ import TestSupport
         let original = try Self.withAlpha()
         let decoded = try Image.decode(original.encoded(as: format), options: LoadOptions(allowedFormats: Set(SourceFormat.allCases)))
         #expect(decoded.hasAlpha, "\(format) kept alpha")
-        // libtiff hands gdk-pixbuf premultiplied colour: half-transparent pixels come back within 1.
+        // libtiff hands gdk-pixbuf premultiplied color: half-transparent pixels come back within 1.
         #expect(Self.maxDifference(original, decoded) <= (format == .tiff ? 1 : 0), "\(format)")
     }
 
@@ -68,16 +68,16 @@ import TestSupport
         #expect(try Image.decode(fullAlpha).pixel(x: 3, y: 5).alpha == 128)
     }
 
-    @Test func paletteAndGIFHoldAFewColoursExactly() throws {
-        let original = try Self.fourColours(alpha: true)
-        let png = try original.encoded(as: .png, options: SaveOptions(palette: true, colours: 16))
-        #expect(png[25] == 3 && png[24] == 4, "IHDR: palette, 4 bits for at most 16 colours")
+    @Test func paletteAndGIFHoldAFewColorsExactly() throws {
+        let original = try Self.fourColors(alpha: true)
+        let png = try original.encoded(as: .png, options: SaveOptions(palette: true, colors: 16))
+        #expect(png[25] == 3 && png[24] == 4, "IHDR: palette, 4 bits for at most 16 colors")
         #expect(Self.maxDifference(original, try Image.decode(png)) == 0)
         let gif = try original.encoded(as: .gif)
         let decoded = try Image.decode(gif)
         #expect(decoded.pixel(x: 1, y: 1).alpha == 0 && Self.maxDifference(original, decoded) == 0)
-        // A gradient of hundreds of colours reduced to 8.
-        let many = try Image.decode(Synthetic.gradient(64, 64).encoded(as: .png, options: SaveOptions(palette: true, colours: 8)))
+        // A gradient of hundreds of colors reduced to 8.
+        let many = try Image.decode(Synthetic.gradient(64, 64).encoded(as: .png, options: SaveOptions(palette: true, colors: 8)))
         var seen = Set<UInt32>()
         for y in 0..<64 { for x in 0..<64 { let c = many.pixel(x: x, y: y); seen.insert(UInt32(c.red) << 16 | UInt32(c.green) << 8 | UInt32(c.blue)) } }
         #expect(seen.count <= 8 && seen.count >= 4)

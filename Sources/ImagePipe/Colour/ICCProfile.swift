@@ -2,7 +2,7 @@ import CLCMS2
 
 /// An ICC profile opened with Little CMS: what it describes and its name.
 public final class ICCProfile: @unchecked Sendable {
-    /// The colour spaces pictures come in.
+    /// The color spaces pictures come in.
     public enum Space: String, Sendable {
         case rgb, grey, cmyk, other
     }

@@ -1,6 +1,6 @@
 import CLCMS2
 
-/// How colours outside the target's gamut are brought in (the ICC rendering intents).
+/// How colors outside the target's gamut are brought in (the ICC rendering intents).
 ///
 /// Perceptual is the default, as sharp converts (libvips' own default is relative): for the
 /// matrix profiles of cameras and phones (Display P3, Adobe RGB) the two are the same, since

@@ -47,7 +47,7 @@ enum AVIFEncoder {
         let quantizer = lossless ? Int32(AVIF_QUANTIZER_LOSSLESS) : Int32(((100 - min(max(quality, 1), 100)) * 63 + 50) / 100)
         encoder.pointee.minQuantizer = quantizer
         encoder.pointee.maxQuantizer = quantizer
-        // Alpha stays lossless (libavif's default and libheif's), whatever the colour quality.
+        // Alpha stays lossless (libavif's default and libheif's), whatever the color quality.
         encoder.pointee.minQuantizerAlpha = Int32(AVIF_QUANTIZER_LOSSLESS)
         encoder.pointee.maxQuantizerAlpha = Int32(AVIF_QUANTIZER_LOSSLESS)
         var output = avifRWData()

@@ -25,7 +25,7 @@ enum BMPEncoder {
         little32(0); little32(0)
         if alpha {
             little32(0x00FF_0000); little32(0x0000_FF00); little32(0x0000_00FF); little32(0xFF00_0000)
-            little32(0x7352_4742) // 'sRGB' colour space
+            little32(0x7352_4742) // 'sRGB' color space
             bmp += [UInt8](repeating: 0, count: 36 + 12) // endpoints and gamma, unused with sRGB
         }
         let padding = [UInt8](repeating: 0, count: rowLength - image.width * bytesPerPixel)

@@ -4,11 +4,11 @@ import CGIF
 /// GIF has one level of transparency: pixels less than half opaque become the transparent entry,
 /// the rest opaque.
 enum GIFEncoder {
-    static func encode(_ image: Image, colours: Int, dither: Double) throws -> [UInt8] {
+    static func encode(_ image: Image, colors: Int, dither: Double) throws -> [UInt8] {
         guard image.width <= 65_535, image.height <= 65_535 else {
             throw ImageError(.unwritable, reason: "GIF holds at most 65535x65535 pixels; this picture is \(image.size)")
         }
-        var quantized = try PaletteQuantizer(image, colours: colours, dither: dither)
+        var quantized = try PaletteQuantizer(image, colors: colors, dither: dither)
         var transparent = false
         if image.hasAlpha, let clear = quantized.palette.indices.min(by: { quantized.palette[$0].alpha < quantized.palette[$1].alpha }),
            quantized.palette[clear].alpha < 128 {
@@ -26,10 +26,10 @@ enum GIFEncoder {
         var count = 2
         while count < quantized.palette.count { count *= 2 }
         var palette = [UInt8](repeating: 0, count: count * 3)
-        for (i, colour) in quantized.palette.enumerated() {
-            palette[i * 3] = colour.red
-            palette[i * 3 + 1] = colour.green
-            palette[i * 3 + 2] = colour.blue
+        for (i, color) in quantized.palette.enumerated() {
+            palette[i * 3] = color.red
+            palette[i * 3 + 1] = color.green
+            palette[i * 3 + 2] = color.blue
         }
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()

@@ -21,7 +21,7 @@ enum HEIFDecoder {
     }
 
     /// Decodes the primary picture to 8-bit RGB(A), with its profile, EXIF and XMP, made ready
-    /// for the stages as every decode is (`Image.colourManaged`).
+    /// for the stages as every decode is (`Image.colorManaged`).
     static func decode(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
         try withPrimary(bytes, format: format, path: path) { handle in
             let size = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
@@ -53,7 +53,7 @@ enum HEIFDecoder {
             // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
             managed.applyOrientation = true
             do {
-                return try Image.colourManaged(image, metadata: metadata, options: managed)
+                return try Image.colorManaged(image, metadata: metadata, options: managed)
             } catch var error as ImageError {
                 error.path = path
                 throw error

@@ -1,4 +1,4 @@
-/// What `imagepipe info` shows of a picture file: format, size, orientation, colour profile and
+/// What `imagepipe info` shows of a picture file: format, size, orientation, color profile and
 /// the EXIF facts people look for, read without decoding where the format allows.
 public struct ImageInfo: Sendable {
     public var format: SourceFormat
@@ -9,7 +9,7 @@ public struct ImageInfo: Sendable {
     public var orientation: Int
     public var frameCount: Int
     public var byteCount: Int
-    /// The embedded profile's name and colour space, if any.
+    /// The embedded profile's name and color space, if any.
     public var profileName: String?
     public var profileSpace: ICCProfile.Space?
     public var exif: ExifBlock.Summary?
@@ -35,7 +35,7 @@ public struct ImageInfo: Sendable {
             let bytes = try ImageFile.readAll(path: path, limit: options.maxInputBytes)
             byteCount = bytes.count
             var keep = options
-            keep.colour = .keep
+            keep.color = .keep
             if format.isHEIF {
                 metadata = try HEIFDecoder.metadata(of: bytes, format: format, path: path)
             } else if format == .tiff {
@@ -71,7 +71,7 @@ public struct ImageInfo: Sendable {
         var lines = ["\(format.displayName) \(storedSize), \(byteCount) bytes"]
         if orientation != 1 { lines.append("orientation: \(orientation) (shown as \(shownSize))") }
         if frameCount > 1 { lines.append("frames: \(frameCount) (only the first is decoded)") }
-        lines.append("colour profile: " + (profileName.map { "\($0) (\(profileSpace?.rawValue ?? "other"))" } ?? "none (sRGB assumed)"))
+        lines.append("color profile: " + (profileName.map { "\($0) (\(profileSpace?.rawValue ?? "other"))" } ?? "none (sRGB assumed)"))
         if let exif {
             lines.append("EXIF: date \(exif.date ?? "none"), camera \(exif.camera ?? "none"), GPS \(exif.hasGPS ? "yes" : "no")")
         } else {

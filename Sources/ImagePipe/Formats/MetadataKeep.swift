@@ -1,6 +1,6 @@
 /// Which of the input's metadata `save` writes into the output.
 public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
-    /// Nothing but what the colours need: a profile only when the pixels are not sRGB (as sharp
+    /// Nothing but what the colors need: a profile only when the pixels are not sRGB (as sharp
     /// strips by default, keeping only the profile it must).
     case none
     /// The EXIF block, its orientation set to 1 when the pixels were turned on load.

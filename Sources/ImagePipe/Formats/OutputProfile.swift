@@ -1,7 +1,7 @@
-/// The colour profile `save` writes the pixels in and embeds.
+/// The color profile `save` writes the pixels in and embeds.
 public enum OutputProfile: Hashable, Sendable {
-    /// What the colours need: the pixels' own profile when it is not sRGB (after `load
-    /// colour=keep`), else none (sRGB is what untagged pictures are taken to be).
+    /// What the colors need: the pixels' own profile when it is not sRGB (after `load
+    /// color=keep`), else none (sRGB is what untagged pictures are taken to be).
     case auto
     /// sRGB pixels, with an sRGB profile embedded.
     case srgb

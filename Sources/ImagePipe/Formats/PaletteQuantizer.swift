@@ -1,6 +1,6 @@
 import CImageQuant
 
-/// A picture reduced to a palette of at most 256 colours by libimagequant (what pngquant, sharp's
+/// A picture reduced to a palette of at most 256 colors by libimagequant (what pngquant, sharp's
 /// `palette` and libvips use): the palette, RGBA, and one index per pixel, row after row.
 struct PaletteQuantizer {
     var palette: [Color]
@@ -8,7 +8,7 @@ struct PaletteQuantizer {
     let size: Size
 
     /// Quantizes at libimagequant's speed 4 (sharp's and libvips' default effort 7).
-    init(_ image: Image, colours: Int, dither: Double) throws {
+    init(_ image: Image, colors: Int, dither: Double) throws {
         size = image.size
         // libimagequant reads RGBA rows; RGB pictures are widened once.
         var rgba = [UInt8](repeating: 255, count: image.width * image.height * 4)
@@ -27,7 +27,7 @@ struct PaletteQuantizer {
         }
         guard let attributes = liq_attr_create() else { throw ImageError(.unwritable, reason: "libimagequant could not start") }
         defer { liq_attr_destroy(attributes) }
-        _ = liq_set_max_colors(attributes, Int32(min(max(colours, 2), 256)))
+        _ = liq_set_max_colors(attributes, Int32(min(max(colors, 2), 256)))
         _ = liq_set_speed(attributes, 4)
         var indices = [UInt8](repeating: 0, count: image.width * image.height)
         var palette: [Color] = []

@@ -15,7 +15,7 @@ extension Image {
         let quality = options.quality(for: format)
         switch format {
         case .png:
-            let palette = options.palette ? try PaletteQuantizer(image, colours: options.colours, dither: options.dither) : nil
+            let palette = options.palette ? try PaletteQuantizer(image, colors: options.colors, dither: options.dither) : nil
             return try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette,
                                          cancellation: cancellation)
         case .jpeg:
@@ -27,7 +27,7 @@ extension Image {
         case .avif:
             return try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
                                           lossless: options.lossless, metadata: embedded)
-        case .gif: return try GIFEncoder.encode(image, colours: options.colours, dither: options.dither)
+        case .gif: return try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
         case .bmp: return try BMPEncoder.encode(image)
         case .tiff:
             let icc = embedded.icc.map { bytes in
@@ -114,7 +114,7 @@ extension Image {
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
     }
 
-    /// The picture composited over an opaque colour, without alpha.
+    /// The picture composited over an opaque color, without alpha.
     public func flattened(onto background: Color) throws -> Image {
         guard hasAlpha else { return self }
         let back = [Int(background.red), Int(background.green), Int(background.blue)]
@@ -133,7 +133,7 @@ extension Image {
         }
     }
 
-    /// Divides colour by alpha, for pictures whose decoder left them premultiplied.
+    /// Divides color by alpha, for pictures whose decoder left them premultiplied.
     func unpremultiplied() throws -> Image {
         try Image.make(size: size, hasAlpha: true) { writer in
             for y in 0..<height {

@@ -13,7 +13,7 @@ public final class Image: @unchecked Sendable {
     public let channelCount: Int
     /// Bytes from one row to the next; rows may be padded.
     public let rowStride: Int
-    /// The colour profile, EXIF and XMP the picture came with, for `save` to keep or drop.
+    /// The color profile, EXIF and XMP the picture came with, for `save` to keep or drop.
     /// Stages make images without it; the pipeline carries it on from the decoded picture.
     public let metadata: ImageMetadata
 
@@ -84,7 +84,7 @@ public final class Image: @unchecked Sendable {
         return Image(adopting: pixbuf)
     }
 
-    /// A new image of one colour. The image has alpha unless the colour is opaque and
+    /// A new image of one color. The image has alpha unless the color is opaque and
     /// `hasAlpha` is false.
     public static func filled(_ color: Color, size: Size, hasAlpha: Bool? = nil) throws -> Image {
         let pixbuf = try allocate(size: size, hasAlpha: hasAlpha ?? !color.isOpaque)

@@ -1,4 +1,4 @@
-/// What a picture carries besides its pixels: colour profiles and its EXIF and XMP blocks.
+/// What a picture carries besides its pixels: color profiles and its EXIF and XMP blocks.
 ///
 /// The profile of the pixels and the profile of the file are kept apart: a picture converted to
 /// sRGB on load (the default) has pixels in sRGB (`iccProfile` nil) but still knows the profile

@@ -180,7 +180,7 @@ final class PixbufDecoder {
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
         if formatName() == "tiff" && image.hasAlpha { image = try image.unpremultiplied() }
         do {
-            return try Image.colourManaged(image, metadata: metadata, options: options)
+            return try Image.colorManaged(image, metadata: metadata, options: options)
         } catch var error as ImageError {
             error.path = path
             throw error

@@ -27,21 +27,21 @@ public struct SaveOptions: Hashable, Sendable {
     /// AVIF encoder speed, 0 (slowest, smallest) to 10 (fastest).
     public var speed: Int
 
-    /// PNG written as a palette of at most `colours` colours (libimagequant).
+    /// PNG written as a palette of at most `colors` colors (libimagequant).
     public var palette: Bool
     /// Palette size for palette PNG and GIF, 2–256.
-    public var colours: Int
+    public var colors: Int
     /// Floyd–Steinberg dithering of palette PNG and GIF, 0 (none) to 1 (full).
     public var dither: Double
 
     /// Which of the input's metadata to write.
     public var keep: MetadataKeep
-    /// The colour profile of the written pixels.
+    /// The color profile of the written pixels.
     public var profile: OutputProfile
 
     public init(quality: Int? = nil, compression: Int = 6, background: Color = .white, chroma: ChromaSubsampling = .auto,
                 progressive: Bool = false, optimizeCoding: Bool = true, lossless: Bool = false, nearLossless: Bool = false,
-                effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool = false, colours: Int = 256,
+                effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool = false, colors: Int = 256,
                 dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto) {
         self.quality = quality
         self.compression = compression
@@ -55,7 +55,7 @@ public struct SaveOptions: Hashable, Sendable {
         self.alphaQuality = alphaQuality
         self.speed = speed
         self.palette = palette
-        self.colours = colours
+        self.colors = colors
         self.dither = dither
         self.keep = keep
         self.profile = profile

@@ -78,7 +78,7 @@ enum StrictJPEG {
             g_object_unref(UnsafeMutableRawPointer(pixbuf))
         }
         do {
-            return try Image.colourManaged(decoded, metadata: metadata, options: options)
+            return try Image.colorManaged(decoded, metadata: metadata, options: options)
         } catch var error as ImageError {
             error.path = path
             throw error

@@ -14,7 +14,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
                   help: "PNG zlib compression level: 0 none, 9 smallest."),
             Param(\.options.background, "background", .color, default: SaveOptions().background,
-                  help: "The colour a picture with alpha is flattened onto for JPEG, which has no alpha."),
+                  help: "The color a picture with alpha is flattened onto for JPEG, which has no alpha."),
             Param(\.options.chroma, "chroma", .choice(ChromaSubsampling.self), default: SaveOptions().chroma,
                   help: "JPEG and AVIF chroma subsampling: auto is 444 at quality 90 and above, else 420, as libvips (sharp always takes 420)."),
             Param(\.options.progressive, "progressive", .boolean, default: SaveOptions().progressive,
@@ -32,15 +32,15 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.speed, "speed", .integer(0...10), default: SaveOptions().speed,
                   help: "AVIF encoder speed: 0 slowest and smallest, 10 fastest (5: sharp's and libvips' effort 4)."),
             Param(\.options.palette, "palette", .boolean, default: SaveOptions().palette,
-                  help: "PNG as a palette of at most `colours` colours, by libimagequant (sharp's palette)."),
-            Param(\.options.colours, "colours", .integer(2...256), default: SaveOptions().colours,
+                  help: "PNG as a palette of at most `colors` colors, by libimagequant (sharp's palette)."),
+            Param(\.options.colors, "colors", .integer(2...256), default: SaveOptions().colors,
                   help: "Palette size of palette PNG and GIF."),
             Param(\.options.dither, "dither", .number(0...1), default: SaveOptions().dither,
                   help: "Floyd–Steinberg dithering of palette PNG and GIF: 0 none, 1 full."),
             Param(\.options.keep, "keep", .choice(MetadataKeep.self), default: SaveOptions().keep,
-                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF): none strips everything but what the colours need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, or all."),
+                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF): none strips everything but what the colors need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, or all."),
             Param(\.options.profile, "profile", Save.profileKind, default: SaveOptions().profile,
-                  help: "The colour profile written: auto (what the colours need), srgb (sRGB pixels, profile embedded), keep (the input's own profile, converting back to it), none (sRGB pixels, no profile), or the path of an RGB ICC file to convert to and embed."),
+                  help: "The color profile written: auto (what the colors need), srgb (sRGB pixels, profile embedded), keep (the input's own profile, converting back to it), none (sRGB pixels, no profile), or the path of an RGB ICC file to convert to and embed."),
         ])
 
     /// `profile`'s values: a word, or else a path.

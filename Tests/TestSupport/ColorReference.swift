@@ -1,10 +1,10 @@
 import CLCMS2
 import Foundation
 
-/// Colour references from Little CMS's own tools and the ICC profiles Debian ships, for tests of
-/// colour management: the expected sRGB of a colour is what `transicc` (lcms2's calculator,
+/// Color references from Little CMS's own tools and the ICC profiles Debian ships, for tests of
+/// color management: the expected sRGB of a color is what `transicc` (lcms2's calculator,
 /// Debian `liblcms2-utils`) computes in floating point, rounded and clamped to 8 bits.
-public enum ColourReference {
+public enum ColorReference {
     /// Adobe RGB (1998), from Debian `colord-data`.
     public static let adobeRGB = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
     /// A CMYK printing profile (SWOP-like, from Ghostscript), from Debian `libgs-common`.

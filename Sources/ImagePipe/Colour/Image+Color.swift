@@ -10,14 +10,14 @@ extension Image {
         guard target.space == .rgb else {
             throw ImageError(.unwritable, reason: "the profile '\(target.name)' is \(target.space.rawValue), but only RGB output profiles can be used")
         }
-        let input: ColourTransform.Layout
+        let input: ColorTransform.Layout
         switch source.space {
         case .rgb: input = hasAlpha ? .rgba : .rgb
         case .grey: input = hasAlpha ? .greyInRGBA : .greyInRGB
         case .cmyk, .other:
             throw ImageError(.corrupt, reason: "its ICC profile '\(source.name)' is for \(source.space.rawValue) pixels, but the picture is RGB")
         }
-        let transform = try ColourTransform.make(from: source, to: target, input: input, output: hasAlpha ? .rgba : .rgb, intent: intent)
+        let transform = try ColorTransform.make(from: source, to: target, input: input, output: hasAlpha ? .rgba : .rgb, intent: intent)
         return try Image.make(size: size, hasAlpha: hasAlpha) { writer in
             transform.convert(pixels, sourceStride: rowStride, into: writer.base, targetStride: writer.rowStride,
                               width: width, rows: height)
@@ -36,7 +36,7 @@ extension Image {
     static func fromCMYK(_ pixels: UnsafePointer<UInt8>, size: Size, stride: Int, profile: ICCProfile?,
                          intent: RenderingIntent) throws -> Image {
         if let profile, profile.space == .cmyk {
-            let transform = try ColourTransform.make(from: profile, to: .sRGB, input: .cmyk, output: .rgb, intent: intent)
+            let transform = try ColorTransform.make(from: profile, to: .sRGB, input: .cmyk, output: .rgb, intent: intent)
             return try Image.make(size: size, hasAlpha: false) { writer in
                 transform.convert(pixels, sourceStride: stride, into: writer.base, targetStride: writer.rowStride,
                                   width: size.width, rows: size.height)
@@ -56,8 +56,8 @@ extension Image {
     }
 
     /// A decoded picture made ready for the stages: converted to sRGB from the profile it came
-    /// with (unless `colour=keep` leaves an RGB profile in place), with its metadata attached.
-    static func colourManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
+    /// with (unless `color=keep` leaves an RGB profile in place), with its metadata attached.
+    static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
         var metadata = metadata
         metadata.orientationApplied = options.applyOrientation
         guard let bytes = metadata.sourceProfile, let profile = try? ICCProfile(bytes: bytes) else {
@@ -68,7 +68,7 @@ extension Image {
         switch profile.space {
         case .rgb where profile.isSRGB:
             return image.withMetadata(metadata)
-        case .rgb where options.colour == .keep:
+        case .rgb where options.color == .keep:
             metadata.iccProfile = bytes
             return image.withMetadata(metadata)
         case .rgb, .grey:

@@ -8,7 +8,7 @@ import Dispatch
 /// Display P3 profile, must pay that once. Transforms are cached by the profiles' bytes, layout
 /// and intent, and made without Little CMS's one-pixel cache (`cmsFLAGS_NOCACHE`), which is what
 /// makes one transform safe to run from several threads at once.
-final class ColourTransform: @unchecked Sendable {
+final class ColorTransform: @unchecked Sendable {
     /// How pixels lie in memory on either side of a transform.
     enum Layout: Hashable, Sendable {
         case rgb, rgba, grey, greyInRGB, greyInRGBA, cmyk
@@ -52,14 +52,14 @@ final class ColourTransform: @unchecked Sendable {
 
     /// The most transforms kept; a batch rarely holds more than a few distinct profiles.
     private static let capacity = 16
-    private static let cache = Locked<[Key: ColourTransform]>([:])
+    private static let cache = Locked<[Key: ColorTransform]>([:])
 
     /// How many transforms have been made (not found in the cache), for tests of the cache.
     static let madeCount = Locked(0)
 
     /// The transform from `source` to `target` for these layouts, from the cache when made before.
     static func make(from source: ICCProfile, to target: ICCProfile, input: Layout, output: Layout,
-                     intent: RenderingIntent) throws(ImageError) -> ColourTransform {
+                     intent: RenderingIntent) throws(ImageError) -> ColorTransform {
         let key = Key(source: source.bytes, target: target.bytes, input: input, output: output, intent: intent)
         if let found = cache.withLock({ $0[key] }) { return found }
         // Alpha is copied by Little CMS only between layouts with the same extra channels.
@@ -73,7 +73,7 @@ final class ColourTransform: @unchecked Sendable {
             let name = source.name.isEmpty ? "its ICC profile" : "its ICC profile '\(source.name)'"
             throw ImageError(.corrupt, reason: "\(name) cannot be used to convert \(input) pixels")
         }
-        let transform = ColourTransform(handle: handle, input: input, output: output)
+        let transform = ColorTransform(handle: handle, input: input, output: output)
         madeCount.withLock { $0 += 1 }
         return cache.withLock { cache in
             if cache.count >= capacity { cache.removeAll() }
