@@ -4,13 +4,16 @@
 
 SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev webp-pixbuf-loader libsoup-3.0-dev \
-  libpango1.0-dev libcairo2-dev fonts-dejavu-core
+  libpango1.0-dev libcairo2-dev fonts-dejavu-core \
+  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev
 # libpango1.0-dev and libcairo2-dev: the text stage lays text out with Pango (the GNOME text
 # stack gdk-pixbuf belongs to; HarfBuzz shapes any script) and draws it with PangoCairo.
 # fonts-dejavu-core: a known font for its tests and samples, which name DejaVu Sans.
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
-TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver
+# The color tests compare with Little CMS's own transicc on Debian's ICC profiles (Display P3 is
+# built by lcms2 itself); Pillow writes the CMYK JPEG and grey PNG they read.
+TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver liblcms2-utils icc-profiles-free colord-data libgs-common python3-pil
 # Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
 # Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. kubectl (Debian
 # kubernetes-client) is used where it is installed; it is not installed here, since some machines

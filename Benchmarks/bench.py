@@ -177,6 +177,58 @@ def filter_commands(imagepipe, task, source, out):
     }
 
 
+ENCODE_TASKS = {"E1": "WebP quality 80, effort 4", "E2": "AVIF quality 50, speed 5 (effort 4), 4:2:0"}
+
+
+def encode_source():
+    """The picture the encoders are timed on: the baseline photo reduced to 1600 px wide by
+    libvips and kept as PNG, so that decoding it costs little beside the encode."""
+    path = f"{PHOTOS}/encode-source.png"
+    if not os.path.exists(path):
+        sh(f"vips thumbnail {PHOTOS}/baseline.jpg {path} 1600")
+    return path
+
+
+def encode_commands(imagepipe, task, source, out):
+    """Each tool's command for an encode task, at equal settings: the same quality and effort
+    (libvips' effort 4 is AV1 speed 5 in libheif, as in ImagePipe), 4:2:0 for AVIF (both tools'
+    automatic choice below quality 90), no metadata."""
+    if task == "E1":
+        return {
+            "imagepipe": f"{imagepipe} run -e 'save quality=80 effort=4' {source} -o {out}.webp",
+            "libvips": f"vips webpsave {source} {out}.webp --Q 80 --effort 4 --strip",
+        }
+    return {
+        "imagepipe": f"{imagepipe} run -e 'save quality=50 speed=5 chroma=420' {source} -o {out}.avif",
+        "libvips": f"vips heifsave {source} {out}.avif --Q 50 --effort 4 --compression av1 --subsample-mode on --strip",
+    }
+
+
+def run_encode_tasks(imagepipe, tasks, rounds, out):
+    """Times WebP and AVIF encoding against libvips (webpsave, heifsave) and prints time and file
+    size, each with its ratio to libvips."""
+    rows = []
+    for task in [t for t in ENCODE_TASKS if t in tasks]:
+        source = encode_source()
+        results, size = {}, {}
+        for round_ in range(rounds + 1):
+            for tool, command in encode_commands(imagepipe, task, source, f"{out}/{task}-{tool}").items():
+                run = measure(command)
+                if round_ > 0:
+                    results.setdefault(tool, []).append(run)
+                size[tool] = os.path.getsize(next(p for p in glob.glob(f"{out}/{task}-{tool}.*")))
+        vips = statistics.median(r[0] for r in results["libvips"])
+        for tool, runs in results.items():
+            seconds = statistics.median(r[0] for r in runs)
+            rows.append((task, tool, seconds, max(r[1] for r in runs), size[tool], seconds / vips, size[tool] / size["libvips"]))
+        print(f"{task}: " + ", ".join(f"{tool} {statistics.median(r[0] for r in runs):.3f}s {size[tool]} bytes" for tool, runs in results.items()), flush=True)
+    if rows:
+        print("\n| task | tool | median s | peak MiB | bytes | × libvips time | × libvips size |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for task, tool, seconds, memory, size_, ratio, size_ratio in rows:
+            print(f"| {task} {ENCODE_TASKS[task]} | {tool} | {seconds:.3f} | {memory:.0f} | {size_} | {ratio:.2f} | {size_ratio:.3f} |")
+
+
 def run_filter_tasks(imagepipe, tasks, photos, rounds, out):
     """Times the filter tasks (alternating the tools within each round, one warm-up round) and
     prints their table: median wall time, peak memory, and the ratio to libvips."""
@@ -384,7 +436,8 @@ def main():
     parser.add_argument("imagepipe")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-rounds", type=int, default=3)
-    parser.add_argument("--tasks", default="T1,T2,T3,T4,T5,C1", help="which tasks, comma-separated (C1: composite and text)")
+    parser.add_argument("--tasks", default="T1,T2,T3,T4,T5,C1,E1,E2",
+                        help="which tasks, comma-separated (C1: composite and text; E1, E2: encoders)")
     parser.add_argument("--photos", default="baseline,progressive,portrait",
                         help="photos for T1-T4 and the quality measurement, comma-separated: names in "
                              "work/photos without .jpg (batch/NAME for one of the batch)")
@@ -408,6 +461,7 @@ def main():
         run_filter_tasks(imagepipe, tasks, photos, options.rounds, out)
         if "C1" in tasks:
             measure_compose(imagepipe, photos[0], options.rounds, out)
+        run_encode_tasks(imagepipe, tasks, options.rounds, out)
     if not jobs and not any(t in tasks for t in ("T1", "T3")):
         return  # only filter tasks: the scaling quality measurement does not concern them
     for task, photo in jobs:

@@ -30,13 +30,62 @@ static void emit(j_common_ptr cinfo, int level) {
     if (level < 0 && !error->tolerant) fail(cinfo);
 }
 
+static void ignore(j_common_ptr cinfo, int level) {
+    (void)cinfo;
+    (void)level;
+}
+
+static const char exif_marker[] = "Exif\0\0";        /* 6 bytes */
+static const char xmp_marker[] = "http://ns.adobe.com/xap/1.0/"; /* + NUL: 29 bytes */
+
+static unsigned char *copy_bytes(const unsigned char *bytes, size_t size) {
+    unsigned char *copy = malloc(size ? size : 1);
+    if (copy) memcpy(copy, bytes, size);
+    return copy;
+}
+
+/* The EXIF and XMP blocks of the APP1 markers libjpeg kept, and the ICC profile of the APP2 ones. */
+static void keep_metadata(j_decompress_ptr cinfo, struct imagepipe_jpeg_result *result) {
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1) continue;
+        if (!result->exif && marker->data_length > 6 && memcmp(marker->data, exif_marker, 6) == 0) {
+            result->exif = copy_bytes(marker->data + 6, marker->data_length - 6);
+            if (result->exif) result->exif_size = marker->data_length - 6;
+        } else if (!result->xmp && marker->data_length > 29 && memcmp(marker->data, xmp_marker, 29) == 0) {
+            result->xmp = copy_bytes(marker->data + 29, marker->data_length - 29);
+            if (result->xmp) result->xmp_size = marker->data_length - 29;
+        }
+    }
+    JOCTET *icc = NULL;
+    unsigned int icc_size = 0;
+    /* A damaged chunk sequence is only a warning, and strict decoding fails on warnings: a broken
+     * profile is dropped, not the picture. */
+    void (*strict)(j_common_ptr, int) = cinfo->err->emit_message;
+    cinfo->err->emit_message = ignore;
+    boolean found = jpeg_read_icc_profile(cinfo, &icc, &icc_size);
+    cinfo->err->emit_message = strict;
+    if (found && icc) {
+        result->icc = icc;
+        result->icc_size = icc_size;
+    }
+}
+
+void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
+    free(result->icc);
+    free(result->exif);
+    free(result->xmp);
+    result->icc = result->exif = result->xmp = NULL;
+    result->icc_size = result->exif_size = result->xmp_size = 0;
+}
+
 /* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
 static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                  long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
+                  long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
                   char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
     unsigned char *volatile buffer = NULL;
+    memset(result, 0, sizeof *result);
     cinfo.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = fail;
     error.manager.emit_message = emit;
@@ -46,6 +95,7 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     if (setjmp(error.escape)) {
         jpeg_destroy_decompress(&cinfo);
         free(buffer);
+        imagepipe_jpeg_free_metadata(result);
         return -1;
     }
     jpeg_create_decompress(&cinfo);
@@ -54,11 +104,9 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     } else {
         jpeg_mem_src(&cinfo, data, (unsigned long)size);
     }
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
-    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) {
-        jpeg_destroy_decompress(&cinfo);
-        return 1;
-    }
     long long stored = (long long)cinfo.image_width * cinfo.image_height;
     if (max_pixels > 0 && stored > max_pixels) {
         snprintf(message, message_size, "%ux%u is %lld pixels, more than the limit of %lld",
@@ -66,6 +114,7 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
         jpeg_destroy_decompress(&cinfo);
         return -2;
     }
+    keep_metadata(&cinfo, result);
     unsigned int denominator = 1;
     if (at_least_width > 0 && at_least_height > 0) {
         for (unsigned int d = 8; d >= 2; d /= 2) {
@@ -73,40 +122,52 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
                 (cinfo.image_height + d - 1) / d >= (unsigned int)at_least_height) { denominator = d; break; }
         }
     }
-    cinfo.out_color_space = JCS_RGB;
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    result->grey = cinfo.jpeg_color_space == JCS_GRAYSCALE;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     cinfo.scale_num = 1;
     cinfo.scale_denom = denominator;
     jpeg_start_decompress(&cinfo);
-    int stride = (int)((cinfo.output_width * 3 + 3) & ~3u);
+    int channels = cmyk ? 4 : 3;
+    int stride = (int)((cinfo.output_width * channels + 3) & ~3u);
     buffer = malloc((size_t)stride * cinfo.output_height);
     if (!buffer) {
         snprintf(message, message_size, "not enough memory for a %ux%u picture", cinfo.output_width, cinfo.output_height);
         jpeg_destroy_decompress(&cinfo);
+        imagepipe_jpeg_free_metadata(result);
         return -1;
     }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = buffer + (size_t)stride * cinfo.output_scanline;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
+    /* Photoshop writes CMYK JPEGs inverted (0 = full ink) and says so with its Adobe marker. */
+    if (cmyk && cinfo.saw_Adobe_marker) {
+        for (unsigned int y = 0; y < cinfo.output_height; y++) {
+            unsigned char *row = buffer + (size_t)stride * y;
+            for (unsigned int i = 0; i < cinfo.output_width * 4; i++) row[i] = 255 - row[i];
+        }
+    }
     jpeg_finish_decompress(&cinfo);
-    *pixels = buffer;
-    *width = (int)cinfo.output_width;
-    *height = (int)cinfo.output_height;
-    *rowstride = stride;
+    result->pixels = buffer;
+    result->width = (int)cinfo.output_width;
+    result->height = (int)cinfo.output_height;
+    result->rowstride = stride;
+    result->channels = channels;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
+                          long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
                           char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, pixels, width, height, rowstride,
-                  message, message_size);
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, result, message, message_size);
 }
 
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
+                               long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
                                char *message, size_t message_size) {
+    memset(result, 0, sizeof *result);
     FILE *file = fopen(path, "rb");
     if (!file) {
         snprintf(message, message_size, "cannot open the file");
@@ -114,10 +175,78 @@ int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_leas
     }
     /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */
     setvbuf(file, NULL, _IOFBF, 1 << 20);
-    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, pixels, width, height, rowstride,
-                        message, message_size);
+    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, result, message, message_size);
     fclose(file);
     return status;
+}
+
+int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
+                          int quality, int subsampling, int progressive, int optimize,
+                          const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
+                          const unsigned char *xmp, size_t xmp_size,
+                          unsigned char **out, unsigned long *out_size, char *message, size_t message_size) {
+    struct jpeg_compress_struct cinfo;
+    struct strict_error error;
+    unsigned char *volatile marker = NULL;
+    *out = NULL;
+    *out_size = 0;
+    cinfo.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = fail;
+    error.message = message;
+    error.message_size = message_size;
+    error.tolerant = 0;
+    if (setjmp(error.escape)) {
+        jpeg_destroy_compress(&cinfo);
+        free(marker);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, out, out_size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    /* Luma at 1x1 always; chroma sampled at half resolution across (422) or both ways (420). */
+    int h = subsampling == 444 ? 1 : 2, v = subsampling == 420 ? 2 : 1;
+    cinfo.comp_info[0].h_samp_factor = h;
+    cinfo.comp_info[0].v_samp_factor = v;
+    cinfo.comp_info[1].h_samp_factor = cinfo.comp_info[1].v_samp_factor = 1;
+    cinfo.comp_info[2].h_samp_factor = cinfo.comp_info[2].v_samp_factor = 1;
+    cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    if (progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    if (exif && exif_size > 0 && exif_size + 6 <= 65533) {
+        marker = malloc(exif_size + 6);
+        if (marker) {
+            memcpy(marker, exif_marker, 6);
+            memcpy(marker + 6, exif, exif_size);
+            jpeg_write_marker(&cinfo, JPEG_APP0 + 1, marker, (unsigned int)(exif_size + 6));
+            free(marker);
+            marker = NULL;
+        }
+    }
+    if (xmp && xmp_size > 0 && xmp_size + 29 <= 65533) {
+        marker = malloc(xmp_size + 29);
+        if (marker) {
+            memcpy(marker, xmp_marker, 29);
+            memcpy(marker + 29, xmp, xmp_size);
+            jpeg_write_marker(&cinfo, JPEG_APP0 + 1, marker, (unsigned int)(xmp_size + 29));
+            free(marker);
+            marker = NULL;
+        }
+    }
+    if (icc && icc_size > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)rowstride * cinfo.next_scanline);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return 0;
 }
 
 void imagepipe_jpeg_free(unsigned char *pixels, void *unused) {

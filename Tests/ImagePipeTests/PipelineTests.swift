@@ -74,7 +74,9 @@ import TestSupport
         #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "x.png", outputFormat: .jpeg)) }
         #expect(try Save().target(in: RunContext(output: "x.jpg", outputFormat: .jpeg)).format == .jpeg)
         #expect(try Save().target(in: RunContext(output: "x.TIF")).format == .tiff)
-        #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "x.gif")) }
+        #expect(try Save().target(in: RunContext(output: "x.gif")).format == .gif)
+        #expect(try Save().target(in: RunContext(output: "x.AVIF")).format == .avif)
+        #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "x.heic")) }
         #expect(throws: StageError.self) { try Save().target(in: RunContext(output: "-")) }
     }
 }

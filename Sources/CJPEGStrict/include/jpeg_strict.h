@@ -3,6 +3,23 @@
 
 #include <stddef.h>
 
+/* What a decode gives: the pixels and the metadata libjpeg kept. Every pointer is malloc'd (free
+ * with imagepipe_jpeg_free) or NULL. */
+struct imagepipe_jpeg_result {
+    unsigned char *pixels;
+    int width, height, rowstride;
+    /* 3: RGB (a greyscale JPEG comes expanded to RGB, with grey set); 4: CMYK, 0 = no ink (the
+     * inverted values Adobe's CMYK JPEGs store are turned the right way round here). */
+    int channels;
+    int grey;
+    unsigned char *icc;  /* the ICC profile, put together from its APP2 chunks */
+    size_t icc_size;
+    unsigned char *exif; /* the TIFF-structured EXIF block, without its "Exif\0\0" marker */
+    size_t exif_size;
+    unsigned char *xmp;  /* the XMP packet of the first APP1 "http://ns.adobe.com/xap/1.0/" */
+    size_t xmp_size;
+};
+
 /*
  * Decodes JPEG data with libjpeg, treating libjpeg's warnings as errors: corrupt entropy-coded
  * data ("bad Huffman code") and a premature end, which gdk-pixbuf's loader lets through as a
@@ -11,19 +28,33 @@
  * With at_least_width/height above 0 it decodes reduced in the DCT, at the smallest of 1/2,
  * 1/4 and 1/8 that is still that large (in stored orientation). A picture of more than
  * max_pixels (when above 0) is refused from its header, returning -2. On success returns 0 and
- * sets *pixels (RGB, rows of *rowstride bytes, free with imagepipe_jpeg_free), *width, *height.
- * On failure returns -1 with the reason in message; returns 1 when the data needs gdk-pixbuf's
- * own loader instead (CMYK, which libjpeg cannot turn into RGB). With tolerant set, libjpeg's
+ * fills *result. On failure returns -1 with the reason in message. With tolerant set, libjpeg's
  * warnings are not errors: damaged or cut data decodes as far as it goes (load fail=false).
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
+                          long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
                           char *message, size_t message_size);
 
 /* The same, streaming from a file, so the compressed data is never all in memory. */
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, unsigned char **pixels, int *width, int *height, int *rowstride,
+                               long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
                                char *message, size_t message_size);
+
+/* Frees everything a decode's result holds except the pixels (those go with the picture). */
+void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
+
+/*
+ * Encodes RGB pixels (rows of rowstride bytes) as a JPEG with libjpeg: quality 1-100 with
+ * libjpeg's standard tables, chroma subsampling 420, 422 or 444, progressive or baseline, and
+ * optimised Huffman tables or the standard ones. icc, exif (TIFF-structured, without the
+ * "Exif\0\0" marker) and xmp are written when not NULL. On success returns 0 with the file in
+ * *out (free with imagepipe_jpeg_free) and its length in *out_size; -1 with a message on failure.
+ */
+int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
+                          int quality, int subsampling, int progressive, int optimize,
+                          const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
+                          const unsigned char *xmp, size_t xmp_size,
+                          unsigned char **out, unsigned long *out_size, char *message, size_t message_size);
 
 /* Frees decoded pixels; fits GdkPixbufDestroyNotify. */
 void imagepipe_jpeg_free(unsigned char *pixels, void *unused);

@@ -2,19 +2,96 @@ import CGdkPixbuf
 
 extension Image {
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
-    /// `options.background` first. A `cancellation` stops the PNG encoder between rows.
+    /// `options.background` first; the pixels are written in the profile `options.profile`
+    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG encoder between rows.
     public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil) throws -> [UInt8] {
         if format == .jpeg, hasAlpha {
-            return try flattened(onto: options.background).encoded(as: format, options: options, cancellation: cancellation)
+            return try flattened(onto: options.background).withMetadata(metadata).encoded(as: format, options: options, cancellation: cancellation)
         }
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
+        let (image, embedded) = try preparedForSaving(as: format, options: options)
+        let quality = options.quality(for: format)
         switch format {
-        case .png: return try PNGEncoder.encode(self, compression: options.compression, cancellation: cancellation)
-        case .jpeg, .webp: return try encodedByGdkPixbuf(type: format.rawValue, settings: [("quality", String(options.quality))])
-        case .tiff, .bmp, .ico: return try encodedByGdkPixbuf(type: format.rawValue, settings: [])
+        case .png:
+            let palette = options.palette ? try PaletteQuantizer(image, colors: options.colors, dither: options.dither) : nil
+            return try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette,
+                                         cancellation: cancellation)
+        case .jpeg:
+            return try JPEGEncoder.encode(image, quality: quality, chroma: options.chroma, progressive: options.progressive,
+                                          optimizeCoding: options.optimizeCoding, metadata: embedded)
+        case .webp:
+            return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless, nearLossless: options.nearLossless,
+                                          effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded)
+        case .avif:
+            return try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
+                                          lossless: options.lossless, metadata: embedded)
+        case .gif: return try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
+        case .bmp: return try BMPEncoder.encode(image)
+        case .tiff:
+            let icc = embedded.icc.map { bytes in
+                bytes.withUnsafeBufferPointer { buffer in
+                    let text = g_base64_encode(buffer.baseAddress, gsize(buffer.count))!
+                    defer { g_free(text) }
+                    return String(cString: text)
+                }
+            }
+            return try image.encodedByGdkPixbuf(type: format.rawValue, settings: icc.map { [("icc-profile", $0)] } ?? [])
+        case .ico: return try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }
+    }
+
+    /// The pixels as they are to be written, in the profile asked for, and what to embed.
+    ///
+    /// The pixels' profile is `metadata.iccProfile` (nil: sRGB). A format that cannot embed a
+    /// profile gets sRGB pixels, which is what a reader assumes of it.
+    func preparedForSaving(as format: ImageFormat, options: SaveOptions) throws -> (Image, OutputMetadata) {
+        var embedded = OutputMetadata()
+        if format.embedsMetadata {
+            if options.keep.keepsEXIF, let exif = metadata.exif {
+                embedded.exif = metadata.orientationApplied ? ExifBlock(exif).withOrientationReset().bytes : exif
+            }
+            if options.keep.keepsXMP { embedded.xmp = metadata.xmp }
+        }
+        // The profile the written pixels are to be in (nil: sRGB), and whether to embed it.
+        var target: [UInt8]?
+        var embed: Bool
+        var choice = options.profile
+        if choice == .auto, options.keep.keepsICC { choice = .keep }
+        switch choice {
+        case .auto:
+            (target, embed) = (metadata.iccProfile, metadata.iccProfile != nil)
+        case .srgb:
+            (target, embed) = (nil, true)
+        case .none:
+            (target, embed) = (nil, false)
+        case .keep:
+            let source = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
+            if let source, source.space == .rgb, !source.isSRGB {
+                (target, embed) = (source.bytes, true)
+            } else {
+                // Grey and CMYK profiles cannot describe RGB pixels: those were made sRGB on load.
+                (target, embed) = (nil, source != nil)
+            }
+        case let .file(path):
+            let bytes = try ImageFile.readAll(path: path, limit: 64 << 20)
+            let profile: ICCProfile
+            do { profile = try ICCProfile(bytes: bytes) } catch { throw ImageError(.unreadable, path: path, reason: "not an ICC profile Little CMS can read") }
+            guard profile.space == .rgb else {
+                throw ImageError(.unwritable, path: path, reason: "the profile '\(profile.name)' is \(profile.space.rawValue); only RGB profiles can be written")
+            }
+            (target, embed) = (bytes, true)
+        }
+        if !format.embedsProfile { (target, embed) = (nil, false) }
+        var image = self
+        if target != metadata.iccProfile {
+            let from = try metadata.iccProfile.map { try ICCProfile(bytes: $0) } ?? .sRGB
+            let to = try target.map { try ICCProfile(bytes: $0) } ?? .sRGB
+            image = try converted(from: from, to: to, intent: .perceptual)
+        }
+        if embed { embedded.icc = target ?? ICCProfile.sRGB.bytes }
+        return (image, embedded)
     }
 
     /// The picture as gdk-pixbuf's saver for `type` writes it, with its key/value options.
@@ -37,7 +114,7 @@ extension Image {
         return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
     }
 
-    /// The picture composited over an opaque colour, without alpha.
+    /// The picture composited over an opaque color, without alpha.
     public func flattened(onto background: Color) throws -> Image {
         guard hasAlpha else { return self }
         let back = [Int(background.red), Int(background.green), Int(background.blue)]
@@ -56,7 +133,7 @@ extension Image {
         }
     }
 
-    /// Divides colour by alpha, for pictures whose decoder left them premultiplied.
+    /// Divides color by alpha, for pictures whose decoder left them premultiplied.
     func unpremultiplied() throws -> Image {
         try Image.make(size: size, hasAlpha: true) { writer in
             for y in 0..<height {

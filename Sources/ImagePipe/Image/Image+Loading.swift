@@ -7,8 +7,9 @@ extension Image {
         guard let format = SourceFormat(rawValue: header.format), options.allowedFormats.contains(format) else {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
-        // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice.
-        if format.isAnimated || !ImageFile.isRegularFile(path) {
+        // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
+        // libheif reads a HEIF container from memory.
+        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes), options: options, path: path)
         }
         if format == .jpeg {
@@ -29,6 +30,7 @@ extension Image {
     static func decode(_ contiguous: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
+        if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
         if format == .jpeg, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
         let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17))) : 1

@@ -13,10 +13,14 @@ public final class Image: @unchecked Sendable {
     public let channelCount: Int
     /// Bytes from one row to the next; rows may be padded.
     public let rowStride: Int
+    /// The color profile, EXIF and XMP the picture came with, for `save` to keep or drop.
+    /// Stages make images without it; the pipeline carries it on from the decoded picture.
+    public let metadata: ImageMetadata
 
     /// Takes over one reference to `pixbuf`.
-    package init(adopting pixbuf: OpaquePointer) {
+    package init(adopting pixbuf: OpaquePointer, metadata: ImageMetadata = ImageMetadata()) {
         self.pixbuf = pixbuf
+        self.metadata = metadata
         size = Size(Int(gdk_pixbuf_get_width(pixbuf)), Int(gdk_pixbuf_get_height(pixbuf)))
         hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
         channelCount = Int(gdk_pixbuf_get_n_channels(pixbuf))
@@ -29,6 +33,11 @@ public final class Image: @unchecked Sendable {
     package convenience init(retaining pixbuf: OpaquePointer) {
         g_object_ref(UnsafeMutableRawPointer(pixbuf))
         self.init(adopting: pixbuf)
+    }
+
+    /// The same pixels (shared, not copied) with other metadata.
+    public func withMetadata(_ metadata: ImageMetadata) -> Image {
+        Image(adopting: retainedPixbuf(), metadata: metadata)
     }
 
     /// The GdkPixbuf behind the image, with a new reference for the caller to release.
@@ -75,7 +84,7 @@ public final class Image: @unchecked Sendable {
         return Image(adopting: pixbuf)
     }
 
-    /// A new image of one colour. The image has alpha unless the colour is opaque and
+    /// A new image of one color. The image has alpha unless the color is opaque and
     /// `hasAlpha` is false.
     public static func filled(_ color: Color, size: Size, hasAlpha: Bool? = nil) throws -> Image {
         let pixbuf = try allocate(size: size, hasAlpha: hasAlpha ?? !color.isOpaque)

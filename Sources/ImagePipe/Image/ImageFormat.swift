@@ -1,8 +1,8 @@
 import CGdkPixbuf
 
-/// A file format ImagePipe can write, with the gdk-pixbuf saver behind it.
+/// A file format ImagePipe can write. docs/formats.md lists the library behind each.
 public enum ImageFormat: String, CaseIterable, Sendable {
-    case png, jpeg, tiff, bmp, ico, webp
+    case png, jpeg, webp, avif, gif, tiff, bmp, ico
 
     /// The format an output file name asks for, from its extension.
     public init?(fileName: String) {
@@ -20,6 +20,8 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case "bmp": self = .bmp
         case "ico": self = .ico
         case "webp": self = .webp
+        case "avif": self = .avif
+        case "gif": self = .gif
         default: return nil
         }
     }
@@ -33,10 +35,25 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether the installed gdk-pixbuf has a saver for this format (WebP needs a loader package).
-    public var isAvailable: Bool { ImageFormat.writableNames.contains(rawValue) }
+    /// Whether this system can write the format: ImagePipe's own encoders always; TIFF and ICO
+    /// through gdk-pixbuf's savers, when installed (a later gdk-pixbuf may build ICO without).
+    public var isAvailable: Bool {
+        switch self {
+        case .tiff, .ico: ImageFormat.writableNames.contains(rawValue)
+        default: true
+        }
+    }
 
+    /// Whether the format holds an alpha channel (GIF: one level of transparency).
     public var supportsAlpha: Bool { self != .jpeg }
+
+    /// Whether an ICC profile can be embedded (otherwise the pixels are written in sRGB).
+    public var embedsProfile: Bool { [.png, .jpeg, .webp, .avif, .tiff].contains(self) }
+    /// Whether EXIF and XMP can be embedded.
+    public var embedsMetadata: Bool { [.png, .jpeg, .webp, .avif].contains(self) }
+
+    /// The formats this system writes, for messages: "png, jpeg, webp, …".
+    public static var writableList: String { allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: ", ") }
 
     /// The file extensions of every format the installed loaders can read, lower-case.
     public static let readableExtensions: Set<String> = readableExtensions(of: Set(SourceFormat.allCases))

@@ -54,7 +54,7 @@ public struct ImageHeader: Hashable, Sendable {
             if format == nil {
                 let identified = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
                 format = identified
-                if !identified.isAnimated { decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path) }
+                if !identified.isAnimated && !identified.isHEIF { decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path) }
             }
             guard let decoder else {
                 whole.append(contentsOf: chunk)

@@ -22,6 +22,10 @@ public struct LoadOptions: Hashable, Sendable {
     public var maxInputBytes: Int?
     /// The formats that may be decoded: recognised by their first bytes before any loader runs.
     public var allowedFormats: Set<SourceFormat>
+    /// Whether pictures with a color profile are converted to sRGB (the default) or kept as they are.
+    public var color: ColorHandling
+    /// The rendering intent of that conversion.
+    public var intent: RenderingIntent
     /// When decoding must stop: checked between chunks of data fed to a decoder. (The command's
     /// `--timeout` also abandons a decode stuck inside one chunk; see the command's BatchRunner.)
     public var deadline: ContinuousClock.Instant?
@@ -38,7 +42,9 @@ public struct LoadOptions: Hashable, Sendable {
     public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
                 shrinkOnLoad: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode = .good,
                 maxInputBytes: Int? = LoadOptions.defaultMaxInputBytes, allowedFormats: Set<SourceFormat> = SourceFormat.vetted,
-                deadline: ContinuousClock.Instant? = nil) {
+                deadline: ContinuousClock.Instant? = nil, color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual) {
+        self.color = color
+        self.intent = intent
         self.scaling = scaling
         self.shrinkOnLoad = shrinkOnLoad
         self.failOnDamage = failOnDamage

@@ -6,36 +6,84 @@ import CDeflate
 /// output within a few percent of zlib's size at the same level. PNG encoding is most of the
 /// cost of an avatar.
 enum PNGEncoder {
-    static func encode(_ image: Image, compression: Int, cancellation: Cancellation? = nil) throws -> [UInt8] {
+    static func encode(_ image: Image, compression: Int, metadata: OutputMetadata = OutputMetadata(),
+                       palette: PaletteQuantizer? = nil, cancellation: Cancellation? = nil) throws -> [UInt8] {
         let channels = image.channelCount
-        let rowLength = image.width * channels
-        guard let filtered = filterRows(image, rowLength: rowLength, bytesPerPixel: channels, cancellation: cancellation) else {
-            throw ImageError(.interrupted, reason: "stopped before it was finished; nothing written")
+        let depth: UInt8
+        let filtered: [UInt8]
+        if let palette {
+            depth = palette.palette.count <= 2 ? 1 : palette.palette.count <= 4 ? 2 : palette.palette.count <= 16 ? 4 : 8
+            filtered = packedRows(palette, depth: Int(depth))
+        } else {
+            depth = 8
+            guard let rows = filterRows(image, rowLength: image.width * channels, bytesPerPixel: channels, cancellation: cancellation) else {
+                throw ImageError(.interrupted, reason: "stopped before it was finished; nothing written")
+            }
+            filtered = rows
         }
+        let compressed = try zlib(filtered, level: compression)
 
-        guard let compressor = libdeflate_alloc_compressor(Int32(min(max(compression, 0), 12))) else {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(compressed.count + 64)
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(image.width))
+        header.appendBigEndian(UInt32(image.height))
+        // palette, or RGBA or RGB; deflate, adaptive filters, no interlace
+        header += [depth, palette != nil ? 3 : channels == 4 ? 6 : 2, 0, 0, 0]
+        appendChunk("IHDR", header[...], to: &png)
+        if let icc = metadata.icc {
+            appendChunk("iCCP", (Array("ICC profile".utf8) + [0, 0] + (try zlib(icc, level: 9)))[...], to: &png)
+        }
+        if let palette {
+            appendChunk("PLTE", palette.palette.flatMap { [$0.red, $0.green, $0.blue] }[...], to: &png)
+            // Alpha of each entry up to the last that is not opaque.
+            if let last = palette.palette.lastIndex(where: { $0.alpha < 255 }) {
+                appendChunk("tRNS", palette.palette[...last].map(\.alpha)[...], to: &png)
+            }
+        }
+        if let exif = metadata.exif { appendChunk("eXIf", exif[...], to: &png) }
+        if let xmp = metadata.xmp {
+            // iTXt: keyword, NUL, uncompressed, method 0, no language, NUL, no translated keyword, NUL, text
+            appendChunk("iTXt", (Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)[...], to: &png)
+        }
+        appendChunk("IDAT", compressed[...], to: &png)
+        appendChunk("IEND", [][...], to: &png)
+        return png
+    }
+
+    /// zlib-wrapped deflate at `level` (0–12, libdeflate's scale; PNG's 0–9 mean the same there).
+    static func zlib(_ data: [UInt8], level: Int) throws -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(Int32(min(max(level, 0), 12))) else {
             throw ImageError(.unwritable, reason: "libdeflate could not allocate a compressor")
         }
         defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, filtered.count)
+        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
         var compressed = [UInt8](repeating: 0, count: bound)
-        let length = filtered.withUnsafeBytes { input in
+        let length = data.withUnsafeBytes { input in
             compressed.withUnsafeMutableBytes { output in
                 libdeflate_zlib_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
             }
         }
         guard length > 0 else { throw ImageError(.unwritable, reason: "libdeflate could not compress the picture") }
+        compressed.removeSubrange(length...)
+        return compressed
+    }
 
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(length + 64)
-        var header: [UInt8] = []
-        header.appendBigEndian(UInt32(image.width))
-        header.appendBigEndian(UInt32(image.height))
-        header += [8, channels == 4 ? 6 : 2, 0, 0, 0] // depth 8, RGBA or RGB, deflate, adaptive filters, no interlace
-        appendChunk("IHDR", header[...], to: &png)
-        appendChunk("IDAT", compressed[0..<length], to: &png)
-        appendChunk("IEND", [][...], to: &png)
-        return png
+    /// Palette indices packed `depth` bits each, most significant first, each row after filter
+    /// byte 0: libpng's advice for palette pictures, whose indices do not predict each other.
+    private static func packedRows(_ palette: PaletteQuantizer, depth: Int) -> [UInt8] {
+        let width = palette.size.width
+        let rowLength = (width * depth + 7) / 8
+        var output = [UInt8](repeating: 0, count: palette.size.height * (rowLength + 1))
+        let perByte = 8 / depth
+        for y in 0..<palette.size.height {
+            let start = y * (rowLength + 1) + 1
+            for x in 0..<width {
+                let index = palette.indices[y * width + x]
+                output[start + x / perByte] |= index << UInt8((perByte - 1 - x % perByte) * depth)
+            }
+        }
+        return output
     }
 
     /// Each row prefixed with the filter byte of the filter that gives the least sum of absolute

@@ -15,6 +15,8 @@ final class PixbufDecoder {
     /// Whether to stop once the header is read (for `ImageHeader.read(bytes:)`).
     var stopsAfterHeader = false
     private var truncationCheck = TruncationCheck()
+    /// Keeps the metadata blocks as the data streams past (nil for formats read otherwise).
+    private var scanner: MetadataScanner?
 
     /// A decoder for `format` only: the loader is named, never chosen by gdk-pixbuf's sniffing
     /// (see `SourceFormat`).
@@ -28,6 +30,7 @@ final class PixbufDecoder {
         self.options = options
         self.path = path
         self.orientation = orientation
+        scanner = MetadataScanner(format: format)
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
             loader, width, height, context in
             let decoder = Unmanaged<PixbufDecoder>.fromOpaque(context!).takeUnretainedValue()
@@ -93,6 +96,7 @@ final class PixbufDecoder {
         guard !isDone else { return false }
         try options.checkDeadline(path: path)
         truncationCheck.scan(chunk)
+        if !stopsAfterHeader { scanner?.scan(chunk) }
         do {
             try checkGError(.corrupt, path: path) { error in
                 gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
@@ -124,6 +128,7 @@ final class PixbufDecoder {
     static func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
+        if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0
@@ -169,8 +174,26 @@ final class PixbufDecoder {
                 ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
                 : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
         }
-        let image = Image(adopting: pixbuf)
+        var metadata = scanner?.metadata ?? ImageMetadata()
+        if metadata.sourceProfile == nil { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
+        var image = Image(adopting: pixbuf)
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
-        return formatName() == "tiff" && image.hasAlpha ? try image.unpremultiplied() : image
+        if formatName() == "tiff" && image.hasAlpha { image = try image.unpremultiplied() }
+        do {
+            return try Image.colorManaged(image, metadata: metadata, options: options)
+        } catch var error as ImageError {
+            error.path = path
+            throw error
+        }
+    }
+
+    /// The ICC profile a gdk-pixbuf loader attached (the TIFF, PNG and JPEG loaders do), decoded
+    /// from its base64 option.
+    private static func embeddedProfile(of pixbuf: OpaquePointer) -> [UInt8]? {
+        guard let text = gdk_pixbuf_get_option(pixbuf, "icc-profile") else { return nil }
+        var length: gsize = 0
+        guard let decoded = g_base64_decode(text, &length) else { return nil }
+        defer { g_free(decoded) }
+        return Array(UnsafeBufferPointer(start: decoded, count: Int(length)))
     }
 }

@@ -44,6 +44,9 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     /// The gdk-pixbuf loader's name (what `gdk_pixbuf_loader_new_with_type` takes).
     public var loaderName: String { rawValue }
 
+    /// Whether libheif reads the format (rather than a gdk-pixbuf loader).
+    var isHEIF: Bool { self == .avif || self == .heif }
+
     /// Whether the format can hold several frames that a loader would decode all at once.
     var isAnimated: Bool { self == .gif || self == .webp }
 
@@ -71,7 +74,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         if at(0, "icns") { return .icns }
         if at(4, "idsc") || at(4, "idat") || at(4, "iicc") { return .qtif }
         // ICO and CUR: type 1 or 2 and at least one image. (An uncompressed TGA starts 00 00 02 00
-        // too, but its next two bytes, the colour map's length, are 0.)
+        // too, but its next two bytes, the color map's length, are 0.)
         if (at(0, [0x00, 0x00, 0x01, 0x00]) || at(0, [0x00, 0x00, 0x02, 0x00])), b.count >= 6, b[4] != 0 || b[5] != 0 { return .ico }
         if b.count >= 3, b[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(b[1]), [0x20, 0x09, 0x0A, 0x0D].contains(b[2]) { return .pnm }
         if at(0, "/* XPM */") { return .xpm }

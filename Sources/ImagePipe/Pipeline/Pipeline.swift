@@ -144,8 +144,10 @@ public struct Pipeline: Sendable {
                     let said = transform.outputSizeIsUpperBound ? "at most \(expected)" : "\(expected)"
                     throw StageError("produced \(result.size) where its plan said \(said) (a bug in the stage)")
                 }
-                if let context, let writer = transform as? any Sink { outputs.append(try writer.write(result, in: context)) }
-                return result
+                // Stages make new images without metadata; the profile and EXIF still describe them.
+                let carried = result.metadata.isEmpty && !current.metadata.isEmpty ? result.withMetadata(current.metadata) : result
+                if let context, let writer = transform as? any Sink { outputs.append(try writer.write(carried, in: context)) }
+                return carried
             }
             try observe?(StageEvent(index: index, stage: transform, image: current, seconds: Self.seconds(clock.now - start)))
         }

@@ -10,6 +10,10 @@ public struct Load: ImageSource, DeclaredStage {
                   help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
             Param(\.scaling, "scaling", .choice(ScalingMode.self),
                   help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction and scales with gdk-pixbuf's bilinear; good keeps 2× headroom and scales with lanczos3; best decodes at full size, then lanczos3."),
+            Param(\.color, "color", .choice(ColorHandling.self), default: .srgb,
+                  help: "srgb converts a picture with an embedded ICC profile (Display P3, Adobe RGB, CMYK, grey) to sRGB with Little CMS, as sharp does; keep leaves RGB pixels in their profile and carries it to save (CMYK and grey are converted all the same: pictures are held as RGB)."),
+            Param(\.intent, "intent", .choice(RenderingIntent.self), default: .perceptual,
+                  help: "The rendering intent of that conversion: perceptual as sharp (libvips' own default is relative; the two differ only for profiles with gamut tables, such as CMYK)."),
         ])
 
     public var path: String?
@@ -17,8 +21,13 @@ public struct Load: ImageSource, DeclaredStage {
     public var failOnDamage: Bool
     /// nil: the run's choice.
     public var scaling: ScalingMode?
+    public var color: ColorHandling
+    public var intent: RenderingIntent
 
-    public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode? = nil) {
+    public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode? = nil,
+                color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual) {
+        self.color = color
+        self.intent = intent
         self.path = path
         self.autoOrient = autoOrient
         self.failOnDamage = failOnDamage
@@ -36,6 +45,8 @@ public struct Load: ImageSource, DeclaredStage {
         var options = context.loadOptions
         options.applyOrientation = autoOrient
         options.failOnDamage = failOnDamage
+        options.color = color
+        options.intent = intent
         if let scaling { options.scaling = scaling }
         return options
     }

@@ -1,21 +1,58 @@
-/// `save [path] [format=auto] [quality=90] [compression=6] [background=white]`: encodes the
-/// picture and writes it atomically; the last stage of a pipeline.
+/// `save [path] [format=auto] [quality=auto] …`: encodes the picture and writes it atomically;
+/// the last stage of a pipeline. docs/formats.md has every format, its library and its options.
 public struct Save: Sink, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "save", summary: "Write the picture to a file (png, jpeg, tiff, bmp, ico, webp)", example: "save avatar.jpg quality=85",
+        "save", summary: "Write the picture to a file (png, jpeg, webp, avif, gif, tiff, bmp, ico)", example: "save avatar.jpg quality=85",
         start: Save(), [
             Param(\.path, "path", .path, positional: true,
                   help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
             // `auto` is one of the choices (not a missing value): the schema has always shown it so.
             Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
                   help: "The file format; auto takes it from --format, else from the file's extension."),
-            Param(\.options.quality, "quality", .integer(1...100), default: SaveOptions().quality,
-                  help: "JPEG and WebP quality."),
+            Param(\.options.quality, "quality", .integer(1...100), auto: true,
+                  help: "JPEG, WebP and AVIF quality; auto is 90 for JPEG and WebP (ImagePipe's own: sharp takes 80, libvips 75) and 50 for AVIF (as sharp and libvips)."),
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
                   help: "PNG zlib compression level: 0 none, 9 smallest."),
             Param(\.options.background, "background", .color, default: SaveOptions().background,
                   help: "The color a picture with alpha is flattened onto for JPEG, which has no alpha."),
+            Param(\.options.chroma, "chroma", .choice(ChromaSubsampling.self), default: SaveOptions().chroma,
+                  help: "JPEG and AVIF chroma subsampling: auto is 444 at quality 90 and above, else 420, as libvips (sharp always takes 420)."),
+            Param(\.options.progressive, "progressive", .boolean, default: SaveOptions().progressive,
+                  help: "Progressive JPEG: a coarse picture first, refined by later scans."),
+            Param(\.options.optimizeCoding, "optimize-coding", .boolean, default: SaveOptions().optimizeCoding,
+                  help: "JPEG Huffman tables made for the picture: a few percent smaller, the same pixels (sharp's default; libvips' is false)."),
+            Param(\.options.lossless, "lossless", .boolean, default: SaveOptions().lossless,
+                  help: "Lossless WebP and AVIF."),
+            Param(\.options.nearLossless, "near-lossless", .boolean, default: SaveOptions().nearLossless,
+                  help: "WebP near-lossless: lossless coding of pixels adjusted within the quality."),
+            Param(\.options.effort, "effort", .integer(0...6), default: SaveOptions().effort,
+                  help: "WebP encoder effort: 0 fastest, 6 smallest (4, as sharp and libvips)."),
+            Param(\.options.alphaQuality, "alpha-quality", .integer(0...100), default: SaveOptions().alphaQuality,
+                  help: "WebP quality of the alpha channel."),
+            Param(\.options.speed, "speed", .integer(0...10), default: SaveOptions().speed,
+                  help: "AVIF encoder speed: 0 slowest and smallest, 10 fastest (5: sharp's and libvips' effort 4)."),
+            Param(\.options.palette, "palette", .boolean, default: SaveOptions().palette,
+                  help: "PNG as a palette of at most `colors` colors, by libimagequant (sharp's palette)."),
+            Param(\.options.colors, "colors", .integer(2...256), default: SaveOptions().colors,
+                  help: "Palette size of palette PNG and GIF."),
+            Param(\.options.dither, "dither", .number(0...1), default: SaveOptions().dither,
+                  help: "Floyd–Steinberg dithering of palette PNG and GIF: 0 none, 1 full."),
+            Param(\.options.keep, "keep", .choice(MetadataKeep.self), default: SaveOptions().keep,
+                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF): none strips everything but what the colors need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, or all."),
+            Param(\.options.profile, "profile", Save.profileKind, default: SaveOptions().profile,
+                  help: "The color profile written: auto (what the colors need), srgb (sRGB pixels, profile embedded), keep (the input's own profile, converting back to it), none (sRGB pixels, no profile), or the path of an RGB ICC file to convert to and embed."),
         ])
+
+    /// `profile`'s values: a word, or else a path.
+    static let profileKind = ParameterKind<OutputProfile>(.string, value: { .string($0.text) }) { value in
+        if case let .string(text) = value { OutputProfile(text: text) } else { nil }
+    }
+
+    public func check() throws(ArgumentError) {
+        if case let .file(path) = options.profile, path.isEmpty {
+            throw ArgumentError.parameter("profile", "profile: give srgb, keep, none, auto or the path of an ICC file")
+        }
+    }
 
     public var path: String?
     public var format: ImageFormat?
@@ -44,12 +81,29 @@ public struct Save: Sink, DeclaredStage {
         guard let format = format ?? context.outputFormat ?? named else {
             throw StageError(path == "-"
                 ? "writing to standard output needs a format: --format or save format=…"
-                : "cannot tell the format of '\(path)' from its extension; use .png, .jpg, .tif, .bmp, .ico or .webp, or save format=…")
+                : Self.unknownExtension(path))
         }
         guard format.isAvailable else {
-            throw StageError("this system has no \(format.rawValue) saver (for WebP install webp-pixbuf-loader)")
+            throw StageError("this system has no \(format.rawValue) saver (gdk-pixbuf's is not installed); it can write \(ImageFormat.writableList)")
         }
         return (path, format)
+    }
+
+    /// Why `path`'s extension names no writable format, and what can be written.
+    static func unknownExtension(_ path: String) -> String {
+        let name = Array(PathBytes.lastComponent(path).utf8)
+        let ext = name.lastIndex(of: UInt8(ascii: ".")).map { String(decoding: name[($0 + 1)...], as: UTF8.self).lowercased() }
+        let writable = "it can write \(ImageFormat.writableList) (by extension, or save format=…)"
+        switch ext {
+        case "heic", "heif":
+            return "'\(path)': HEIC is read but not written (its HEVC encoder, x265, is not used); write .avif, the same container with AV1; \(writable)"
+        case "jxl":
+            return "'\(path)': JPEG XL cannot be written (Debian 12's libjxl 0.7 is too old to use); \(writable)"
+        case let ext?:
+            return "cannot tell the format of '\(path)' from its extension (no writable format is .\(ext)); \(writable)"
+        case nil:
+            return "cannot tell the format of '\(path)' without an extension; \(writable)"
+        }
     }
 
     public func write(_ image: Image, in context: RunContext) throws -> String {

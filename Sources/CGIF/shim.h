@@ -1,0 +1,4 @@
+#ifndef IMAGEPIPE_CGIF_SHIM_H
+#define IMAGEPIPE_CGIF_SHIM_H
+#include <cgif.h>
+#endif

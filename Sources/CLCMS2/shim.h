@@ -1,0 +1,13 @@
+#ifndef IMAGEPIPE_CLCMS2_SHIM_H
+#define IMAGEPIPE_CLCMS2_SHIM_H
+#include <lcms2.h>
+
+/* lcms2's pixel formats are function-like macros, which Swift does not import. */
+static const cmsUInt32Number imagepipe_type_rgb_8 = TYPE_RGB_8;
+static const cmsUInt32Number imagepipe_type_rgba_8 = TYPE_RGBA_8;
+static const cmsUInt32Number imagepipe_type_gray_8 = TYPE_GRAY_8;
+/* Grey read from the first byte of each RGB pixel (a grey JPEG or PNG expanded to RGB). */
+static const cmsUInt32Number imagepipe_type_gray_in_rgb_8 = COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(2);
+static const cmsUInt32Number imagepipe_type_gray_in_rgba_8 = COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3);
+static const cmsUInt32Number imagepipe_type_cmyk_8 = TYPE_CMYK_8;
+#endif

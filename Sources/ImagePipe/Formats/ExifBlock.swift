@@ -1,0 +1,107 @@
+import CExif
+
+/// A TIFF-structured EXIF block: what `imagepipe info` shows of it (read with libexif), and the
+/// orientation reset that `save keep=exif` needs.
+///
+/// Why libexif: it is a maintained C library (no C++ interop, unlike exiv2, whose extra reach —
+/// XMP and IPTC editing — ImagePipe does not need: XMP is carried as an opaque packet), and it
+/// reads every tag, maker-note offsets and all, far more thoroughly than a hand-written walker.
+/// Writing goes the other way: the orientation is patched in place rather than re-serialised
+/// through `exif_data_save_data`, which rewrites offsets and can drop maker notes it does not
+/// know; a patch keeps every other byte as the camera wrote it.
+public struct ExifBlock: Sendable {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// What a quick look wants to know.
+    public struct Summary: Equatable, Sendable {
+        public var orientation: Int?
+        public var date: String?
+        public var camera: String?
+        public var hasGPS: Bool
+    }
+
+    /// The orientation, date, camera make and model, and whether there is a GPS position.
+    public var summary: Summary {
+        var summary = Summary(orientation: nil, date: nil, camera: nil, hasGPS: false)
+        let data = withLibexif { data in
+            summary.orientation = Self.value(data, EXIF_IFD_0, EXIF_TAG_ORIENTATION).flatMap { Int($0.prefix { $0.isNumber }) }
+                ?? Self.orientationNumber(data)
+            summary.date = Self.value(data, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL) ?? Self.value(data, EXIF_IFD_0, EXIF_TAG_DATE_TIME)
+            let make = Self.value(data, EXIF_IFD_0, EXIF_TAG_MAKE), model = Self.value(data, EXIF_IFD_0, EXIF_TAG_MODEL)
+            let parts = [make, model].compactMap { $0 }.filter { !$0.isEmpty }
+            // Models often repeat the make ("Canon" "Canon EOS 5D").
+            if let make, let model, model.hasPrefix(make) { summary.camera = model } else if !parts.isEmpty { summary.camera = parts.joined(separator: " ") }
+            if let gps = data.pointee.ifd.4, gps.pointee.count > 0 { summary.hasGPS = true }
+        }
+        _ = data
+        return summary
+    }
+
+    /// Runs `body` on the block as libexif reads it.
+    private func withLibexif(_ body: (UnsafeMutablePointer<ExifData>) -> Void) -> Bool {
+        let framed = MetadataScanner.exifMarker + bytes
+        guard let data = framed.withUnsafeBufferPointer({ exif_data_new_from_data($0.baseAddress, UInt32($0.count)) }) else { return false }
+        defer { exif_data_unref(data) }
+        body(data)
+        return true
+    }
+
+    private static func value(_ data: UnsafeMutablePointer<ExifData>, _ ifd: ExifIfd, _ tag: ExifTag) -> String? {
+        guard let content = ifdContent(data, ifd), let entry = exif_content_get_entry(content, tag) else { return nil }
+        var text = [CChar](repeating: 0, count: 256)
+        guard exif_entry_get_value(entry, &text, UInt32(text.count)) != nil else { return nil }
+        let value = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: " ")
+        return value.isEmpty ? nil : value
+    }
+
+    private static func orientationNumber(_ data: UnsafeMutablePointer<ExifData>) -> Int? {
+        guard let content = ifdContent(data, EXIF_IFD_0), let entry = exif_content_get_entry(content, EXIF_TAG_ORIENTATION),
+              let raw = entry.pointee.data, entry.pointee.size >= 2 else { return nil }
+        return Int(exif_get_short(raw, exif_data_get_byte_order(data)))
+    }
+
+    private static func ifdContent(_ data: UnsafeMutablePointer<ExifData>, _ ifd: ExifIfd) -> UnsafeMutablePointer<ExifContent>? {
+        withUnsafePointer(to: data.pointee.ifd) { tuple in
+            tuple.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) { $0[Int(ifd.rawValue)] }
+        }
+    }
+
+    /// The block with IFD0's orientation tag set to 1 (as stored = as shown), every other byte
+    /// unchanged; the block itself when it has no such tag.
+    public func withOrientationReset() -> ExifBlock {
+        var bytes = self.bytes
+        guard bytes.count >= 8, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D else { return self }
+        let little = bytes[0] == 0x49
+        func read16(_ offset: Int) -> Int? {
+            guard offset >= 0, offset + 2 <= bytes.count else { return nil }
+            return little ? Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 : Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+        }
+        func read32(_ offset: Int) -> Int? {
+            guard let a = read16(offset), let b = read16(offset + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard let ifd = read32(4), let count = read16(ifd) else { return self }
+        for entry in 0..<count {
+            let offset = ifd + 2 + entry * 12
+            // Tag 0x0112, type SHORT (3), count 1: the value sits in the entry's first two value bytes.
+            guard read16(offset) == 0x0112 else { continue }
+            guard read16(offset + 2) == 3, offset + 10 <= bytes.count else { return self }
+            bytes[offset + 8] = little ? 1 : 0
+            bytes[offset + 9] = little ? 0 : 1
+            return ExifBlock(bytes)
+        }
+        return self
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        var text = Substring(self)
+        while text.first == set { text.removeFirst() }
+        while text.last == set { text.removeLast() }
+        return String(text)
+    }
+}

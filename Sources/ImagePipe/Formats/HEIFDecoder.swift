@@ -1,0 +1,132 @@
+import CGdkPixbuf
+import CHeif
+
+/// HEIC and AVIF reading through libheif directly (HEVC through libde265, AV1 through dav1d or
+/// libaom), rather than through heif-gdk-pixbuf: that loader drops the ICC profile and EXIF, and
+/// is one more package. libheif applies the container's rotation and mirroring (`irot`, `imir`),
+/// so the pixels come turned as shown and the EXIF orientation no longer applies.
+enum HEIFDecoder {
+    /// libheif's plugins are loaded once per process.
+    private static let initialised: Void = { _ = heif_init(nil) }()
+
+    /// The stored size (already turned) and whether the picture has alpha, from the container.
+    static func header(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageHeader {
+        try withPrimary(bytes, format: format, path: path) { handle in
+            let size = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            guard size.width > 0, size.height > 0 else {
+                throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
+            }
+            return ImageHeader(storedSize: size, format: format.loaderName)
+        }
+    }
+
+    /// Decodes the primary picture to 8-bit RGB(A), with its profile, EXIF and XMP, made ready
+    /// for the stages as every decode is (`Image.colorManaged`).
+    static func decode(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
+        try withPrimary(bytes, format: format, path: path) { handle in
+            let size = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
+            try options.checkDeadline(path: path)
+            let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+            var decoded: OpaquePointer?
+            try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB,
+                                        alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil), path: path, doing: "decode")
+            guard let decoded else { throw ImageError(.corrupt, path: path, reason: "libheif gave no picture") }
+            defer { heif_image_release(decoded) }
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
+                throw ImageError(.corrupt, path: path, reason: "libheif gave no pixels")
+            }
+            let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+            let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+            let rowBytes = width * (alpha ? 4 : 3)
+            let image = try Image.make(size: Size(width, height), hasAlpha: alpha) { writer in
+                for y in 0..<height {
+                    writer.row(y).baseAddress!.update(from: plane + y * Int(stride), count: rowBytes)
+                }
+            }
+            var metadata = ImageMetadata()
+            metadata.sourceProfile = profile(of: handle)
+            metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
+            metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
+            var managed = options
+            // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
+            managed.applyOrientation = true
+            do {
+                return try Image.colorManaged(image, metadata: metadata, options: managed)
+            } catch var error as ImageError {
+                error.path = path
+                throw error
+            }
+        }
+    }
+
+    /// The profile, EXIF and XMP of the primary picture, without decoding it.
+    static func metadata(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageMetadata {
+        try withPrimary(bytes, format: format, path: path) { handle in
+            ImageMetadata(sourceProfile: profile(of: handle), exif: block(of: handle, type: "Exif").map(exifPayload),
+                          xmp: block(of: handle, type: "mime", contentType: "application/rdf+xml"))
+        }
+    }
+
+    private static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, path: String?,
+                                       _ body: (OpaquePointer) throws -> T) throws -> T {
+        initialised
+        let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
+        guard heif_have_decoder_for_format(codec) != 0 else {
+            let plugin = format == .avif ? "libheif-plugin-dav1d" : "libheif-plugin-libde265"
+            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): libheif has no \(format == .avif ? "AV1" : "HEVC") decoder here; install \(plugin)")
+        }
+        guard let context = heif_context_alloc() else { throw ImageError(.tooLarge, path: path, reason: "libheif could not start") }
+        defer { heif_context_free(context) }
+        return try bytes.withUnsafeBytes { buffer in
+            try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), path: path, doing: "read")
+            var handle: OpaquePointer?
+            try check(heif_context_get_primary_image_handle(context, &handle), path: path, doing: "find the picture in")
+            guard let handle else { throw ImageError(.corrupt, path: path, reason: "no picture in the \(format.displayName) file") }
+            defer { heif_image_handle_release(handle) }
+            return try body(handle)
+        }
+    }
+
+    private static func check(_ error: heif_error, path: String?, doing what: String) throws {
+        guard error.code != heif_error_Ok else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        throw ImageError(.corrupt, path: path, reason: "libheif could not \(what) it: \(message)")
+    }
+
+    private static func profile(of handle: OpaquePointer) -> [UInt8]? {
+        let type = heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard heif_image_handle_get_raw_color_profile(handle, &bytes).code == heif_error_Ok else { return nil }
+        return bytes
+    }
+
+    private static func block(of handle: OpaquePointer, type: String, contentType: String? = nil) -> [UInt8]? {
+        let count = heif_image_handle_get_number_of_metadata_blocks(handle, type)
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        let found = heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, count)
+        for id in ids.prefix(Int(found)) {
+            if let contentType {
+                guard let content = heif_image_handle_get_metadata_content_type(handle, id), String(cString: content) == contentType else { continue }
+            }
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 0 else { continue }
+            var bytes = [UInt8](repeating: 0, count: size)
+            if heif_image_handle_get_metadata(handle, id, &bytes).code == heif_error_Ok { return bytes }
+        }
+        return nil
+    }
+
+    /// A HEIF Exif item starts with the offset of the TIFF header (usually past `Exif\0\0`).
+    private static func exifPayload(_ item: [UInt8]) -> [UInt8] {
+        guard item.count > 4 else { return item }
+        let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        guard 4 + offset < item.count else { return Array(item.dropFirst(4)) }
+        return Array(item[(4 + offset)...])
+    }
+}

@@ -1,0 +1,44 @@
+import ImagePipe
+
+/// `imagepipe info FILE… [--json]`: format, size, orientation, color profile and EXIF facts,
+/// as `vipsheader` or `identify` tell them.
+struct InfoCommand {
+    static let help = """
+        usage: imagepipe info FILE... [--json] [options]
+
+        Shows each picture's format, stored size, EXIF orientation (and the size as shown), frame
+        count, file size, embedded color profile (its name and color space), EXIF date, camera
+        and whether it holds a GPS position, and whether it has XMP. JPEG, PNG and WebP are only
+        scanned, HEIC and AVIF read from their container; other formats are decoded.
+
+        Options:
+          --json                 One JSON object per file, with "file" first
+        \(LimitOptions.help)
+          -h, --help             Show this help
+        """
+
+    func main(_ arguments: [String]) throws -> Int32 {
+        guard let parser = try OptionParser.parse(arguments, options: [.init(names: ["--json"], takesValue: false)] + LimitOptions.options,
+                                                  help: Self.help) else { return 0 }
+        let files = parser.positionals
+        guard !files.isEmpty else { throw UsageError("info needs a file; see imagepipe info --help") }
+        var options = LoadOptions()
+        try LimitOptions.apply(parser, to: &options)
+        var status: Int32 = 0
+        for file in files {
+            do {
+                let info = try ImageInfo.read(path: file, options: options)
+                if parser.has("--json") {
+                    guard case let .object(pairs) = info.json else { continue }
+                    Console.output(JSONValue.object([("file", .string(file))] + pairs).text)
+                } else {
+                    Console.output("\(file): " + info.text.split(separator: "\n").joined(separator: "\n  "))
+                }
+            } catch {
+                Console.error("\(error)")
+                status = 1
+            }
+        }
+        return status
+    }
+}
