@@ -120,7 +120,7 @@ struct RunCommand {
         guard inputs.filter({ $0.path == "-" }).count <= (inputs.count == 1 ? 1 : 0) else {
             throw UsageError("standard input (-) can only be the one input")
         }
-        if inputs.isEmpty, let load = pipeline.source as? Load, load.path == nil {
+        if inputs.isEmpty, manifest == nil, let load = pipeline.source as? Load, load.path == nil {
             throw UsageError("\(Load.schema.name): no input: name a file after the pipeline, or give load a path")
         }
 
