@@ -6,13 +6,19 @@ import Glibc
 /// What is checked before any picture is touched: every output name can be made, no two inputs
 /// write the same file, no output replaces an input (unless `--overwrite`) — whether the input is
 /// named on the command line or by `load FILE` — and no output is an existing directory, block
-/// device or socket. Names are compared as bytes (see `PathBytes`).
+/// device or socket. Names are compared as bytes (see `PathBytes`). In a batch, an input whose
+/// output cannot be named at all (its `{ext}` names no writable format, say) is that input's
+/// failure, not the batch's: it is returned, and the others go on. When no input's output can be
+/// named, the command line itself is wrong: that is a usage error.
 struct OutputCheck {
     let pipeline: Pipeline
     let contexts: [RunContext]
     let allowOverwrite: Bool
 
-    func run() throws {
+    /// The inputs (by `RunContext.index`) of a batch whose outputs cannot be named, with why.
+    @discardableResult
+    func run() throws -> [Int: String] {
+        var unnamed: [Int: String] = [:]
         var writers: [[UInt8]: String] = [:] // normalised output bytes → the input that writes it
         var inputs: [String: String] = [:]    // an input's file identity → its path
         for context in contexts {
@@ -26,7 +32,10 @@ struct OutputCheck {
             do {
                 outputs = try pipeline.outputs(in: context)
             } catch {
-                throw UsageError((contexts.count > 1 ? "\(source): " : "") + "\(error)")
+                guard contexts.count > 1 else { throw UsageError("\(error)") }
+                unnamed[context.index] = "\(source): \(error)"
+                if unnamed.count == contexts.count { throw UsageError("\(source): \(error)") }
+                continue
             }
             var written = Set<[UInt8]>()
             for output in outputs where output != "-" {
@@ -42,6 +51,7 @@ struct OutputCheck {
                 }
             }
         }
+        return unnamed
     }
 
     /// A path's bytes with `.` and empty components dropped, for comparing names not yet on disk.
@@ -57,10 +67,15 @@ struct OutputCheck {
         guard stat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
         case S_IFREG, S_IFCHR, S_IFIFO: return nil
-        case S_IFDIR: return "is a directory; give a file name, or use --out-dir for a directory"
+        case S_IFDIR: return "is a directory; give a file name, or '\(path)/' to write into it"
         case S_IFBLK: return "is a block device; ImagePipe writes files, character devices and FIFOs only"
         default: return "is not a file; ImagePipe writes files, character devices and FIFOs only"
         }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The device and inode of an existing file, so that two names of one file compare equal.

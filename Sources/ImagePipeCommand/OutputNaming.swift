@@ -17,12 +17,12 @@ struct OutputNaming {
         let save = pipeline.sink as? Save
         format = save?.format ?? template.outputFormat
         var prefix = "{dir}/"
-        if let output = template.output, output != "-", output.utf8.last == UInt8(ascii: "/") {
-            // `-o thumbs/`: into that folder, as cp and mv take a trailing slash.
+        if let output = template.output, output != "-", output.utf8.last == UInt8(ascii: "/") || Self.isFolderName(output) {
+            // `-o thumbs/`, or `-o thumbs` naming a folder: into that folder, as cp and mv do.
             if template.outputDirectory == nil {
-                template.outputDirectory = String(decoding: output.utf8.dropLast(), as: UTF8.self)
+                template.outputDirectory = output.utf8.last == UInt8(ascii: "/") ? String(decoding: output.utf8.dropLast(), as: UTF8.self) : output
             } else {
-                prefix = output + prefix
+                prefix = (output.utf8.last == UInt8(ascii: "/") ? output : output + "/") + prefix
             }
             template.output = nil
         }
@@ -34,9 +34,17 @@ struct OutputNaming {
         usesDefaultName = save.map { $0.path == nil } ?? false && template.output == nil && (batch || template.outputDirectory != nil)
     }
 
+    /// Whether `-o NAME` can only mean "into the folder NAME": it is an existing directory, and
+    /// neither a template nor a name with an image extension (`-o d.png` naming a directory is
+    /// refused by `OutputCheck` rather than guessed at).
+    static func isFolderName(_ output: String) -> Bool {
+        guard !output.contains("{"), ImageFormat(fileName: output) == nil else { return false }
+        return OutputCheck.isDirectory(output)
+    }
+
     /// The output name for `input` when none was given: its stem, and the extension of the
     /// format asked for; else the input's own extension when that format can be written, else
-    /// `.png` (a GIF in a folder is written as PNG rather than failing the batch).
+    /// `.png` (a HEIC in a folder is written as PNG rather than failing the batch).
     static func defaultName(for input: String?, format: ImageFormat?, prefix: String = "{dir}/") -> String {
         if let format { return prefix + "{stem}." + format.fileExtension }
         if let input, input != "-", let own = ImageFormat(fileName: input), own.isAvailable { return prefix + "{stem}.{ext}" }

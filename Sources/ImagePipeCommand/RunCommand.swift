@@ -25,8 +25,9 @@ struct RunCommand {
         stem is `stdin`). Relative outputs go into --out-dir (with a template alone: the current
         directory) and may not leave it. Without a name, each output is DIR/{dir}/{stem}.EXT:
         EXT is the --format's (jpg, png, tif, webp…), else the input's own extension when that
-        format can be written, else png (a GIF is written as PNG). `-o thumbs/` means "into
-        thumbs/" with those names; so does --out-dir with one input and no -o. An extension
+        format can be written, else png (a HEIC is written as PNG). `-o thumbs/` means "into
+        thumbs/" with those names; so do `-o thumbs` naming an existing folder and --out-dir
+        with one input and no -o. An extension
         that names another format than --format or save format= is an error. A batch cannot
         write to standard output. A file that fails is reported and the others go on; the exit
         status is then 1.
@@ -69,7 +70,8 @@ struct RunCommand {
     /// `-`), and not a picture followed by `--json` lines.
     static func checkStandardOutput(pipeline: Pipeline, contexts: [RunContext], json: Bool) throws {
         for context in contexts {
-            let count = (try pipeline.outputs(in: context)).filter { $0 == "-" }.count
+            // An input whose output cannot be named is already that input's failure (OutputCheck).
+            let count = ((try? pipeline.outputs(in: context)) ?? []).filter { $0 == "-" }.count
             guard count > 0 else { continue }
             if contexts.count > 1 {
                 throw UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
@@ -160,14 +162,14 @@ struct RunCommand {
             }
             // The whole list is checked, not only this shard's share: two inputs of different
             // shards writing one file are refused the same way on every machine.
-            try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
+            let unnamed = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
             try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
             if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
                 contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes)
             }
             let total = contexts.count
             if let shard { contexts = contexts.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element) }
-            feed = InputFeed(.contexts(contexts, total: total), template: template, shard: shard, batch: total > 1, naming: naming)
+            feed = InputFeed(.contexts(contexts, total: total, problems: unnamed), template: template, shard: shard, batch: total > 1, naming: naming)
         }
         var ledger: LedgerWriter?
         if let directory = parser.last("--ledger") {

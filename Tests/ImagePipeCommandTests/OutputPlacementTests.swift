@@ -100,6 +100,41 @@ import TestSupport
         #expect(magic(directory.file("e/small/a.jpg")) == "jpeg")
     }
 
+    /// `-o NAME` naming a folder that exists means into it, as cp and mv take it; a name that is
+    /// neither a folder nor has an extension says how to name a folder.
+    @Test func anExistingFolderWithoutTheSlashIsWrittenInto() throws {
+        let directory = try photos()
+        try FileManager.default.createDirectory(atPath: directory.file("thumbs"), withIntermediateDirectories: true)
+        let one = try CommandRunner.run(["run", "-e", "fit 20x20", "photos/c.jpg", "-o", "thumbs"], in: directory.path)
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(magic(directory.file("thumbs/c.jpg")) == "jpeg")
+        let many = try CommandRunner.run(["run", "-e", "fit 20x20", "photos", "-o", "thumbs", "-q"], in: directory.path)
+        #expect(many.status == 0, "\(many.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("thumbs")).sorted() == ["a.png", "c.jpg"])
+        let missing = try CommandRunner.run(["run", "-e", "fit 20x20", "photos/c.jpg", "-o", "nothing"], in: directory.path)
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("cannot tell the format of 'nothing' without an extension (for a folder, write 'nothing/')"), "\(missing.standardError)")
+    }
+
+    /// A 2x2 TGA (read only with --allow-format tga; no saver writes .tga).
+    static let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0x20] + [0, 0, 255, 255, 0, 0, 0, 255, 0, 255, 255, 255]
+
+    /// `-o '{stem}.{ext}'` keeps each input's extension; one that cannot be written fails alone
+    /// (exit 1, its own message) and the rest of the batch is written.
+    @Test func anUnwritableExtensionInATemplateFailsThatInputAlone() throws {
+        let directory = try photos()
+        _ = try directory.write(Self.tga, to: "photos/b.tga")
+        let result = try CommandRunner.run(["run", "--allow-format", "tga", "-e", "fit 20x20", "photos", "-o", "o/{stem}.{ext}"], in: directory.path)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("photos/b.tga: save: cannot tell the format of './o/b.tga' from its extension (no writable format is .tga)"), "\(result.standardError)")
+        #expect(result.standardError.contains("3 files: 2 done, 1 failed"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("o")).sorted() == ["a.png", "c.jpg"])
+        // When no input can be named, the template itself is wrong: a usage error, nothing run.
+        let none = try CommandRunner.run(["run", "-e", "fit 20x20", "photos", "-o", "p/{stem}.tga"], in: directory.path)
+        #expect(none.status == 2, "\(none.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("p")))
+    }
+
     @Test func aPictureWhoseFormatCannotBeWrittenComesOutAsPNG() throws {
         let directory = try photos()
         _ = try directory.write(Self.gif, to: "photos/b.gif")

@@ -102,7 +102,7 @@ public struct Save: Sink, DeclaredStage {
         case let ext?:
             return "cannot tell the format of '\(path)' from its extension (no writable format is .\(ext)); \(writable)"
         case nil:
-            return "cannot tell the format of '\(path)' without an extension; \(writable)"
+            return "cannot tell the format of '\(path)' without an extension (for a folder, write '\(path)/'); \(writable)"
         }
     }
 

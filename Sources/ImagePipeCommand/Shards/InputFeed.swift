@@ -12,8 +12,9 @@ final class InputFeed: Sendable {
 
     /// Where the inputs come from.
     enum Source: Sendable {
-        /// Contexts already made (and checked) for this shard, from a list of `total` inputs.
-        case contexts([RunContext], total: Int)
+        /// Contexts already made (and checked) for this shard, from a list of `total` inputs;
+        /// `problems` holds, by `RunContext.index`, why an input cannot be run.
+        case contexts([RunContext], total: Int, problems: [Int: String] = [:])
         /// A manifest, with the directory its relative names are resolved against.
         case manifest(ManifestReader, base: String)
     }
@@ -38,7 +39,7 @@ final class InputFeed: Sendable {
     init(_ source: Source, template: RunContext, shard: Shard?, batch: Bool, naming: OutputNaming? = nil) {
         self.naming = naming
         var initial = State(source: source)
-        if case let .contexts(_, total) = source {
+        if case let .contexts(_, total, _) = source {
             initial.positions = total
             initial.exhausted = true
         }
@@ -58,10 +59,11 @@ final class InputFeed: Sendable {
     func next() -> Item? {
         state.withLock { state in
             switch state.source {
-            case let .contexts(contexts, _):
+            case let .contexts(contexts, _, problems):
                 guard state.taken < contexts.count else { return nil }
                 state.taken += 1
-                return Item(context: contexts[state.taken - 1], problem: nil)
+                let context = contexts[state.taken - 1]
+                return Item(context: context, problem: problems[context.index])
             case let .manifest(reader, base):
                 while true {
                     let entry: ManifestReader.Entry?
