@@ -19,6 +19,8 @@ TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver l
 # kubernetes-client) is used where it is installed; it is not installed here, since some machines
 # have another package's kubectl that it would collide with.
 TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel
+# The completions are tried in real shells (InstallationTests).
+TEST_PACKAGES += zsh fish
 DEMO_OUT := out/demo
 
 .PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-shards fuzz sanitize install uninstall deb

@@ -66,11 +66,33 @@ import TestSupport
         #expect(try complete(["imagepipe", "run", "--max-p"]) == ["--max-pixels"])
         #expect(try complete(["imagepipe", "stages", "circle-c"]) == ["circle-crop"])
         #expect(try complete(["imagepipe", "run", "-e", "kern"]) == ["kernel="])
-        for shell in ["zsh", "fish"] {
-            let text = try CommandRunner.run(["completions", shell])
-            #expect(text.status == 0 && text.standardOutput.contains("circle-crop") && text.standardOutput.contains("max-pixels"))
-        }
         #expect(try CommandRunner.run(["completions", "tcsh"]).status == 2)
+    }
+
+    /// The same four completions in real zsh (its line editor on a pseudo-terminal, driven by
+    /// Tests/Shells/zsh_complete.py) and real fish (`complete -C`), which `make test` installs.
+    @Test func completionsWorkInZshAndFish() throws {
+        for shell in ["/bin/zsh", "/usr/bin/fish"] {
+            try #require(FileManager.default.isExecutableFile(atPath: shell), "\(shell) is missing: make test installs zsh and fish")
+        }
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(try CommandRunner.run(["completions", "zsh"]).standardOutput, to: "_imagepipe")
+        let fish = try directory.write(try CommandRunner.run(["completions", "fish"]).standardOutput, to: "imagepipe.fish")
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Shells/zsh_complete.py").path
+        let cases: [(line: String, zsh: String, fish: [String])] = [
+            ("imagepipe expl", "imagepipe explain", ["explain"]),
+            ("imagepipe run --max-p", "imagepipe run --max-pixels", ["--max-pixels"]),
+            ("imagepipe stages circle-c", "imagepipe stages circle-crop", ["circle-crop"]),
+            ("imagepipe run -e kern", "imagepipe run -e kernel=", ["kernel="]),
+        ]
+        for (line, zshLine, fishWords) in cases {
+            let zsh = try CommandRunner.runProgram("/usr/bin/python3", [driver, directory.path, line])
+            #expect(zsh.status == 0 && zsh.standardOutput == zshLine + "\n", "zsh, '\(line)': \(zsh.standardOutput) \(zsh.standardError)")
+            let completed = try CommandRunner.runProgram("/usr/bin/fish", ["--no-config", "-c", "source '\(fish)'; complete -C '\(line)'"])
+            let words = completed.standardOutput.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+            #expect(completed.status == 0 && words == fishWords, "fish, '\(line)': \(completed.standardOutput) \(completed.standardError)")
+        }
     }
 
     /// The .deb: its files, its dependencies (the Debian packages of the libraries the command
