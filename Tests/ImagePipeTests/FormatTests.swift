@@ -124,6 +124,18 @@ import TestSupport
         #expect(decoded.size == Size(64, 48) && Self.maxDifference(original, decoded) <= 12)
     }
 
+    @Test func unreadableFormatsNameThemselves() throws {
+        for (bytes, words) in [([0xFF, 0x0A, 0xFA, 0x7F] + [UInt8](repeating: 0, count: 20), "JPEG XL: no decoder installed"),
+                               ([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 20), "JPEG 2000"),
+                               (Array("8BPS".utf8) + [UInt8](repeating: 0, count: 20), "Photoshop PSD"),
+                               (Array("%PDF-1.7\n".utf8) + [UInt8](repeating: 0, count: 20), "PDF: a document")] as [([UInt8], String)] {
+            #expect(throws: ImageError.self) { try Image.decode(bytes) }
+            do { _ = try Image.decode(bytes) } catch let error as ImageError {
+                #expect(error.kind == .unsupported && error.reason.contains(words), "\(error)")
+            }
+        }
+    }
+
     @Test func unwritableExtensionsSayWhatCanBeWritten() throws {
         for (name, words) in [("x.heic", "write .avif"), ("x.jxl", "JPEG XL"), ("x.xyz", "cannot tell the format of 'x.xyz'")] {
             #expect(throws: StageError.self) { try Save().target(in: RunContext(output: name)) }
