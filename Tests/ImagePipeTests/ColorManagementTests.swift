@@ -162,12 +162,16 @@ import TestSupport
     }
 
     @Test func transformsAreMadeOncePerProfile() throws {
-        let tagged = try Self.patches(Self.rgbPatches).withMetadata(ImageMetadata(iccProfile: ColorReference.displayP3()))
-        let jpeg = try tagged.encoded(as: .jpeg, options: SaveOptions(quality: 100))
+        let profile = try Self.freshProfile()
+        let jpeg = try Self.patches(Self.rgbPatches).withMetadata(ImageMetadata(iccProfile: profile)).encoded(as: .jpeg, options: SaveOptions(quality: 100))
+        func reuses() -> Int? {
+            ColorTransform.reuseCount(from: profile, to: ICCProfile.sRGB.bytes, input: .rgb, output: .rgb, intent: .perceptual)
+        }
+        #expect(reuses() == nil, "not made before the first picture")
         _ = try Image.decode(jpeg)
-        let before = ColorTransform.madeCount.withLock { $0 }
+        #expect(reuses() == 0)
         for _ in 0..<5 { _ = try Image.decode(jpeg) }
-        #expect(ColorTransform.madeCount.withLock { $0 } == before)
+        #expect(reuses() == 5, "made once, found five times")
     }
 
     /// A profile nobody has opened yet: Adobe RGB with a profile ID of its own (Little CMS does
