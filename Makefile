@@ -12,8 +12,9 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdefla
 # The tests also look at --trace pages in a real headless browser, and drive `imagepipe edit`
 # in it with Selenium (Tests/Browser/edit_test.py, run by EditBrowserTests).
 # The color tests compare with Little CMS's own transicc on Debian's ICC profiles (Display P3 is
-# built by lcms2 itself); Pillow writes the CMYK JPEG and grey PNG they read.
-TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver liblcms2-utils icc-profiles-free colord-data libgs-common python3-pil
+# built by lcms2 itself); Pillow writes the CMYK JPEG and grey PNG they read. ExifTool reads back
+# what `save keep=…` wrote (a reader that shares no code with ours) and writes the test's EXIF.
+TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver liblcms2-utils icc-profiles-free colord-data libgs-common python3-pil libimage-exiftool-perl
 # Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
 # Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. kubectl (Debian
 # kubernetes-client) is used where it is installed; it is not installed here, since some machines

@@ -212,8 +212,8 @@ def run_encode_tasks(imagepipe, tasks, rounds, out):
         source = encode_source()
         results, size = {}, {}
         for round_ in range(rounds + 1):
-            for tool, command in encode_commands(imagepipe, task, source, f"{out}/{task}-{tool}").items():
-                run = measure(command)
+            for tool, command in encode_commands(imagepipe, task, source, f"{out}/{task}-{{tool}}").items():
+                run = measure(command.replace("{tool}", tool))
                 if round_ > 0:
                     results.setdefault(tool, []).append(run)
                 size[tool] = os.path.getsize(next(p for p in glob.glob(f"{out}/{task}-{tool}.*")))

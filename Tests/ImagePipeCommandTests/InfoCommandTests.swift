@@ -5,23 +5,79 @@ import TestSupport
 
 /// `imagepipe info` on every readable format, in text and JSON.
 @Suite struct InfoCommandTests {
-    @Test func infoReadsEveryFormat() throws {
-        let directory = try TemporaryDirectory()
+    /// One small file of every format ImagePipe reads: the writable ones by ImagePipe, HEIC by
+    /// libheif, the rest written out by hand (their layouts are simple), with the size each holds.
+    static func everyReadableFormat(in directory: TemporaryDirectory) throws -> [SourceFormat: (name: String, size: Size)] {
         let picture = try Synthetic.gradient(30, 20)
-        var files: [(String, String)] = []
+        let size = Size(30, 20)
+        var files: [SourceFormat: (name: String, size: Size)] = [:]
         for format in ImageFormat.allCases {
             let name = "picture.\(format.rawValue)"
             _ = try directory.write(picture.encoded(as: format), to: name)
-            files.append((name, format == .ico ? "ico" : format.rawValue))
+            files[SourceFormat(name: format.rawValue)!] = (name, size)
         }
         try HEICWriter.write(picture, to: directory.file("picture.heic"))
-        files.append(("picture.heic", "heif"))
-        for (name, format) in files {
-            let result = try CommandRunner.run(["info", "--json", "--allow-format", "ico", directory.file(name)])
+        files[.heif] = ("picture.heic", size)
+        func little32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        func big32(_ value: Int) -> [UInt8] { little32(value).reversed() }
+        var rgb: [UInt8] = []
+        for y in 0..<20 { for x in 0..<30 { let c = picture.pixel(x: x, y: y); rgb += [c.red, c.green, c.blue] } }
+        _ = try directory.write(Array("P6\n30 20\n255\n".utf8) + rgb, to: "picture.ppm")
+        files[.pnm] = ("picture.ppm", size)
+        // TGA: an 18-byte header (uncompressed true color, 24 bits) and BGR rows.
+        var tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30, 0, 20, 0, 24, 0]
+        for i in stride(from: 0, to: rgb.count, by: 3) { tga += [rgb[i + 2], rgb[i + 1], rgb[i]] }
+        _ = try directory.write(tga, to: "picture.tga")
+        files[.tga] = ("picture.tga", size)
+        let bits = [String](repeating: "0x55", count: 4 * 20)
+        let rows = stride(from: 0, to: bits.count, by: 12).map { bits[$0..<min($0 + 12, bits.count)].joined(separator: ", ") }
+        _ = try directory.write("#define p_width 30\n#define p_height 20\nstatic unsigned char p_bits[] = {\n   "
+                                + rows.joined(separator: ",\n   ") + " };\n", to: "picture.xbm")
+        files[.xbm] = ("picture.xbm", size)
+        let xpmRows = (0..<20).map { y in "\"" + String((0..<30).map { ($0 + y) % 2 == 0 ? "a" : "b" }) + "\"" }
+        _ = try directory.write("/* XPM */\nstatic char *p[] = {\n\"30 20 2 1\",\n\"a c #FF0000\",\n\"b c #0000FF\",\n"
+                                + xpmRows.joined(separator: ",\n") + "\n};\n", to: "picture.xpm")
+        files[.xpm] = ("picture.xpm", size)
+        _ = try directory.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"30\" height=\"20\"><rect width=\"30\" height=\"20\" fill=\"#c86432\"/></svg>",
+                                to: "picture.svg")
+        files[.svg] = ("picture.svg", size)
+        // ICNS: one 256x256 PNG entry ('ic08'; gdk-pixbuf takes PNG entries of 256 px and up).
+        let png256 = try Synthetic.gradient(256, 256).encoded(as: .png)
+        let entry = Array("ic08".utf8) + big32(8 + png256.count) + png256
+        _ = try directory.write(Array("icns".utf8) + big32(8 + entry.count) + entry, to: "picture.icns")
+        files[.icns] = ("picture.icns", Size(256, 256))
+        // ANI: a RIFF 'ACON' with its 36-byte header and one ICO frame.
+        let ico = try picture.encoded(as: .ico)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { Array(type.utf8) + little32(data.count) + data + (data.count % 2 == 1 ? [0] : []) }
+        let header = [36, 1, 1, 30, 20, 0, 0, 10, 1].flatMap(little32)
+        let body = Array("ACON".utf8) + chunk("anih", header) + chunk("LIST", Array("fram".utf8) + chunk("icon", ico))
+        _ = try directory.write(Array("RIFF".utf8) + little32(body.count) + body, to: "picture.ani")
+        files[.ani] = ("picture.ani", size)
+        // QuickTime image: an 'idsc' atom describing a PNG, then the PNG in 'idat'.
+        let png = try picture.encoded(as: .png)
+        let description = big32(86) + Array("png ".utf8) + [UInt8](repeating: 0, count: 78)
+        _ = try directory.write(big32(8 + description.count) + Array("idsc".utf8) + description + big32(8 + png.count) + Array("idat".utf8) + png,
+                                to: "picture.qtif")
+        files[.qtif] = ("picture.qtif", size)
+        return files
+    }
+
+    @Test func infoReadsEveryFormat() throws {
+        let directory = try TemporaryDirectory()
+        let files = try Self.everyReadableFormat(in: directory)
+        #expect(Set(files.keys) == Set(SourceFormat.allCases), "a file for every readable format")
+        let all = SourceFormat.allCases.map(\.rawValue).joined(separator: ",")
+        for (format, (name, size)) in files.sorted(by: { $0.key < $1.key }) {
+            let result = try CommandRunner.run(["info", "--json", "--allow-format", all, directory.file(name)])
             #expect(result.status == 0, "\(name): \(result.standardError)")
-            let json = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
-            #expect(json["format"]?.stringValue == format, "\(name): \(result.standardOutput)")
-            #expect(json["width"]?.numberValue == 30 && json["height"]?.numberValue == 20, "\(name)")
+            let json = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), "\(name)")
+            #expect(json["format"]?.stringValue == format.loaderName, "\(name): \(result.standardOutput)")
+            #expect(json["width"]?.numberValue == Double(size.width) && json["height"]?.numberValue == Double(size.height), "\(name)")
+            // The text form too, and the picture decodes as the header says.
+            let text = try CommandRunner.run(["info", "--allow-format", all, directory.file(name)])
+            #expect(text.status == 0 && text.standardOutput.contains("\(size.width)x\(size.height)"), "\(name): \(text.standardOutput)")
+            let decoded = try Image.load(path: directory.file(name), options: LoadOptions(allowedFormats: Set(SourceFormat.allCases)))
+            #expect(decoded.size == size, "\(name)")
         }
     }
 
@@ -39,6 +95,10 @@ import TestSupport
         let json = try #require(JSONValue.parse(CommandRunner.run(["info", "--json", path]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(json["profile"]?["name"]?.stringValue == "Display P3")
         #expect(json["orientation"]?.numberValue == 6 && json["shownWidth"]?.numberValue == 20)
+        // A GPS position, written by ExifTool, is seen (libexif's GPS IFD, not its interoperability IFD).
+        try ExifTool.write(path, ["-GPSLatitude=48.1", "-GPSLatitudeRef=N", "-Make=ImagePipeCam"])
+        let located = try CommandRunner.run(["info", path])
+        #expect(located.standardOutput.contains("camera ImagePipeCam, GPS yes"), "\(located.standardOutput)")
         let missing = try CommandRunner.run(["info", directory.file("none.png")])
         #expect(missing.status == 1 && missing.standardError.contains("none.png"))
     }

@@ -109,6 +109,38 @@ import TestSupport
         #expect(Self.probes(decoded)[6] != [200, 100, 50])
     }
 
+    /// Every pixel of a picture of many colors, against lcms2's `tificc` converting the same file.
+    @Test(arguments: ["Adobe RGB", "Display P3", "ProPhoto RGB"])
+    func everyPixelOfATIFFMatchesTificc(profileName: String) throws {
+        let directory = try TemporaryDirectory()
+        let profilePath: String
+        switch profileName {
+        case "Display P3": profilePath = try directory.write(ColorReference.displayP3(), to: "p3.icc")
+        case "ProPhoto RGB": profilePath = "/usr/share/color/icc/colord/ProPhotoRGB.icc"
+        default: profilePath = ColorReference.adobeRGB
+        }
+        let profile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: profilePath)))
+        let picture = try Synthetic.image(64, 64) { x, y in
+            Color(red: UInt8(x * 4 + x / 16), green: UInt8(y * 4 + y / 16), blue: UInt8((x + y) * 2 + (x * y) % 3))
+        }
+        let input = try directory.write(picture.withMetadata(ImageMetadata(iccProfile: profile)).encoded(as: .tiff), to: "in.tif")
+        let reference = directory.file("tificc.tif")
+        try ColorReference.tificc(input, profile: profilePath, to: reference)
+        let expected = try Image.load(path: reference, options: LoadOptions(color: .keep))
+        let converted = try Image.load(path: input)
+        #expect(converted.metadata.sourceProfile == profile && expected.size == converted.size)
+        var worst = 0, changed = 0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let a = converted.pixel(x: x, y: y), e = expected.pixel(x: x, y: y), p = picture.pixel(x: x, y: y)
+                worst = max(worst, abs(Int(a.red) - Int(e.red)), abs(Int(a.green) - Int(e.green)), abs(Int(a.blue) - Int(e.blue)))
+                if a != p { changed += 1 }
+            }
+        }
+        #expect(worst <= 1, "\(profileName): \(worst) levels from tificc")
+        #expect(changed > 64 * 64 / 2, "\(profileName): the conversion changed most pixels (\(changed))")
+    }
+
     @Test func aGreyPNGWithAProfileComesOutAsTransiccSays() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("grey.png")
@@ -130,12 +162,51 @@ import TestSupport
     }
 
     @Test func transformsAreMadeOncePerProfile() throws {
-        let tagged = try Self.patches(Self.rgbPatches).withMetadata(ImageMetadata(iccProfile: ColorReference.displayP3()))
-        let jpeg = try tagged.encoded(as: .jpeg, options: SaveOptions(quality: 100))
+        let profile = try Self.freshProfile()
+        let jpeg = try Self.patches(Self.rgbPatches).withMetadata(ImageMetadata(iccProfile: profile)).encoded(as: .jpeg, options: SaveOptions(quality: 100))
+        func reuses() -> Int? {
+            ColorTransform.reuseCount(from: profile, to: ICCProfile.sRGB.bytes, input: .rgb, output: .rgb, intent: .perceptual)
+        }
+        #expect(reuses() == nil, "not made before the first picture")
         _ = try Image.decode(jpeg)
-        let before = ColorTransform.madeCount.withLock { $0 }
+        #expect(reuses() == 0)
         for _ in 0..<5 { _ = try Image.decode(jpeg) }
-        #expect(ColorTransform.madeCount.withLock { $0 } == before)
+        #expect(reuses() == 5, "made once, found five times")
+    }
+
+    /// A profile nobody has opened yet: Adobe RGB with a profile ID of its own (Little CMS does
+    /// not check the ID), so that no other test has it in the caches.
+    static func freshProfile() throws -> [UInt8] {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ColorReference.adobeRGB)))
+        withUnsafeBytes(of: UUID().uuid) { for (i, byte) in $0.enumerated() { bytes[84 + i] = byte } }
+        return bytes
+    }
+
+    @Test func aBatchOpensEachProfileOnceAndSharesItSafely() throws {
+        let profile = try Self.freshProfile()
+        let opened = try #require(ICCProfile.cached(profile))
+        #expect(ICCProfile.cached(Array(profile)) === opened, "the same bytes, the same opened profile")
+        #expect(ICCProfile.cached(try Self.freshProfile()) !== opened)
+        // Many pictures with one new profile decoded at once, as a batch's threads do: each gets
+        // the one transform, and the same pixels as a decode on its own.
+        let shared = try Self.freshProfile()
+        let jpeg = try Self.patches(Self.rgbPatches).withMetadata(ImageMetadata(iccProfile: shared)).encoded(as: .jpeg, options: SaveOptions(quality: 100))
+        let results = Locked<[[[Int]]]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let image = try? Image.decode(jpeg) { results.withLock { $0.append(Self.probes(image)) } }
+        }
+        let alone = Self.probes(try Image.decode(jpeg))
+        #expect(results.withLock { $0.count } == 8 && results.withLock { $0.allSatisfy { $0 == alone } })
+        #expect(alone != Self.probes(try Image.decode(jpeg, options: LoadOptions(color: .keep))), "converted from Adobe RGB")
+        let sRGB = ICCProfile.sRGB
+        let source = try #require(ICCProfile.cached(shared))
+        let transforms = Locked<[ObjectIdentifier]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let made = try? ColorTransform.make(from: source, to: sRGB, input: .rgba, output: .rgba, intent: .relative) {
+                transforms.withLock { $0.append(ObjectIdentifier(made)) }
+            }
+        }
+        #expect(Set(transforms.withLock { $0 }).count == 1 && transforms.withLock { $0.count } == 8, "one transform, made once")
     }
 
     @Test func saveProfileChoosesWhatIsEmbedded() throws {

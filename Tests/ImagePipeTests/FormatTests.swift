@@ -113,6 +113,79 @@ import TestSupport
         #expect(Self.maxDifference(image, decoded) <= 4)
     }
 
+    /// The `av1C` box's chroma subsampling flags (x, y): (1, 1) is 4:2:0, (0, 0) is 4:4:4.
+    static func av1Subsampling(_ bytes: [UInt8]) -> (x: Int, y: Int)? {
+        let tag = Array("av1C".utf8)
+        guard let start = (0..<max(0, bytes.count - 7)).first(where: { bytes[$0..<$0 + 4].elementsEqual(tag) }) else { return nil }
+        let flags = bytes[start + 6] // marker and version, profile and level, then these
+        return (Int(flags >> 3) & 1, Int(flags >> 2) & 1)
+    }
+
+    /// Through the command as a user writes it: each format's options reach the file (checked in
+    /// its bytes) and the picture comes back as it went in.
+    @Test func theSaveStageRoundTripsAVIFWebPPalettePNGJPEGAndGIF() throws {
+        let directory = try TemporaryDirectory()
+        let gradient = try directory.write(Synthetic.gradient(64, 48).encoded(as: .png), to: "gradient.png")
+        let translucent = try directory.write(Self.withAlpha().encoded(as: .png), to: "alpha.png")
+        let few = try directory.write(Self.fourColors(alpha: true).encoded(as: .png), to: "few.png")
+        func run(_ pipeline: String, _ input: String, _ name: String) throws -> (bytes: [UInt8], image: Image) {
+            let output = directory.file(name)
+            let result = try CommandRunner.run(["run", "-e", pipeline, input, "-o", output])
+            #expect(result.status == 0, "\(pipeline): \(result.standardError)")
+            return (try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))), try Image.load(path: output))
+        }
+        let original = try Image.load(path: gradient), alpha = try Image.load(path: translucent), four = try Image.load(path: few)
+
+        let avif444 = try run("save quality=90 chroma=444", gradient, "444.avif")
+        #expect(avif444.bytes[4..<12].elementsEqual(Array("ftypavif".utf8)))
+        #expect(Self.av1Subsampling(avif444.bytes).map { [$0.x, $0.y] } == [0, 0], "AVIF chroma=444")
+        #expect(Self.maxDifference(original, avif444.image) <= 8, "AVIF quality 90")
+        let avif420 = try run("save quality=50 speed=8", gradient, "420.avif")
+        #expect(Self.av1Subsampling(avif420.bytes).map { [$0.x, $0.y] } == [1, 1], "AVIF 4:2:0 below quality 90")
+        #expect(Self.maxDifference(original, avif420.image) <= 24 && avif420.bytes.count < avif444.bytes.count)
+        let avifLossless = try run("save lossless=true", translucent, "lossless.avif")
+        #expect(Self.maxDifference(alpha, avifLossless.image) == 0, "lossless AVIF")
+
+        let webp = try run("save lossless=true", translucent, "lossless.webp")
+        #expect(webp.bytes[12..<16].elementsEqual(Array("VP8X".utf8)) || webp.bytes[12..<16].elementsEqual(Array("VP8L".utf8)))
+        #expect(webp.bytes.indices.dropLast(4).contains { webp.bytes[$0..<$0 + 4].elementsEqual(Array("VP8L".utf8)) }, "a VP8L (lossless) bitstream")
+        #expect(webp.image.hasAlpha && Self.maxDifference(alpha, webp.image) == 0, "lossless WebP, pixel for pixel")
+
+        let palette = try run("save palette=true colors=16", few, "palette.png")
+        #expect(palette.bytes[25] == 3, "IHDR color type 3: indexed")
+        #expect(palette.image.hasAlpha && Self.maxDifference(four, palette.image) == 0, "palette PNG of five colors")
+
+        for (pipeline, name) in [("save quality=95", "default.jpg"), ("save quality=80 chroma=444", "444.jpg")] {
+            let jpeg = try run(pipeline, gradient, name)
+            #expect(Self.jpegFrame(jpeg.bytes)?.sampling == [0x11, 0x11, 0x11], "\(pipeline): 4:4:4 in the frame header")
+            #expect(Self.maxDifference(original, jpeg.image) <= 6, "\(pipeline)")
+        }
+        #expect(Self.jpegFrame(try run("save quality=80", gradient, "420.jpg").bytes)?.sampling == [0x22, 0x11, 0x11])
+
+        let gif = try run("save", few, "few.gif")
+        #expect(gif.bytes.prefix(6).elementsEqual(Array("GIF89a".utf8)))
+        #expect(gif.image.pixel(x: 1, y: 1).alpha == 0 && Self.maxDifference(four, gif.image) == 0, "GIF of five colors")
+    }
+
+    /// What 16-bit input loses (docs/formats.md): gdk-pixbuf's PNG loader keeps each sample's
+    /// high byte. 0x80FF is 128.99 of 255, and comes out 128.
+    @Test func sixteenBitPNGKeepsTheHighByte() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("grey16.png")
+        let samples = [0x0000, 0x00FF, 0x0100, 0x7F80, 0x80FF, 0xC0C0, 0xFEFF, 0xFFFF]
+        try ColorReference.python("""
+            from PIL import Image
+            im = Image.new('I;16', (\(samples.count), 1))
+            for i, v in enumerate([\(samples.map(String.init).joined(separator: ","))]):
+                im.putpixel((i, 0), v)
+            im.save('\(path)')
+            """)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes[24] == 16, "IHDR: 16 bits a sample")
+        let decoded = try Image.load(path: path)
+        #expect((0..<samples.count).map { Int(decoded.pixel(x: $0, y: 0).green) } == samples.map { $0 >> 8 })
+    }
+
     @Test func heicIsReadThroughLibheif() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("phone.heic")
@@ -122,6 +195,21 @@ import TestSupport
         #expect(header.format == "heif" && header.storedSize == Size(64, 48))
         let decoded = try Image.load(path: path)
         #expect(decoded.size == Size(64, 48) && Self.maxDifference(original, decoded) <= 12)
+    }
+
+    @Test func unreadableFormatsNameThemselves() throws {
+        for (bytes, words) in [([0xFF, 0x0A, 0xFA, 0x7F] + [UInt8](repeating: 0, count: 20), "JPEG XL: no decoder installed"),
+                               ([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 20), "JPEG 2000"),
+                               (Array("8BPS".utf8) + [UInt8](repeating: 0, count: 20), "Photoshop PSD"),
+                               (Array("%PDF-1.7\n".utf8) + [UInt8](repeating: 0, count: 20), "PDF: a document"),
+                               ([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 20), "JPEG XL"),
+                               ([0xFF, 0x4F, 0xFF, 0x51] + [UInt8](repeating: 0, count: 20), "JPEG 2000"),
+                               ([0x76, 0x2F, 0x31, 0x01, 0x02, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 20), "OpenEXR")] as [([UInt8], String)] {
+            #expect(throws: ImageError.self) { try Image.decode(bytes) }
+            do { _ = try Image.decode(bytes) } catch let error as ImageError {
+                #expect(error.kind == .unsupported && error.reason.contains(words), "\(error)")
+            }
+        }
     }
 
     @Test func unwritableExtensionsSayWhatCanBeWritten() throws {

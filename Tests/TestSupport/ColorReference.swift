@@ -50,6 +50,13 @@ public enum ColorReference {
         return rows
     }
 
+    /// Converts the TIFF at `input` from the profile at `profile` to sRGB with `tificc`, lcms2's own
+    /// TIFF converter, without a precalculated table (`-c0`: every pixel in floating point).
+    public static func tificc(_ input: String, profile: String, to output: String, intent: Int = 0) throws {
+        let result = try CommandRunner.runProgram("/usr/bin/tificc", ["-i\(profile)", "-o*sRGB", "-t\(intent)", "-c0", input, output])
+        guard result.status == 0 else { throw ReferenceError("tificc failed: \(result.standardError)") }
+    }
+
     /// Runs a Python script with Pillow (Debian `python3-pil`), for the files ImagePipe cannot write
     /// itself (CMYK JPEG, grey PNG).
     public static func python(_ script: String) throws {

@@ -54,30 +54,40 @@ final class ColorTransform: @unchecked Sendable {
     private static let capacity = 16
     private static let cache = Locked<[Key: ColorTransform]>([:])
 
-    /// How many transforms have been made (not found in the cache), for tests of the cache.
-    static let madeCount = Locked(0)
+    /// How many times this transform was found in the cache rather than made, for tests of the
+    /// cache (a count per transform: tests running beside each other make transforms of their own).
+    /// Only read and written under the cache's lock.
+    private var reuses = 0
+
+    /// How many times the transform for these profiles and layouts was reused; nil when none is cached.
+    static func reuseCount(from source: [UInt8], to target: [UInt8], input: Layout, output: Layout, intent: RenderingIntent) -> Int? {
+        cache.withLock { $0[Key(source: source, target: target, input: input, output: output, intent: intent)]?.reuses }
+    }
 
     /// The transform from `source` to `target` for these layouts, from the cache when made before.
     static func make(from source: ICCProfile, to target: ICCProfile, input: Layout, output: Layout,
-                     intent: RenderingIntent) throws(ImageError) -> ColorTransform {
+                     intent: RenderingIntent) throws -> ColorTransform {
         let key = Key(source: source.bytes, target: target.bytes, input: input, output: output, intent: intent)
-        if let found = cache.withLock({ $0[key] }) { return found }
-        // Alpha is copied by Little CMS only between layouts with the same extra channels.
-        let copiesAlpha = input == .rgba && output == .rgba
-        var flags = UInt32(cmsFLAGS_NOCACHE) | (copiesAlpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0)
-        // CMYK profiles are 4-D tables: the default precalculated grid left results 2 levels
-        // from transicc's; the high-resolution grid keeps them within 1.
-        if input == .cmyk { flags |= UInt32(cmsFLAGS_HIGHRESPRECALC) }
-        guard let handle = cmsCreateTransform(source.handle, input.lcmsFormat, target.handle, output.lcmsFormat,
-                                              intent.lcmsValue, flags) else {
-            let name = source.name.isEmpty ? "its ICC profile" : "its ICC profile '\(source.name)'"
-            throw ImageError(.corrupt, reason: "\(name) cannot be used to convert \(input) pixels")
-        }
-        let transform = ColorTransform(handle: handle, input: input, output: output)
-        madeCount.withLock { $0 += 1 }
-        return cache.withLock { cache in
+        // Made under the lock: Little CMS reads a profile's tags lazily, so two transforms made
+        // from one shared profile at once would race. Making one is rare; using one is not locked.
+        return try cache.withLock { cache in
+            if let found = cache[key] {
+                found.reuses += 1
+                return found
+            }
+            // Alpha is copied by Little CMS only between layouts with the same extra channels.
+            let copiesAlpha = input == .rgba && output == .rgba
+            var flags = UInt32(cmsFLAGS_NOCACHE) | (copiesAlpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0)
+            // CMYK profiles are 4-D tables: the default precalculated grid left results 2 levels
+            // from transicc's; the high-resolution grid keeps them within 1.
+            if input == .cmyk { flags |= UInt32(cmsFLAGS_HIGHRESPRECALC) }
+            guard let handle = cmsCreateTransform(source.handle, input.lcmsFormat, target.handle, output.lcmsFormat,
+                                                  intent.lcmsValue, flags) else {
+                let name = source.name.isEmpty ? "its ICC profile" : "its ICC profile '\(source.name)'"
+                throw ImageError(.corrupt, reason: "\(name) cannot be used to convert \(input) pixels")
+            }
+            let transform = ColorTransform(handle: handle, input: input, output: output)
             if cache.count >= capacity { cache.removeAll() }
-            if let raced = cache[key] { return raced }
             cache[key] = transform
             return transform
         }

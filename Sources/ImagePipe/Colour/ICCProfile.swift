@@ -39,6 +39,21 @@ public final class ICCProfile: @unchecked Sendable {
         self.init(handle: handle, bytes: bytes)
     }
 
+    /// The opened profile of these bytes, from a small cache: a batch of phone photos carries one
+    /// profile, opened once. nil when Little CMS cannot read it.
+    static func cached(_ bytes: [UInt8]) -> ICCProfile? {
+        if let found = cache.withLock({ $0[bytes] }) { return found }
+        guard let profile = try? ICCProfile(bytes: bytes) else { return nil }
+        return cache.withLock { cache in
+            if cache.count >= 16 { cache.removeAll() }
+            if let raced = cache[bytes] { return raced }
+            cache[bytes] = profile
+            return profile
+        }
+    }
+
+    private static let cache = Locked<[[UInt8]: ICCProfile]>([:])
+
     /// Little CMS's built-in sRGB (IEC 61966-2.1 primaries and curve, D65), the conversion target.
     public static let sRGB: ICCProfile = {
         silenceLittleCMS

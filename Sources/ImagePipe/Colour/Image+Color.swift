@@ -59,8 +59,7 @@ extension Image {
     /// with (unless `color=keep` leaves an RGB profile in place), with its metadata attached.
     static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
         var metadata = metadata
-        metadata.orientationApplied = options.applyOrientation
-        guard let bytes = metadata.sourceProfile, let profile = try? ICCProfile(bytes: bytes) else {
+        guard let bytes = metadata.sourceProfile, let profile = ICCProfile.cached(bytes) else {
             // No profile, or one Little CMS cannot read: the pixels are taken as sRGB, as every
             // browser takes them.
             return image.withMetadata(metadata)

@@ -33,7 +33,7 @@ public struct ExifBlock: Sendable {
             let parts = [make, model].compactMap { $0 }.filter { !$0.isEmpty }
             // Models often repeat the make ("Canon" "Canon EOS 5D").
             if let make, let model, model.hasPrefix(make) { summary.camera = model } else if !parts.isEmpty { summary.camera = parts.joined(separator: " ") }
-            if let gps = data.pointee.ifd.4, gps.pointee.count > 0 { summary.hasGPS = true }
+            if let gps = Self.ifdContent(data, EXIF_IFD_GPS), gps.pointee.count > 0 { summary.hasGPS = true }
         }
         _ = data
         return summary

@@ -49,11 +49,10 @@ enum HEIFDecoder {
             metadata.sourceProfile = profile(of: handle)
             metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
             metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
-            var managed = options
             // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
-            managed.applyOrientation = true
+            metadata.orientationApplied = true
             do {
-                return try Image.colorManaged(image, metadata: metadata, options: managed)
+                return try Image.colorManaged(image, metadata: metadata, options: options)
             } catch var error as ImageError {
                 error.path = path
                 throw error

@@ -67,7 +67,7 @@ extension Image {
         case .none:
             (target, embed) = (nil, false)
         case .keep:
-            let source = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
+            let source = metadata.sourceProfile.flatMap(ICCProfile.cached)
             if let source, source.space == .rgb, !source.isSRGB {
                 (target, embed) = (source.bytes, true)
             } else {
@@ -86,8 +86,12 @@ extension Image {
         if !format.embedsProfile { (target, embed) = (nil, false) }
         var image = self
         if target != metadata.iccProfile {
-            let from = try metadata.iccProfile.map { try ICCProfile(bytes: $0) } ?? .sRGB
-            let to = try target.map { try ICCProfile(bytes: $0) } ?? .sRGB
+            func opened(_ bytes: [UInt8]?) throws -> ICCProfile {
+                guard let bytes else { return .sRGB }
+                guard let profile = ICCProfile.cached(bytes) else { throw ImageError(.corrupt, reason: "its ICC profile cannot be read") }
+                return profile
+            }
+            let from = try opened(metadata.iccProfile), to = try opened(target)
             image = try converted(from: from, to: to, intent: .perceptual)
         }
         if embed { embedded.icc = target ?? ICCProfile.sRGB.bytes }

@@ -176,6 +176,9 @@ final class PixbufDecoder {
         }
         var metadata = scanner?.metadata ?? ImageMetadata()
         if metadata.sourceProfile == nil { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
+        // Only the JPEG and TIFF loaders give an orientation to turn by; a PNG's or WebP's EXIF
+        // orientation still describes its unturned pixels.
+        metadata.orientationApplied = options.applyOrientation && (formatName() == "jpeg" || formatName() == "tiff")
         var image = Image(adopting: pixbuf)
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
         if formatName() == "tiff" && image.hasAlpha { image = try image.unpremultiplied() }

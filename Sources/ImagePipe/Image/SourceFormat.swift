@@ -94,6 +94,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: path == nil ? "no bytes to decode" : "the file is empty") }
         guard let format = sniff(bytes) else {
             if allowed.contains(.tga) { return .tga }
+            if let known = unreadable(bytes) { throw ImageError(.unsupported, path: path, reason: known) }
             throw ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
         }
         guard allowed.contains(format) else {
@@ -101,6 +102,22 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         }
         try checkHeader(of: format, bytes, path: path)
         return format
+    }
+
+    /// What a picture format that nothing here decodes is, and why, when its first bytes tell.
+    static func unreadable(_ bytes: some Collection<UInt8>) -> String? {
+        let b = Array(bytes.prefix(16))
+        func at(_ offset: Int, _ signature: [UInt8]) -> Bool { b.count >= offset + signature.count && b[offset...].starts(with: signature) }
+        if at(0, [0xFF, 0x0A]) || at(0, [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
+            return "JPEG XL: no decoder installed (Debian 12's libjxl 0.7 is too old to use); convert it with djxl"
+        }
+        if at(0, [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || at(0, [0xFF, 0x4F, 0xFF, 0x51]) {
+            return "JPEG 2000: no decoder installed; convert it with opj_decompress (Debian libopenjp2-tools)"
+        }
+        if at(0, Array("8BPS".utf8)) { return "Photoshop PSD: not a format ImagePipe reads; export it as PNG or TIFF" }
+        if at(0, Array("%PDF".utf8)) { return "PDF: a document, not a picture; render a page with pdftoppm (Debian poppler-utils)" }
+        if at(0, [0x76, 0x2F, 0x31, 0x01]) { return "OpenEXR: no decoder installed (ImagePipe holds 8-bit pictures)" }
+        return nil
     }
 
     /// Header fields a loader would trust to size a buffer before any pixel arrives, checked

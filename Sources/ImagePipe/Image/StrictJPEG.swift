@@ -49,12 +49,12 @@ enum StrictJPEG {
             pointer.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
         }
         let metadata = ImageMetadata(sourceProfile: bytes(result.icc, result.icc_size), exif: bytes(result.exif, result.exif_size),
-                                     xmp: bytes(result.xmp, result.xmp_size))
+                                     xmp: bytes(result.xmp, result.xmp_size), orientationApplied: options.applyOrientation)
         let size = Size(Int(result.width), Int(result.height))
         var decoded: Image
         if result.channels == 4 {
             defer { imagepipe_jpeg_free(result.pixels, nil) }
-            let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
+            let profile = metadata.sourceProfile.flatMap(ICCProfile.cached)
             do {
                 decoded = try Image.fromCMYK(result.pixels, size: size, stride: Int(result.rowstride), profile: profile, intent: options.intent)
             } catch var error as ImageError {
