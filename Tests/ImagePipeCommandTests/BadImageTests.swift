@@ -23,11 +23,14 @@ import TestSupport
         // Every other allowed format, cut: each loader returns a partly black or grey picture
         // without an error; ImagePipe checks the length each header states (or the end marker).
         var cut: [(String, [UInt8])] = []
-        for format in [ImageFormat.gif, .webp, .bmp, .tiff] {
+        for format in [ImageFormat.gif, .webp, .bmp, .tiff, .avif] {
             let bytes = try small.encoded(as: format)
             cut.append(("cut.\(format.rawValue)", Array(bytes.prefix(bytes.count / 2))))
             cut.append(("cut-near-end.\(format.rawValue)", Array(bytes.prefix(bytes.count - 9))))
         }
+        // GIF data with LZW codes that were never defined (gdk-pixbuf decodes them to a picture).
+        let gif = try small.encoded(as: .gif)
+        cut.append(("flipped-data.gif", stride(from: gif.count / 2, to: gif.count / 2 + 40, by: 7).reduce(gif) { flipped($0, at: $1) }))
         // A CMYK JPEG (Pillow writes them as Photoshop does), cut and with damaged data.
         let cmykPath = NSTemporaryDirectory() + "imagepipe-bad-cmyk-\(getpid()).jpg"
         defer { try? FileManager.default.removeItem(atPath: cmykPath) }
