@@ -28,6 +28,8 @@ let package = Package(
         // which shapes any script (HarfBuzz) and finds fonts through fontconfig; PangoCairo draws it.
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // zlib streams the PNG encoder's deflate for large pictures (libdeflate needs the whole input at once).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Colour, metadata and the formats gdk-pixbuf cannot write well (docs/formats.md says why each).
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -38,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "cgif", providers: [.apt(["libcgif-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CImagePipePlugin", "CJPEGStrict", "CLCMS2", "CExif",
+        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CLCMS2", "CExif",
                                                  "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),

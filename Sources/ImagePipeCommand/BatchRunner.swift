@@ -28,6 +28,8 @@ struct BatchRunner: Sendable {
     var checkEach = false
     /// With `--overwrite`, for `checkEach`.
     var allowOverwrite = false
+    /// With `--max-memory` (or its default), what the pictures in progress may hold together.
+    var memory: MemoryBudget? = nil
     /// Set once a run was abandoned, so that its temporary file can be removed at the end.
     private let abandoned = Locked(false)
 
@@ -66,7 +68,19 @@ struct BatchRunner: Sendable {
                 return failure("\(context.input ?? "-"): \(error)", context: context)
             }
         }
-        return processWithinTimeout(context)
+        guard let memory else { return processWithinTimeout(context, whenEnded: {}) }
+        // A header that cannot be read or planned reserves nothing: the run reports why.
+        guard let plan = try? pipeline.plan(in: context) else { return processWithinTimeout(context, whenEnded: {}) }
+        let input = context.input ?? "-"
+        let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
+        guard memory.fits(cost) else {
+            let message = ImageError(.tooLarge, path: input, reason: "a \(plan.decodeSize) picture making \(plan.outputSize) needs about \(MemoryBudget.describe(cost)) of memory, more than --max-memory \(MemoryBudget.describe(memory.limit)); raise it with --max-memory").description
+            return failure(message, context: context)
+        }
+        memory.reserve(cost) { held in
+            reporter.note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of --max-memory \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
+        }
+        return processWithinTimeout(context) { memory.release(cost) }
     }
 
     private func failure(_ message: String, context: RunContext) -> FileOutcome {
@@ -77,8 +91,13 @@ struct BatchRunner: Sendable {
     /// cannot be interrupted, so a run past the limit is reported as failed and left to end on
     /// its own: its output gate is closed first, so it never writes a file after that, and the
     /// deadline in its load options stops its decoder at the next chunk of data.
-    private func processWithinTimeout(_ context: RunContext) -> FileOutcome {
-        guard let timeout else { return process(context) }
+    /// `whenEnded` is called once the run has truly ended, even when it was abandoned: it gives
+    /// back the memory the run holds.
+    private func processWithinTimeout(_ context: RunContext, whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
+        guard let timeout else {
+            defer { whenEnded() }
+            return process(context)
+        }
         var context = context
         let clock = ContinuousClock()
         context.loadOptions.deadline = clock.now + .milliseconds(Int64(timeout * 1000))
@@ -90,6 +109,7 @@ struct BatchRunner: Sendable {
         let runContext = context
         DetachedThread.start {
             let outcome = process(runContext)
+            whenEnded()
             result.withLock { $0 = outcome }
             done.signal()
         }

@@ -78,7 +78,7 @@ struct ExplainCommand {
             let naming = try OutputNaming(template: &context, pipeline: pipeline, batch: false)
             context.output = naming.output(for: context.input, in: context)
             if ((pipeline.source as? Load)?.path ?? context.input) == "-" {
-                context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes)
+                context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes, seconds: RunCommand.defaultTimeout)
             }
         }
         let explanation = try explanation(of: pipeline, in: context)

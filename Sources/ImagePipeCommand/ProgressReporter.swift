@@ -24,6 +24,7 @@ final class ProgressReporter: Sendable {
     private let style: Style
     private let json: Bool
     private let batch: Bool
+    private let quiet: Bool
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
 
@@ -32,6 +33,7 @@ final class ProgressReporter: Sendable {
         self.shard = shard
         self.json = json
         self.batch = batch
+        self.quiet = quiet
         style = quiet || !batch ? .quiet : isatty(STDERR_FILENO) == 1 ? .bar : .lines
         start = clock.now
     }
@@ -46,6 +48,16 @@ final class ProgressReporter: Sendable {
         state.withLock { state in
             clearBar(&state)
             Console.warning(message)
+            drawBar(&state)
+        }
+    }
+
+    /// Something worth knowing that is not wrong (a picture waiting for memory); not with `--quiet`.
+    func note(_ message: String) {
+        guard !quiet else { return }
+        state.withLock { state in
+            clearBar(&state)
+            Console.diagnostics("imagepipe: \(message)")
             drawBar(&state)
         }
     }

@@ -51,6 +51,10 @@ struct RunCommand {
         \(LimitOptions.help)
           --timeout SECONDS      The most one picture may take; past it the picture fails and a batch
                                  goes on (default \(Int(Self.defaultTimeout)); 0 = no limit)
+          --max-memory N         What the pictures in progress may hold together, estimated from each
+                                 header; one that does not fit beside the others waits, one that could
+                                 never fit fails alone; K, M, G suffixes (default: 3/4 of the
+                                 machine's memory, or of its control group's limit; 0 = no limit)
           --overwrite            Allow an output to replace an input file
           --skip-existing        Pass over inputs whose outputs all exist (to resume a batch)
           --trace DIR            Write the picture after every stage, and DIR/index.html showing them
@@ -91,6 +95,7 @@ struct RunCommand {
             .init(names: ["-r", "--recursive"], takesValue: false),
             .init(names: ["-j", "--jobs"], takesValue: true),
             .init(names: ["--timeout"], takesValue: true),
+            .init(names: ["--max-memory"], takesValue: true),
             .init(names: ["--overwrite"], takesValue: false),
             .init(names: ["--skip-existing"], takesValue: false),
             .init(names: ["--trace"], takesValue: true),
@@ -138,6 +143,11 @@ struct RunCommand {
             guard let count = Int(text), count >= 1 else { throw UsageError("--jobs needs a whole number ≥ 1, got '\(text)'") }
             jobs = count
         }
+        var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
+        if let text = parser.last("--max-memory") {
+            guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }
+            memory = bytes == 0 ? nil : MemoryBudget(limit: bytes)
+        }
         let naming = try OutputNaming(template: &template, pipeline: pipeline, batch: batch)
 
         let reporter = ProgressReporter(total: manifest == nil ? Shard.share(of: max(1, inputs.count), in: shard) : nil,
@@ -165,7 +175,7 @@ struct RunCommand {
             let unnamed = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
             try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
             if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
-                contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes)
+                contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes, seconds: timeout)
             }
             let total = contexts.count
             if let shard { contexts = contexts.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element) }
@@ -185,6 +195,7 @@ struct RunCommand {
         runner.ledger = ledger
         runner.checkEach = manifest != nil
         runner.allowOverwrite = parser.has("--overwrite")
+        runner.memory = memory
         runner.run()
         if let failure = feed.failure { Console.error(failure) }
         let stopped = interruption.received

@@ -19,6 +19,28 @@ import TestSupport
             copy[offset] ^= 0x5A
             return copy
         }
+        let small = try Image.load(path: photo).scaled(to: Size(160, 100))
+        // Every other allowed format, cut: each loader returns a partly black or grey picture
+        // without an error; ImagePipe checks the length each header states (or the end marker).
+        var cut: [(String, [UInt8])] = []
+        for format in [ImageFormat.gif, .webp, .bmp, .tiff, .avif] {
+            let bytes = try small.encoded(as: format)
+            cut.append(("cut.\(format.rawValue)", Array(bytes.prefix(bytes.count / 2))))
+            cut.append(("cut-near-end.\(format.rawValue)", Array(bytes.prefix(bytes.count - 9))))
+        }
+        // GIF data with LZW codes that were never defined (gdk-pixbuf decodes them to a picture).
+        let gif = try small.encoded(as: .gif)
+        cut.append(("flipped-data.gif", stride(from: gif.count / 2, to: gif.count / 2 + 40, by: 7).reduce(gif) { flipped($0, at: $1) }))
+        // A CMYK JPEG (Pillow writes them as Photoshop does), cut and with damaged data.
+        let cmykPath = NSTemporaryDirectory() + "imagepipe-bad-cmyk-\(getpid()).jpg"
+        defer { try? FileManager.default.removeItem(atPath: cmykPath) }
+        try ColorReference.python("""
+            from PIL import Image
+            Image.open('\(photo)').convert('CMYK').resize((160, 100)).save('\(cmykPath)', quality=90)
+            """)
+        let cmyk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cmykPath)))
+        cut.append(("cut-cmyk.jpg", Array(cmyk.prefix(cmyk.count * 6 / 10))))
+        cut.append(("flipped-data-cmyk.jpg", stride(from: cmyk.count / 2, to: cmyk.count / 2 + 40, by: 7).reduce(cmyk) { flipped($0, at: $1) }))
         // The IDAT chunk's data, where a flipped byte breaks the chunk's CRC.
         let idat = (0..<png.count - 4).first { Array(png[$0..<$0 + 4]) == Array("IDAT".utf8) }! + 20
         return [
@@ -36,7 +58,7 @@ import TestSupport
             ("flipped-header.png", flipped(png, at: 18)),
             // A format gdk-pixbuf has no loader for: the start of an AVIF file.
             ("picture.avif", [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8) + [UInt8](repeating: 0, count: 64)),
-        ]
+        ] + cut
     }
 
     @Test func eachBrokenPictureFailsCleanly() throws {

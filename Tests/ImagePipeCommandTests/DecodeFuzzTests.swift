@@ -19,7 +19,7 @@ import TestSupport
             let picture = try Image.load(path: images + "/" + name, options: LoadOptions(atLeast: Size(64, 64)))
             let crop = try picture.cropped(to: Rect(x: 0, y: 0, width: min(40, picture.width), height: min(30, picture.height)))
             let stem = String(name.dropLast(4))
-            for format in [ImageFormat.jpeg, .png, .webp, .tiff, .bmp] where format.isAvailable {
+            for format in [ImageFormat.jpeg, .png, .webp, .tiff, .bmp, .gif] where format.isAvailable {
                 let bytes = try crop.encoded(as: format)
                 seeds.append(("\(stem).\(format.rawValue)", bytes))
                 seeds.append(("\(stem)-cut.\(format.rawValue)", Array(bytes.prefix(bytes.count / 2))))

@@ -138,4 +138,18 @@ import TestSupport
         let bad = try CommandRunner.run(["run", "-e", "", "quick.png", "-o", "x.png", "--timeout", "soon"], in: directory.path)
         #expect(bad.status == 2)
     }
+
+    /// A writer that sends a byte a second never ends the read on its own: the timeout does.
+    @Test func aTricklingStandardInputEndsAtTheTimeout() throws {
+        let directory = try TemporaryDirectory()
+        let start = Date()
+        let script = "(while printf x; do sleep 1; done) | '\(CommandRunner.binary)' run -e 'fit 10x10' - -o out.png --timeout 2"
+        let result = try CommandRunner.runProgram("/bin/sh", ["-c", script], in: directory.path)
+        let took = seconds(since: start)
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("imagepipe: -: timed out: standard input was still open after 2 s (--timeout), with "), "\(result.standardError)")
+        #expect(result.standardError.hasSuffix(" bytes read; nothing written\n"))
+        #expect(took >= 2 && took < 15, "\(took) s")
+        #expect(try directory.contents().isEmpty)
+    }
 }

@@ -22,4 +22,35 @@ import TestSupport
         for (x, y) in [(0, 0), (255, 160), (511, 319)] { #expect(back.pixel(x: x, y: y) == picture.pixel(x: x, y: y)) }
         print("PNG, \(alpha ? "RGBA" : "RGB") 512x320 photo: libdeflate \(ours.count) bytes, gdk-pixbuf zlib \(zlib.count) bytes (\(String(format: "%.3f", ratio)))")
     }
+
+    /// A picture above the streaming threshold goes through zlib a strip at a time, in several
+    /// IDAT chunks, and decodes to the same pixels as the whole-buffer path gives.
+    @Test(arguments: [false, true])
+    func largePicturesStreamToTheSamePixels(alpha: Bool) throws {
+        let side = 1400 // 1400 × 1400 × 3 > 4 MiB of filtered rows
+        #expect(side * (side * 3 + 1) > PNGEncoder.streamingThreshold)
+        let picture = try Synthetic.image(side, side, alpha: alpha) { x, y in
+            Color(red: UInt8((x * 7 + y * 13) & 255), green: UInt8((x ^ y) & 255), blue: UInt8((x * y) >> 9 & 255), alpha: UInt8((x + y) & 255))
+        }
+        let png = try picture.encoded(as: .png)
+        let chunks = Self.chunkTypes(png)
+        #expect(chunks.filter { $0 == "IDAT" }.count > 1, "\(chunks)")
+        #expect(chunks.first == "IHDR" && chunks.last == "IEND")
+        let back = try Image.decode(png)
+        #expect(back.size == picture.size && back.hasAlpha == alpha)
+        for y in stride(from: 0, to: side, by: 97) {
+            #expect(Array(back.row(y)) == Array(picture.row(y)), "row \(y)")
+        }
+        #expect(Array(back.row(side - 1)) == Array(picture.row(side - 1)))
+    }
+
+    static func chunkTypes(_ png: [UInt8]) -> [String] {
+        var types: [String] = [], offset = 8
+        while offset + 8 <= png.count {
+            let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: png[offset + 4..<offset + 8], as: UTF8.self))
+            offset += 12 + length
+        }
+        return types
+    }
 }

@@ -1,6 +1,35 @@
-/// Reads the EXIF orientation tag of a JPEG from its first bytes, so that a plan can know the
-/// turned size before decoding (gdk_pixbuf_get_file_info does not look at EXIF).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the EXIF orientation tag of a JPEG from its first bytes, or a TIFF's own orientation
+/// tag, so that a plan can know the turned size before decoding (gdk_pixbuf_get_file_info does
+/// not look at either). The decode then turns the picture by this same reading, never by the
+/// loader's (`PixbufDecoder.finish`).
 enum ExifOrientation {
+    /// The orientation of a TIFF file: tag 0x0112 of its first directory, which may lie anywhere
+    /// in the file (libtiff writes it after the pixels), so it is read where it lies.
+    static func read(tiffPath path: String) -> Int {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return 1 }
+        defer { close(descriptor) }
+        return parseTIFF { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return got == count ? bytes : nil
+        }
+    }
+
+    /// The orientation of a picture held in memory, for the formats whose orientation the
+    /// decode applies (JPEG's EXIF, TIFF's tag); 1 for the others.
+    static func parse(_ bytes: [UInt8], format: SourceFormat) -> Int {
+        switch format {
+        case .jpeg: parse(jpeg: Array(bytes.prefix(1 << 17)))
+        case .tiff: parseTIFF(bytes, start: 0, end: bytes.count)
+        default: 1
+        }
+    }
+
     /// The orientation, 1–8; 1 when the file has no such tag.
     static func read(path: String) throws -> Int {
         parse(jpeg: try ImageFile.prefix(path: path, count: 1 << 17))
@@ -24,11 +53,19 @@ enum ExifOrientation {
     }
 
     private static func parseTIFF(_ bytes: [UInt8], start: Int, end: Int) -> Int {
-        guard start + 8 <= end else { return 1 }
-        let littleEndian = bytes[start] == 0x49 // "II"
+        parseTIFF { offset, count in
+            guard offset >= 0, start + offset + count <= end else { return nil }
+            return Array(bytes[(start + offset)..<(start + offset + count)])
+        }
+    }
+
+    /// Reads IFD0's orientation through `bytes(offset, count)` (nil past the data's end).
+    private static func parseTIFF(_ bytes: (Int, Int) -> [UInt8]?) -> Int {
+        guard let order = bytes(0, 1) else { return 1 }
+        let littleEndian = order[0] == 0x49 // "II"
         func read16(_ offset: Int) -> Int? {
-            guard offset >= 0, start + offset + 2 <= end else { return nil }
-            let a = Int(bytes[start + offset]), b = Int(bytes[start + offset + 1])
+            guard offset >= 0, let pair = bytes(offset, 2) else { return nil }
+            let a = Int(pair[0]), b = Int(pair[1])
             return littleEndian ? a | b << 8 : a << 8 | b
         }
         func read32(_ offset: Int) -> Int? {

@@ -32,8 +32,11 @@ extension Image {
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
+        if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame.bytes) {
+            throw ImageError(.corrupt, path: path, reason: damage)
+        }
         if format == .jpeg, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
-        let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(contiguous.prefix(1 << 17))) : 1
+        let orientation = ExifOrientation.parse(frame.bytes, format: format)
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)
         _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
         return try decoder.finish()

@@ -66,7 +66,7 @@ public struct ImageHeader: Hashable, Sendable {
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }
-        let orientation = format == .jpeg ? (try? ExifOrientation.read(path: path)) ?? 1 : 1
+        let orientation = format == .jpeg ? (try? ExifOrientation.read(path: path)) ?? 1 : format == .tiff ? ExifOrientation.read(tiffPath: path) : 1
         return try decoder.header(format: format, orientation: orientation, frameCount: 1)
     }
 }

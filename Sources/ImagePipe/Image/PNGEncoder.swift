@@ -1,30 +1,26 @@
 import CDeflate
+import CZlib
 
 /// PNG writing with libdeflate instead of gdk-pixbuf's zlib: the same format and the same
 /// choices (8 bits per channel, a filter chosen per row by the least sum of absolute values, as
 /// libpng's adaptive filtering does, deflate at the asked level), several times faster, and
 /// output within a few percent of zlib's size at the same level. PNG encoding is most of the
 /// cost of an avatar.
+///
+/// libdeflate compresses only a whole buffer at once, so it needs every filtered row in memory
+/// (a copy of the picture) and room for the compressed stream. Above `streamingThreshold`
+/// bytes of filtered rows, the rows are filtered a strip at a time and streamed through zlib
+/// into IDAT chunks instead: the encoder then holds the picture, the PNG it is making and a
+/// strip, whatever the picture's size.
 enum PNGEncoder {
+    /// Filtered rows up to this many bytes go through libdeflate whole (every avatar and
+    /// thumbnail: 4 MiB is a 1024x1024 RGBA picture); larger pictures are streamed.
+    static let streamingThreshold = 4 << 20
     static func encode(_ image: Image, compression: Int, metadata: OutputMetadata = OutputMetadata(),
                        palette: PaletteQuantizer? = nil, cancellation: Cancellation? = nil) throws -> [UInt8] {
         let channels = image.channelCount
-        let depth: UInt8
-        let filtered: [UInt8]
-        if let palette {
-            depth = palette.palette.count <= 2 ? 1 : palette.palette.count <= 4 ? 2 : palette.palette.count <= 16 ? 4 : 8
-            filtered = packedRows(palette, depth: Int(depth))
-        } else {
-            depth = 8
-            guard let rows = filterRows(image, rowLength: image.width * channels, bytesPerPixel: channels, cancellation: cancellation) else {
-                throw ImageError(.interrupted, reason: "stopped before it was finished; nothing written")
-            }
-            filtered = rows
-        }
-        let compressed = try zlib(filtered, level: compression)
-
+        let depth: UInt8 = palette.map { $0.palette.count <= 2 ? 1 : $0.palette.count <= 4 ? 2 : $0.palette.count <= 16 ? 4 : 8 } ?? 8
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(compressed.count + 64)
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(image.width))
         header.appendBigEndian(UInt32(image.height))
@@ -46,10 +42,74 @@ enum PNGEncoder {
             // iTXt: keyword, NUL, uncompressed, method 0, no language, NUL, no translated keyword, NUL, text
             appendChunk("iTXt", (Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)[...], to: &png)
         }
-        appendChunk("IDAT", compressed[...], to: &png)
+        let rowLength = image.width * channels
+        let interrupted = ImageError(.interrupted, reason: "stopped before it was finished; nothing written")
+        if let palette {
+            appendChunk("IDAT", try zlib(packedRows(palette, depth: Int(depth)), level: compression)[...], to: &png)
+        } else if image.height * (rowLength + 1) <= streamingThreshold {
+            guard let filtered = filterRows(image, rowLength: rowLength, bytesPerPixel: channels, cancellation: cancellation) else { throw interrupted }
+            let compressed = try zlib(filtered, level: compression)
+            png.reserveCapacity(png.count + compressed.count + 24)
+            appendChunk("IDAT", compressed[...], to: &png)
+        } else {
+            guard try streamRows(image, rowLength: rowLength, bytesPerPixel: channels, level: compression, cancellation: cancellation, into: &png) else {
+                throw interrupted
+            }
+        }
         appendChunk("IEND", [][...], to: &png)
         return png
     }
+
+    /// Filters the rows a strip at a time and deflates them with zlib into IDAT chunks of at
+    /// most `chunkSize` bytes appended to `png`. False when `cancellation` was cancelled.
+    private static func streamRows(_ image: Image, rowLength: Int, bytesPerPixel bpp: Int, level: Int,
+                                   cancellation: Cancellation?, into png: inout [UInt8]) throws -> Bool {
+        let failed = ImageError(.unwritable, reason: "zlib could not compress the picture")
+        var stream = z_stream()
+        // libdeflate's levels above 9 are zlib's 9.
+        guard deflateInit_(&stream, Int32(min(max(level, 0), 9)), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw failed }
+        defer { deflateEnd(&stream) }
+        let stripRows = max(1, min(image.height, (1 << 20) / (rowLength + 1)))
+        var strip = [UInt8](repeating: 0, count: stripRows * (rowLength + 1))
+        var compressed = [UInt8](repeating: 0, count: chunkSize)
+        let zeros = [UInt8](repeating: 0, count: rowLength)
+        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowLength), count: 5)
+        var y = 0
+        while y < image.height {
+            if cancellation?.isCancelled == true { return false }
+            let rows = min(stripRows, image.height - y)
+            strip.withUnsafeMutableBufferPointer { out in
+                zeros.withUnsafeBufferPointer { zeroRow in
+                    for row in 0..<rows {
+                        filterRow(image, y + row, above: y + row > 0 ? image.row(y + row - 1) : zeroRow, bpp: bpp,
+                                  candidates: &candidates, into: out.baseAddress! + row * (rowLength + 1))
+                    }
+                }
+            }
+            y += rows
+            let finishing = y == image.height
+            try strip.withUnsafeMutableBufferPointer { input in
+                stream.next_in = input.baseAddress
+                stream.avail_in = UInt32(rows * (rowLength + 1))
+                while true {
+                    let status = compressed.withUnsafeMutableBufferPointer { output in
+                        stream.next_out = output.baseAddress
+                        stream.avail_out = UInt32(output.count)
+                        return deflate(&stream, finishing ? Z_FINISH : Z_NO_FLUSH)
+                    }
+                    guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else { throw failed }
+                    let produced = chunkSize - Int(stream.avail_out)
+                    if produced > 0 { appendChunk("IDAT", compressed[..<produced], to: &png) }
+                    // Room left over means zlib took the whole strip; finishing ends with the stream.
+                    if finishing ? status == Z_STREAM_END : stream.avail_out > 0 { break }
+                }
+            }
+        }
+        return true
+    }
+
+    /// The most bytes of one streamed IDAT chunk.
+    private static let chunkSize = 1 << 18
 
     /// zlib-wrapped deflate at `level` (0–12, libdeflate's scale; PNG's 0–9 mean the same there).
     static func zlib(_ data: [UInt8], level: Int) throws -> [UInt8] {
@@ -97,25 +157,31 @@ enum PNGEncoder {
             zeros.withUnsafeBufferPointer { zeroRow in
                 for y in 0..<image.height {
                     if y % 32 == 0, cancellation?.isCancelled == true { return false }
-                    let row = image.row(y)
-                    let above = y > 0 ? image.row(y - 1) : zeroRow
-                    var best = 0, bestScore = Int.max
-                    for filter in 0..<5 {
-                        let score = candidates[filter].withUnsafeMutableBufferPointer { target in
-                            apply(filter, row: row, above: above, bpp: bpp, into: target)
-                        }
-                        if score < bestScore { (best, bestScore) = (filter, score) }
-                    }
-                    let start = y * (rowLength + 1)
-                    out[start] = UInt8(best)
-                    candidates[best].withUnsafeBufferPointer { chosen in
-                        (out.baseAddress! + start + 1).update(from: chosen.baseAddress!, count: rowLength)
-                    }
+                    filterRow(image, y, above: y > 0 ? image.row(y - 1) : zeroRow, bpp: bpp, candidates: &candidates,
+                              into: out.baseAddress! + y * (rowLength + 1))
                 }
                 return true
             }
         }
         return finished ? output : nil
+    }
+
+    /// Row `y` after its filter byte, at `target`: the filter with the least score.
+    @inline(__always)
+    private static func filterRow(_ image: Image, _ y: Int, above: UnsafeBufferPointer<UInt8>, bpp: Int,
+                                  candidates: inout [[UInt8]], into target: UnsafeMutablePointer<UInt8>) {
+        let row = image.row(y)
+        var best = 0, bestScore = Int.max
+        for filter in 0..<5 {
+            let score = candidates[filter].withUnsafeMutableBufferPointer { buffer in
+                apply(filter, row: row, above: above, bpp: bpp, into: buffer)
+            }
+            if score < bestScore { (best, bestScore) = (filter, score) }
+        }
+        target[0] = UInt8(best)
+        candidates[best].withUnsafeBufferPointer { chosen in
+            (target + 1).update(from: chosen.baseAddress!, count: row.count)
+        }
     }
 
     /// Writes one filter's output for a row and returns its score.

@@ -137,7 +137,7 @@ final class PixbufDecoder {
             _ = try frame.bytes[offset..<end].withUnsafeBytes { try decoder.write($0) }
             offset = end
         }
-        let orientation = format == .jpeg ? ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))) : 1
+        let orientation = ExifOrientation.parse(bytes, format: format)
         return try decoder.header(format: format, orientation: orientation, frameCount: frame.frameCount)
     }
 
@@ -160,20 +160,18 @@ final class PixbufDecoder {
         if options.failOnDamage, let truncation = truncationCheck.truncation(format: formatName()) {
             throw ImageError(.corrupt, path: path, reason: truncation)
         }
-        let pixbuf: OpaquePointer
-        if options.applyOrientation, formatName() == "jpeg" {
-            // Turned by the orientation the header read, which the plan was made from: on damaged
-            // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`). A sub-pixbuf
-            // shares the pixels and has no options of its own to disagree with.
-            let plain = gdk_pixbuf_new_subpixbuf(decoded, 0, 0, gdk_pixbuf_get_width(decoded), gdk_pixbuf_get_height(decoded))!
-            if orientation != 1 { gdk_pixbuf_set_option(plain, "orientation", String(orientation)) }
-            pixbuf = gdk_pixbuf_apply_embedded_orientation(plain)! // a new reference, turned or not
-            g_object_unref(UnsafeMutableRawPointer(plain))
-        } else {
-            pixbuf = options.applyOrientation
-                ? gdk_pixbuf_apply_embedded_orientation(decoded)! // a new reference, turned or not
-                : OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decoded)))!
-        }
+        // Turned by the orientation the header read, which the plan was made from: on damaged
+        // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`), and its TIFF
+        // loader applies the TIFF tag, which a header read did not see (the first stage then
+        // stretched a turned TIFF). A sub-pixbuf shares the pixels and has no options of its own
+        // to disagree with.
+        let turn = formatName() == "tiff"
+            ? options.applyOrientation ? Self.tiffOrientationLeft(orientation) : Self.tiffFlipMade(orientation)
+            : options.applyOrientation ? orientation : 1
+        let plain = gdk_pixbuf_new_subpixbuf(decoded, 0, 0, gdk_pixbuf_get_width(decoded), gdk_pixbuf_get_height(decoded))!
+        if turn != 1 { gdk_pixbuf_set_option(plain, "orientation", String(turn)) }
+        let pixbuf = gdk_pixbuf_apply_embedded_orientation(plain)! // a new reference, turned or not
+        g_object_unref(UnsafeMutableRawPointer(plain))
         var metadata = scanner?.metadata ?? ImageMetadata()
         if metadata.sourceProfile == nil { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
         // Only the JPEG and TIFF loaders give an orientation to turn by; a PNG's or WebP's EXIF
@@ -187,6 +185,30 @@ final class PixbufDecoder {
         } catch var error as ImageError {
             error.path = path
             throw error
+        }
+    }
+
+    /// What is left to do of a TIFF's orientation after gdk-pixbuf's TIFF loader, which reads
+    /// through libtiff's RGBA interface: that applies the tag's flips itself (2, 3, 4 come out
+    /// turned; 6, 7, 8 come out flipped as 2, 3, 4, the quarter turn not made), so the EXIF
+    /// meaning of the tag would turn the picture wrongly. Found by comparing every tag with
+    /// Pillow's `exif_transpose` (TIFFOrientationTests).
+    static func tiffOrientationLeft(_ tag: Int) -> Int {
+        switch tag {
+        case 5, 7: 5
+        case 6, 8: 7
+        default: 1
+        }
+    }
+
+    /// The flip libtiff made of a TIFF with orientation `tag` (see `tiffOrientationLeft`), as the
+    /// orientation that undoes it, for a decode that keeps the stored picture (`auto-orient=false`).
+    static func tiffFlipMade(_ tag: Int) -> Int {
+        switch tag {
+        case 2, 6: 2
+        case 3, 7: 3
+        case 4, 8: 4
+        default: 1
         }
     }
 

@@ -1,0 +1,25 @@
+extension Plan {
+    /// Bytes one run of this plan is expected to hold at its peak, from sizes alone: the decoded
+    /// picture (kept for the whole run), the largest stage's input and output side by side, the
+    /// encoder's copies of the output, and `workingBytes` for everything else. Every picture is
+    /// counted at four bytes a pixel (RGBA), whatever it holds: an estimate that errs high, so
+    /// that pictures admitted side by side by a memory budget (`--max-memory`) do fit together.
+    public func estimatedPeakBytes(inputBytes: Int = 0) -> Int {
+        // Saturating: with --max-pixels 0 a plan's sizes may be absurd, and so is their product.
+        func bytes(_ size: Size, times count: Int = 1) -> Int {
+            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+            let (result, overflow2) = pixels.multipliedReportingOverflow(by: 4 * count)
+            return overflow || overflow2 ? Int.max / 8 : result
+        }
+        let decoded = bytes(decodeSize)
+        let largestStep = steps.map { min(Int.max / 8, bytes($0.input) + bytes($0.output)) }.max() ?? 0
+        // The encoders write from the finished picture; the one that copies most (PNG's filtered
+        // rows and its compressed stream) holds about two more of it.
+        let encoding = bytes(outputSize, times: 2)
+        return min(Int.max / 8, inputBytes) + decoded + largestStep + encoding + Self.workingBytes
+    }
+
+    /// What a run holds beside its pictures: libraries' tables, a decoder's buffers, the
+    /// threads' stacks. Measured peaks of small pictures stay well under it.
+    public static let workingBytes = 32 << 20
+}

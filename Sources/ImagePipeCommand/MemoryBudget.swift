@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bytes a batch may hold at once (`--max-memory`), shared by its `--jobs` threads. Each
+/// picture reserves its estimated cost before it starts (`Plan.estimatedPeakBytes`) and gives it
+/// back when its run has truly ended; one that does not fit beside the pictures in progress waits
+/// for them, and one that could never fit is refused alone. So two pictures that each fit but not
+/// together run one after the other instead of exhausting memory and losing the whole batch.
+final class MemoryBudget: @unchecked Sendable {
+    let limit: Int
+    private var inUse = 0
+    private var running = 0
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let freed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init(limit: Int) {
+        self.limit = limit
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(freed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(freed)
+        pthread_mutex_destroy(mutex)
+        freed.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Whether `bytes` could ever be reserved.
+    func fits(_ bytes: Int) -> Bool { bytes <= limit }
+
+    /// Reserves `bytes` (which must fit the limit), waiting while the pictures in progress hold
+    /// too much. `waiting` is called once, before the first wait, with the bytes then in use.
+    func reserve(_ bytes: Int, waiting: (Int) -> Void) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        var told = false
+        // A picture alone always runs, whatever the others' estimates: they fit the limit too.
+        while running > 0 && inUse + bytes > limit {
+            if !told {
+                told = true
+                let held = inUse
+                pthread_mutex_unlock(mutex)
+                waiting(held)
+                pthread_mutex_lock(mutex)
+                continue
+            }
+            pthread_cond_wait(freed, mutex)
+        }
+        inUse += bytes
+        running += 1
+    }
+
+    /// Gives back what `reserve` took.
+    func release(_ bytes: Int) {
+        pthread_mutex_lock(mutex)
+        inUse -= bytes
+        running -= 1
+        pthread_cond_broadcast(freed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The default budget: three quarters of the memory this process may use — the machine's,
+    /// or its control group's limit when that is lower (a container, a Slurm job).
+    static var defaultLimit: Int {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
+        var physical = pages > 0 && pageSize > 0 ? pages * pageSize : 4 << 30
+        for file in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
+            if let bytes = firstNumber(in: file), bytes > 0 { physical = min(physical, bytes) }
+        }
+        return physical / 4 * 3
+    }
+
+    /// The number a control-group file holds; nil for `max` or no such file.
+    private static func firstNumber(in path: String) -> Int? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 64)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        return Int(line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.filter(\.isNumber))
+    }
+
+    /// `1.2 GB`, `300 MB`: sizes in messages, in the units `--max-memory` takes.
+    static func describe(_ bytes: Int) -> String {
+        let units: [(String, Int)] = [("G", 30), ("M", 20), ("K", 10)]
+        for (unit, shift) in units where bytes >= 1 << shift {
+            let value = Double(bytes) / Double(1 << shift)
+            let text = value >= 100 || value == value.rounded() ? "\(Int(value.rounded()))" : "\((value * 10).rounded() / 10)"
+            return text + unit
+        }
+        return "\(bytes) bytes"
+    }
+}

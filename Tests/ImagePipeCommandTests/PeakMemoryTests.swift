@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// One run's peak memory is the decoded input, the output file and a constant: the encoders
+/// work from the picture row by row, not from copies of it. Each run is compared with the same
+/// run on an 8x8 picture, which measures the constant part (the runtime and libraries).
+@Suite struct PeakMemoryTests {
+    static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/images/leaf.jpg").path
+    /// What a run may hold beyond the pictures and its 8x8 twin: a few encoder buffers and strips.
+    static let constant = 16 << 20
+    static let size = Size(4000, 3000)
+
+    /// Beyond decoded input and output file, what each encoder is allowed to hold, per pixel:
+    /// WebP's own YUV 4:2:0 picture (1.5 bytes), and for JPEG with Huffman optimization (the
+    /// default) libjpeg's DCT coefficients of the whole picture (2 bytes a sample, 4:4:4: 6 bytes);
+    /// without it libjpeg streams rows and holds nothing more.
+    @Test(arguments: [("out.png", "", 0.0), ("out.jpg", "save optimize-coding=false", 0.0),
+                      ("out.jpg", "", 6.0), ("out.webp", "", 1.5)])
+    func peakIsInputPlusOutputPlusAConstant(output: String, save: String, encoderBytesPerPixel: Double) throws {
+        let directory = try TemporaryDirectory()
+        for (name, size) in [("big", Self.size), ("tiny", Size(8, 8))] {
+            let made = try CommandRunner.run(["run", "-e", "resize \(size.width)x\(size.height)", Self.photo, "-o", "\(name).png"], in: directory.path)
+            #expect(made.status == 0, "\(made.standardError)")
+        }
+        for input in ["big.png", "tiny.png"] {
+            _ = try CommandRunner.run(["run", "-e", "", input, "-o", input.replacingOccurrences(of: ".png", with: ".jpg")], in: directory.path)
+        }
+        for source in ["big.png", "big.jpg"] {
+            let twin = source.replacingOccurrences(of: "big", with: "tiny")
+            let small = try PeakMemory.run(["run", "-e", save, twin, "-o", "tiny-" + output], in: directory.path)
+            let large = try PeakMemory.run(["run", "-e", save, source, "-o", output, "--overwrite"], in: directory.path)
+            #expect(small.status == 0 && large.status == 0, "\(large.standardError)")
+            let decoded = Self.size.pixelCount * 3
+            let written = try #require(try FileManager.default.attributesOfItem(atPath: directory.file(output))[.size] as? Int)
+            let encoder = Int(Double(Self.size.pixelCount) * encoderBytesPerPixel)
+            let allowed = small.peakBytes + decoded + written + encoder + Self.constant
+            print("\(source) -> \(output) \(save): peak \(large.peakBytes >> 10) KiB; 8x8 run \(small.peakBytes >> 10) KiB, decoded \(decoded >> 10) KiB, written \(written >> 10) KiB, encoder \(encoder >> 10) KiB")
+            #expect(large.peakBytes <= allowed, "peak \(large.peakBytes >> 10) KiB, allowed \(allowed >> 10) KiB")
+        }
+    }
+}

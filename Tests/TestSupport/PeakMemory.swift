@@ -1,0 +1,25 @@
+import Foundation
+
+/// Runs `imagepipe` under a small Python parent that reports the child's peak resident set
+/// (getrusage of its children), for tests whose point is memory.
+public enum PeakMemory {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let standardError: String
+        /// The largest resident set the run had, in bytes.
+        public let peakBytes: Int
+    }
+
+    public static func run(_ arguments: [String], in directory: String) throws -> Result {
+        let measure = """
+            import resource, subprocess, sys
+            run = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            sys.stderr.buffer.write(run.stderr)
+            print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", measure, CommandRunner.binary] + arguments, in: directory)
+        let fields = result.standardOutput.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 2 else { throw CocoaError(.fileReadCorruptFile) }
+        return Result(status: Int32(fields[0]), standardError: result.standardError, peakBytes: fields[1] * 1024)
+    }
+}
