@@ -26,7 +26,7 @@ public struct GammaStage: Transform, DeclaredStage {
     public func outputSize(for input: Size) -> Size { input }
 
     public func explanation(for input: Size) -> String? {
-        "out = in^(1/\(NumberFormat.short(gamma))): mid-grey 128 → \(Self.table(gamma: gamma)[128])"
+        "out = in^(1/\(NumberFormat.short(gamma))): mid-gray 128 → \(Self.table(gamma: gamma)[128])"
     }
 
     static func table(gamma: Double) -> [UInt8] {

@@ -13,7 +13,7 @@ public struct ModulateStage: Transform, DeclaredStage {
             Param(\.brightness, "brightness", .number(0...100), default: 1,
                   help: "Multiplies lightness L*: 0.5 halves it, 2 doubles it."),
             Param(\.saturation, "saturation", .number(0...100), default: 1,
-                  help: "Multiplies chroma: 0 is grey, 1 unchanged, 2 twice as colorful."),
+                  help: "Multiplies chroma: 0 is gray, 1 unchanged, 2 twice as colorful."),
             Param(\.hue, "hue", .angle(-3600...3600), default: .zero,
                   help: "Turns the hue angle h of LCh; 180deg gives the opposite colors."),
             Param(\.lightness, "lightness", .number(-100...100), default: 0,

@@ -10,7 +10,7 @@ import ImagePipe
 /// flat tone) is returned unchanged.
 public struct NormalizeStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "normalize", summary: "Stretch lightness so its percentiles span the full range, as sharp's normalise",
+        "normalize", summary: "Stretch lightness so its percentiles span the full range, as sharp's normalize",
         example: "normalize lower=2% upper=98%", start: NormalizeStage(), [
             Param(\.lower, "lower", .percentage(0...100), default: 1,
                   help: "The share of pixels (by lightness) that become black or darker: they are clipped to black."),

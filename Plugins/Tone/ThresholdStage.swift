@@ -6,12 +6,12 @@ import ImagePipe
 /// `grayscale=false` each channel is compared on its own. Alpha is kept.
 public struct ThresholdStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "threshold", summary: "Black and white: 255 where the grey is at or above the threshold, else 0",
+        "threshold", summary: "Black and white: 255 where the gray is at or above the threshold, else 0",
         example: "threshold 100", start: ThresholdStage(), [
             Param(\.level, "level", .integer(0...255), default: 128, positional: true,
                   help: "Values at or above this become 255, below it 0 (128, as sharp's default)."),
             Param(\.grayscale, "grayscale", .boolean, default: true,
-                  help: "Compare the pixel's grey (linear-light Rec. 709 luma) and write it to every channel, as sharp; false compares R, G and B each on its own."),
+                  help: "Compare the pixel's gray (linear-light Rec. 709 luma) and write it to every channel, as sharp; false compares R, G and B each on its own."),
         ])
 
     public var level: Int
@@ -25,7 +25,7 @@ public struct ThresholdStage: Transform, DeclaredStage {
     public func outputSize(for input: Size) -> Size { input }
 
     public func explanation(for input: Size) -> String? {
-        grayscale ? "grey ≥ \(level) → white, else black" : "each channel ≥ \(level) → 255, else 0"
+        grayscale ? "gray ≥ \(level) → white, else black" : "each channel ≥ \(level) → 255, else 0"
     }
 
     public func apply(to image: Image) throws -> Image {

@@ -23,7 +23,7 @@ public struct TintStage: Transform, DeclaredStage {
 
     public func explanation(for input: Size) -> String? {
         let lab = CIELab.fromSRGB(SIMD3(Float(color.red), Float(color.green), Float(color.blue)))
-        return "grey's L* kept, a* b* = \(NumberFormat.short(Double(lab[1]))), \(NumberFormat.short(Double(lab[2]))) × (1 − 4(L*/100 − ½)²)"
+        return "gray's L* kept, a* b* = \(NumberFormat.short(Double(lab[1]))), \(NumberFormat.short(Double(lab[2]))) × (1 − 4(L*/100 − ½)²)"
     }
 
     /// Output R, G, B for each grey level, interleaved.

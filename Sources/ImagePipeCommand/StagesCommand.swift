@@ -73,7 +73,7 @@ struct StagesCommand {
         if schema.name == Load.schema.name {
             // Which formats it decodes depends on the command line, not on the schema.
             lines += ["", "formats: \(LimitOptions.defaultFormats); others only with --allow-format (\(LimitOptions.otherFormats)),",
-                      "recognised by their first bytes whatever the file's name"]
+                      "recognized by their first bytes whatever the file's name"]
         }
         lines += ["", "example: \(schema.example)", "plugin: \(entry.plugin)\(entry.origin.map { " (\($0))" } ?? "")"]
         return lines.joined(separator: "\n")

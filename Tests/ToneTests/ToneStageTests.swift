@@ -165,8 +165,8 @@ import TestSupport
     }
 
     @Test func explanationsSayWhatHappens() throws {
-        #expect(try stage(GammaStage.self, "").explanation(for: Size(2, 2)) == "out = in^(1/2.2): mid-grey 128 → 186")
+        #expect(try stage(GammaStage.self, "").explanation(for: Size(2, 2)) == "out = in^(1/2.2): mid-gray 128 → 186")
         #expect(try stage(GrayscaleStage.self, "").explanation(for: Size(2, 2))?.contains("linear light") == true)
-        #expect(try stage(ThresholdStage.self, "").explanation(for: Size(2, 2)) == "grey ≥ 128 → white, else black")
+        #expect(try stage(ThresholdStage.self, "").explanation(for: Size(2, 2)) == "gray ≥ 128 → white, else black")
     }
 }

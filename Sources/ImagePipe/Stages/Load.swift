@@ -11,7 +11,7 @@ public struct Load: ImageSource, DeclaredStage {
             Param(\.scaling, "scaling", .choice(ScalingMode.self),
                   help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction and scales with gdk-pixbuf's bilinear; good keeps 2× headroom and scales with lanczos3; best decodes at full size, then lanczos3."),
             Param(\.color, "color", .choice(ColorHandling.self), default: .srgb,
-                  help: "srgb converts a picture with an embedded ICC profile (Display P3, Adobe RGB, CMYK, grey) to sRGB with Little CMS, as sharp does; keep leaves RGB pixels in their profile and carries it to save (CMYK and grey are converted all the same: pictures are held as RGB)."),
+                  help: "srgb converts a picture with an embedded ICC profile (Display P3, Adobe RGB, CMYK, gray) to sRGB with Little CMS, as sharp does; keep leaves RGB pixels in their profile and carries it to save (CMYK and gray are converted all the same: pictures are held as RGB)."),
             Param(\.intent, "intent", .choice(RenderingIntent.self), default: .perceptual,
                   help: "The rendering intent of that conversion: perceptual as sharp (libvips' own default is relative; the two differ only for profiles with gamut tables, such as CMYK)."),
         ])

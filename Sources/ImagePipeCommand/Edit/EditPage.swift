@@ -50,8 +50,8 @@ enum EditPage {
             ("slice picker", "Slice picker: the photo behind a square window",
              "Drag to move the photo behind the window, pinch or scroll to zoom (from cover to native pixels). Arrows move, + and − zoom, T turns, Enter is OK, Esc is Cancel.")
         case .viewer:
-            ("zoomable viewer", "Zoomable viewer: the whole photo, fitted and centred",
-             "Pinch or scroll to zoom, drag to scroll a zoomed photo; it stays centred where it is smaller than the screen. Arrows scroll, + and − zoom, T turns, Enter is OK, Esc is Cancel.")
+            ("zoomable viewer", "Zoomable viewer: the whole photo, fitted and centered",
+             "Pinch or scroll to zoom, drag to scroll a zoomed photo; it stays centered where it is smaller than the screen. Arrows scroll, + and − zoom, T turns, Enter is OK, Esc is Cancel.")
         case .swipe:
             ("swipe to dismiss", "Swipe to dismiss: the screen turns about a point below it",
              "Drag sideways to turn the screen about a point half a height below it; let go past 0.33 rad (18.9°) and it is dismissed at that turn, else it springs back. Arrows turn, T turns the device, Enter is OK, Esc is Cancel.")

@@ -39,7 +39,7 @@ do {
     let editor = CropViewport(viewport: Size(375, 667), gap: 20, imageSize: image.size)
     let state = editor.clamp(zoom: 2 * editor.minimumZoom, offset: Point(-500, 40))
     let (center, radius) = editor.circleInImage(state)
-    print("editor: offset -500,40 bounced back to \(state.offset); circle centre \(center), radius \(radius)")
+    print("editor: offset -500,40 bounced back to \(state.offset); circle center \(center), radius \(radius)")
     let chosen = try CircleCropStage(size: 128, viewport: editor.viewport, gap: editor.gap,
                                      zoom: state.zoom / editor.minimumZoom, offset: state.offset).apply(to: image)
     try Data(try chosen.encoded(as: .png)).write(to: URL(fileURLWithPath: outputDirectory + "/editor-avatar.png"))
