@@ -48,6 +48,20 @@ import TestSupport
         }
     }
 
+    /// The BMP headers the fuzzer found gdk-pixbuf's loader sizing gigabyte buffers by (the info
+    /// header's size; a palette count of 0xFFFFFFFF) are refused before the loader sees them.
+    @Test(arguments: [("bmp-header-size-allocates-3gb.bmp", "an info header of"),
+                      ("bmp-palette-count-allocates-4gb.bmp", "a palette of 4294967295 colors for 1-bit pixels")])
+    func hostileBMPHeadersAreRefusedFirst(name: String, reason: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/" + name)))
+        do {
+            _ = try Image.decode(bytes, options: LoadOptions())
+            Issue.record("\(name) decoded")
+        } catch let error as ImageError {
+            #expect(error.description.contains("starts like a BMP but its header is invalid (\(reason)"), "\(error)")
+        }
+    }
+
     @Test func anUnvettedFormatPassesTheCheckAsAnError() {
         Array(FormatAllowlistTests.svg.utf8).withUnsafeBufferPointer { DecodeFuzzCheck.check($0) }
     }

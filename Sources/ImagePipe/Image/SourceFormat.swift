@@ -122,10 +122,12 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
 
     /// Header fields a loader would trust to size a buffer before any pixel arrives, checked
     /// first. gdk-pixbuf's BMP loader grows its header buffer to the info header's declared size
-    /// and to the pixel data offset: 400 bytes asked for 3.6 GB (found by `make fuzz`).
+    /// and to the pixel data offset: 400 bytes asked for 3.6 GB (found by `make fuzz`); and it
+    /// takes the palette's size from the info header's colour count as a signed number, so a
+    /// count of 0xFFFFFFFF asked for a 4 GB palette (552 bytes, also found by `make fuzz`).
     static func checkHeader(of format: SourceFormat, _ bytes: some Collection<UInt8>, path: String?) throws(ImageError) {
         guard format == .bmp else { return }
-        let b = Array(bytes.prefix(18))
+        let b = Array(bytes.prefix(50))
         guard b.count >= 18 else { return } // too short to decode at all: the loader says so
         func little(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(b[offset + $1]) << (8 * $1) } }
         let infoSize = little(14), dataOffset = little(10)
@@ -136,6 +138,13 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         // After the headers come at most 256 palette entries of 4 bytes (and, rarely, a gap).
         guard dataOffset <= 14 + infoSize + 256 * 4 + 65_536 else {
             throw ImageError(.corrupt, path: path, reason: "starts like a BMP but its header is invalid (pixel data at byte \(dataOffset))")
+        }
+        // Version 3 and later headers count the palette's colors: at most 2^bits, and 256.
+        guard infoSize >= 40, b.count >= 50 else { return }
+        let bits = Int(b[28]) | Int(b[29]) << 8, colors = little(46)
+        let most = (1...8).contains(bits) ? 1 << bits : 256
+        guard colors <= most else {
+            throw ImageError(.corrupt, path: path, reason: "starts like a BMP but its header is invalid (a palette of \(colors) colors for \(bits)-bit pixels)")
         }
     }
 
