@@ -16,10 +16,11 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdefla
 # what `save keep=…` wrote (a reader that shares no code with ours) and writes the test's EXIF.
 TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver liblcms2-utils icc-profiles-free colord-data libgs-common python3-pil libimage-exiftool-perl
 # Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
-# Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. kubectl (Debian
-# kubernetes-client) is used where it is installed; it is not installed here, since some machines
-# have another package's kubectl that it would collide with.
-TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel
+# Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. The Kubernetes
+# Indexed Job is read with PyYAML (python3-yaml) and its command run for every index. kubectl
+# (Debian kubernetes-client) is used where it is installed; it is not installed here, since some
+# machines have another package's kubectl that it would collide with.
+TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel python3-yaml
 # The completions are tried in real shells (InstallationTests).
 TEST_PACKAGES += zsh fish
 DEMO_OUT := out/demo

@@ -1,11 +1,7 @@
-import Dispatch
 import ImagePipe
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Composites one picture onto another in premultiplied Float, row by row with raw pointers:
-/// the pixel loop behind `composite` and `text`.
+/// Composites one picture onto another in premultiplied Float, row by row with raw pointers
+/// (`Image.mapRows`' row bands): the pixel loop behind `composite` and `text`.
 ///
 /// Per pixel, with straight colours `Cs`, `Cb` and alphas `αs` (the overlay's alpha × opacity)
 /// and `αb`, the W3C compositing formula for a separable blend function `B`:
@@ -19,7 +15,6 @@ import Glibc
 public enum Compositor {
     /// Levels 0…255 as 0…1.
     private static let unit: [Float] = (0..<256).map { Float($0) / 255 }
-    private static let coreCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// `base` with `overlay` composited onto it, its top-left corner at `origin` (which may lie
     /// outside), or repeated in both directions from there with `tile`. The result is `base`'s
@@ -27,67 +22,54 @@ public enum Compositor {
     public static func composite(_ overlay: Image, onto base: Image, at origin: (x: Int, y: Int), tile: Bool = false,
                                  blend: BlendMode = .over, opacity: Double = 1) throws -> Image {
         let outAlpha = base.hasAlpha || blend.isMask
-        let width = base.width, height = base.height
+        let width = base.width
         let overlayWidth = overlay.width, overlayHeight = overlay.height
         // Clamped and NaN-free: every later product stays within 0…1.
         let opacity = Float(opacity.isNaN ? 0 : min(1, max(0, opacity)))
-        return try Image.make(size: base.size, hasAlpha: outAlpha) { writer in
-            let outChannels = writer.channelCount, baseChannels = base.channelCount, overlayChannels = overlay.channelCount
-            unit.withUnsafeBufferPointer { table in
-                let unit = table.baseAddress!
-                let rows: (Range<Int>) -> Void = { rows in
-                    for y in rows {
-                        let source = base.row(y).baseAddress!
-                        let target = writer.row(y).baseAddress!
-                        copy(source, channels: baseChannels, into: target, channels: outChannels, count: width)
-                        let overlayRow: Int? = tile ? modulo(y - origin.y, overlayHeight)
-                            : (origin.y..<(origin.y + overlayHeight)).contains(y) ? y - origin.y : nil
-                        let first = tile ? 0 : max(0, origin.x), end = tile ? width : min(width, origin.x + overlayWidth)
-                        guard let overlayRow, first < end else {
-                            if blend == .destIn { clearAlpha(target, from: 0, to: width) }
-                            continue
-                        }
-                        if blend == .destIn {
-                            clearAlpha(target, from: 0, to: first)
-                            clearAlpha(target, from: end, to: width)
-                        }
-                        let over = overlay.row(overlayRow).baseAddress!
-                        var column = modulo(first - origin.x, overlayWidth)
-                        for x in first..<end {
-                            let s = over + column * overlayChannels, t = target + x * outChannels
-                            column += 1
-                            if column == overlayWidth { column = 0 }
-                            let sa = (overlayChannels == 4 ? unit[Int(s[3])] : 1) * opacity
-                            let ba: Float = outChannels == 4 ? unit[Int(t[3])] : 1
-                            switch blend {
-                            case .destIn:
-                                t[3] = byte(ba * sa * 255)
-                            case .destOut:
-                                t[3] = byte(ba * (1 - sa) * 255)
-                            default:
-                                guard sa > 0 else { continue }
-                                let cs = SIMD4<Float>(unit[Int(s[0])], unit[Int(s[1])], unit[Int(s[2])], 0)
-                                let cb = SIMD4<Float>(unit[Int(t[0])], unit[Int(t[1])], unit[Int(t[2])], 0)
-                                let mixed = blend.blend(cb, cs)
-                                let ao = sa + ba * (1 - sa)
-                                let co = cs * (sa * (1 - ba)) + cb * (ba * (1 - sa)) + mixed * (sa * ba)
-                                let straight = co * (255 / ao)
-                                t[0] = byte(straight[0])
-                                t[1] = byte(straight[1])
-                                t[2] = byte(straight[2])
-                                if outChannels == 4 { t[3] = byte(ao * 255) }
-                            }
-                        }
-                    }
+        let overlayChannels = overlay.channelCount
+        return try unit.withUnsafeBufferPointer { table in
+            let unit = table.baseAddress!
+            // The work per pixel is small where the overlay is not: one unit, so that only
+            // pictures of a megapixel or more are split across cores.
+            return try base.mapRows(hasAlpha: outAlpha, workPerPixel: 1) { row in
+                let y = row.y, target = row.target, outChannels = row.targetChannels
+                copy(row.source, channels: row.sourceChannels, into: target, channels: outChannels, count: width)
+                let overlayRow: Int? = tile ? modulo(y - origin.y, overlayHeight)
+                    : (origin.y..<(origin.y + overlayHeight)).contains(y) ? y - origin.y : nil
+                let first = tile ? 0 : max(0, origin.x), end = tile ? width : min(width, origin.x + overlayWidth)
+                guard let overlayRow, first < end else {
+                    if blend == .destIn { clearAlpha(target, from: 0, to: width) }
+                    return
                 }
-                // Only pictures worth waking threads for are split: bands of rows, one per core.
-                let bands = width * height < 1 << 20 ? 1 : min(coreCount, height)
-                if bands == 1 {
-                    rows(0..<height)
-                } else {
-                    nonisolated(unsafe) let rows = rows // disjoint rows, all done before make returns
-                    DispatchQueue.concurrentPerform(iterations: bands) { band in
-                        rows((band * height / bands)..<((band + 1) * height / bands))
+                if blend == .destIn {
+                    clearAlpha(target, from: 0, to: first)
+                    clearAlpha(target, from: end, to: width)
+                }
+                let over = overlay.row(overlayRow).baseAddress!
+                var column = modulo(first - origin.x, overlayWidth)
+                for x in first..<end {
+                    let s = over + column * overlayChannels, t = target + x * outChannels
+                    column += 1
+                    if column == overlayWidth { column = 0 }
+                    let sa = (overlayChannels == 4 ? unit[Int(s[3])] : 1) * opacity
+                    let ba: Float = outChannels == 4 ? unit[Int(t[3])] : 1
+                    switch blend {
+                    case .destIn:
+                        t[3] = byte(ba * sa * 255)
+                    case .destOut:
+                        t[3] = byte(ba * (1 - sa) * 255)
+                    default:
+                        guard sa > 0 else { continue }
+                        let cs = SIMD4<Float>(unit[Int(s[0])], unit[Int(s[1])], unit[Int(s[2])], 0)
+                        let cb = SIMD4<Float>(unit[Int(t[0])], unit[Int(t[1])], unit[Int(t[2])], 0)
+                        let mixed = blend.blend(cb, cs)
+                        let ao = sa + ba * (1 - sa)
+                        let co = cs * (sa * (1 - ba)) + cb * (ba * (1 - sa)) + mixed * (sa * ba)
+                        let straight = co * (255 / ao)
+                        t[0] = byte(straight[0])
+                        t[1] = byte(straight[1])
+                        t[2] = byte(straight[2])
+                        if outChannels == 4 { t[3] = byte(ao * 255) }
                     }
                 }
             }

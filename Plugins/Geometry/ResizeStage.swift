@@ -153,6 +153,7 @@ public struct ResizeStage: Transform, DeclaredStage {
         if let strategy = position.strategy {
             window = try SmartCrop.window(width: window.width, height: window.height, in: source.image,
                                           area: source.wholePicture, strategy: strategy)
+            StageNote.record(.window(source.unmap(window), strategy: strategy))
         }
         let scaled = try source.image.resampled(from: window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
         guard layout.output != layout.scaled else { return scaled }

@@ -72,6 +72,7 @@ public struct SliceStage: Transform, DeclaredStage {
         if let strategy = offset.strategy {
             window = try SmartCrop.window(width: window.width, height: window.height, in: source.image,
                                           area: source.wholePicture, strategy: strategy)
+            StageNote.record(.window(source.unmap(window), strategy: strategy))
         }
         return try source.image.resampled(from: window, to: size, kernel: kernel, linearLight: linearLight)
     }

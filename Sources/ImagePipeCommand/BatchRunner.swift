@@ -146,7 +146,8 @@ struct BatchRunner: Sendable {
             plan = result.plan
             try trace?.finish(failure: nil)
             return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: plan?.outputSize,
-                               seconds: reporter.elapsed - start, error: nil, skipped: false)
+                               seconds: reporter.elapsed - start, error: nil, skipped: false,
+                               notes: FileOutcome.notes(of: result, in: pipeline))
         } catch {
             let message = Self.message(for: error, input: feed.batch ? input : nil)
             try? trace?.finish(failure: message)

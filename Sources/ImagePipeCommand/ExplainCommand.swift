@@ -12,6 +12,8 @@ struct ExplainCommand {
         header alone: each stage with the size it receives and gives, its scale factors, windows
         and circles, and where outputs go. No pixel is decoded and nothing is written. It takes
         run's options for naming outputs, decoding and limits, so the plan is the run's.
+        With --pixels, the picture is decoded and transformed too (still writing nothing), and
+        what stages decide from the pixels is shown: the window a smart crop chose.
 
         Options:
           -e, --expression TEXT  The pipeline text itself, instead of a file
@@ -21,6 +23,8 @@ struct ExplainCommand {
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
+          --pixels               Also decode and transform (writing nothing) to show what stages
+                                 decide from the pixels (position=attention|entropy's window)
           --json                 The plan as one JSON object, with "schemaVersion": \(Self.schemaVersion)
         \(ShardOptions.help)
           -h, --help             Show this help
@@ -35,7 +39,7 @@ struct ExplainCommand {
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options
-            + [.init(names: ["--json"], takesValue: false)] + ShardOptions.options, help: Self.help) else { return 0 }
+            + [.init(names: ["--json"], takesValue: false), .init(names: ["--pixels"], takesValue: false)] + ShardOptions.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser)
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
@@ -81,7 +85,7 @@ struct ExplainCommand {
                 context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes, seconds: RunCommand.defaultTimeout)
             }
         }
-        let explanation = try explanation(of: pipeline, in: context)
+        let explanation = try explanation(of: pipeline, in: context, pixels: parser.has("--pixels"))
         if parser.has("--json") {
             var json = explanation.json
             if case let .object(pairs) = json, !shardFields.isEmpty { json = .object(pairs + shardFields) }
@@ -103,6 +107,13 @@ struct ExplainCommand {
             let estimate: String
             let note: String
             var destination: String? = nil
+            /// With --pixels: what the stage decided from them.
+            var decided: [StageNote] = []
+
+            /// The plan's note, then what was decided.
+            var fullNote: String {
+                ([note].filter { !$0.isEmpty } + decided.map { "decided \($0.name) \($0.text)" }).joined(separator: "; ")
+            }
         }
 
         var input: String?
@@ -121,7 +132,7 @@ struct ExplainCommand {
                 let output = row.estimate == "≤" ? "≤\(row.output)" : "\(row.estimate)\(row.output)"
                 let input = row.input.map { "\(row.estimate == "~" ? "~" : "")\($0) → " } ?? "→ "
                 let size = row.destination.map { "\(row.estimate == "" ? "" : "~")\(row.output) → \($0)" } ?? input + output
-                return (row.stage, size, row.note)
+                return (row.stage, size, row.fullNote)
             }
             let textWidth = cells.map(\.0.count).max() ?? 0
             let sizeWidth = cells.map(\.1.count).max() ?? 0
@@ -142,13 +153,16 @@ struct ExplainCommand {
             fields.append(("stages", .array(rows.map { row in
                 .object([("stage", .string(row.stage)), ("input", size(row.input)), ("output", size(row.output)),
                          ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)),
-                         ("destination", row.destination.map(JSONValue.string) ?? .null)])
+                         ("destination", row.destination.map(JSONValue.string) ?? .null),
+                         ("decided", .array(row.decided.map(\.json)))])
             })))
             return .object(fields)
         }
     }
 
-    func explanation(of pipeline: Pipeline, in context: RunContext) throws -> Explanation {
+    /// The plan; with `pixels`, the picture decoded and transformed too (nothing written), for
+    /// what the stages decide from it.
+    func explanation(of pipeline: Pipeline, in context: RunContext, pixels: Bool = false) throws -> Explanation {
         let plan = try pipeline.plan(in: context)
         var explanation = Explanation()
         if let load = pipeline.source as? Load, let path = load.path ?? context.input {
@@ -178,6 +192,10 @@ struct ExplainCommand {
         let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
         explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
                                       note: "", destination: destination))
+        if pixels {
+            // Rows are the stages in order, so a stage's place is its row.
+            for (index, notes) in try pipeline.dryRun(in: context).notes { explanation.rows[index].decided = notes }
+        }
         return explanation
     }
 }

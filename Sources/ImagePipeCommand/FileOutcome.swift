@@ -11,6 +11,18 @@ struct FileOutcome: Sendable {
     let error: String?
     /// Passed over because its outputs exist (`--skip-existing`).
     let skipped: Bool
+    /// What stages decided from the pixels (a smart crop's window), for `--json`.
+    var notes: [JSONValue] = []
+
+    /// A run's notes as `--json` lists them: each with the stage's place and name.
+    static func notes(of result: RunResult, in pipeline: Pipeline) -> [JSONValue] {
+        result.notes.sorted { $0.key < $1.key }.flatMap { index, notes in
+            notes.map { note in
+                .object([("stage", .number(Double(index))), ("stageName", .string(pipeline.stages[index].stageSchema.name)),
+                         ("name", .string(note.name)), ("text", .string(note.text)), ("value", note.value)])
+            }
+        }
+    }
 
     var json: JSONValue {
         func size(_ size: Size?) -> JSONValue { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
@@ -18,7 +30,7 @@ struct FileOutcome: Sendable {
             ("input", .string(input)), ("outputs", .array(outputs.map(JSONValue.string))),
             ("inputSize", size(inputSize)), ("outputSize", size(outputSize)),
             ("seconds", .number((seconds * 1000).rounded() / 1000)), ("error", error.map(JSONValue.string) ?? .null),
-            ("skipped", .bool(skipped)),
+            ("skipped", .bool(skipped)), ("notes", .array(notes)),
         ])
     }
 }

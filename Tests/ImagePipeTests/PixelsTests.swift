@@ -115,6 +115,42 @@ import TestSupport
         }
     }
 
+    /// An RGB picture under a symmetric separable kernel is filtered as flat floats, not as
+    /// pixels: the result must be, to the bit, the sums the pixel path makes (each level 0…1,
+    /// centre tap first, then each pair of taps added before weighting, across then down, edges
+    /// clamped), at widths that end mid-vector, that need several column strips, and with tiny
+    /// and wide kernels.
+    @Test func flatRGBFilteringMakesThePixelPathsSums() throws {
+        for (width, height, sigma) in [(1, 1, 1.0), (2, 5, 0.5), (3, 4, 3.0), (5, 30, 2.0), (67, 9, 1.0), (1203, 5, 3.0), (9, 7, 20.0)] {
+            let picture = try Self.noisy(width, height, alpha: false, seed: UInt64(width))
+            let kernel = ConvolutionKernel.gaussian(sigma: sigma), r = kernel.radius
+            let w = Array(kernel.weights[r...])
+            let blurred = try Convolution(separable: kernel).apply(to: picture)
+            var differing = 0
+            for channel in 0..<3 {
+                func value(_ color: Color) -> UInt8 { [color.red, color.green, color.blue][channel] }
+                func level(_ x: Int, _ y: Int) -> Float {
+                    Float(value(picture.pixel(x: min(max(x, 0), width - 1), y: min(max(y, 0), height - 1)))) / 255
+                }
+                func across(_ x: Int, _ y: Int) -> Float {
+                    var sum = level(x, y) * w[0]
+                    for k in stride(from: 1, through: r, by: 1) { sum += (level(x - k, y) + level(x + k, y)) * w[k] }
+                    return sum
+                }
+                for y in 0..<height {
+                    for x in 0..<width {
+                        var sum = across(x, y) * w[0]
+                        for k in stride(from: 1, through: r, by: 1) {
+                            sum += (across(x, min(max(y - k, 0), height - 1)) + across(x, min(max(y + k, 0), height - 1))) * w[k]
+                        }
+                        if value(blurred.pixel(x: x, y: y)) != PremultipliedPixels.byte(sum * 255) { differing += 1 }
+                    }
+                }
+            }
+            #expect(differing == 0, "\(width)x\(height) σ \(sigma)")
+        }
+    }
+
     /// One white pixel blurred gives the kernel itself (× 255), in both directions.
     @Test func impulseResponseIsTheKernel() throws {
         let impulse = try Synthetic.image(31, 31) { x, y in x == 15 && y == 15 ? .white : .black }

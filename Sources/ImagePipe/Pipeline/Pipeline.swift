@@ -104,6 +104,16 @@ public struct Pipeline: Sendable {
     /// traces); it may throw to stop the run.
     @discardableResult
     public func run(in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil) throws -> RunResult {
+        try run(in: context, writing: true, observe: observe)
+    }
+
+    /// Plans, decodes and transforms as `run(in:)` does, but writes nothing (`tee` and the sink
+    /// are passed over): for what the stages decide from the pixels (`explain --pixels`).
+    public func dryRun(in context: RunContext) throws -> RunResult {
+        try run(in: context, writing: false, observe: nil)
+    }
+
+    private func run(in context: RunContext, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
         let (description, plan) = try describeAndPlan(in: context)
         try context.cancellation?.check(path: context.input)
         let clock = ContinuousClock()
@@ -112,32 +122,37 @@ public struct Pipeline: Sendable {
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start),
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
-        var (result, outputs) = try ScalingMode.$current.withValue(plan.scaling) {
+        var (result, outputs, notes) = try ScalingMode.$current.withValue(plan.scaling) {
             try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
-                try transform(decoded, context: context, observe: observe)
+                try transform(decoded, context: writing ? context : nil, observe: observe)
             }
         }
+        guard writing else { return RunResult(plan: plan, outputs: [], notes: notes) }
         let sinkStart = clock.now
         outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
         try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: Self.seconds(clock.now - sinkStart)))
-        return RunResult(plan: plan, outputs: outputs)
+        return RunResult(plan: plan, outputs: outputs, notes: notes)
     }
 
     /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be
     /// a reduced decode (shrink-on-load): the first transform then maps its geometry onto it.
     private func transform(_ source: ReducedImage, context: RunContext?,
-                           observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String]) {
+                           observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String], notes: [Int: [StageNote]]) {
         let clock = ContinuousClock()
         var current = source.image
         var outputs: [String] = []
+        var notes: [Int: [StageNote]] = [:]
         for (offset, transform) in transforms.enumerated() {
             let index = offset + 1
             let start = clock.now
             try context?.cancellation?.check(path: context?.input)
-            current = try withLocation(stage: index) {
+            let stageNotes: [StageNote]
+            (current, stageNotes) = try withLocation(stage: index) {
                 let input = index == 1 ? source : ReducedImage(current)
                 let expected = try transform.outputSize(for: input.fullSize)
-                let result = input.isFull ? try transform.apply(to: current) : try transform.apply(to: input)
+                let (result, stageNotes) = try StageNote.collecting {
+                    input.isFull ? try transform.apply(to: current) : try transform.apply(to: input)
+                }
                 let fits = transform.outputSizeIsUpperBound
                     ? result.size.width <= expected.width && result.size.height <= expected.height : result.size == expected
                 guard fits else {
@@ -147,11 +162,12 @@ public struct Pipeline: Sendable {
                 // Stages make new images without metadata; the profile and EXIF still describe them.
                 let carried = result.metadata.isEmpty && !current.metadata.isEmpty ? result.withMetadata(current.metadata) : result
                 if let context, let writer = transform as? any Sink { outputs.append(try writer.write(carried, in: context)) }
-                return carried
+                return (carried, stageNotes)
             }
-            try observe?(StageEvent(index: index, stage: transform, image: current, seconds: Self.seconds(clock.now - start)))
+            if !stageNotes.isEmpty { notes[index] = stageNotes }
+            try observe?(StageEvent(index: index, stage: transform, image: current, seconds: Self.seconds(clock.now - start), notes: stageNotes))
         }
-        return (current, outputs)
+        return (current, outputs, notes)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

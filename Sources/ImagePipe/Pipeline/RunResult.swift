@@ -2,4 +2,7 @@
 public struct RunResult: Sendable {
     public let plan: Plan
     public let outputs: [String]
+    /// What stages decided from the pixels (a smart crop's window), by the stage's place in the
+    /// pipeline (0 the source, 1 the first transform…); stages that decided nothing are absent.
+    public var notes: [Int: [StageNote]] = [:]
 }

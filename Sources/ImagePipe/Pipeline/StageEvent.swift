@@ -9,4 +9,6 @@ public struct StageEvent: Sendable {
     /// For the source after a reduced decode (shrink-on-load): the size of the full picture the
     /// smaller image stands for. nil when the image is the picture itself.
     public var standsFor: Size? = nil
+    /// What the stage decided from the pixels (a smart crop's window), in its words.
+    public var notes: [StageNote] = []
 }

@@ -11,6 +11,12 @@
 ///
 /// Why strips: a ring as wide as a big photo (19 rows × 5640 px × 16 bytes) does not fit in a
 /// core's cache, and the vertical sum then waits on memory; a strip's ring does.
+///
+/// An RGB picture (no alpha) under a symmetric separable kernel (a Gaussian) is filtered as
+/// flat rows of R, G, B floats instead, four floats a vector whatever pixel they belong to
+/// (across, a tap k pixels away is 3k floats away): no vector lane is spent on an alpha that
+/// is always 1, a quarter of both passes' work and of the ring. The sums are the same, in the
+/// same order, so the pixels are too; each output row is spread back into `SIMD4` pixels.
 struct ConvolutionPass {
     private let image: Image
     private let taps: Convolution.Taps
@@ -27,6 +33,13 @@ struct ConvolutionPass {
     /// The vertical taps' row pointers for the current output row.
     private let rows: UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>
     private let symmetric: (horizontal: Bool, vertical: Bool)
+    /// RGB as flat floats (see above); the ring's rows then hold `ringStride` vectors of floats.
+    private let flat: Bool
+    /// For `flat`: the strip's source row as floats, widened by `rx` pixels each side, plus a
+    /// vector of slack for the last vector's reads.
+    private let paddedFloats: UnsafeMutablePointer<Float>
+    /// For `flat`: the vertical sum, before it is spread into pixels.
+    private let flatOutput: UnsafeMutablePointer<SIMD4<Float>>
 
     init(image: Image, taps: Convolution.Taps, columns: Range<Int>) {
         self.image = image
@@ -37,19 +50,24 @@ struct ConvolutionPass {
         case let .separable(horizontal, vertical):
             rx = horizontal.radius
             ry = vertical.radius
-            ringStride = width
             symmetric = (horizontal.isSymmetric, vertical.isSymmetric)
+            flat = image.channelCount == 3 && symmetric.horizontal && symmetric.vertical
+            ringStride = flat ? (3 * width + 3) / 4 : width
         case let .full(w, h, _):
             rx = w / 2
             ry = h / 2
             ringStride = width + 2 * (w / 2)
             symmetric = (false, false)
+            flat = false
         }
         ringSize = min(2 * ry + 1, image.height)
         padded = .allocate(capacity: width + 2 * rx)
         ring = .allocate(capacity: ringSize * ringStride)
         output = .allocate(capacity: width)
         rows = .allocate(capacity: 2 * ry + 1)
+        paddedFloats = .allocate(capacity: flat ? 3 * (width + 2 * rx) + 4 : 0)
+        paddedFloats.initialize(repeating: 0, count: flat ? 3 * (width + 2 * rx) + 4 : 0)
+        flatOutput = .allocate(capacity: flat ? ringStride : 0)
     }
 
     func release() {
@@ -57,6 +75,8 @@ struct ConvolutionPass {
         ring.deallocate()
         output.deallocate()
         rows.deallocate()
+        paddedFloats.deallocate()
+        flatOutput.deallocate()
     }
 
     /// Output rows `band` of the strip; `finish` gets each row's index and filtered pixels.
@@ -75,6 +95,8 @@ struct ConvolutionPass {
                 rows[k] = UnsafePointer(ring + (source % ringSize) * ringStride)
             }
             switch taps {
+            case let .separable(_, vertical) where flat:
+                vertical.weights.withUnsafeBufferPointer { sumVerticallyFlat($0.baseAddress!) }
             case let .separable(_, vertical):
                 vertical.weights.withUnsafeBufferPointer { sumVertically($0.baseAddress!) }
             case let .full(w, h, weights):
@@ -88,6 +110,9 @@ struct ConvolutionPass {
     /// kernel is separable.
     private func fill(row index: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
         switch taps {
+        case let .separable(horizontal, _) where flat:
+            loadFloats(row: index)
+            horizontal.weights.withUnsafeBufferPointer { filterAcrossFlat($0.baseAddress!, into: target) }
         case let .separable(horizontal, _):
             load(row: index, into: padded)
             horizontal.weights.withUnsafeBufferPointer { filterAcross($0.baseAddress!, from: padded + rx, into: target) }
@@ -107,6 +132,84 @@ struct ConvolutionPass {
         let left = target[low - first], right = target[high - 1 - first]
         for i in 0..<(low - first) { target[i] = left }
         for i in (high - first)..<(end - first) { target[i] = right }
+    }
+
+    /// For `flat`: the strip's source row into `paddedFloats` as R, G, B floats 0…1, widened by
+    /// `rx` pixels each side with copies of the border pixels.
+    private func loadFloats(row index: Int) {
+        let first = columns.lowerBound - rx, end = columns.upperBound + rx
+        let low = max(0, first), high = min(image.width, end)
+        let source = image.rowStart(index) + low * 3, target = paddedFloats + (low - first) * 3
+        PremultipliedPixels.unit.withUnsafeBufferPointer { lut in
+            let table = lut.baseAddress!
+            for i in 0..<((high - low) * 3) { target[i] = table[Int(source[i])] }
+        }
+        let left = paddedFloats + (low - first) * 3, right = paddedFloats + (high - 1 - first) * 3
+        for i in 0..<(low - first) { (paddedFloats + i * 3).update(from: left, count: 3) }
+        for i in (high - first)..<(end - first) { (paddedFloats + i * 3).update(from: right, count: 3) }
+    }
+
+    /// For `flat`: `paddedFloats` through the symmetric horizontal kernel `w` into a ring row of
+    /// `ringStride` float vectors (a tap k pixels away is 3k floats away; the vectors need not
+    /// start on a pixel).
+    private func filterAcrossFlat(_ w: UnsafePointer<Float>, into target: UnsafeMutablePointer<SIMD4<Float>>) {
+        let center = UnsafeRawPointer(paddedFloats + 3 * rx), r = rx, count = ringStride
+        let w = w + r // w[k] for k in -r...r
+        // A tap k pixels away is 12k bytes away; offsets wrap-free by construction (within the
+        // padded row), so the arithmetic is unchecked.
+        @inline(__always) func load(_ base: UnsafeRawPointer, _ offset: Int) -> SIMD4<Float> {
+            base.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+        }
+        // As `symmetricSum`: four vectors at a time, each with its own accumulator.
+        let middle = SIMD4(repeating: w[0])
+        var i = 0
+        while i &+ 4 <= count {
+            let o = i &* 16
+            var s0 = load(center, o) * middle, s1 = load(center, o &+ 16) * middle
+            var s2 = load(center, o &+ 32) * middle, s3 = load(center, o &+ 48) * middle
+            var k = 1
+            while k <= r {
+                let weight = SIMD4(repeating: w[k]), d = k &* 12
+                let a = center - d, b = center + d
+                s0 += (load(a, o) + load(b, o)) * weight
+                s1 += (load(a, o &+ 16) + load(b, o &+ 16)) * weight
+                s2 += (load(a, o &+ 32) + load(b, o &+ 32)) * weight
+                s3 += (load(a, o &+ 48) + load(b, o &+ 48)) * weight
+                k &+= 1
+            }
+            target[i] = s0
+            target[i &+ 1] = s1
+            target[i &+ 2] = s2
+            target[i &+ 3] = s3
+            i &+= 4
+        }
+        while i < count {
+            let o = i &* 16
+            var sum = load(center, o) * middle
+            var k = 1
+            while k <= r {
+                let d = k &* 12
+                sum += (load(center - d, o) + load(center + d, o)) * SIMD4(repeating: w[k])
+                k &+= 1
+            }
+            target[i] = sum
+            i &+= 1
+        }
+    }
+
+    /// For `flat`: the output row from the ring's float rows, spread into `SIMD4` pixels
+    /// (alpha 1).
+    private func sumVerticallyFlat(_ w: UnsafePointer<Float>) {
+        let r = ry, rows = self.rows
+        Self.symmetricSum(count: ringStride, radius: r, weights: w + r, into: flatOutput) { k in (rows[r - k], rows[r + k]) }
+        // Each pixel's three floats as one unaligned vector load (its fourth lane, the next
+        // pixel's red or the row's slack, replaced by alpha 1).
+        let sums = UnsafeRawPointer(flatOutput), output = self.output
+        for i in 0..<width {
+            var pixel = sums.loadUnaligned(fromByteOffset: i &* 12, as: SIMD4<Float>.self)
+            pixel[3] = 1
+            output[i] = pixel
+        }
     }
 
     /// `center` (a padded row's first pixel of the strip) through the horizontal kernel `w`.

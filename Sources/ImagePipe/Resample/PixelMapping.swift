@@ -22,6 +22,12 @@ public struct PixelMapping: Hashable, Sendable {
                width: region.width * scaleX, height: region.height * scaleY)
     }
 
+    /// A region of the mapped picture back in the full picture's pixels (the inverse of `map`).
+    public func unmap(_ region: Region) -> Region {
+        Region(x: (region.x - offsetX) / scaleX, y: (region.y - offsetY) / scaleY,
+               width: region.width / scaleX, height: region.height / scaleY)
+    }
+
     /// The map of a JPEG decoded at `1/denominator` in the DCT, after EXIF `orientation`:
     /// libjpeg rounds each reduced side up, so the last stored row and column stand for less
     /// than `denominator` pixels; where the orientation flips an axis, that partial pixel comes

@@ -23,6 +23,9 @@ public struct ReducedImage: Sendable {
     /// A region of the full picture (its pixels) in this picture's pixels.
     public func map(_ region: Region) -> Region { mapping.map(region) }
 
+    /// A region of this picture's pixels in the full picture's.
+    public func unmap(_ region: Region) -> Region { mapping.unmap(region) }
+
     /// The whole full picture, in this picture's pixels.
     public var wholePicture: Region {
         map(Region(x: 0, y: 0, width: Double(fullSize.width), height: Double(fullSize.height)))
