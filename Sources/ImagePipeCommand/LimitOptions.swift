@@ -16,7 +16,7 @@ enum LimitOptions {
     static let help = """
           --max-input-bytes N    Refuse inputs larger than N bytes; K, M, G suffixes (default 256M; 0 = no limit)
           --allow-format NAMES   Also decode these formats (repeatable, or a comma list; also the
-                                 variable IMAGEPIPE_ALLOW_FORMATS). Formats are recognised by their
+                                 variable IMAGEPIPE_ALLOW_FORMATS). Formats are recognized by their
                                  first bytes; decoded by default: \(defaultFormats);
                                  others: \(otherFormats)
         """

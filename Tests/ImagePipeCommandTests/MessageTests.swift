@@ -99,4 +99,30 @@ import TestSupport
             }
         }
     }
+
+    /// The README, the docs, every command's help and the manual page spell as the stages do
+    /// (American, after the `color` parameters): code spans and blocks are left out, since
+    /// other tools' names (`vips colourspace`, `--crop centre`) are quoted there as they are.
+    @Test func oneSpellingInTheDocsAndHelp() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var texts: [(String, String)] = []
+        let documents = try FileManager.default.subpathsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 } + ["README.md", "Samples/CustomStage/README.md", "Benchmarks/README.md"]
+        for document in documents {
+            texts.append((document, try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)))
+        }
+        for command in ["run", "check", "explain", "stages", "info", "edit", "report"] {
+            texts.append(("\(command) --help", try CommandRunner.run([command, "--help"]).standardOutput))
+        }
+        texts.append(("imagepipe man", try CommandRunner.run(["man"]).standardOutput))
+        #expect(texts.count > 12)
+        let british = /(?i)\b(colour\w*|centr(e|es|ed|ing)|grey(s|scale)?|behaviour|(normali|optimi|recogni|summari|minimi|initiali|seriali)s(e|es|ed|ing|er|ation))\b/
+        for (origin, text) in texts {
+            // Code blocks first, then code spans (which may run over a line break), tags and link targets.
+            let prose = text.replacing(/```[\s\S]*?```/, with: "").replacing(/`[^`]*`|<[^>]*>|\]\([^)]*\)/, with: "")
+            for match in prose.matches(of: british) {
+                Issue.record("\(origin): '\(match.output.0)' (spell it the American way, as the stages do)")
+            }
+        }
+    }
 }
