@@ -21,6 +21,9 @@ struct BatchRunner: Sendable {
     /// With `--timeout`, the longest one input may take, in seconds; past it the input fails
     /// and the batch goes on.
     var timeout: Double? = nil
+    /// Seconds of `timeout` already used before the one input started: reading standard input
+    /// comes under the same limit, so a slow writer and a slow decode end at one deadline.
+    var timeoutSpent = 0.0
     /// With `--ledger`, where each finished input is recorded.
     var ledger: LedgerWriter? = nil
     /// Inputs of a streamed manifest were never seen by `OutputCheck`: each is checked alone,
@@ -100,7 +103,8 @@ struct BatchRunner: Sendable {
         }
         var context = context
         let clock = ContinuousClock()
-        context.loadOptions.deadline = clock.now + .milliseconds(Int64(timeout * 1000))
+        let allowed = max(0.001, timeout - timeoutSpent)
+        context.loadOptions.deadline = clock.now + .milliseconds(Int64(allowed * 1000))
         let gate = OutputGate()
         context.outputGate = gate
         let result = Locked<FileOutcome?>(nil)
@@ -113,7 +117,7 @@ struct BatchRunner: Sendable {
             result.withLock { $0 = outcome }
             done.signal()
         }
-        if done.wait(timeout: .now() + .milliseconds(Int(timeout * 1000))) == .success, let outcome = result.withLock({ $0 }) {
+        if done.wait(timeout: .now() + .milliseconds(Int(allowed * 1000))) == .success, let outcome = result.withLock({ $0 }) {
             return outcome
         }
         gate.close() // waits for a rename in progress: after this, nothing of this run lands

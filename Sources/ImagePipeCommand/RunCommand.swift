@@ -85,6 +85,10 @@ struct RunCommand {
         }
     }
 
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     static func exists(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
@@ -149,6 +153,7 @@ struct RunCommand {
             memory = bytes == 0 ? nil : MemoryBudget(limit: bytes)
         }
         let naming = try OutputNaming(template: &template, pipeline: pipeline, batch: batch)
+        var timeoutSpent = 0.0 // of --timeout, by reading standard input
 
         let reporter = ProgressReporter(total: manifest == nil ? Shard.share(of: max(1, inputs.count), in: shard) : nil,
                                         quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch, shard: shard)
@@ -175,7 +180,9 @@ struct RunCommand {
             let unnamed = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
             try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
             if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
+                let clock = ContinuousClock(), began = clock.now
                 contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes, seconds: timeout)
+                timeoutSpent = Self.seconds(clock.now - began)
             }
             let total = contexts.count
             if let shard { contexts = contexts.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element) }
@@ -196,6 +203,7 @@ struct RunCommand {
         runner.checkEach = manifest != nil
         runner.allowOverwrite = parser.has("--overwrite")
         runner.memory = memory
+        runner.timeoutSpent = timeoutSpent
         runner.run()
         if let failure = feed.failure { Console.error(failure) }
         let stopped = interruption.received

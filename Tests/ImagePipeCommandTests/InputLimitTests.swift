@@ -152,4 +152,19 @@ import TestSupport
         #expect(took >= 2 && took < 15, "\(took) s")
         #expect(try directory.contents().isEmpty)
     }
+
+    /// Reading standard input and working on its picture share one limit: a slow writer leaves
+    /// the picture only what is left of it (here 0.5 of 2 s, where the work needs more).
+    @Test func standardInputAndItsPictureShareOneTimeout() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(3000, 3000).encoded(as: .png), to: "slow.png")
+        let start = Date()
+        let script = "(sleep 1.5; cat slow.png) | '\(CommandRunner.binary)' run -e 'rotate angle=7 | circle-mask ring=true' - -o out.png --timeout 2"
+        let result = try CommandRunner.runProgram("/bin/sh", ["-c", script], in: directory.path)
+        let took = seconds(since: start)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError == "imagepipe: -: timed out: took more than 2 s (--timeout); nothing written\n")
+        #expect(took >= 2 && took < 3.3, "\(took) s: the picture had the whole limit again after the read")
+        #expect(try directory.contents() == ["slow.png"])
+    }
 }
