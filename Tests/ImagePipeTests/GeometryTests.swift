@@ -2,7 +2,7 @@ import Testing
 import ImagePipe
 import TestSupport
 
-/// The seeds' formulas (SEEDS.md), checked against the models at many odd and even sizes.
+/// The seeds' formulas (docs/geometry.md), checked against the models at many odd and even sizes.
 @Suite struct GeometryTests {
     @Test func fitViewportFollowsSeed004() {
         var random = SeededGenerator(seed: 4)
