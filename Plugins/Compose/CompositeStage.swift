@@ -56,9 +56,12 @@ public struct CompositeStage: Transform, DeclaredStage {
         self.scale = scale
     }
 
-    public func check() throws(ArgumentError) {
-        guard abs(offset.x) <= Self.maxOffset, abs(offset.y) <= Self.maxOffset else {
-            throw .parameter("offset", "offset \(offset) is too far: each side may be at most \(NumberFormat.text(Self.maxOffset)) pixels")
+    public func check() throws(ArgumentError) { try Self.checkOffset(offset) }
+
+    /// An offset within `maxOffset` pixels on each side (composite's and text's).
+    static func checkOffset(_ offset: Point) throws(ArgumentError) {
+        guard abs(offset.x) <= maxOffset, abs(offset.y) <= maxOffset else {
+            throw .parameter("offset", "offset \(offset) is too far: each side may be at most \(NumberFormat.text(maxOffset)) pixels")
         }
     }
 

@@ -54,9 +54,7 @@ public struct TextStage: Transform, DeclaredStage {
 
     /// Refuses a font that is not installed when the pipeline is compiled, pointing at it.
     public func check() throws(ArgumentError) {
-        guard abs(offset.x) <= CompositeStage.maxOffset, abs(offset.y) <= CompositeStage.maxOffset else {
-            throw .parameter("offset", "offset \(offset) is too far: each side may be at most \(NumberFormat.text(CompositeStage.maxOffset)) pixels")
-        }
+        try CompositeStage.checkOffset(offset)
         if case let .failure(error) = TextRenderer.resolve(font) { throw .parameter("font", error.message) }
     }
 

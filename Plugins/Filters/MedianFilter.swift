@@ -18,6 +18,7 @@ struct MedianFilter {
             var histogram = [Int32](repeating: 0, count: 256 * channels)
             histogram.withUnsafeMutableBufferPointer { buffer in
                 let counts = buffer.baseAddress!
+                // Each channel's walk starts from 0 with nothing below it; it finds the median.
                 var median = [Int](repeating: 0, count: channels), below = [Int](repeating: 0, count: channels)
                 func column(_ x: Int, _ delta: Int32) {
                     let offset = min(max(x, 0), width - 1) * channels
@@ -29,12 +30,7 @@ struct MedianFilter {
                         }
                     }
                 }
-                for x in -r...r { column(x, 1) }
-                for c in 0..<channels {
-                    // Start from 0 with nothing below it; the walk below finds the median.
-                    median[c] = 0
-                    below[c] = 0
-                }
+                for x in -r...r { column(x, 1) } // nothing is below a median of 0, so `below` stays 0
                 for x in 0..<width {
                     if x > 0 {
                         column(x - r - 1, -1)

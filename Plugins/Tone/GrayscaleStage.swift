@@ -22,20 +22,6 @@ public struct GrayscaleStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
-        try Luma(linear: linear).withLookup { luma in
-            try image.mapRows(workPerPixel: 6) { row in
-                let channels = row.sourceChannels
-                var s = row.source, t = row.target
-                for _ in 0..<row.width {
-                    let y = luma(s)
-                    t[0] = y
-                    t[1] = y
-                    t[2] = y
-                    if channels == 4 { t[3] = s[3] }
-                    s += channels
-                    t += channels
-                }
-            }
-        }
+        try Luma(linear: linear).map(image, colors: Luma.grays)
     }
 }

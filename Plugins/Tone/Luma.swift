@@ -28,4 +28,31 @@ struct Luma: Sendable {
             }
         }
     }
+
+    /// Each pixel's color from its luma: `colors` holds R, G, B for each of the 256 levels,
+    /// interleaved; alpha is kept. The one pixel loop of grayscale, threshold and tint.
+    func map(_ image: Image, colors: [UInt8]) throws -> Image {
+        precondition(colors.count == 256 * 3)
+        return try colors.withUnsafeBufferPointer { buffer in
+            let lookup = buffer.baseAddress!
+            return try withLookup { luma in
+                try image.mapRows(workPerPixel: 6) { row in
+                    let channels = row.sourceChannels
+                    var s = row.source, t = row.target
+                    for _ in 0..<row.width {
+                        let entry = lookup + Int(luma(s)) * 3
+                        t[0] = entry[0]
+                        t[1] = entry[1]
+                        t[2] = entry[2]
+                        if channels == 4 { t[3] = s[3] }
+                        s += channels
+                        t += channels
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each gray level as R = G = B, for `map`.
+    static let grays: [UInt8] = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
 }

@@ -42,15 +42,16 @@ public struct NormalizeStage: Transform, DeclaredStage {
     static let binsPerUnit = 10
     static let binCount = 100 * binsPerUnit
 
+    /// L* depends on luminance Y alone: tables from a pixel's channels to Y (in steps of the
+    /// sRGB encoding table) and from Y to its bin avoid a cube root per pixel. Made once.
+    static let bins: [Int32] = (0...SRGB.encodeSteps).map { step in
+        let l = CIELab.fromLinear(SIMD3(repeating: Float(step) / Float(SRGB.encodeSteps)))[0]
+        return Int32(min(binCount - 1, max(0, Int(l * Float(binsPerUnit)))))
+    }
+
     /// The L* range (lower, upper percentile) of the picture's seen pixels; nil when none is.
     func range(of image: Image) -> (low: Float, high: Float)? {
-        // L* depends on luminance Y alone: tables from a pixel's channels to Y (in steps of the
-        // sRGB encoding table) and from Y to its bin avoid a cube root per pixel.
-        let luma = Luma(linear: true), steps = SRGB.encodeSteps
-        let bins: [Int32] = (0...steps).map { step in
-            let l = CIELab.fromLinear(SIMD3(repeating: Float(step) / Float(steps)))[0]
-            return Int32(min(Self.binCount - 1, max(0, Int(l * Float(Self.binsPerUnit)))))
-        }
+        let luma = Luma(linear: true), steps = SRGB.encodeSteps, bins = Self.bins
         var histogram = [Int](repeating: 0, count: Self.binCount)
         luma.contributions.withUnsafeBufferPointer { c in
             bins.withUnsafeBufferPointer { bin in

@@ -31,21 +31,6 @@ public struct ThresholdStage: Transform, DeclaredStage {
     public func apply(to image: Image) throws -> Image {
         let table = (0..<256).map { $0 >= level ? UInt8(255) : 0 }
         guard grayscale else { return try image.mapChannels(table) }
-        return try table.withUnsafeBufferPointer { buffer in
-            let binary = buffer.baseAddress!
-            return try Luma(linear: true).withLookup { luma in
-                try image.mapRows(workPerPixel: 6) { row in
-                    let channels = row.sourceChannels
-                    for x in 0..<row.width {
-                        let s = row.source + x * channels, t = row.target + x * channels
-                        let v = binary[Int(luma(s))]
-                        t[0] = v
-                        t[1] = v
-                        t[2] = v
-                        if channels == 4 { t[3] = s[3] }
-                    }
-                }
-            }
-        }
+        return try Luma(linear: true).map(image, colors: table.flatMap { [$0, $0, $0] })
     }
 }

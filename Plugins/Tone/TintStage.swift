@@ -21,14 +21,17 @@ public struct TintStage: Transform, DeclaredStage {
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// The tint in CIE Lab.
+    var lab: SIMD3<Float> { CIELab.fromSRGB(SIMD3(Float(color.red), Float(color.green), Float(color.blue))) }
+
     public func explanation(for input: Size) -> String? {
-        let lab = CIELab.fromSRGB(SIMD3(Float(color.red), Float(color.green), Float(color.blue)))
+        let lab = self.lab
         return "gray's L* kept, a* b* = \(NumberFormat.short(Double(lab[1]))), \(NumberFormat.short(Double(lab[2]))) × (1 − 4(L*/100 − ½)²)"
     }
 
     /// Output R, G, B for each grey level, interleaved.
     func table() -> [UInt8] {
-        let tint = CIELab.fromSRGB(SIMD3(Float(color.red), Float(color.green), Float(color.blue)))
+        let tint = lab
         return (0..<256).flatMap { grey -> [UInt8] in
             let l = CIELab.fromSRGB(SIMD3(repeating: Float(grey)))[0]
             let weight = 1 - 4 * (l / 100 - 0.5) * (l / 100 - 0.5)
@@ -38,22 +41,6 @@ public struct TintStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
-        let colours = table()
-        return try colours.withUnsafeBufferPointer { buffer in
-            let lookup = buffer.baseAddress!
-            return try Luma(linear: true).withLookup { luma in
-                try image.mapRows(workPerPixel: 6) { row in
-                    let channels = row.sourceChannels
-                    for x in 0..<row.width {
-                        let s = row.source + x * channels, t = row.target + x * channels
-                        let entry = lookup + Int(luma(s)) * 3
-                        t[0] = entry[0]
-                        t[1] = entry[1]
-                        t[2] = entry[2]
-                        if channels == 4 { t[3] = s[3] }
-                    }
-                }
-            }
-        }
+        try Luma(linear: true).map(image, colors: table())
     }
 }

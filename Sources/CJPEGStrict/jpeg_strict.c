@@ -180,6 +180,20 @@ int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_leas
     return status;
 }
 
+/* An APP1 marker of `prefix` then `data`, when there is data and it fits in one marker. The
+   buffer is held in *marker while libjpeg may jump out, so that the caller can free it. */
+static void write_app1(j_compress_ptr cinfo, unsigned char *volatile *marker, const char *prefix, size_t prefix_size,
+                       const unsigned char *data, size_t size) {
+    if (!data || size == 0 || size + prefix_size > 65533) return;
+    *marker = malloc(size + prefix_size);
+    if (!*marker) return;
+    memcpy(*marker, prefix, prefix_size);
+    memcpy(*marker + prefix_size, data, size);
+    jpeg_write_marker(cinfo, JPEG_APP0 + 1, *marker, (unsigned int)(size + prefix_size));
+    free(*marker);
+    *marker = NULL;
+}
+
 int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
                           int quality, int subsampling, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
@@ -219,26 +233,8 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     cinfo.optimize_coding = optimize ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
-    if (exif && exif_size > 0 && exif_size + 6 <= 65533) {
-        marker = malloc(exif_size + 6);
-        if (marker) {
-            memcpy(marker, exif_marker, 6);
-            memcpy(marker + 6, exif, exif_size);
-            jpeg_write_marker(&cinfo, JPEG_APP0 + 1, marker, (unsigned int)(exif_size + 6));
-            free(marker);
-            marker = NULL;
-        }
-    }
-    if (xmp && xmp_size > 0 && xmp_size + 29 <= 65533) {
-        marker = malloc(xmp_size + 29);
-        if (marker) {
-            memcpy(marker, xmp_marker, 29);
-            memcpy(marker + 29, xmp, xmp_size);
-            jpeg_write_marker(&cinfo, JPEG_APP0 + 1, marker, (unsigned int)(xmp_size + 29));
-            free(marker);
-            marker = NULL;
-        }
-    }
+    write_app1(&cinfo, &marker, exif_marker, 6, exif, exif_size);
+    write_app1(&cinfo, &marker, xmp_marker, 29, xmp, xmp_size);
     if (icc && icc_size > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)rowstride * cinfo.next_scanline);

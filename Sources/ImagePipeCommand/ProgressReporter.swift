@@ -38,10 +38,7 @@ final class ProgressReporter: Sendable {
         start = clock.now
     }
 
-    var elapsed: Double {
-        let duration = clock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
+    var elapsed: Double { (clock.now - start).inSeconds }
 
     /// A warning from a stage, printed so it does not tear the progress bar.
     func warn(_ message: String) {

@@ -78,16 +78,14 @@ struct RunCommand {
             let count = ((try? pipeline.outputs(in: context)) ?? []).filter { $0 == "-" }.count
             guard count > 0 else { continue }
             if contexts.count > 1 {
-                throw UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
+                throw Self.batchToStandardOutput
             }
             if count > 1 { throw UsageError("only one output can go to standard output (-)") }
             if json { throw UsageError("--json cannot go with a picture on standard output (-): both would be written there; drop --json, or write to a file") }
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+    static let batchToStandardOutput = UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
 
     static func exists(_ path: String) -> Bool {
         var status = stat()
@@ -163,7 +161,7 @@ struct RunCommand {
         let feed: InputFeed
         if let manifest {
             if template.output == "-" || (pipeline.sink as? Save)?.path == "-" {
-                throw UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
+                throw Self.batchToStandardOutput
             }
             feed = InputFeed(.manifest(manifest, base: sharding.baseDirectory), template: template, shard: shard, batch: true, naming: naming)
         } else {
@@ -182,15 +180,16 @@ struct RunCommand {
             if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
                 let clock = ContinuousClock(), began = clock.now
                 contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes, seconds: timeout)
-                timeoutSpent = Self.seconds(clock.now - began)
+                timeoutSpent = (clock.now - began).inSeconds
             }
             let total = contexts.count
             if let shard { contexts = contexts.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element) }
             feed = InputFeed(.contexts(contexts, total: total, problems: unnamed), template: template, shard: shard, batch: total > 1, naming: naming)
         }
         var ledger: LedgerWriter?
+        // Whose ledger it is: the shard, or the whole list as one.
+        let owner = shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard")
         if let directory = parser.last("--ledger") {
-            let owner = shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard")
             ledger = try LedgerWriter(directory: directory, shard: owner)
             ledger?.start(shard: owner, inputs: manifest?.name ?? "the command line", total: feed.total)
         }
@@ -209,7 +208,7 @@ struct RunCommand {
         let stopped = interruption.received
         let (done, failed) = reporter.summary(stoppedEarly: stopped != nil)
         if let ledger {
-            ledger.end(shard: shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard"), total: feed.total,
+            ledger.end(shard: owner, total: feed.total,
                        done: done, failed: failed, stopped: stopped != nil, seconds: reporter.elapsed)
             if let problem = ledger.writeError { Console.error(problem) }
         }

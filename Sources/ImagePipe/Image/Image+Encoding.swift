@@ -76,8 +76,8 @@ extension Image {
             }
         case let .file(path):
             let bytes = try ImageFile.readAll(path: path, limit: 64 << 20)
-            let profile: ICCProfile
-            do { profile = try ICCProfile(bytes: bytes) } catch { throw ImageError(.unreadable, path: path, reason: "not an ICC profile Little CMS can read") }
+            // Opened once per batch (the cache), and reused below for the conversion.
+            guard let profile = ICCProfile.cached(bytes) else { throw ImageError(.unreadable, path: path, reason: "not an ICC profile Little CMS can read") }
             guard profile.space == .rgb else {
                 throw ImageError(.unwritable, path: path, reason: "the profile '\(profile.name)' is \(profile.space.rawValue); only RGB profiles can be written")
             }

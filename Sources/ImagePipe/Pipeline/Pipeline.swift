@@ -119,7 +119,7 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
-        try observe?(StageEvent(index: 0, stage: source, image: image, seconds: Self.seconds(clock.now - start),
+        try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
         var (result, outputs, notes) = try ScalingMode.$current.withValue(plan.scaling) {
@@ -130,7 +130,7 @@ public struct Pipeline: Sendable {
         guard writing else { return RunResult(plan: plan, outputs: [], notes: notes) }
         let sinkStart = clock.now
         outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
-        try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: Self.seconds(clock.now - sinkStart)))
+        try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: (clock.now - sinkStart).inSeconds))
         return RunResult(plan: plan, outputs: outputs, notes: notes)
     }
 
@@ -165,14 +165,11 @@ public struct Pipeline: Sendable {
                 return (carried, stageNotes)
             }
             if !stageNotes.isEmpty { notes[index] = stageNotes }
-            try observe?(StageEvent(index: index, stage: transform, image: current, seconds: Self.seconds(clock.now - start), notes: stageNotes))
+            try observe?(StageEvent(index: index, stage: transform, image: current, seconds: (clock.now - start).inSeconds, notes: stageNotes))
         }
         return (current, outputs, notes)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
 
     /// Runs `body`, giving a `StageError` the stage's name and location.
     private func withLocation<T>(stage index: Int, _ body: () throws -> T) throws -> T {
