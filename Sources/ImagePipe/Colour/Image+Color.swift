@@ -57,7 +57,17 @@ extension Image {
 
     /// A decoded picture made ready for the stages: converted to sRGB from the profile it came
     /// with (unless `color=keep` leaves an RGB profile in place), with its metadata attached.
-    static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
+    /// A failed conversion names `path`, the file it came from.
+    static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions, path: String?) throws -> Image {
+        do {
+            return try colorManaged(image, metadata: metadata, options: options)
+        } catch var error as ImageError {
+            error.path = path
+            throw error
+        }
+    }
+
+    private static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
         var metadata = metadata
         guard let bytes = metadata.sourceProfile, let profile = ICCProfile.cached(bytes) else {
             // No profile, or one Little CMS cannot read: the pixels are taken as sRGB, as every

@@ -51,12 +51,7 @@ enum HEIFDecoder {
             metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
             // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
             metadata.orientationApplied = true
-            do {
-                return try Image.colorManaged(image, metadata: metadata, options: options)
-            } catch var error as ImageError {
-                error.path = path
-                throw error
-            }
+            return try Image.colorManaged(image, metadata: metadata, options: options, path: path)
         }
     }
 

@@ -15,7 +15,7 @@ extension Image {
         if format == .jpeg {
             // libjpeg reads the file itself: judge its size first.
             try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
-            if let image = try StrictJPEG.decode(path: path, orientation: header.orientation, options: options) { return image }
+            return try StrictJPEG.decode(path: path, orientation: header.orientation, options: options)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
         try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { try decoder.write($0) }
@@ -35,7 +35,7 @@ extension Image {
         if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame.bytes) {
             throw ImageError(.corrupt, path: path, reason: damage)
         }
-        if format == .jpeg, let image = try StrictJPEG.decode(contiguous, options: options, path: path) { return image }
+        if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
         let orientation = ExifOrientation.parse(frame.bytes, format: format)
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)
         _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }

@@ -65,10 +65,6 @@ final class PixbufDecoder {
             gdk_pixbuf_loader_set_size(loader, 0, 0) // keep the loader from allocating the bomb
             return
         }
-        guard let target = options.atLeast, let format = formatName(), format == "jpeg" else { return }
-        let storedTarget = (5...8).contains(orientation) && options.applyOrientation ? target.transposed : target
-        let reduced = PixbufDecoder.jpegReducedSize(stored: stored, atLeast: storedTarget)
-        if reduced != stored { gdk_pixbuf_loader_set_size(loader, Int32(reduced.width), Int32(reduced.height)) }
     }
 
     /// The smallest of libjpeg's DCT scalings (1/1, 1/2, 1/4, 1/8, each side rounded up) that is
@@ -174,18 +170,13 @@ final class PixbufDecoder {
         g_object_unref(UnsafeMutableRawPointer(plain))
         var metadata = scanner?.metadata ?? ImageMetadata()
         if metadata.sourceProfile == nil { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
-        // Only the JPEG and TIFF loaders give an orientation to turn by; a PNG's or WebP's EXIF
-        // orientation still describes its unturned pixels.
-        metadata.orientationApplied = options.applyOrientation && (formatName() == "jpeg" || formatName() == "tiff")
+        // Of the formats decoded here (JPEG goes through StrictJPEG), only TIFF gives an
+        // orientation to turn by; a PNG's or WebP's EXIF orientation still describes its unturned pixels.
+        metadata.orientationApplied = options.applyOrientation && formatName() == "tiff"
         var image = Image(adopting: pixbuf)
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
         if formatName() == "tiff" && image.hasAlpha { image = try image.unpremultiplied() }
-        do {
-            return try Image.colorManaged(image, metadata: metadata, options: options)
-        } catch var error as ImageError {
-            error.path = path
-            throw error
-        }
+        return try Image.colorManaged(image, metadata: metadata, options: options, path: path)
     }
 
     /// What is left to do of a TIFF's orientation after gdk-pixbuf's TIFF loader, which reads

@@ -11,14 +11,14 @@ enum StrictJPEG {
     static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
 
     /// The decoded picture of a file, streamed.
-    static func decode(path: String, orientation: Int, options: LoadOptions) throws -> Image? {
+    static func decode(path: String, orientation: Int, options: LoadOptions) throws -> Image {
         try decode(orientation: orientation, options: options, path: path) { target, maxPixels, result, message, count in
             imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, result, message, count)
         }
     }
 
     /// The decoded picture of bytes in memory.
-    static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image? {
+    static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         try decode(orientation: ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))), options: options, path: path) {
             target, maxPixels, result, message, count in
             bytes.withUnsafeBufferPointer { data in
@@ -30,7 +30,7 @@ enum StrictJPEG {
     private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafeMutablePointer<imagepipe_jpeg_result>,
                                  UnsafeMutablePointer<CChar>, Int) -> Int32
 
-    private static func decode(orientation: Int, options: LoadOptions, path: String?, _ run: Decoder) throws -> Image? {
+    private static func decode(orientation: Int, options: LoadOptions, path: String?, _ run: Decoder) throws -> Image {
         var target = options.atLeast ?? Size(0, 0)
         if options.applyOrientation, (5...8).contains(orientation) { target = target.transposed }
         var result = imagepipe_jpeg_result()
@@ -77,11 +77,6 @@ enum StrictJPEG {
             decoded = Image(adopting: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
             g_object_unref(UnsafeMutableRawPointer(pixbuf))
         }
-        do {
-            return try Image.colorManaged(decoded, metadata: metadata, options: options)
-        } catch var error as ImageError {
-            error.path = path
-            throw error
-        }
+        return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
     }
 }
