@@ -33,6 +33,9 @@ public struct GammaStage: Transform, DeclaredStage {
         (0..<256).map { UInt8(min(255, max(0, (255 * pow(Double($0) / 255, 1 / gamma)).rounded()))) }
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         try image.mapChannels(Self.table(gamma: gamma))
     }

@@ -21,6 +21,9 @@ public struct GrayscaleStage: Transform, DeclaredStage {
         linear ? "Rec. 709 luma of linear light, in R, G and B" : "Rec. 709 luma Y′ of the sRGB values, in R, G and B"
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         try Luma(linear: linear).map(image, colors: Luma.grays)
     }

@@ -26,6 +26,9 @@ public struct LinearStage: Transform, DeclaredStage {
         "out = \(NumberFormat.short(a)) · in + \(NumberFormat.short(b)), clamped to 0…255"
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         try image.mapChannels((0..<256).map { UInt8(min(255, max(0, (a * Double($0) + b).rounded()))) })
     }

@@ -38,6 +38,9 @@ public struct ModulateStage: Transform, DeclaredStage {
         "in CIE LCh: L* × \(NumberFormat.short(brightness)) + \(NumberFormat.short(lightness)), chroma × \(NumberFormat.short(saturation)), hue + \(hue)"
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         let radians = hue.radians
         let s = Float(saturation), cosine = Float(cos(radians)) * s, sine = Float(sin(radians)) * s

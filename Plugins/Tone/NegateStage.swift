@@ -19,6 +19,9 @@ public struct NegateStage: Transform, DeclaredStage {
         alpha ? "255 − v in every channel, alpha too" : "255 − v in R, G and B; alpha kept"
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         let inverse = (0...255).map { UInt8(255 - $0) }
         return try image.mapChannels(red: inverse, green: inverse, blue: inverse, alpha: alpha ? inverse : nil)

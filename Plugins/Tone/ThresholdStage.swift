@@ -28,6 +28,9 @@ public struct ThresholdStage: Transform, DeclaredStage {
         grayscale ? "gray ≥ \(level) → white, else black" : "each channel ≥ \(level) → 255, else 0"
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         let table = (0..<256).map { $0 >= level ? UInt8(255) : 0 }
         guard grayscale else { return try image.mapChannels(table) }

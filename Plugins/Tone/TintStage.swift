@@ -40,6 +40,9 @@ public struct TintStage: Transform, DeclaredStage {
         }
     }
 
+    /// Each pixel alone: the run may stream it.
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image {
         try Luma(linear: true).map(image, colors: table())
     }

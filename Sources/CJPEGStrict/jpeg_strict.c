@@ -80,11 +80,12 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
 
 /* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
 static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                  long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
-                  char *message, size_t message_size) {
+                  long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                  struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
     unsigned char *volatile buffer = NULL;
+    volatile int watched = 0; /* the watcher was told of the buffer: it may be reading it */
     memset(result, 0, sizeof *result);
     cinfo.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = fail;
@@ -93,8 +94,10 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     error.message_size = message_size;
     error.tolerant = tolerant;
     if (setjmp(error.escape)) {
+        if (watched) watcher->failed(watcher->context);
         jpeg_destroy_decompress(&cinfo);
         free(buffer);
+        result->pixels = NULL;
         imagepipe_jpeg_free_metadata(result);
         return -1;
     }
@@ -137,9 +140,25 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
         imagepipe_jpeg_free_metadata(result);
         return -1;
     }
+    result->width = (int)cinfo.output_width;
+    result->height = (int)cinfo.output_height;
+    result->rowstride = stride;
+    result->channels = channels;
+    if (watcher) {
+        result->pixels = buffer;
+        watcher->started(watcher->context, result);
+        watched = 1;
+    }
+    /* The watcher hears of every 16 rows: often enough to keep its thread busy, seldom enough
+       that telling it costs nothing. */
+    unsigned int told = 0;
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = buffer + (size_t)stride * cinfo.output_scanline;
         jpeg_read_scanlines(&cinfo, &row, 1);
+        if (watcher && (cinfo.output_scanline - told >= 16 || cinfo.output_scanline == cinfo.output_height)) {
+            told = cinfo.output_scanline;
+            watcher->decoded(watcher->context, (int)told);
+        }
     }
     /* Photoshop writes CMYK JPEGs inverted (0 = full ink) and says so with its Adobe marker. */
     if (cmyk && cinfo.saw_Adobe_marker) {
@@ -150,23 +169,19 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     }
     jpeg_finish_decompress(&cinfo);
     result->pixels = buffer;
-    result->width = (int)cinfo.output_width;
-    result->height = (int)cinfo.output_height;
-    result->rowstride = stride;
-    result->channels = channels;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
-                          char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, result, message, message_size);
+                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                          struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, watcher, result, message, message_size);
 }
 
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
-                               char *message, size_t message_size) {
+                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                               struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
     FILE *file = fopen(path, "rb");
     if (!file) {
@@ -175,7 +190,7 @@ int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_leas
     }
     /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */
     setvbuf(file, NULL, _IOFBF, 1 << 20);
-    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, result, message, message_size);
+    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, watcher, result, message, message_size);
     fclose(file);
     return status;
 }
@@ -198,6 +213,7 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
                           int quality, int subsampling, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
+                          int (*rows_ready)(void *rows_context, int needed), void *rows_context,
                           unsigned char **out, unsigned long *out_size, char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     struct strict_error error;
@@ -236,7 +252,16 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     write_app1(&cinfo, &marker, exif_marker, 6, exif, exif_size);
     write_app1(&cinfo, &marker, xmp_marker, 29, xmp, xmp_size);
     if (icc && icc_size > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
+    int ready = rows_ready ? 0 : height;
     while (cinfo.next_scanline < cinfo.image_height) {
+        int next = (int)cinfo.next_scanline;
+        if (next >= ready) {
+            ready = rows_ready(rows_context, next + 1);
+            if (ready <= next) {
+                snprintf(message, message_size, "row %d of the picture never came", next);
+                longjmp(error.escape, 1);
+            }
+        }
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)rowstride * cinfo.next_scanline);
         jpeg_write_scanlines(&cinfo, &row, 1);
     }

@@ -145,8 +145,14 @@ struct BatchRunner: Sendable {
                     return FileOutcome(input: input, outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
                 }
             }
-            if traceDirectory != nil { trace = try TraceWriter(directory: traceFolder(for: context), title: input) }
-            let result = try pipeline.run(in: context) { event in try trace?.record(event) }
+            let result: RunResult
+            if traceDirectory != nil {
+                let writer = try TraceWriter(directory: traceFolder(for: context), title: input)
+                trace = writer
+                result = try pipeline.run(in: context) { event in try writer.record(event) }
+            } else {
+                result = try pipeline.run(in: context) // no observer: the run may stream
+            }
             plan = result.plan
             try trace?.finish(failure: nil)
             return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: plan?.outputSize,

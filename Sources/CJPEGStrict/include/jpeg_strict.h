@@ -20,6 +20,18 @@ struct imagepipe_jpeg_result {
     size_t xmp_size;
 };
 
+/* Someone reading a decode's rows while it runs, from another thread (the streamed run): told
+ * once the pixel buffer exists and before any row is decoded (started, with the result's size,
+ * layout and metadata filled in), after each batch of rows (decoded, with how many rows of the
+ * picture are done), and on a failure after started (failed), before the buffer is freed: failed
+ * must return only once nothing reads the buffer any more. */
+struct imagepipe_jpeg_watcher {
+    void *context;
+    void (*started)(void *context, const struct imagepipe_jpeg_result *result);
+    void (*decoded)(void *context, int rows);
+    void (*failed)(void *context);
+};
+
 /*
  * Decodes JPEG data with libjpeg, treating libjpeg's warnings as errors: corrupt entropy-coded
  * data ("bad Huffman code") and a premature end, which gdk-pixbuf's loader lets through as a
@@ -30,15 +42,16 @@ struct imagepipe_jpeg_result {
  * max_pixels (when above 0) is refused from its header, returning -2. On success returns 0 and
  * fills *result. On failure returns -1 with the reason in message. With tolerant set, libjpeg's
  * warnings are not errors: damaged or cut data decodes as far as it goes (load fail=false).
+ * watcher, when not NULL, is told of the rows as they come.
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
-                          char *message, size_t message_size);
+                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                          struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* The same, streaming from a file, so the compressed data is never all in memory. */
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, struct imagepipe_jpeg_result *result,
-                               char *message, size_t message_size);
+                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                               struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* Frees everything a decode's result holds except the pixels (those go with the picture). */
 void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
@@ -49,11 +62,17 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
  * optimised Huffman tables or the standard ones. icc, exif (TIFF-structured, without the
  * "Exif\0\0" marker) and xmp are written when not NULL. On success returns 0 with the file in
  * *out (free with imagepipe_jpeg_free) and its length in *out_size; -1 with a message on failure.
+ *
+ * With rows_ready not NULL the rows are not all there yet: before writing a row past the ones it
+ * was told of, the encoder calls rows_ready(rows_context, needed), which returns once at least
+ * `needed` rows are ready and says how many are (fewer, when they will never come: the encode
+ * then fails).
  */
 int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
                           int quality, int subsampling, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
+                          int (*rows_ready)(void *rows_context, int needed), void *rows_context,
                           unsigned char **out, unsigned long *out_size, char *message, size_t message_size);
 
 /* Frees decoded pixels; fits GdkPixbufDestroyNotify. */

@@ -68,24 +68,32 @@ extension Image {
     }
 
     private static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
+        let (source, metadata) = colorManagement(of: metadata, options: options)
+        guard let source else { return image.withMetadata(metadata) }
+        return try image.converted(from: source, to: .sRGB, intent: options.intent).withMetadata(metadata)
+    }
+
+    /// What `colorManaged` does to a decode with this metadata: the profile its pixels are to be
+    /// converted to sRGB from (nil: they stay as they are), and the picture's metadata after.
+    static func colorManagement(of metadata: ImageMetadata, options: LoadOptions) -> (convertFrom: ICCProfile?, metadata: ImageMetadata) {
         var metadata = metadata
         guard let bytes = metadata.sourceProfile, let profile = ICCProfile.cached(bytes) else {
             // No profile, or one Little CMS cannot read: the pixels are taken as sRGB, as every
             // browser takes them.
-            return image.withMetadata(metadata)
+            return (nil, metadata)
         }
         switch profile.space {
         case .rgb where profile.isSRGB:
-            return image.withMetadata(metadata)
+            return (nil, metadata)
         case .rgb where options.color == .keep:
             metadata.iccProfile = bytes
-            return image.withMetadata(metadata)
+            return (nil, metadata)
         case .rgb, .grey:
-            return try image.converted(from: profile, to: .sRGB, intent: options.intent).withMetadata(metadata)
+            return (profile, metadata)
         case .cmyk, .other:
             // A CMYK profile on RGB pixels (the decoder already converted them) or a Lab profile:
             // nothing to convert from.
-            return image.withMetadata(metadata)
+            return (nil, metadata)
         }
     }
 }

@@ -7,6 +7,17 @@ enum JPEGEncoder {
     static func encode(_ image: Image, quality: Int, chroma: ChromaSubsampling, progressive: Bool, optimizeCoding: Bool,
                        metadata: OutputMetadata) throws -> [UInt8] {
         precondition(!image.hasAlpha, "flatten before encoding JPEG")
+        return try encode(image.pixels, size: image.size, rowStride: image.rowStride, quality: quality, chroma: chroma,
+                          progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata, rowsReady: nil)
+    }
+
+    /// Says, once at least `needed` rows are ready, how many are (fewer: they never will be).
+    typealias RowsReady = (_ needed: Int) -> Int
+
+    /// Encodes RGB rows of `rowStride` bytes; with `rowsReady`, rows still being made (the
+    /// streamed run): each is read only after `rowsReady` has said it is there.
+    static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, quality: Int, chroma: ChromaSubsampling,
+                       progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowsReady?) throws -> [UInt8] {
         let subsampling: Int32 = switch chroma.resolved(quality: quality) {
         case .c422: 422
         case .c444: 444
@@ -20,12 +31,21 @@ enum JPEGEncoder {
             guard let bytes else { return body(nil, 0) }
             return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
         }
-        let status = with(metadata.icc) { icc, iccSize in
-            with(metadata.exif) { exif, exifSize in
-                with(metadata.xmp) { xmp, xmpSize in
-                    imagepipe_jpeg_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(image.rowStride),
-                                          Int32(min(max(quality, 1), 100)), subsampling, progressive ? 1 : 0, optimizeCoding ? 1 : 0,
-                                          icc, iccSize, exif, exifSize, xmp, xmpSize, &output, &length, &message, count)
+        let status = withoutActuallyEscaping(rowsReady ?? { _ in size.height }) { supply in
+            withUnsafePointer(to: supply) { context in
+                let ready: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32)? = rowsReady == nil ? nil : { context, needed in
+                    let supply = context!.assumingMemoryBound(to: RowsReady.self).pointee
+                    return Int32(clamping: supply(Int(needed)))
+                }
+                return with(metadata.icc) { icc, iccSize in
+                    with(metadata.exif) { exif, exifSize in
+                        with(metadata.xmp) { xmp, xmpSize in
+                            imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride),
+                                                  Int32(min(max(quality, 1), 100)), subsampling, progressive ? 1 : 0, optimizeCoding ? 1 : 0,
+                                                  icc, iccSize, exif, exifSize, xmp, xmpSize, ready, UnsafeMutableRawPointer(mutating: context),
+                                                  &output, &length, &message, count)
+                        }
+                    }
                 }
             }
         }

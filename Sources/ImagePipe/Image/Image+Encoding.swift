@@ -47,6 +47,21 @@ extension Image {
     /// The pixels' profile is `metadata.iccProfile` (nil: sRGB). A format that cannot embed a
     /// profile gets sRGB pixels, which is what a reader assumes of it.
     func preparedForSaving(as format: ImageFormat, options: SaveOptions) throws -> (Image, OutputMetadata) {
+        let (target, embedded) = try Image.savingPlan(for: metadata, as: format, options: options)
+        guard target != metadata.iccProfile else { return (self, embedded) }
+        func opened(_ bytes: [UInt8]?) throws -> ICCProfile {
+            guard let bytes else { return .sRGB }
+            guard let profile = ICCProfile.cached(bytes) else { throw ImageError(.corrupt, reason: "its ICC profile cannot be read") }
+            return profile
+        }
+        let from = try opened(metadata.iccProfile), to = try opened(target)
+        return (try converted(from: from, to: to, intent: .perceptual), embedded)
+    }
+
+    /// What `preparedForSaving` decides from a picture's metadata alone: the profile the written
+    /// pixels are to be in (nil: sRGB; when it differs from `metadata.iccProfile`, the pixels are
+    /// converted) and what to embed.
+    static func savingPlan(for metadata: ImageMetadata, as format: ImageFormat, options: SaveOptions) throws -> (target: [UInt8]?, embedded: OutputMetadata) {
         var embedded = OutputMetadata()
         if format.embedsMetadata {
             if options.keep.keepsEXIF, let exif = metadata.exif {
@@ -84,18 +99,8 @@ extension Image {
             (target, embed) = (bytes, true)
         }
         if !format.embedsProfile { (target, embed) = (nil, false) }
-        var image = self
-        if target != metadata.iccProfile {
-            func opened(_ bytes: [UInt8]?) throws -> ICCProfile {
-                guard let bytes else { return .sRGB }
-                guard let profile = ICCProfile.cached(bytes) else { throw ImageError(.corrupt, reason: "its ICC profile cannot be read") }
-                return profile
-            }
-            let from = try opened(metadata.iccProfile), to = try opened(target)
-            image = try converted(from: from, to: to, intent: .perceptual)
-        }
         if embed { embedded.icc = target ?? ICCProfile.sRGB.bytes }
-        return (image, embedded)
+        return (target, embedded)
     }
 
     /// The picture as gdk-pixbuf's saver for `type` writes it, with its key/value options.

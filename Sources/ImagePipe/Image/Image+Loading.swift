@@ -22,6 +22,15 @@ extension Image {
         return try decoder.finish()
     }
 
+    /// libjpeg's decode of a JPEG file, checked as `load` checks it, before the EXIF turn and
+    /// color management (`StrictJPEG.finished`); `watcher` hears of the rows as they come.
+    static func decodeRawJPEG(path: String, header: ImageHeader, options: LoadOptions, watcher: RowHandoff) throws -> (Image, ImageMetadata) {
+        try header.checkPixels(limit: options.maxPixels, path: path)
+        guard options.allowedFormats.contains(.jpeg) else { throw ImageError(.unsupported, path: path, reason: "jpeg: not an allowed format") }
+        try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
+        return try StrictJPEG.decodeRaw(path: path, orientation: header.orientation, options: options, watcher: watcher)
+    }
+
     /// Decodes a picture held in memory (any format `options` allows).
     public static func decode(_ bytes: some Collection<UInt8>, options: LoadOptions = LoadOptions()) throws -> Image {
         try decode(Array(bytes), options: options, path: nil)

@@ -35,6 +35,16 @@ public final class Image: @unchecked Sendable {
         self.init(adopting: pixbuf)
     }
 
+    /// An RGB picture over rows someone else owns and keeps alive (and unchanged) while it is
+    /// used: a strip of the streamed run's decode, shown to the stages without a copy.
+    static func viewing(rows: UnsafeMutablePointer<UInt8>, size: Size, rowStride: Int) throws -> Image {
+        guard let pixbuf = gdk_pixbuf_new_from_data(rows, GDK_COLORSPACE_RGB, 0, 8, Int32(size.width), Int32(size.height),
+                                                    Int32(rowStride), nil, nil) else {
+            throw ImageError(.tooLarge, reason: "cannot show \(size) rows as a picture")
+        }
+        return Image(adopting: pixbuf)
+    }
+
     /// The same pixels (shared, not copied) with other metadata.
     public func withMetadata(_ metadata: ImageMetadata) -> Image {
         Image(adopting: retainedPixbuf(), metadata: metadata)

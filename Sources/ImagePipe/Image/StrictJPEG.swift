@@ -12,25 +12,62 @@ enum StrictJPEG {
 
     /// The decoded picture of a file, streamed.
     static func decode(path: String, orientation: Int, options: LoadOptions) throws -> Image {
-        try decode(orientation: orientation, options: options, path: path) { target, maxPixels, result, message, count in
-            imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, result, message, count)
+        try finished(decodeRaw(path: path, orientation: orientation, options: options, watcher: nil),
+                     orientation: orientation, options: options, path: path)
+    }
+
+    /// The pixels of a file as libjpeg gives them (CMYK made RGB), not yet turned or color
+    /// managed, with the metadata: what `finished` completes. `watcher` hears of the rows as they come.
+    static func decodeRaw(path: String, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
+        func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
+            try Self.decode(orientation: orientation, options: options, path: path) { target, maxPixels, result, message, count in
+                imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, watching,
+                                           result, message, count)
+            }
         }
+        guard var watching = watcher?.watcher else { return try decode(watching: nil) }
+        return try withUnsafePointer(to: &watching) { try decode(watching: $0) }
     }
 
     /// The decoded picture of bytes in memory.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        try decode(orientation: ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17))), options: options, path: path) {
-            target, maxPixels, result, message, count in
+        let orientation = ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17)))
+        let raw = try decode(orientation: orientation, options: options, path: path) { target, maxPixels, result, message, count in
             bytes.withUnsafeBufferPointer { data in
-                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, result, message, count)
+                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1,
+                                      nil, result, message, count)
             }
         }
+        return try finished(raw, orientation: orientation, options: options, path: path)
+    }
+
+    /// The metadata libjpeg kept of a decode.
+    static func metadata(of result: imagepipe_jpeg_result, applyOrientation: Bool) -> ImageMetadata {
+        func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8]? {
+            pointer.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
+        }
+        return ImageMetadata(sourceProfile: bytes(result.icc, result.icc_size), exif: bytes(result.exif, result.exif_size),
+                             xmp: bytes(result.xmp, result.xmp_size), orientationApplied: applyOrientation)
+    }
+
+    /// A raw decode turned as its EXIF orientation says (when asked) and color managed.
+    static func finished(_ raw: (Image, ImageMetadata), orientation: Int, options: LoadOptions, path: String?) throws -> Image {
+        var decoded = raw.0
+        let metadata = raw.1
+        if options.applyOrientation, orientation != 1 {
+            // gdk-pixbuf turns a picture by its "orientation" option, as its own loader sets it.
+            let pixbuf = decoded.retainedPixbuf()
+            gdk_pixbuf_set_option(pixbuf, "orientation", String(orientation))
+            decoded = Image(adopting: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
+            g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        }
+        return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
     }
 
     private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafeMutablePointer<imagepipe_jpeg_result>,
                                  UnsafeMutablePointer<CChar>, Int) -> Int32
 
-    private static func decode(orientation: Int, options: LoadOptions, path: String?, _ run: Decoder) throws -> Image {
+    private static func decode(orientation: Int, options: LoadOptions, path: String?, _ run: Decoder) throws -> (Image, ImageMetadata) {
         var target = options.atLeast ?? Size(0, 0)
         if options.applyOrientation, (5...8).contains(orientation) { target = target.transposed }
         var result = imagepipe_jpeg_result()
@@ -45,38 +82,25 @@ enum StrictJPEG {
         default: throw ImageError(.corrupt, path: path, reason: reason.isEmpty ? "libjpeg could not decode it" : reason)
         }
         defer { imagepipe_jpeg_free_metadata(&result) }
-        func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8]? {
-            pointer.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
-        }
-        let metadata = ImageMetadata(sourceProfile: bytes(result.icc, result.icc_size), exif: bytes(result.exif, result.exif_size),
-                                     xmp: bytes(result.xmp, result.xmp_size), orientationApplied: options.applyOrientation)
+        let metadata = metadata(of: result, applyOrientation: options.applyOrientation)
         let size = Size(Int(result.width), Int(result.height))
-        var decoded: Image
         if result.channels == 4 {
             defer { imagepipe_jpeg_free(result.pixels, nil) }
             let profile = metadata.sourceProfile.flatMap(ICCProfile.cached)
             do {
-                decoded = try Image.fromCMYK(result.pixels, size: size, stride: Int(result.rowstride), profile: profile, intent: options.intent)
+                return (try Image.fromCMYK(result.pixels, size: size, stride: Int(result.rowstride), profile: profile, intent: options.intent),
+                        metadata)
             } catch var error as ImageError {
                 error.path = path
                 throw error
             }
-        } else {
-            let destroy: GdkPixbufDestroyNotify = { pixels, _ in imagepipe_jpeg_free(pixels, nil) }
-            guard let pixbuf = gdk_pixbuf_new_from_data(result.pixels, GDK_COLORSPACE_RGB, 0, 8, result.width, result.height,
-                                                        result.rowstride, destroy, nil) else {
-                imagepipe_jpeg_free(result.pixels, nil)
-                throw ImageError(.tooLarge, path: path, reason: "cannot hold a \(result.width)x\(result.height) picture")
-            }
-            decoded = Image(adopting: pixbuf)
         }
-        if options.applyOrientation, orientation != 1 {
-            // gdk-pixbuf turns a picture by its "orientation" option, as its own loader sets it.
-            let pixbuf = decoded.retainedPixbuf()
-            gdk_pixbuf_set_option(pixbuf, "orientation", String(orientation))
-            decoded = Image(adopting: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
-            g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        let destroy: GdkPixbufDestroyNotify = { pixels, _ in imagepipe_jpeg_free(pixels, nil) }
+        guard let pixbuf = gdk_pixbuf_new_from_data(result.pixels, GDK_COLORSPACE_RGB, 0, 8, result.width, result.height,
+                                                    result.rowstride, destroy, nil) else {
+            imagepipe_jpeg_free(result.pixels, nil)
+            throw ImageError(.tooLarge, path: path, reason: "cannot hold a \(result.width)x\(result.height) picture")
         }
-        return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
+        return (Image(adopting: pixbuf), metadata)
     }
 }

@@ -118,7 +118,15 @@ public struct Pipeline: Sendable {
         try context.cancellation?.check(path: context.input)
         let clock = ContinuousClock()
         let start = clock.now
-        let image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
+        let image: Image
+        if writing, observe == nil, let save = streamingSave(in: context, description: description, plan: plan) {
+            switch try runStreamed(saving: save, in: context, description: description, plan: plan) {
+            case let .written(result): return result
+            case let .declined(decoded): image = decoded
+            }
+        } else {
+            image = try withLocation(stage: 0) { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) }
+        }
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
@@ -172,7 +180,7 @@ public struct Pipeline: Sendable {
 
 
     /// Runs `body`, giving a `StageError` the stage's name and location.
-    private func withLocation<T>(stage index: Int, _ body: () throws -> T) throws -> T {
+    func withLocation<T>(stage index: Int, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StageError {

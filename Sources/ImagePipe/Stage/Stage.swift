@@ -64,10 +64,16 @@ public protocol Transform: Stage {
     /// geometry is worked out for `source.fullSize`, then mapped onto the decode's pixels
     /// through `source.map`, exactly.
     func apply(to source: ReducedImage) throws -> Image
+    /// Whether each output row is made from the same input row alone, at the same size and
+    /// layout, RGB staying RGB (tone curves, color changes): the run may then give `apply(to:)`
+    /// strips of rows as the decoder makes them, and encode them while the decoder goes on
+    /// (docs/performance.md). A promise the stage makes; false unless it says so.
+    var isRowLocal: Bool { get }
 }
 
 extension Transform {
     public var outputSizeIsUpperBound: Bool { false }
+    public var isRowLocal: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }
     public func reducedInput(for input: Size) throws -> Size? { nil }
 

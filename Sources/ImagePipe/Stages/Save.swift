@@ -108,7 +108,6 @@ public struct Save: Sink, DeclaredStage {
 
     public func write(_ image: Image, in context: RunContext) throws -> String {
         let (path, format) = try target(in: context)
-        if let root = context.outputDirectory, path != "-" { try ImageFile.createParentDirectories(of: path, within: root) }
         if format == .jpeg, image.hasAlpha {
             context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
         }
@@ -121,6 +120,12 @@ public struct Save: Sink, DeclaredStage {
             error.path = path
             throw error
         }
+        return try store(bytes, at: path, in: context)
+    }
+
+    /// Writes an encoded picture to `path` (from `target`) atomically, or to standard output.
+    func store(_ bytes: [UInt8], at path: String, in context: RunContext) throws -> String {
+        if let root = context.outputDirectory, path != "-" { try ImageFile.createParentDirectories(of: path, within: root) }
         try bytes.withUnsafeBytes { buffer in
             if path == "-" {
                 try StandardStreams.writeToStandardOutput(buffer)

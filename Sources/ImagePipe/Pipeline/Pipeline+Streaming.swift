@@ -1,0 +1,117 @@
+/// The streamed run: a JPEG decoded on a thread of its own while this one puts each strip of
+/// rows through the stages and into the JPEG encoder as soon as it is decoded, so that decoding
+/// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
+/// the same way). It applies when the pixels need nothing but row-local work between the two:
+/// a whole decode as stored (no DCT reduction, no EXIF turn), stages that are all `isRowLocal`,
+/// and a JPEG `save` that needs no profile conversion. The pixels are the same as the ordinary
+/// run's, byte for byte (StreamedRunTests).
+extension Pipeline {
+    /// Rows the stages see at a time (the last strip may be shorter): enough that a strip's fixed
+    /// costs (a view, a wait) vanish, few enough that the encoder starts soon after the decoder.
+    public static let streamedStripRows = 32
+
+    /// The `save` stage when this input can be streamed, else nil.
+    func streamingSave(in context: RunContext, description: SourceDescription, plan: Plan) -> Save? {
+        guard let load = source as? Load, let save = sink as? Save, description.header?.format == "jpeg",
+              description.orientation == 1, plan.decodeAtLeast == nil, !transforms.isEmpty, transforms.allSatisfy(\.isRowLocal),
+              let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
+              (try? save.target(in: context))?.format == .jpeg else { return nil }
+        return save
+    }
+
+    /// What a streamed run came to: the file written, or the decode when the picture turned out
+    /// not to suit streaming after all (CMYK, or a profile the save converts to), for the
+    /// ordinary run to go on with.
+    enum StreamedOutcome {
+        case written(RunResult)
+        case declined(Image)
+    }
+
+    func runStreamed(saving save: Save, in context: RunContext, description: SourceDescription, plan: Plan) throws -> StreamedOutcome {
+        let load = source as! Load // streamingSave's promise
+        let path = try load.resolvedPath(in: context)
+        let options = load.loadOptions(in: context)
+        let header = description.header!
+        let handoff = RowHandoff(applyOrientation: options.applyOrientation)
+        let decoder = WorkerThread {
+            defer { handoff.decoderReturned() }
+            return try Image.decodeRawJPEG(path: path, header: header, options: options, watcher: handoff)
+        }
+        defer { _ = try? decoder.join() } // on every way out: the thread is not left running
+        func decoded() throws -> Image {
+            try withLocation(stage: 0) {
+                try StrictJPEG.finished(decoder.join(), orientation: description.orientation, options: options, path: path)
+            }
+        }
+        guard let start = handoff.waitForStart(), start.channels == 3 else { return .declined(try decoded()) }
+        let (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
+        let (destination, _) = try withLocation(stage: transforms.count + 1) { try save.target(in: context) }
+        let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
+        guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }
+
+        var processed = 0
+        var stageError: (any Error)?
+        let encoded: Result<[UInt8], any Error>
+        do {
+            defer { handoff.stopReading() }
+            let height = start.size.height
+            encoded = Result {
+                try JPEGEncoder.encode(start.pixels, size: start.size, rowStride: start.rowStride, quality: save.options.quality(for: .jpeg),
+                                       chroma: save.options.chroma, progressive: save.options.progressive,
+                                       optimizeCoding: save.options.optimizeCoding, metadata: saving.embedded) { needed in
+                    while processed < needed {
+                        let end = min(height, processed + Self.streamedStripRows)
+                        guard handoff.waitForRows(atLeast: end) >= end else { break } // the decode failed: its error is the one to give
+                        do {
+                            try context.cancellation?.check(path: context.input)
+                            try transformStrip(start, rows: processed..<end, convertingFrom: convertFrom, options: options, path: path)
+                        } catch {
+                            stageError = error
+                            break
+                        }
+                        processed = end
+                    }
+                    return processed
+                }
+            }
+        }
+        // The decoder's failure first (the encoder only saw rows stop), then a stage's, then the encoder's own.
+        _ = try withLocation(stage: 0) { try decoder.join() }
+        if let stageError { throw stageError }
+        let bytes: [UInt8]
+        do { bytes = try encoded.get() } catch var error as ImageError {
+            error.path = destination
+            throw error
+        }
+        let written = try withLocation(stage: transforms.count + 1) { try save.store(bytes, at: destination, in: context) }
+        return .written(RunResult(plan: plan, outputs: [written]))
+    }
+
+    /// Puts rows of the decode through the color conversion the load makes and the stages, in
+    /// place.
+    private func transformStrip(_ start: RowHandoff.Start, rows: Range<Int>, convertingFrom profile: ICCProfile?,
+                                options: LoadOptions, path: String) throws {
+        let size = Size(start.size.width, rows.count), first = start.pixels + rows.lowerBound * start.rowStride
+        let strip = try Image.viewing(rows: first, size: size, rowStride: start.rowStride)
+        var current = strip
+        if let profile {
+            do { current = try current.converted(from: profile, to: .sRGB, intent: options.intent) } catch var error as ImageError {
+                error.path = path
+                throw error
+            }
+        }
+        for (offset, transform) in transforms.enumerated() {
+            current = try withLocation(stage: offset + 1) {
+                let result = try transform.apply(to: current)
+                guard result.size == size, !result.hasAlpha else {
+                    throw StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(size) RGB rows, though it says it works row by row (a bug in the stage)")
+                }
+                return result
+            }
+        }
+        guard current !== strip else { return }
+        for y in 0..<rows.count {
+            (first + y * start.rowStride).update(from: current.rowStart(y), count: size.width * 3)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// `strip-invert`: inverts the colors, a row-local stage for the streamed run. It notes the
+/// height of every picture it is given (the strips), can fail once it has seen `failAfterRows`
+/// rows, and can break its promise (`misbehave`: it then drops a row).
+struct StripInvert: Transform, DeclaredStage {
+    static let declaration = StageDeclaration("strip-invert", summary: "Invert, noting each picture's height (test stage)",
+                                              start: StripInvert(), [])
+    let heights = Locked<[Int]>([])
+    var failAfterRows: Int?
+    var misbehave = false
+
+    static func == (a: Self, b: Self) -> Bool { a.failAfterRows == b.failAfterRows && a.misbehave == b.misbehave }
+    var isRowLocal: Bool { true }
+    func outputSize(for input: Size) -> Size { input }
+
+    func apply(to image: Image) throws -> Image {
+        let seen = heights.withLock { heights in
+            heights.append(image.height)
+            return heights.reduce(0, +)
+        }
+        if let failAfterRows, seen > failAfterRows { throw StageError("gave up after \(failAfterRows) rows") }
+        if misbehave { return try image.cropped(to: Rect(x: 0, y: 0, width: image.width, height: image.height - 1)) }
+        let inverse = (0...255).map { UInt8(255 - $0) }
+        return try image.mapChannels(inverse)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct StreamedRunTests {
+    /// A JPEG of 240x200 with detail in every strip.
+    static func photo(in directory: TemporaryDirectory, name: String = "in.jpg", metadata: ImageMetadata = ImageMetadata()) throws -> String {
+        let picture = try Synthetic.image(240, 200) { x, y in
+            Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5) % 256))
+        }
+        return try directory.write(picture.withMetadata(metadata).encoded(as: .jpeg, options: SaveOptions(quality: 95)), to: name)
+    }
+
+    /// The file the pipeline writes, streamed (no observer) or the ordinary way (an observer
+    /// turns streaming off, as `--trace` does).
+    static func output(of pipeline: Pipeline, input: String, streamed: Bool, in directory: TemporaryDirectory) throws -> [UInt8] {
+        let path = directory.file(streamed ? "streamed.jpg" : "ordinary.jpg")
+        let context = RunContext(input: input, output: path)
+        if streamed { try pipeline.run(in: context) } else { try pipeline.run(in: context) { _ in } }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func rowLocalStagesGetStripsAndTheFileIsTheOrdinaryRunsByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory)
+        let stage = StripInvert()
+        let pipeline = Pipeline(transforms: [stage], sink: Save(options: SaveOptions(quality: 90)))
+        let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
+        #expect(stage.heights.withLock { $0 } == Array(repeating: Pipeline.streamedStripRows, count: 6) + [8])
+        stage.heights.withLock { $0 = [] }
+        let ordinary = try Self.output(of: pipeline, input: input, streamed: false, in: directory)
+        #expect(stage.heights.withLock { $0 } == [200])
+        #expect(streamed == ordinary)
+        // And the inversion is really there: the first pixel is the input's inverted, within JPEG's loss.
+        let source = try Image.load(path: input).pixel(x: 0, y: 0), result = try Image.decode(streamed).pixel(x: 0, y: 0)
+        #expect(Synthetic.close(result, Color(red: 255 - source.red, green: 255 - source.green, blue: 255 - source.blue), tolerance: 6))
+    }
+
+    @Test func aDecodeFailingHalfwayFailsTheRunNamingTheInputAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.photo(in: directory)))
+        let cut = try directory.write(Array(whole.prefix(whole.count * 6 / 10)), to: "cut.jpg")
+        let output = directory.file("out.jpg")
+        let pipeline = Pipeline(transforms: [StripInvert()])
+        let error = try #require(throws: (any Error).self) { try pipeline.run(in: RunContext(input: cut, output: output)) }
+        #expect("\(error)".contains("cut.jpg"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        // With fail=false the decoder goes on to the end (gray), and the run streams all of it.
+        let stage = StripInvert()
+        try Pipeline(source: Load(failOnDamage: false), transforms: [stage]).run(in: RunContext(input: cut, output: output))
+        #expect(try Image.load(path: output).size == Size(240, 200))
+        #expect(stage.heights.withLock { $0.count } == 7)
+    }
+
+    @Test func aStageFailingHalfwayStopsTheRunWithItsMessage() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory), output = directory.file("out.jpg")
+        let pipeline = Pipeline(transforms: [StripInvert(failAfterRows: 100)])
+        let error = try #require(throws: PipelineError.self) { try pipeline.run(in: RunContext(input: input, output: output)) }
+        #expect(error.stage == "strip-invert" && error.message == "gave up after 100 rows", "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func aStageBreakingItsRowPromiseIsCaught() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory), output = directory.file("out.jpg")
+        let pipeline = Pipeline(transforms: [StripInvert(misbehave: true)])
+        let error = try #require(throws: PipelineError.self) { try pipeline.run(in: RunContext(input: input, output: output)) }
+        #expect(error.message.hasSuffix("though it says it works row by row (a bug in the stage)"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func aDisplayP3PictureIsConvertedStripByStripAsTheOrdinaryRunConvertsIt() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory, metadata: ImageMetadata(iccProfile: ColorReference.displayP3()))
+        let stage = StripInvert()
+        let pipeline = Pipeline(transforms: [stage])
+        let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
+        #expect(stage.heights.withLock { $0.count } == 7)
+        #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory)))
+        // Kept in its profile (color=keep, keep=icc), the pixels are not converted at all: streamed too.
+        let kept = Pipeline(source: Load(color: .keep), transforms: [StripInvert()], sink: Save(options: SaveOptions(keep: .icc)))
+        #expect(try Self.output(of: kept, input: input, streamed: true, in: directory)
+            == Self.output(of: kept, input: input, streamed: false, in: directory))
+    }
+
+    @Test func turnedCMYKAndShrunkPicturesTakeTheOrdinaryRun() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory)
+        // EXIF orientation 6: the decode is turned whole before the stages.
+        let turned = try directory.write(Synthetic.withExifOrientation(Array(Data(contentsOf: URL(fileURLWithPath: input))), orientation: 6),
+                                         to: "turned.jpg")
+        let stage = StripInvert()
+        try Pipeline(transforms: [stage]).run(in: RunContext(input: turned, output: directory.file("turned-out.jpg")))
+        #expect(stage.heights.withLock { $0 } == [240])
+        // CMYK is found only once the decode has begun: the run goes on the ordinary way with that decode.
+        let cmyk = directory.file("cmyk.jpg")
+        try ColorReference.python("""
+            from PIL import Image
+            Image.new('CMYK', (64, 48), (10, 200, 30, 5)).save('\(cmyk)', quality=95)
+            """)
+        let cmykStage = StripInvert()
+        let pipeline = Pipeline(transforms: [cmykStage])
+        let streamed = try Self.output(of: pipeline, input: cmyk, streamed: true, in: directory)
+        #expect(cmykStage.heights.withLock { $0 } == [48])
+        #expect(streamed == (try Self.output(of: pipeline, input: cmyk, streamed: false, in: directory)))
+        // PNG output, or a stage that is not row-local, is not streamed either.
+        let png = StripInvert()
+        try Pipeline(transforms: [png]).run(in: RunContext(input: input, output: directory.file("out.png")))
+        #expect(png.heights.withLock { $0 } == [200])
+        let mixed = StripInvert()
+        try Pipeline(transforms: [mixed, TestHalf()]).run(in: RunContext(input: input, output: directory.file("crop.jpg")))
+        #expect(mixed.heights.withLock { $0 } == [200])
+    }
+}
