@@ -23,6 +23,8 @@ public struct GrayscaleStage: Transform, DeclaredStage {
 
     /// Each pixel alone: the run may stream it.
     public var isRowLocal: Bool { true }
+    /// R = G = B: JPEG is written gray.
+    public var makesGray: Bool { true }
 
     public func apply(to image: Image) throws -> Image {
         try Luma(linear: linear).map(image, colors: Luma.grays)

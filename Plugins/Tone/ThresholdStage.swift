@@ -30,6 +30,8 @@ public struct ThresholdStage: Transform, DeclaredStage {
 
     /// Each pixel alone: the run may stream it.
     public var isRowLocal: Bool { true }
+    /// Black and white when it compares luma.
+    public var makesGray: Bool { grayscale }
 
     public func apply(to image: Image) throws -> Image {
         let table = (0..<256).map { $0 >= level ? UInt8(255) : 0 }

@@ -210,7 +210,7 @@ static void write_app1(j_compress_ptr cinfo, unsigned char *volatile *marker, co
 }
 
 int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
-                          int quality, int subsampling, int progressive, int optimize,
+                          int quality, int subsampling, int grey, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
                           int (*rows_ready)(void *rows_context, int needed), void *rows_context,
@@ -240,12 +240,17 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     cinfo.in_color_space = JCS_RGB;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
-    /* Luma at 1x1 always; chroma sampled at half resolution across (422) or both ways (420). */
-    int h = subsampling == 444 ? 1 : 2, v = subsampling == 420 ? 2 : 1;
-    cinfo.comp_info[0].h_samp_factor = h;
-    cinfo.comp_info[0].v_samp_factor = v;
-    cinfo.comp_info[1].h_samp_factor = cinfo.comp_info[1].v_samp_factor = 1;
-    cinfo.comp_info[2].h_samp_factor = cinfo.comp_info[2].v_samp_factor = 1;
+    if (grey) {
+        jpeg_set_colorspace(&cinfo, JCS_GRAYSCALE);
+        cinfo.comp_info[0].h_samp_factor = cinfo.comp_info[0].v_samp_factor = 1;
+    } else {
+        /* Luma at 1x1 always; chroma sampled at half resolution across (422) or both ways (420). */
+        int h = subsampling == 444 ? 1 : 2, v = subsampling == 420 ? 2 : 1;
+        cinfo.comp_info[0].h_samp_factor = h;
+        cinfo.comp_info[0].v_samp_factor = v;
+        cinfo.comp_info[1].h_samp_factor = cinfo.comp_info[1].v_samp_factor = 1;
+        cinfo.comp_info[2].h_samp_factor = cinfo.comp_info[2].v_samp_factor = 1;
+    }
     cinfo.optimize_coding = optimize ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);

@@ -83,23 +83,9 @@ import TestSupport
         #expect(seen.count <= 8 && seen.count >= 4)
     }
 
-    /// The sampling factors of the frame header's components, and the frame's marker.
-    static func jpegFrame(_ bytes: [UInt8]) -> (marker: UInt8, sampling: [UInt8])? {
-        var i = 2
-        while i + 4 < bytes.count, bytes[i] == 0xFF {
-            let marker = bytes[i + 1], length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            if [0xC0, 0xC1, 0xC2].contains(marker) {
-                let count = Int(bytes[i + 9])
-                return (marker, (0..<count).map { bytes[i + 11 + $0 * 3] })
-            }
-            i += 2 + length
-        }
-        return nil
-    }
-
     @Test func jpegChromaProgressiveAndHuffmanOptions() throws {
         let image = try Synthetic.gradient(64, 48)
-        func frame(_ options: SaveOptions) throws -> (marker: UInt8, sampling: [UInt8])? { Self.jpegFrame(try image.encoded(as: .jpeg, options: options)) }
+        func frame(_ options: SaveOptions) throws -> JPEGFrame? { JPEGFrame(try image.encoded(as: .jpeg, options: options)) }
         #expect(try frame(SaveOptions())?.sampling == [0x11, 0x11, 0x11], "4:4:4 at the default quality 90")
         #expect(try frame(SaveOptions(quality: 80))?.sampling == [0x22, 0x11, 0x11], "4:2:0 below 90")
         #expect(try frame(SaveOptions(chroma: .c422))?.sampling == [0x21, 0x11, 0x11])
@@ -157,10 +143,10 @@ import TestSupport
 
         for (pipeline, name) in [("save quality=95", "default.jpg"), ("save quality=80 chroma=444", "444.jpg")] {
             let jpeg = try run(pipeline, gradient, name)
-            #expect(Self.jpegFrame(jpeg.bytes)?.sampling == [0x11, 0x11, 0x11], "\(pipeline): 4:4:4 in the frame header")
+            #expect(JPEGFrame(jpeg.bytes)?.sampling == [0x11, 0x11, 0x11], "\(pipeline): 4:4:4 in the frame header")
             #expect(Self.maxDifference(original, jpeg.image) <= 6, "\(pipeline)")
         }
-        #expect(Self.jpegFrame(try run("save quality=80", gradient, "420.jpg").bytes)?.sampling == [0x22, 0x11, 0x11])
+        #expect(JPEGFrame(try run("save quality=80", gradient, "420.jpg").bytes)?.sampling == [0x22, 0x11, 0x11])
 
         let gif = try run("save", few, "few.gif")
         #expect(gif.bytes.prefix(6).elementsEqual(Array("GIF89a".utf8)))

@@ -59,7 +59,8 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
 /*
  * Encodes RGB pixels (rows of rowstride bytes) as a JPEG with libjpeg: quality 1-100 with
  * libjpeg's standard tables, chroma subsampling 420, 422 or 444, progressive or baseline, and
- * optimised Huffman tables or the standard ones. icc, exif (TIFF-structured, without the
+ * optimised Huffman tables or the standard ones. With grey set, the pixels are gray (R = G = B)
+ * and are written as one gray component (libjpeg's luma of R = G = B is that value exactly). icc, exif (TIFF-structured, without the
  * "Exif\0\0" marker) and xmp are written when not NULL. On success returns 0 with the file in
  * *out (free with imagepipe_jpeg_free) and its length in *out_size; -1 with a message on failure.
  *
@@ -69,7 +70,7 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
  * then fails).
  */
 int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
-                          int quality, int subsampling, int progressive, int optimize,
+                          int quality, int subsampling, int grey, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
                           int (*rows_ready)(void *rows_context, int needed), void *rows_context,

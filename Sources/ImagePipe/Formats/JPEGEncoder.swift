@@ -8,15 +8,19 @@ enum JPEGEncoder {
                        metadata: OutputMetadata) throws -> [UInt8] {
         precondition(!image.hasAlpha, "flatten before encoding JPEG")
         return try encode(image.pixels, size: image.size, rowStride: image.rowStride, quality: quality, chroma: chroma,
-                          progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata, rowsReady: nil)
+                          gray: image.metadata.grayOnly, progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata,
+                          rowsReady: nil)
     }
 
     /// Says, once at least `needed` rows are ready, how many are (fewer: they never will be).
     typealias RowsReady = (_ needed: Int) -> Int
 
     /// Encodes RGB rows of `rowStride` bytes; with `rowsReady`, rows still being made (the
-    /// streamed run): each is read only after `rowsReady` has said it is there.
-    static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, quality: Int, chroma: ChromaSubsampling,
+    /// streamed run): each is read only after `rowsReady` has said it is there. Gray rows (R = G
+    /// = B, as a stage said: `ImageMetadata.grayOnly`) are written as one gray component, as
+    /// libvips and ImageMagick write gray pictures, a fifth smaller, unless an RGB profile is to
+    /// be embedded (a gray JPEG cannot carry one).
+    static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, quality: Int, chroma: ChromaSubsampling, gray: Bool,
                        progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowsReady?) throws -> [UInt8] {
         let subsampling: Int32 = switch chroma.resolved(quality: quality) {
         case .c422: 422
@@ -41,7 +45,8 @@ enum JPEGEncoder {
                     with(metadata.exif) { exif, exifSize in
                         with(metadata.xmp) { xmp, xmpSize in
                             imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride),
-                                                  Int32(min(max(quality, 1), 100)), subsampling, progressive ? 1 : 0, optimizeCoding ? 1 : 0,
+                                                  Int32(min(max(quality, 1), 100)), subsampling, gray && metadata.icc == nil ? 1 : 0,
+                                                  progressive ? 1 : 0, optimizeCoding ? 1 : 0,
                                                   icc, iccSize, exif, exifSize, xmp, xmpSize, ready, UnsafeMutableRawPointer(mutating: context),
                                                   &output, &length, &message, count)
                         }

@@ -6,7 +6,10 @@ extension Image {
     /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG encoder between rows.
     public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil) throws -> [UInt8] {
         if format == .jpeg, hasAlpha {
-            return try flattened(onto: options.background).withMetadata(metadata).encoded(as: format, options: options, cancellation: cancellation)
+            var flat = metadata
+            let back = options.background
+            flat.grayOnly = metadata.grayOnly && back.red == back.green && back.green == back.blue // gray on a color is not gray
+            return try flattened(onto: back).withMetadata(flat).encoded(as: format, options: options, cancellation: cancellation)
         }
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")

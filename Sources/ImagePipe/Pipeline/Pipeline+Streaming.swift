@@ -44,7 +44,8 @@ extension Pipeline {
             }
         }
         guard let start = handoff.waitForStart(), start.channels == 3 else { return .declined(try decoded()) }
-        let (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
+        var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
+        metadata.grayOnly = transforms.last!.makesGray
         let (destination, _) = try withLocation(stage: transforms.count + 1) { try save.target(in: context) }
         let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
         guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }
@@ -57,7 +58,7 @@ extension Pipeline {
             let height = start.size.height
             encoded = Result {
                 try JPEGEncoder.encode(start.pixels, size: start.size, rowStride: start.rowStride, quality: save.options.quality(for: .jpeg),
-                                       chroma: save.options.chroma, progressive: save.options.progressive,
+                                       chroma: save.options.chroma, gray: metadata.grayOnly, progressive: save.options.progressive,
                                        optimizeCoding: save.options.optimizeCoding, metadata: saving.embedded) { needed in
                     while processed < needed {
                         let end = min(height, processed + Self.streamedStripRows)

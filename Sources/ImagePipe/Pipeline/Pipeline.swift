@@ -168,7 +168,9 @@ public struct Pipeline: Sendable {
                     throw StageError("produced \(result.size) where its plan said \(said) (a bug in the stage)")
                 }
                 // Stages make new images without metadata; the profile and EXIF still describe them.
-                let carried = result.metadata.isEmpty && !current.metadata.isEmpty ? result.withMetadata(current.metadata) : result
+                var metadata = result.metadata.isEmpty ? current.metadata : result.metadata
+                metadata.grayOnly = transform.makesGray
+                let carried = metadata == result.metadata ? result : result.withMetadata(metadata)
                 if let context, let writer = transform as? any Sink { outputs.append(try writer.write(carried, in: context)) }
                 return (carried, stageNotes)
             }

@@ -69,11 +69,15 @@ public protocol Transform: Stage {
     /// strips of rows as the decoder makes them, and encode them while the decoder goes on
     /// (docs/performance.md). A promise the stage makes; false unless it says so.
     var isRowLocal: Bool { get }
+    /// Whether every output pixel is gray (R = G = B) whatever the input: when this is the last
+    /// stage, JPEG is written with one gray component. False unless the stage says so.
+    var makesGray: Bool { get }
 }
 
 extension Transform {
     public var outputSizeIsUpperBound: Bool { false }
     public var isRowLocal: Bool { false }
+    public var makesGray: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }
     public func reducedInput(for input: Size) throws -> Size? { nil }
 
