@@ -13,7 +13,7 @@ extension Pipeline {
     /// The `save` stage when this input can be streamed, else nil.
     func streamingSave(in context: RunContext, description: SourceDescription, plan: Plan) -> Save? {
         guard let load = source as? Load, let save = sink as? Save, description.header?.format == "jpeg",
-              description.orientation == 1, plan.decodeAtLeast == nil, !transforms.isEmpty, transforms.allSatisfy(\.isRowLocal),
+              description.orientation == 1, plan.decodeAtLeast == nil, transforms.allSatisfy(\.isRowLocal),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               (try? save.target(in: context))?.format == .jpeg else { return nil }
         return save
@@ -45,7 +45,7 @@ extension Pipeline {
         }
         guard let start = handoff.waitForStart(), start.channels == 3 else { return .declined(try decoded()) }
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
-        metadata.grayOnly = transforms.last!.makesGray
+        metadata.grayOnly = transforms.last?.makesGray ?? false
         let (destination, _) = try withLocation(stage: transforms.count + 1) { try save.target(in: context) }
         let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
         guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }

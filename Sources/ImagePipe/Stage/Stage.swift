@@ -67,7 +67,7 @@ public protocol Transform: Stage {
     /// Whether each output row is made from the same input row alone, at the same size and
     /// layout, RGB staying RGB (tone curves, color changes): the run may then give `apply(to:)`
     /// strips of rows as the decoder makes them, and encode them while the decoder goes on
-    /// (docs/performance.md). A promise the stage makes; false unless it says so.
+    /// (`Pipeline.runStreamed`). A promise the stage makes; false unless it says so.
     var isRowLocal: Bool { get }
     /// Whether every output pixel is gray (R = G = B) whatever the input: when this is the last
     /// stage, JPEG is written with one gray component. False unless the stage says so.
