@@ -176,6 +176,9 @@ struct ExplainCommand {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
                 how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
+            if pipeline.streams(in: context) {
+                how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
+            }
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))
         } else {
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: ""))

@@ -10,6 +10,13 @@ extension Pipeline {
     /// costs (a view, a wait) vanish, few enough that the encoder starts soon after the decoder.
     public static let streamedStripRows = 32
 
+    /// Whether `run(in:)` will stream this input (a CMYK JPEG, found out only once its decode
+    /// has begun, still takes the ordinary run): for `imagepipe explain`.
+    public func streams(in context: RunContext) -> Bool {
+        guard let (description, plan) = try? describeAndPlan(in: context) else { return false }
+        return streamingSave(in: context, description: description, plan: plan) != nil
+    }
+
     /// The `save` stage when this input can be streamed, else nil.
     func streamingSave(in context: RunContext, description: SourceDescription, plan: Plan) -> Save? {
         guard let load = source as? Load, let save = sink as? Save, description.header?.format == "jpeg",

@@ -46,7 +46,7 @@ public struct Pipeline: Sendable {
         try describeAndPlan(in: context).plan
     }
 
-    private func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
+    func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let options = source.loadOptions(in: context)
         let full = try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) }

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// The streamed run from the command: `explain` says when it applies, its files are the
+/// ordinary run's (`--trace` turns streaming off), and in a batch a JPEG that fails halfway
+/// fails alone.
+@Suite struct StreamedRunCommandTests {
+    static func photo(_ width: Int, _ height: Int) throws -> [UInt8] {
+        try Synthetic.image(width, height) { x, y in Color(red: UInt8(x % 256), green: UInt8((x ^ y) % 256), blue: UInt8(y % 256)) }
+            .encoded(as: .jpeg, options: SaveOptions(quality: 92))
+    }
+
+    @Test func explainSaysWhenTheRunStreams() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(120, 90), to: "in.jpg")
+        let streamed = try CommandRunner.run(["explain", "-e", "grayscale | gamma 2", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(streamed.status == 0 && streamed.standardOutput.contains("streamed: 32 rows at a time go through the stages into the encoder"),
+                "\(streamed.standardOutput)\(streamed.standardError)")
+        for (pipeline, output) in [("grayscale", "out.png"), ("grayscale | blur 2", "out.jpg"), ("fit 60x60 | grayscale", "out.jpg")] {
+            let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
+            #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
+        }
+    }
+
+    @Test func theStreamedFileIsTheOrdinaryRunsByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
+        for pipeline in ["grayscale", "modulate saturation=1.4 hue=30deg | tint orange", "save quality=70 progressive=true"] {
+            let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
+            #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+            let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg")))
+            let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))
+            #expect(a == b && !a.isEmpty, "\(pipeline)")
+        }
+    }
+
+    @Test func inABatchAJPEGFailingHalfwayFailsAlone() throws {
+        let directory = try TemporaryDirectory()
+        let whole = try Self.photo(400, 300)
+        try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
+        for name in ["a", "c", "d"] { _ = try directory.write(whole, to: "in/\(name).jpg") }
+        _ = try directory.write(Array(whole.prefix(whole.count / 2)), to: "in/b.jpg")
+        let result = try CommandRunner.run(["run", "-e", "grayscale", "in/a.jpg", "in/b.jpg", "in/c.jpg", "in/d.jpg", "--jobs", "2",
+                                            "--out-dir", "out", "-o", "{stem}.jpg"], in: directory.path)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("b.jpg"), "\(result.standardError)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).sorted()
+        #expect(written == ["a.jpg", "c.jpg", "d.jpg"])
+        for name in written { #expect(try Image.load(path: directory.file("out/" + name)).size == Size(400, 300)) }
+    }
+}
