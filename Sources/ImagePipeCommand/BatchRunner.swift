@@ -71,9 +71,14 @@ struct BatchRunner: Sendable {
                 return failure("\(context.input ?? "-"): \(error)", context: context)
             }
         }
-        guard let memory else { return processWithinTimeout(context, whenEnded: {}) }
+        // Before any header is read: a finished input costs nothing.
+        if skipExisting, let outputs = try? pipeline.outputs(in: context), !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
+            return FileOutcome(input: context.input ?? "-", outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
+        }
+        guard let memory else { return processWithinTimeout(context, prepared: nil, whenEnded: {}) }
         // A header that cannot be read or planned reserves nothing: the run reports why.
-        guard let plan = try? pipeline.plan(in: context) else { return processWithinTimeout(context, whenEnded: {}) }
+        guard let prepared = try? pipeline.prepare(in: context) else { return processWithinTimeout(context, prepared: nil, whenEnded: {}) }
+        let plan = prepared.plan
         let input = context.input ?? "-"
         let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
         guard memory.fits(cost) else {
@@ -83,7 +88,7 @@ struct BatchRunner: Sendable {
         memory.reserve(cost) { held in
             reporter.note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of --max-memory \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
         }
-        return processWithinTimeout(context) { memory.release(cost) }
+        return processWithinTimeout(context, prepared: prepared) { memory.release(cost) }
     }
 
     private func failure(_ message: String, context: RunContext) -> FileOutcome {
@@ -96,10 +101,10 @@ struct BatchRunner: Sendable {
     /// deadline in its load options stops its decoder at the next chunk of data.
     /// `whenEnded` is called once the run has truly ended, even when it was abandoned: it gives
     /// back the memory the run holds.
-    private func processWithinTimeout(_ context: RunContext, whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
+    private func processWithinTimeout(_ context: RunContext, prepared: PreparedRun?, whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
         guard let timeout else {
             defer { whenEnded() }
-            return process(context)
+            return process(context, prepared: prepared)
         }
         var context = context
         let clock = ContinuousClock()
@@ -112,7 +117,7 @@ struct BatchRunner: Sendable {
         let start = reporter.elapsed
         let runContext = context
         DetachedThread.start {
-            let outcome = process(runContext)
+            let outcome = process(runContext, prepared: prepared)
             whenEnded()
             result.withLock { $0 = outcome }
             done.signal()
@@ -133,25 +138,20 @@ struct BatchRunner: Sendable {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    private func process(_ context: RunContext) -> FileOutcome {
+    /// Runs one input; `prepared` is its plan when `checked` made one.
+    private func process(_ context: RunContext, prepared: PreparedRun?) -> FileOutcome {
         let input = context.input ?? "-"
         let start = reporter.elapsed
         var plan: Plan?
         var trace: TraceWriter?
         do {
-            if skipExisting {
-                let outputs = try pipeline.outputs(in: context)
-                if !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
-                    return FileOutcome(input: input, outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
-                }
-            }
             let result: RunResult
             if traceDirectory != nil {
                 let writer = try TraceWriter(directory: traceFolder(for: context), title: input)
                 trace = writer
-                result = try pipeline.run(in: context) { event in try writer.record(event) }
+                result = try pipeline.run(in: context, prepared: prepared) { event in try writer.record(event) }
             } else {
-                result = try pipeline.run(in: context) // no observer: the run may stream
+                result = try pipeline.run(in: context, prepared: prepared) // no observer: the run may stream
             }
             plan = result.plan
             try trace?.finish(failure: nil)

@@ -48,6 +48,39 @@ import TestSupport
         #expect(outputs(directory).count == 24)
     }
 
+    /// `--skip-existing` passes over an input whose outputs exist before reading anything of
+    /// it: here a FIFO, whose opening a watcher would see (and then feed, so nothing hangs).
+    @Test func skipExistingNeverOpensAFinishedInput() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+        let png = try Synthetic.gradient(20, 20).encoded(as: .png)
+        _ = try directory.write(png, to: "a.png")
+        _ = try directory.write(png, to: "out/fifo.png")
+        let fifo = directory.file("fifo.png")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let opened = Locked(false), finished = Locked(false)
+        let watcher = Thread {
+            // Opening for writing without blocking succeeds only once someone has it open for reading.
+            while !finished.withLock({ $0 }) {
+                let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+                if descriptor >= 0 {
+                    opened.withLock { $0 = true }
+                    _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                    close(descriptor)
+                    return
+                }
+                usleep(5_000)
+            }
+        }
+        watcher.start()
+        let result = try CommandRunner.run(["run", "-e", "fit 10x10", "a.png", "fifo.png", "--out-dir", "out", "-o", "{stem}.png",
+                                            "--skip-existing"], in: directory.path)
+        finished.withLock { $0 = true }
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("2 files: 1 done, 1 skipped, 0 failed"), "\(result.standardError)")
+        #expect(!opened.withLock { $0 }, "the finished input was opened")
+    }
+
     @Test func killNineLeavesOnlyWholePicturesUnderOutputNames() throws {
         let directory = try slowBatch()
         let process = Process()

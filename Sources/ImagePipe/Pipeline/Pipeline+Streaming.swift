@@ -13,8 +13,8 @@ extension Pipeline {
     /// Whether `run(in:)` will stream this input (a CMYK JPEG, found out only once its decode
     /// has begun, still takes the ordinary run): for `imagepipe explain`.
     public func streams(in context: RunContext) -> Bool {
-        guard let (description, plan) = try? describeAndPlan(in: context) else { return false }
-        return streamingSave(in: context, description: description, plan: plan) != nil
+        guard let prepared = try? prepare(in: context) else { return false }
+        return streamingSave(in: context, description: prepared.description, plan: prepared.plan) != nil
     }
 
     /// The `save` stage when this input can be streamed, else nil.

@@ -43,10 +43,16 @@ public struct Pipeline: Sendable {
     /// smallest size that still gives that transform full quality (unless the context's load
     /// options turn shrink-on-load off).
     public func plan(in context: RunContext) throws -> Plan {
-        try describeAndPlan(in: context).plan
+        try prepare(in: context).plan
     }
 
-    func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
+    /// The source's header and the plan, for `run(in:prepared:)`.
+    public func prepare(in context: RunContext) throws -> PreparedRun {
+        let (description, plan) = try describeAndPlan(in: context)
+        return PreparedRun(description: description, plan: plan)
+    }
+
+    private func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let options = source.loadOptions(in: context)
         let full = try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) }
@@ -100,21 +106,22 @@ public struct Pipeline: Sendable {
         return paths
     }
 
-    /// Plans, decodes, transforms and writes. `observe` sees the image after every stage (for
-    /// traces); it may throw to stop the run.
+    /// Plans (unless `prepared` holds the plan for this context), decodes, transforms and
+    /// writes. `observe` sees the image after every stage (for traces); it may throw to stop
+    /// the run. Without an observer, a run may stream (`streams(in:)`).
     @discardableResult
-    public func run(in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil) throws -> RunResult {
-        try run(in: context, writing: true, observe: observe)
+    public func run(in context: RunContext, prepared: PreparedRun? = nil, observe: ((StageEvent) throws -> Void)? = nil) throws -> RunResult {
+        try run(in: context, prepared: prepared, writing: true, observe: observe)
     }
 
     /// Plans, decodes and transforms as `run(in:)` does, but writes nothing (`tee` and the sink
     /// are passed over): for what the stages decide from the pixels (`explain --pixels`).
     public func dryRun(in context: RunContext) throws -> RunResult {
-        try run(in: context, writing: false, observe: nil)
+        try run(in: context, prepared: nil, writing: false, observe: nil)
     }
 
-    private func run(in context: RunContext, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
-        let (description, plan) = try describeAndPlan(in: context)
+    private func run(in context: RunContext, prepared: PreparedRun?, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
+        let (description, plan) = try prepared.map { ($0.description, $0.plan) } ?? describeAndPlan(in: context)
         try context.cancellation?.check(path: context.input)
         let clock = ContinuousClock()
         let start = clock.now
