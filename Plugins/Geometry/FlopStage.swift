@@ -9,5 +9,9 @@ public struct FlopStage: Transform, DeclaredStage {
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// Each row mirrored in itself: the run may stream it (a JPEG-to-JPEG `flop` decodes and
+    /// encodes at once).
+    public var isRowLocal: Bool { true }
+
     public func apply(to image: Image) throws -> Image { try image.flippedHorizontally() }
 }

@@ -22,6 +22,17 @@ import TestSupport
         }
     }
 
+    /// flop says it works row by row (so a JPEG-to-JPEG run streams it); flip cannot.
+    @Test func flopMirrorsStripsAsItMirrorsTheWhole() throws {
+        #expect(FlopStage().isRowLocal && !FlipStage().isRowLocal)
+        let source = try Synthetic.image(9, 40, pattern)
+        let whole = try FlopStage().apply(to: source)
+        for rows in [0..<32, 32..<40] {
+            let strip = try FlopStage().apply(to: source.cropped(to: Rect(x: 0, y: rows.lowerBound, width: 9, height: rows.count)))
+            for y in rows { for x in 0..<9 { #expect(strip.pixel(x: x, y: y - rows.lowerBound) == whole.pixel(x: x, y: y)) } }
+        }
+    }
+
     @Test func canonicalText() throws {
         #expect(FlipStage().text == "flip" && FlopStage().text == "flop")
         #expect(try FlipStage.parse([]) == FlipStage())
