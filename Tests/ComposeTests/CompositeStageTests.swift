@@ -190,6 +190,44 @@ import TestSupport
         #expect(out.pixel(x: 19, y: 11) == .white && out.pixel(x: 15, y: 7) != .white)
     }
 
+    @Test func aBatchScalesTheOverlayOncePerSize() throws {
+        let directory = try TemporaryDirectory()
+        let logo = try Synthetic.gradient(40, 20, alpha: true)
+        let path = try file(logo, in: directory, "scaled-once.png")
+        let inputs = try (0..<4).map { index in try directory.write(Synthetic.gradient(48, 30).encoded(as: .png), to: "in\(index).png") }
+        let pipeline = Pipeline(transforms: [CompositeStage(overlay: path, offset: Point(3, 2), scale: 0.5)])
+        for (index, input) in inputs.enumerated() {
+            try pipeline.run(in: RunContext(input: input, output: directory.file("out\(index).png")))
+        }
+        #expect(OverlayCache.shared.decodeCount(of: path) == 1)
+        #expect(OverlayCache.shared.scaleCount(of: path) == 1)
+        // The cached scaling gives the pixels scaling it anew gives: 24×12, bottom-right 3,2 in.
+        let expected = try Compositor.composite(try Image.load(path: path).scaled(to: Size(24, 12)),
+                                                onto: try Image.load(path: inputs[3]), at: (21, 16))
+        let out = try Image.load(path: directory.file("out3.png"))
+        #expect(out.size == expected.size)
+        #expect((0..<30).allSatisfy { y in (0..<48).allSatisfy { x in out.pixel(x: x, y: y) == expected.pixel(x: x, y: y) } })
+        // The same scaling is the same picture; another size, kernel or light is scaled anew.
+        func scaled(_ size: Size, _ kernel: Kernel? = nil, linear: Bool = false) throws -> Image {
+            try OverlayCache.shared.image(at: path, options: LoadOptions(), kernel: kernel, linearLight: linear) { _ in size }
+        }
+        let first = try scaled(Size(24, 12)), counted = OverlayCache.shared.scaleCount(of: path)
+        #expect(try scaled(Size(24, 12)) === first)
+        #expect(OverlayCache.shared.scaleCount(of: path) == counted)
+        _ = try scaled(Size(10, 5))
+        _ = try scaled(Size(24, 12), .mitchell)
+        _ = try scaled(Size(24, 12), linear: true)
+        #expect(OverlayCache.shared.scaleCount(of: path) == counted + 3)
+        // At its own size the overlay is not scaled at all.
+        #expect(try scaled(logo.size).size == logo.size && OverlayCache.shared.scaleCount(of: path) == counted + 3)
+        // Only the last `scaledCapacity` scalings are kept: the least recently used goes first.
+        let small = OverlayCache(scaledCapacity: 2)
+        for width in [10, 12, 10, 14, 10, 12] {
+            _ = try small.image(at: path, options: LoadOptions(), kernel: nil, linearLight: false) { _ in Size(width, width / 2) }
+        }
+        #expect(small.scaleCount(of: path) == 4) // 10, 12, 14 (drops 12), 12 again
+    }
+
     @Test func aMissingOverlayIsRefusedByThePlan() throws {
         let pipeline = Pipeline(transforms: [CompositeStage(overlay: "/nonexistent/logo.png")])
         #expect(throws: PipelineError.self) { try pipeline.plan(sourceSize: Size(10, 10)) }
