@@ -100,20 +100,16 @@ public struct CompositeStage: Transform, DeclaredStage {
     }
 
     /// The size the overlay is laid at on a `canvas` picture: `scale` × the canvas's width
-    /// (height in proportion), or for auto its own size, fitted inside the canvas if larger.
-    /// Sides round to the nearest pixel, at least 1.
+    /// (height in proportion), or for auto its own size, fitted inside the canvas if larger (as
+    /// a viewer fits a picture: `FitViewport`, the limiting side exactly the canvas's). Sides
+    /// round to the nearest pixel, at least 1.
     public static func placedSize(of overlay: Size, on canvas: Size, scale: Double?) -> Size {
-        let aspect = Double(overlay.height) / Double(overlay.width)
         if let scale {
             let width = Rounding.side(scale * Double(canvas.width))
-            return Size(width, Rounding.side(Double(width) * aspect))
+            return Size(width, Rounding.side(Double(width) * (Double(overlay.height) / Double(overlay.width))))
         }
         guard overlay.width > canvas.width || overlay.height > canvas.height else { return overlay }
-        // The limiting side becomes exactly the canvas's; the other rounds.
-        if Double(canvas.width) * aspect <= Double(canvas.height) {
-            return Size(canvas.width, min(canvas.height, Rounding.side(Double(canvas.width) * aspect)))
-        }
-        return Size(min(canvas.width, Rounding.side(Double(canvas.height) / aspect)), canvas.height)
+        return FitViewport(viewport: canvas, imageSize: overlay).displayedSize()
     }
 
     private func overlaySize() throws -> Size {

@@ -34,6 +34,9 @@ import TestSupport
         #expect(CompositeStage.placedSize(of: Size(200, 400), on: Size(100, 100), scale: nil) == Size(50, 100))
         #expect(CompositeStage.placedSize(of: Size(40, 20), on: Size(100, 100), scale: 0.5) == Size(50, 25))
         #expect(CompositeStage.placedSize(of: Size(1, 1000), on: Size(3, 3), scale: nil) == Size(1, 3))
+        // A fit as a viewer fits (`FitViewport`): 7×18 into a height of 9 is 3.5 wide, which
+        // rounds half away from zero to 4.
+        #expect(CompositeStage.placedSize(of: Size(7, 18), on: Size(10, 9), scale: nil) == Size(4, 9))
     }
 
     // MARK: pixels
