@@ -17,8 +17,9 @@ public enum Compositor {
     /// `base` with `overlay` composited onto it, its top-left corner at `origin` (which may lie
     /// outside), or repeated in both directions from there with `tile`. The result is `base`'s
     /// size; it has alpha when `base` has, or when the blend masks (`dest-in`, `dest-out`).
+    /// `bands` fixes how many row bands the work is split into (nil: by size and cores).
     public static func composite(_ overlay: Image, onto base: Image, at origin: (x: Int, y: Int), tile: Bool = false,
-                                 blend: BlendMode = .over, opacity: Double = 1) throws -> Image {
+                                 blend: BlendMode = .over, opacity: Double = 1, bands: Int? = nil) throws -> Image {
         let outAlpha = base.hasAlpha || blend.isMask
         let width = base.width
         let overlayWidth = overlay.width, overlayHeight = overlay.height
@@ -29,7 +30,7 @@ public enum Compositor {
             let unit = table.baseAddress!
             // The work per pixel is small where the overlay is not: one unit, so that only
             // pictures of a megapixel or more are split across cores.
-            return try base.mapRows(hasAlpha: outAlpha, workPerPixel: 1) { row in
+            return try base.mapRows(hasAlpha: outAlpha, workPerPixel: 1, bands: bands) { row in
                 let y = row.y, target = row.target, outChannels = row.targetChannels
                 copy(row.source, channels: row.sourceChannels, into: target, channels: outChannels, count: width)
                 let overlayRow: Int? = tile ? modulo(y - origin.y, overlayHeight)
