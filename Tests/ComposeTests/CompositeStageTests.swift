@@ -276,17 +276,32 @@ import TestSupport
         #expect(try StageTextParsing.parse(CompositeStage.self, ["logo.png"]).text == "composite logo.png")
     }
 
+    /// Every extreme value is either refused with a message that names the stage and the
+    /// parameter, or accepted — exactly these — and then composites any picture at its size.
     @Test func extremeValuesAreRefusedOrHandled() throws {
         let directory = try TemporaryDirectory()
         let path = try file(try Synthetic.gradient(5, 3, alpha: true), in: directory)
         let values = ["0", "-1", "nan", "inf", "1e308", "1e308,1e308", "-1e308,5", "nan,nan", "0.00001", "1", "2", "", "auto", "true"]
+        let accepted: [String: Set<String>] = ["opacity": ["0", "0.00001", "1"], "tile": ["true"], "scale": ["1", "auto"],
+                                               "kernel": ["auto"], "linear": ["true"]]
         for parameter in ["gravity", "offset", "opacity", "blend", "tile", "scale", "kernel", "linear"] {
             for value in values {
-                let stage: CompositeStage
-                do { stage = try StageTextParsing.parse(CompositeStage.self, [path, "\(parameter)=\(value)"]) } catch { continue }
+                let words = [path, "\(parameter)=\(value)"]
+                guard accepted[parameter, default: []].contains(value) else {
+                    let error = try #require(throws: ArgumentError.self, "\(parameter)=\(value)") {
+                        try StageTextParsing.parse(CompositeStage.self, words)
+                    }
+                    #expect(error.message.hasPrefix("composite: ") && error.message.contains(parameter), "\(parameter)=\(value): \(error.message)")
+                    continue
+                }
+                let stage = try StageTextParsing.parse(CompositeStage.self, words)
+                #expect(try StageTextParsing.parse(CompositeStage.self, stage.text.split(separator: " ").dropFirst().map(String.init)) == stage)
                 for picture in [try Synthetic.gradient(1, 1), try Synthetic.gradient(3, 2, alpha: true), try Synthetic.gradient(17, 31)] {
                     let result = try stage.apply(to: picture)
                     #expect(result.size == picture.size, "\(stage.text) on \(picture.size)")
+                    if parameter == "opacity" && value == "0" {
+                        #expect((0..<picture.height).allSatisfy { y in (0..<picture.width).allSatisfy { x in result.pixel(x: x, y: y) == picture.pixel(x: x, y: y) } })
+                    }
                 }
             }
         }
