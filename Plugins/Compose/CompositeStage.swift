@@ -5,9 +5,10 @@ import ImagePipe
 /// frames, masks (sharp's `composite`, libvips' `composite2`).
 ///
 /// The overlay is decoded once per process while the file is unchanged (`OverlayCache`),
-/// through the framework's loader under the run's format allowlist and limits. It is
-/// composited in premultiplied Float (see `Compositor`); scaling it goes through the shared
-/// resampler, premultiplied too.
+/// through the framework's loader under the run's format allowlist and limits, and scaled once
+/// per size it is laid at (a batch of one picture size scales it once). It is composited in
+/// premultiplied Float (see `Compositor`); scaling it goes through the shared resampler,
+/// premultiplied too.
 public struct CompositeStage: Transform, DeclaredStage {
     /// The largest offset: far beyond any picture the pixel limit allows, small enough that no
     /// arithmetic on it overflows.
@@ -89,36 +90,30 @@ public struct CompositeStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
-        let picture = try loadOverlay()
-        let size = Self.placedSize(of: picture.size, on: image.size, scale: scale)
-        let placed = size == picture.size ? picture : try picture.scaled(to: size, kernel: kernel, linearLight: linearLight)
-        return try Compositor.composite(placed, onto: image, at: gravity.origin(of: size, on: image.size, offset: offset),
+        let placed = try Self.located {
+            try OverlayCache.shared.image(at: overlay, options: LoadOptions.current, kernel: kernel, linearLight: linearLight) { stored in
+                Self.placedSize(of: stored, on: image.size, scale: scale)
+            }
+        }
+        return try Compositor.composite(placed, onto: image, at: gravity.origin(of: placed.size, on: image.size, offset: offset),
                                         tile: tile, blend: blend, opacity: opacity)
     }
 
     /// The size the overlay is laid at on a `canvas` picture: `scale` × the canvas's width
-    /// (height in proportion), or for auto its own size, fitted inside the canvas if larger.
-    /// Sides round to the nearest pixel, at least 1.
+    /// (height in proportion), or for auto its own size, fitted inside the canvas if larger (as
+    /// a viewer fits a picture: `FitViewport`, the limiting side exactly the canvas's). Sides
+    /// round to the nearest pixel, at least 1.
     public static func placedSize(of overlay: Size, on canvas: Size, scale: Double?) -> Size {
-        let aspect = Double(overlay.height) / Double(overlay.width)
         if let scale {
             let width = Rounding.side(scale * Double(canvas.width))
-            return Size(width, Rounding.side(Double(width) * aspect))
+            return Size(width, Rounding.side(Double(width) * (Double(overlay.height) / Double(overlay.width))))
         }
         guard overlay.width > canvas.width || overlay.height > canvas.height else { return overlay }
-        // The limiting side becomes exactly the canvas's; the other rounds.
-        if Double(canvas.width) * aspect <= Double(canvas.height) {
-            return Size(canvas.width, min(canvas.height, Rounding.side(Double(canvas.width) * aspect)))
-        }
-        return Size(min(canvas.width, Rounding.side(Double(canvas.height) / aspect)), canvas.height)
+        return FitViewport(viewport: canvas, imageSize: overlay).displayedSize()
     }
 
     private func overlaySize() throws -> Size {
         try Self.located { try OverlayCache.shared.size(of: overlay, options: LoadOptions.current) }
-    }
-
-    private func loadOverlay() throws -> Image {
-        try Self.located { try OverlayCache.shared.image(at: overlay, options: LoadOptions.current) }
     }
 
     /// The overlay's read errors as the stage's own, so they carry its name and place in the

@@ -1,7 +1,8 @@
 import ImagePipe
 
 /// Composites one picture onto another in premultiplied Float, row by row with raw pointers
-/// (`Image.mapRows`' row bands): the pixel loop behind `composite` and `text`.
+/// (`Image.mapRows`' row bands): the pixel loop behind `composite` and `text`. Levels are read
+/// and rounded as the framework's filters do (`PremultipliedPixels`).
 ///
 /// Per pixel, with straight colours `Cs`, `Cb` and alphas `αs` (the overlay's alpha × opacity)
 /// and `αb`, the W3C compositing formula for a separable blend function `B`:
@@ -13,25 +14,23 @@ import ImagePipe
 /// picture's colour and multiply its alpha by `αs` or `1 − αs`, over the whole picture: where
 /// the overlay does not reach, `αs` is 0 (libvips' `composite2` with an embedded overlay).
 public enum Compositor {
-    /// Levels 0…255 as 0…1.
-    private static let unit: [Float] = (0..<256).map { Float($0) / 255 }
-
     /// `base` with `overlay` composited onto it, its top-left corner at `origin` (which may lie
     /// outside), or repeated in both directions from there with `tile`. The result is `base`'s
     /// size; it has alpha when `base` has, or when the blend masks (`dest-in`, `dest-out`).
+    /// `bands` fixes how many row bands the work is split into (nil: by size and cores).
     public static func composite(_ overlay: Image, onto base: Image, at origin: (x: Int, y: Int), tile: Bool = false,
-                                 blend: BlendMode = .over, opacity: Double = 1) throws -> Image {
+                                 blend: BlendMode = .over, opacity: Double = 1, bands: Int? = nil) throws -> Image {
         let outAlpha = base.hasAlpha || blend.isMask
         let width = base.width
         let overlayWidth = overlay.width, overlayHeight = overlay.height
         // Clamped and NaN-free: every later product stays within 0…1.
         let opacity = Float(opacity.isNaN ? 0 : min(1, max(0, opacity)))
         let overlayChannels = overlay.channelCount
-        return try unit.withUnsafeBufferPointer { table in
+        return try PremultipliedPixels.unit.withUnsafeBufferPointer { table in
             let unit = table.baseAddress!
             // The work per pixel is small where the overlay is not: one unit, so that only
             // pictures of a megapixel or more are split across cores.
-            return try base.mapRows(hasAlpha: outAlpha, workPerPixel: 1) { row in
+            return try base.mapRows(hasAlpha: outAlpha, workPerPixel: 1, bands: bands) { row in
                 let y = row.y, target = row.target, outChannels = row.targetChannels
                 copy(row.source, channels: row.sourceChannels, into: target, channels: outChannels, count: width)
                 let overlayRow: Int? = tile ? modulo(y - origin.y, overlayHeight)
@@ -55,9 +54,9 @@ public enum Compositor {
                     let ba: Float = outChannels == 4 ? unit[Int(t[3])] : 1
                     switch blend {
                     case .destIn:
-                        t[3] = byte(ba * sa * 255)
+                        t[3] = PremultipliedPixels.byte(ba * sa * 255)
                     case .destOut:
-                        t[3] = byte(ba * (1 - sa) * 255)
+                        t[3] = PremultipliedPixels.byte(ba * (1 - sa) * 255)
                     default:
                         guard sa > 0 else { continue }
                         let cs = SIMD4<Float>(unit[Int(s[0])], unit[Int(s[1])], unit[Int(s[2])], 0)
@@ -66,10 +65,10 @@ public enum Compositor {
                         let ao = sa + ba * (1 - sa)
                         let co = cs * (sa * (1 - ba)) + cb * (ba * (1 - sa)) + mixed * (sa * ba)
                         let straight = co * (255 / ao)
-                        t[0] = byte(straight[0])
-                        t[1] = byte(straight[1])
-                        t[2] = byte(straight[2])
-                        if outChannels == 4 { t[3] = byte(ao * 255) }
+                        t[0] = PremultipliedPixels.byte(straight[0])
+                        t[1] = PremultipliedPixels.byte(straight[1])
+                        t[2] = PremultipliedPixels.byte(straight[2])
+                        if outChannels == 4 { t[3] = PremultipliedPixels.byte(ao * 255) }
                     }
                 }
             }
@@ -80,12 +79,6 @@ public enum Compositor {
     @inline(__always) private static func modulo(_ n: Int, _ m: Int) -> Int {
         let r = n % m
         return r < 0 ? r + m : r
-    }
-
-    /// A level in 0…255 (any Float; NaN gives 0) rounded to nearest, without Swift's trapping
-    /// conversion.
-    @inline(__always) private static func byte(_ level: Float) -> UInt8 {
-        UInt8(truncatingIfNeeded: Int32(min(255, max(0, level)) + 0.5))
     }
 
     private static func clearAlpha(_ row: UnsafeMutablePointer<UInt8>, from first: Int, to end: Int) {

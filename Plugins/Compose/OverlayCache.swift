@@ -4,14 +4,17 @@ import Glibc
 #endif
 
 /// The overlay pictures of a process, each decoded once: a batch of a thousand photos
-/// watermarked with one logo reads and decodes the logo once, not a thousand times.
+/// watermarked with one logo reads and decodes the logo once, not a thousand times. The sizes
+/// it is scaled to are kept too (a few per file), so a batch of pictures of one size scales
+/// the logo once as well.
 ///
 /// Stages are values shared between the runs of a batch, so the cache cannot live in them; it
 /// is process-wide, behind a lock. An entry is keyed by the path, the file's identity (device,
 /// inode, size, modification time: a file replaced during a long batch is read again) and the
 /// run's load options (the format allowlist and limits it was read under). The first decode of a
 /// file holds the lock, so two runs of a parallel batch never decode it twice. At most
-/// `capacity` files are kept, the oldest dropped first.
+/// `capacity` files are kept, the oldest dropped first; of each, the `scaledCapacity` scalings
+/// last made (a batch of many picture sizes at `scale=0.2` must not keep one copy per size).
 public final class OverlayCache: Sendable {
     /// The cache every `composite` stage uses.
     public static let shared = OverlayCache()
@@ -26,22 +29,37 @@ public final class OverlayCache: Sendable {
         var options: LoadOptions
     }
 
+    /// What a scaling's pixels depend on: the size, and the kernel actually used (a stage's own,
+    /// or the run's scaling mode's; nil is gdk-pixbuf's scaler) in linear light or not.
+    private struct Scaling: Hashable {
+        var size: Size
+        var kernel: Kernel?
+        var linearLight: Bool
+    }
+
     private struct Entry {
         var size: Size
         var image: Image?
         var age: Int
+        /// The decoded image scaled, each with the clock when it was last used.
+        var scaled: [Scaling: (image: Image, used: Int)] = [:]
     }
 
     private struct State {
         var entries: [Key: Entry] = [:]
         var decodes: [String: Int] = [:]
+        var scalings: [String: Int] = [:]
         var clock = 0
     }
 
     public let capacity: Int
+    public let scaledCapacity: Int
     private let state = Locked(State())
 
-    public init(capacity: Int = 16) { self.capacity = capacity }
+    public init(capacity: Int = 16, scaledCapacity: Int = 4) {
+        self.capacity = capacity
+        self.scaledCapacity = scaledCapacity
+    }
 
     /// The overlay's size as it will be decoded (EXIF orientation applied), from its header.
     public func size(of path: String, options: LoadOptions) throws -> Size {
@@ -60,20 +78,60 @@ public final class OverlayCache: Sendable {
     /// limits; decoded once per file while it is unchanged.
     public func image(at path: String, options: LoadOptions) throws -> Image {
         let key = try Self.key(path, options)
+        return try state.withLock { state in try decoded(path, key, options, in: &state) }
+    }
+
+    /// The overlay decoded (as `image(at:options:)`) and scaled through the shared resampler to
+    /// `size(its decoded size)`; the decoded picture itself when that is its own size. Scaled
+    /// once per size, kernel and light while the file is unchanged. The scaling holds the lock
+    /// as the decode does, so the runs of a parallel batch of one picture size wait for one
+    /// scaling rather than each make it.
+    public func image(at path: String, options: LoadOptions, kernel: Kernel?, linearLight: Bool,
+                      scaledTo size: (Size) -> Size) throws -> Image {
+        let key = try Self.key(path, options)
+        let kernel = kernel ?? ScalingMode.current.defaultKernel
         return try state.withLock { state in
-            if let image = state.entries[key]?.image { return image }
-            var decoding = key.options
-            decoding.deadline = options.deadline // the run's time limit holds for its overlay too
-            let image = try Image.load(path: path, options: decoding)
-            state.decodes[path, default: 0] += 1
-            insert(Entry(size: image.size, image: image, age: 0), for: key, into: &state)
-            return image
+            let decoded = try decoded(path, key, options, in: &state)
+            let scaling = Scaling(size: size(decoded.size), kernel: kernel, linearLight: linearLight)
+            guard scaling.size != decoded.size else { return decoded }
+            state.clock += 1
+            let now = state.clock
+            if let cached = state.entries[key]?.scaled[scaling] {
+                state.entries[key]?.scaled[scaling]?.used = now
+                return cached.image
+            }
+            let scaled = try decoded.scaled(to: scaling.size, kernel: kernel, linearLight: linearLight)
+            state.scalings[path, default: 0] += 1
+            // No entry only when the cache keeps nothing (a capacity of 0).
+            guard var entry = state.entries[key] else { return scaled }
+            entry.scaled[scaling] = (scaled, now)
+            while entry.scaled.count > scaledCapacity, let oldest = entry.scaled.min(by: { $0.value.used < $1.value.used })?.key {
+                entry.scaled[oldest] = nil
+            }
+            state.entries[key] = entry
+            return scaled
         }
     }
 
     /// How many times the file at `path` has been decoded by this cache (for tests).
     public func decodeCount(of path: String) -> Int {
         state.withLock { $0.decodes[path] ?? 0 }
+    }
+
+    /// How many times the picture of the file at `path` has been scaled by this cache (for tests).
+    public func scaleCount(of path: String) -> Int {
+        state.withLock { $0.scalings[path] ?? 0 }
+    }
+
+    /// The entry's decoded picture, decoded now if it has none.
+    private func decoded(_ path: String, _ key: Key, _ options: LoadOptions, in state: inout State) throws -> Image {
+        if let image = state.entries[key]?.image { return image }
+        var decoding = key.options
+        decoding.deadline = options.deadline // the run's time limit holds for its overlay too
+        let image = try Image.load(path: path, options: decoding)
+        state.decodes[path, default: 0] += 1
+        insert(Entry(size: image.size, image: image, age: 0), for: key, into: &state)
+        return image
     }
 
     private func insert(_ entry: Entry, for key: Key, into state: inout State) {

@@ -46,11 +46,10 @@ public struct ConvolveStage: Transform, DeclaredStage {
     }
 
     /// The divisor: `scale`, or the weights' sum, or 1 if that is 0.
-    public var effectiveScale: Double {
-        if let scale { return scale }
-        let sum = weights.reduce(0, +)
-        return sum == 0 ? 1 : sum
-    }
+    public var effectiveScale: Double { divisor(sum: weights.reduce(0, +)) }
+
+    /// The divisor for weights summing to `sum` (which `apply` needs too, so sums once).
+    private func divisor(sum: Double) -> Double { scale ?? (sum == 0 ? 1 : sum) }
 
     public func outputSize(for input: Size) -> Size { input }
 
@@ -60,7 +59,7 @@ public struct ConvolveStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
-        let scale = effectiveScale, sum = weights.reduce(0, +)
+        let sum = weights.reduce(0, +), scale = divisor(sum: sum)
         let convolution = Convolution(width: size.width, height: size.height, weights: weights.map { Float($0 / scale) })
         // The alpha lane comes out as Σw·α / scale; × scale / sum normalises it.
         let alphaFactor = Float(sum > 0 ? scale / sum : 0), keepsAlpha = sum <= 0

@@ -6,23 +6,29 @@ import ImagePipe
 /// costs 2·(2r + 1) updates per pixel and channel instead of sorting (2r + 1)² values.
 struct MedianFilter {
     let radius: Int
+    /// How many row bands to split into; nil chooses by size and cores (`RowBands`).
+    var bands: Int? = nil
 
     func apply(to image: Image) throws -> Image {
         let r = radius, side = 2 * r + 1
         let width = image.width, height = image.height, channels = image.channelCount
         // The median is the value of rank `middle` (0-based) among side² values.
         let middle = side * side / 2
-        return try image.mapRows(workPerPixel: 4 * side * channels) { row in
-            // Row pointers of the window's rows, clamped at the top and bottom.
-            let rows = (-r...r).map { image.row(min(max(row.y + $0, 0), height - 1)).baseAddress! }
-            var histogram = [Int32](repeating: 0, count: 256 * channels)
-            histogram.withUnsafeMutableBufferPointer { buffer in
-                let counts = buffer.baseAddress!
-                // Each channel's walk starts from 0 with nothing below it; it finds the median.
+        return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
+            RowBands.run(rows: height, workPerRow: width * 4 * side * channels, bands: bands) { band in
+                // One histogram, one window of row pointers and one walk per band, not per row:
+                // each row only clears them.
+                let counts = UnsafeMutablePointer<Int32>.allocate(capacity: 256 * channels)
+                let rows = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: side)
+                defer {
+                    counts.deallocate()
+                    rows.deallocate()
+                }
                 var median = [Int](repeating: 0, count: channels), below = [Int](repeating: 0, count: channels)
                 func column(_ x: Int, _ delta: Int32) {
                     let offset = min(max(x, 0), width - 1) * channels
-                    for source in rows {
+                    for i in 0..<side {
+                        let source = rows[i]
                         for c in 0..<channels {
                             let v = Int(source[offset + c])
                             counts[c * 256 + v] += delta
@@ -30,27 +36,38 @@ struct MedianFilter {
                         }
                     }
                 }
-                for x in -r...r { column(x, 1) } // nothing is below a median of 0, so `below` stays 0
-                for x in 0..<width {
-                    if x > 0 {
-                        column(x - r - 1, -1)
-                        column(x + r, 1)
-                    }
+                for y in band {
+                    // The window's rows, clamped at the top and bottom.
+                    for i in 0..<side { rows[i] = image.row(min(max(y - r + i, 0), height - 1)).baseAddress! }
+                    counts.update(repeating: 0, count: 256 * channels)
+                    // Each channel's walk starts from 0 with nothing below it; it finds the median.
                     for c in 0..<channels {
-                        let h = counts + c * 256
-                        var m = median[c], lt = below[c]
-                        // Invariant sought: lt ≤ middle < lt + h[m], lt = values below m.
-                        while lt > middle {
-                            m -= 1
-                            lt -= Int(h[m])
+                        median[c] = 0
+                        below[c] = 0
+                    }
+                    let target = writer.row(y).baseAddress!
+                    for x in -r...r { column(x, 1) }
+                    for x in 0..<width {
+                        if x > 0 {
+                            column(x - r - 1, -1)
+                            column(x + r, 1)
                         }
-                        while lt + Int(h[m]) <= middle {
-                            lt += Int(h[m])
-                            m += 1
+                        for c in 0..<channels {
+                            let h = counts + c * 256
+                            var m = median[c], lt = below[c]
+                            // Invariant sought: lt ≤ middle < lt + h[m], lt = values below m.
+                            while lt > middle {
+                                m -= 1
+                                lt -= Int(h[m])
+                            }
+                            while lt + Int(h[m]) <= middle {
+                                lt += Int(h[m])
+                                m += 1
+                            }
+                            median[c] = m
+                            below[c] = lt
+                            target[x * channels + c] = UInt8(m)
                         }
-                        median[c] = m
-                        below[c] = lt
-                        row.target[x * channels + c] = UInt8(m)
                     }
                 }
             }

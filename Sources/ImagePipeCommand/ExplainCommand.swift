@@ -143,15 +143,14 @@ struct ExplainCommand {
         }
 
         var json: JSONValue {
-            func size(_ size: Size?) -> JSONValue { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
             var fields: [(String, JSONValue)] = [("schemaVersion", .number(Double(ExplainCommand.schemaVersion))),
                                                  ("input", input.map(JSONValue.string) ?? .null)]
             if let header {
-                fields += [("format", .string(header.format)), ("storedSize", size(header.storedSize)),
+                fields += [("format", .string(header.format)), ("storedSize", .dimensions(header.storedSize)),
                            ("orientation", .number(Double(header.orientation))), ("frames", .number(Double(header.frameCount)))]
             }
             fields.append(("stages", .array(rows.map { row in
-                .object([("stage", .string(row.stage)), ("input", size(row.input)), ("output", size(row.output)),
+                .object([("stage", .string(row.stage)), ("input", .dimensions(row.input)), ("output", .dimensions(row.output)),
                          ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)),
                          ("destination", row.destination.map(JSONValue.string) ?? .null),
                          ("decided", .array(row.decided.map(\.json)))])

@@ -24,13 +24,15 @@ struct FileOutcome: Sendable {
         }
     }
 
-    var json: JSONValue {
-        func size(_ size: Size?) -> JSONValue { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
-        return .object([
+    var json: JSONValue { .object(jsonFields) }
+
+    /// The fields of `json`, in order, for a line that adds its own (the ledger's).
+    var jsonFields: [(String, JSONValue)] {
+        [
             ("input", .string(input)), ("outputs", .array(outputs.map(JSONValue.string))),
-            ("inputSize", size(inputSize)), ("outputSize", size(outputSize)),
+            ("inputSize", .dimensions(inputSize)), ("outputSize", .dimensions(outputSize)),
             ("seconds", .number((seconds * 1000).rounded() / 1000)), ("error", error.map(JSONValue.string) ?? .null),
             ("skipped", .bool(skipped)), ("notes", .array(notes)),
-        ])
+        ]
     }
 }

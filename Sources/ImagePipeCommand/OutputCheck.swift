@@ -15,10 +15,12 @@ struct OutputCheck {
     let contexts: [RunContext]
     let allowOverwrite: Bool
 
-    /// The inputs (by `RunContext.index`) of a batch whose outputs cannot be named, with why.
+    /// The inputs (by `RunContext.index`) of a batch whose outputs cannot be named, with why;
+    /// and every context's outputs, in order (none for those), for the checks that follow
+    /// (`RunCommand.checkStandardOutput`) to look at rather than name them all again.
     @discardableResult
-    func run() throws -> [Int: String] {
-        var unnamed: [Int: String] = [:]
+    func run() throws -> (unnamed: [Int: String], outputs: [[String]]) {
+        var unnamed: [Int: String] = [:], named: [[String]] = []
         var writers: [[UInt8]: String] = [:] // normalised output bytes → the input that writes it
         var inputs: [String: String] = [:]    // an input's file identity → its path
         for context in contexts {
@@ -35,8 +37,10 @@ struct OutputCheck {
                 guard contexts.count > 1 else { throw UsageError("\(error)") }
                 unnamed[context.index] = "\(source): \(error)"
                 if unnamed.count == contexts.count { throw UsageError("\(source): \(error)") }
+                named.append([])
                 continue
             }
+            named.append(outputs)
             var written = Set<[UInt8]>()
             for output in outputs where output != "-" {
                 let key = Self.normalise(output)
@@ -51,7 +55,7 @@ struct OutputCheck {
                 }
             }
         }
-        return unnamed
+        return (unnamed, named)
     }
 
     /// A path's bytes with `.` and empty components dropped, for comparing names not yet on disk.

@@ -71,13 +71,14 @@ struct RunCommand {
     static let defaultTimeout = 60.0
 
     /// Standard output holds one picture: not several (a batch, or tee and save both writing
-    /// `-`), and not a picture followed by `--json` lines.
-    static func checkStandardOutput(pipeline: Pipeline, contexts: [RunContext], json: Bool) throws {
-        for context in contexts {
-            // An input whose output cannot be named is already that input's failure (OutputCheck).
-            let count = ((try? pipeline.outputs(in: context)) ?? []).filter { $0 == "-" }.count
+    /// `-`), and not a picture followed by `--json` lines. `outputs` are each input's, as
+    /// `OutputCheck` named them (none for an input whose outputs cannot be named: that is
+    /// already its failure).
+    static func checkStandardOutput(outputs: [[String]], json: Bool) throws {
+        for named in outputs {
+            let count = named.filter { $0 == "-" }.count
             guard count > 0 else { continue }
-            if contexts.count > 1 {
+            if outputs.count > 1 {
                 throw Self.batchToStandardOutput
             }
             if count > 1 { throw UsageError("only one output can go to standard output (-)") }
@@ -175,8 +176,8 @@ struct RunCommand {
             }
             // The whole list is checked, not only this shard's share: two inputs of different
             // shards writing one file are refused the same way on every machine.
-            let unnamed = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
-            try Self.checkStandardOutput(pipeline: pipeline, contexts: contexts, json: parser.has("--json"))
+            let (unnamed, outputs) = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
+            try Self.checkStandardOutput(outputs: outputs, json: parser.has("--json"))
             if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
                 let clock = ContinuousClock(), began = clock.now
                 contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes, seconds: timeout)

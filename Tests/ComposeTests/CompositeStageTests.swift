@@ -34,6 +34,9 @@ import TestSupport
         #expect(CompositeStage.placedSize(of: Size(200, 400), on: Size(100, 100), scale: nil) == Size(50, 100))
         #expect(CompositeStage.placedSize(of: Size(40, 20), on: Size(100, 100), scale: 0.5) == Size(50, 25))
         #expect(CompositeStage.placedSize(of: Size(1, 1000), on: Size(3, 3), scale: nil) == Size(1, 3))
+        // A fit as a viewer fits (`FitViewport`): 7×18 into a height of 9 is 3.5 wide, which
+        // rounds half away from zero to 4.
+        #expect(CompositeStage.placedSize(of: Size(7, 18), on: Size(10, 9), scale: nil) == Size(4, 9))
     }
 
     // MARK: pixels
@@ -148,14 +151,25 @@ import TestSupport
         #expect(corner.pixel(x: 1, y: 1) == .white && corner.pixel(x: 2, y: 2) == base.pixel(x: 2, y: 2))
     }
 
-    @Test func largePicturesSplitIntoBandsGiveTheSameResult() throws {
-        // Above the threshold the rows are split across cores: every row must still be right.
-        let base = try flat(1200, 1000, Color(red: 10, green: 20, blue: 30))
+    /// Split into row bands (their number fixed, so that the banded path runs whatever the
+    /// machine's cores), every row is still right: the same as in one band, and each pixel the
+    /// overlay's at its place in the tiling.
+    @Test(arguments: [2, 3, 7])
+    func rowBandsGiveTheSameResultAsOneBand(bands: Int) throws {
+        let base = try Synthetic.gradient(61, 53, alpha: true)
         let overlay = try Synthetic.image(7, 5, alpha: true) { x, y in Color(red: UInt8(x * 30), green: UInt8(y * 40), blue: 200, alpha: UInt8(60 + x * 20)) }
-        let tiled = try Compositor.composite(overlay, onto: base, at: (3, 2), tile: true, opacity: 0.7)
+        for blend in [BlendMode.over, .multiply, .destIn] {
+            let banded = try Compositor.composite(overlay, onto: base, at: (3, 2), tile: true, blend: blend, opacity: 0.7, bands: bands)
+            let whole = try Compositor.composite(overlay, onto: base, at: (3, 2), tile: true, blend: blend, opacity: 0.7, bands: 1)
+            #expect((0..<53).allSatisfy { y in (0..<61).allSatisfy { x in banded.pixel(x: x, y: y) == whole.pixel(x: x, y: y) } }, "\(blend)")
+        }
+        let flatBase = try flat(61, 53, Color(red: 10, green: 20, blue: 30))
+        let tiled = try Compositor.composite(overlay, onto: flatBase, at: (3, 2), tile: true, opacity: 0.7, bands: bands)
         let single = try Compositor.composite(overlay, onto: try flat(7, 5, Color(red: 10, green: 20, blue: 30)), at: (0, 0), opacity: 0.7)
-        for (x, y) in [(3, 2), (0, 0), (1199, 999), (600, 500), (601, 997)] {
-            #expect(tiled.pixel(x: x, y: y) == single.pixel(x: ((x - 3) % 7 + 7) % 7, y: ((y - 2) % 5 + 5) % 5), "(\(x), \(y))")
+        for y in 0..<53 {
+            for x in 0..<61 where tiled.pixel(x: x, y: y) != single.pixel(x: ((x - 3) % 7 + 7) % 7, y: ((y - 2) % 5 + 5) % 5) {
+                Issue.record("(\(x), \(y)) in \(bands) bands")
+            }
         }
     }
 
@@ -188,6 +202,44 @@ import TestSupport
         #expect(OverlayCache.shared.decodeCount(of: path) == 1)
         let out = try Image.load(path: directory.file("out4.png"))
         #expect(out.pixel(x: 19, y: 11) == .white && out.pixel(x: 15, y: 7) != .white)
+    }
+
+    @Test func aBatchScalesTheOverlayOncePerSize() throws {
+        let directory = try TemporaryDirectory()
+        let logo = try Synthetic.gradient(40, 20, alpha: true)
+        let path = try file(logo, in: directory, "scaled-once.png")
+        let inputs = try (0..<4).map { index in try directory.write(Synthetic.gradient(48, 30).encoded(as: .png), to: "in\(index).png") }
+        let pipeline = Pipeline(transforms: [CompositeStage(overlay: path, offset: Point(3, 2), scale: 0.5)])
+        for (index, input) in inputs.enumerated() {
+            try pipeline.run(in: RunContext(input: input, output: directory.file("out\(index).png")))
+        }
+        #expect(OverlayCache.shared.decodeCount(of: path) == 1)
+        #expect(OverlayCache.shared.scaleCount(of: path) == 1)
+        // The cached scaling gives the pixels scaling it anew gives: 24×12, bottom-right 3,2 in.
+        let expected = try Compositor.composite(try Image.load(path: path).scaled(to: Size(24, 12)),
+                                                onto: try Image.load(path: inputs[3]), at: (21, 16))
+        let out = try Image.load(path: directory.file("out3.png"))
+        #expect(out.size == expected.size)
+        #expect((0..<30).allSatisfy { y in (0..<48).allSatisfy { x in out.pixel(x: x, y: y) == expected.pixel(x: x, y: y) } })
+        // The same scaling is the same picture; another size, kernel or light is scaled anew.
+        func scaled(_ size: Size, _ kernel: Kernel? = nil, linear: Bool = false) throws -> Image {
+            try OverlayCache.shared.image(at: path, options: LoadOptions(), kernel: kernel, linearLight: linear) { _ in size }
+        }
+        let first = try scaled(Size(24, 12)), counted = OverlayCache.shared.scaleCount(of: path)
+        #expect(try scaled(Size(24, 12)) === first)
+        #expect(OverlayCache.shared.scaleCount(of: path) == counted)
+        _ = try scaled(Size(10, 5))
+        _ = try scaled(Size(24, 12), .mitchell)
+        _ = try scaled(Size(24, 12), linear: true)
+        #expect(OverlayCache.shared.scaleCount(of: path) == counted + 3)
+        // At its own size the overlay is not scaled at all.
+        #expect(try scaled(logo.size).size == logo.size && OverlayCache.shared.scaleCount(of: path) == counted + 3)
+        // Only the last `scaledCapacity` scalings are kept: the least recently used goes first.
+        let small = OverlayCache(scaledCapacity: 2)
+        for width in [10, 12, 10, 14, 10, 12] {
+            _ = try small.image(at: path, options: LoadOptions(), kernel: nil, linearLight: false) { _ in Size(width, width / 2) }
+        }
+        #expect(small.scaleCount(of: path) == 4) // 10, 12, 14 (drops 12), 12 again
     }
 
     @Test func aMissingOverlayIsRefusedByThePlan() throws {
@@ -224,17 +276,32 @@ import TestSupport
         #expect(try StageTextParsing.parse(CompositeStage.self, ["logo.png"]).text == "composite logo.png")
     }
 
+    /// Every extreme value is either refused with a message that names the stage and the
+    /// parameter, or accepted — exactly these — and then composites any picture at its size.
     @Test func extremeValuesAreRefusedOrHandled() throws {
         let directory = try TemporaryDirectory()
         let path = try file(try Synthetic.gradient(5, 3, alpha: true), in: directory)
         let values = ["0", "-1", "nan", "inf", "1e308", "1e308,1e308", "-1e308,5", "nan,nan", "0.00001", "1", "2", "", "auto", "true"]
+        let accepted: [String: Set<String>] = ["opacity": ["0", "0.00001", "1"], "tile": ["true"], "scale": ["1", "auto"],
+                                               "kernel": ["auto"], "linear": ["true"]]
         for parameter in ["gravity", "offset", "opacity", "blend", "tile", "scale", "kernel", "linear"] {
             for value in values {
-                let stage: CompositeStage
-                do { stage = try StageTextParsing.parse(CompositeStage.self, [path, "\(parameter)=\(value)"]) } catch { continue }
+                let words = [path, "\(parameter)=\(value)"]
+                guard accepted[parameter, default: []].contains(value) else {
+                    let error = try #require(throws: ArgumentError.self, "\(parameter)=\(value)") {
+                        try StageTextParsing.parse(CompositeStage.self, words)
+                    }
+                    #expect(error.message.hasPrefix("composite: ") && error.message.contains(parameter), "\(parameter)=\(value): \(error.message)")
+                    continue
+                }
+                let stage = try StageTextParsing.parse(CompositeStage.self, words)
+                #expect(try StageTextParsing.parse(CompositeStage.self, stage.text.split(separator: " ").dropFirst().map(String.init)) == stage)
                 for picture in [try Synthetic.gradient(1, 1), try Synthetic.gradient(3, 2, alpha: true), try Synthetic.gradient(17, 31)] {
                     let result = try stage.apply(to: picture)
                     #expect(result.size == picture.size, "\(stage.text) on \(picture.size)")
+                    if parameter == "opacity" && value == "0" {
+                        #expect((0..<picture.height).allSatisfy { y in (0..<picture.width).allSatisfy { x in result.pixel(x: x, y: y) == picture.pixel(x: x, y: y) } })
+                    }
                 }
             }
         }

@@ -131,15 +131,31 @@ import TestSupport
         #expect(try StageTextParsing.parse(TextStage.self, ["hi"]).text == "text hi")
     }
 
+    /// Every extreme value is either refused with a message that names the stage and the
+    /// parameter, or accepted — exactly these: any text at all, opacity 0, width auto — and
+    /// then draws on any picture at its size.
     @Test func extremeValuesAreRefusedOrHandled() throws {
         let values = ["0", "-1", "nan", "inf", "1e308", "1e308,1e308", "nan,nan", "", "auto", "true", "\u{0}", "\n\n\n", "  "]
+        let accepted: [String: Set<String>] = ["text": Set(values), "opacity": ["0"], "width": ["auto"]]
         for parameter in ["text", "font", "color", "gravity", "offset", "opacity", "width", "align"] {
             for value in values {
                 let words = parameter == "text" ? [value] : ["hi", "\(parameter)=\(value)"]
-                let stage: TextStage
-                do { stage = try StageTextParsing.parse(TextStage.self, words) } catch { continue }
+                guard accepted[parameter, default: []].contains(value) else {
+                    let error = try #require(throws: ArgumentError.self, "\(parameter)=\(value.debugDescription)") {
+                        try StageTextParsing.parse(TextStage.self, words)
+                    }
+                    #expect(error.message.hasPrefix("text: ") && error.message.contains(parameter), "\(parameter)=\(value.debugDescription): \(error.message)")
+                    continue
+                }
+                let stage = try StageTextParsing.parse(TextStage.self, words)
                 for picture in [try Synthetic.gradient(1, 1), try Synthetic.gradient(3, 2, alpha: true), try Synthetic.gradient(17, 31)] {
-                    #expect(try stage.apply(to: picture).size == picture.size, "\(stage.text)")
+                    let result = try stage.apply(to: picture)
+                    #expect(result.size == picture.size, "\(stage.text)")
+                    if parameter == "opacity" || value.allSatisfy(\.isWhitespace) {
+                        // Nothing to see: the picture is unchanged.
+                        #expect((0..<picture.height).allSatisfy { y in (0..<picture.width).allSatisfy { x in result.pixel(x: x, y: y) == picture.pixel(x: x, y: y) } },
+                                "\(stage.text)")
+                    }
                 }
             }
         }

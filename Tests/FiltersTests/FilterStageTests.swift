@@ -1,6 +1,6 @@
 import Testing
 import ImagePipe
-import Filters
+@testable import Filters
 import TestSupport
 
 /// Pixel probes on small synthetic pictures for every filter, against definitions where one
@@ -69,26 +69,63 @@ import TestSupport
         for x in 0..<7 { #expect(out.pixel(x: x, y: 3).alpha == picture.pixel(x: x, y: 3).alpha) }
     }
 
-    /// Against the definition: the median of each channel's window, clamped at the edges.
-    @Test(arguments: [1, 3, 5])
+    /// The median of each channel's window at (x, y), clamped at the edges: the definition.
+    private func windowMedian(_ picture: Image, x: Int, y: Int, radius r: Int) -> [Int] {
+        var window: [[Int]] = [[], [], [], []]
+        for dy in -r...r {
+            for dx in -r...r {
+                let p = picture.pixel(x: min(max(x + dx, 0), picture.width - 1), y: min(max(y + dy, 0), picture.height - 1))
+                for (c, v) in [p.red, p.green, p.blue, p.alpha].enumerated() { window[c].append(Int(v)) }
+            }
+        }
+        return window.map { $0.sorted()[$0.count / 2] }
+    }
+
+    /// Against the definition, up to a window larger than the picture (15 on 11 rows).
+    @Test(arguments: [3, 5, 15])
     func medianIsTheWindowsMiddleValue(size: Int) throws {
         let picture = try noisy(17, 11, alpha: true)
         let out = try stage(MedianStage.self, "\(size)").apply(to: picture)
-        let r = size / 2
         for y in 0..<11 {
             for x in 0..<17 {
-                var window: [[Int]] = [[], [], [], []]
-                for dy in -r...r {
-                    for dx in -r...r {
-                        let p = picture.pixel(x: min(max(x + dx, 0), 16), y: min(max(y + dy, 0), 10))
-                        for (c, v) in [p.red, p.green, p.blue, p.alpha].enumerated() { window[c].append(Int(v)) }
-                    }
-                }
-                let median = window.map { $0.sorted()[$0.count / 2] }
                 let q = out.pixel(x: x, y: y)
-                #expect([q.red, q.green, q.blue, q.alpha].map(Int.init) == median, "\(x),\(y)")
+                #expect([q.red, q.green, q.blue, q.alpha].map(Int.init) == windowMedian(picture, x: x, y: y, radius: size / 2), "\(x),\(y)")
             }
         }
+    }
+
+    /// Each band reuses its histogram from row to row: split into bands (their number fixed,
+    /// so on any machine), every row is still its window's median, the first of a band too.
+    @Test(arguments: [1, 2, 5])
+    func medianInBandsIsTheWindowsMiddleValue(bands: Int) throws {
+        let picture = try noisy(23, 20, alpha: false, seed: 4)
+        let out = try MedianFilter(radius: 1, bands: bands).apply(to: picture)
+        for y in 0..<20 {
+            for x in 0..<23 {
+                let q = out.pixel(x: x, y: y)
+                #expect([q.red, q.green, q.blue, q.alpha].map(Int.init) == windowMedian(picture, x: x, y: y, radius: 1), "\(x),\(y)")
+            }
+        }
+    }
+
+    /// Salt noise: a 3×3 speck survives a 3×3 window (it is the whole window at its centre)
+    /// and goes in a 5×5 one (9 of 25 values); lone white pixels go in either. Size 1 is the
+    /// picture itself.
+    @Test func medianRemovesSaltNoiseOfLessThanHalfItsWindow() throws {
+        let salt: Set<[Int]> = [[2, 3], [14, 2], [7, 11], [16, 15]]
+        let speck = 9...11
+        let picture = try Synthetic.image(20, 20) { x, y in
+            salt.contains([x, y]) || (speck.contains(x) && speck.contains(y)) ? .white : grey(60)
+        }
+        let three = try stage(MedianStage.self, "3").apply(to: picture)
+        let five = try stage(MedianStage.self, "5").apply(to: picture)
+        for point in salt {
+            #expect(three.pixel(x: point[0], y: point[1]) == grey(60) && five.pixel(x: point[0], y: point[1]) == grey(60), "\(point)")
+        }
+        #expect(three.pixel(x: 10, y: 10) == .white && five.pixel(x: 10, y: 10) == grey(60))
+        #expect((0..<20).allSatisfy { y in (0..<20).allSatisfy { x in five.pixel(x: x, y: y) == grey(60) } })
+        let one = try stage(MedianStage.self, "1").apply(to: picture)
+        #expect((0..<20).allSatisfy { y in (0..<20).allSatisfy { x in one.pixel(x: x, y: y) == picture.pixel(x: x, y: y) } })
     }
 
     @Test func medianRemovesSpecksAndKeepsEdges() throws {

@@ -102,4 +102,18 @@ import TestSupport
         let missing = try CommandRunner.run(["info", directory.file("none.png")])
         #expect(missing.status == 1 && missing.standardError.contains("none.png"))
     }
+
+    /// The file is read once: a pipe, which gives its bytes only once, is told of as fully as a
+    /// file (header, orientation, profile and the byte count all from that one read).
+    @Test func infoReadsTheFileOnce() throws {
+        let p3 = ColorReference.displayP3()
+        let jpeg = Synthetic.withExifOrientation(try Synthetic.gradient(300, 200).withMetadata(ImageMetadata(iccProfile: p3)).encoded(as: .jpeg),
+                                                 orientation: 6)
+        let piped = try CommandRunner.run(["info", "--json", "/dev/stdin"], input: jpeg)
+        #expect(piped.status == 0, "\(piped.standardError)")
+        let json = try #require(JSONValue.parse(piped.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(json["bytes"]?.numberValue == Double(jpeg.count))
+        #expect(json["width"]?.numberValue == 300 && json["orientation"]?.numberValue == 6 && json["shownWidth"]?.numberValue == 200)
+        #expect(json["profile"]?["name"]?.stringValue == "Display P3")
+    }
 }

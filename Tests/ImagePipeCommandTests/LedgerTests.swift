@@ -145,4 +145,34 @@ import Glibc
         let report = try CommandRunner.run(["report", "resumed-ledger"], in: directory.path)
         #expect(report.standardOutput.contains("20 done (\(recorded) skipped, done before), 0 failed"), "\(report.standardOutput)")
     }
+
+    /// A ledger line is what `--json` says of the input, with its place and its outputs' sizes.
+    @Test func aLedgerLineIsTheJSONLineWithItsIndexAndBytes() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["a", "b"] { _ = try directory.write(Synthetic.gradient(20, 16).encoded(as: .png), to: "\(name).png") }
+        _ = try directory.write("not a picture", to: "c.png")
+        let result = try CommandRunner.run(["run", "-e", "fit 8x8", "a.png", "b.png", "c.png", "--out-dir", "out", "--ledger", "ledger",
+                                            "--json", "-q"], in: directory.path)
+        #expect(result.status == 1, "\(result.standardError)")
+        let printed = result.standardOutput.split(separator: "\n").compactMap { JSONValue.parse(String($0)) }
+        let recorded = lines(directory.file("ledger/shard-1-of-1.jsonl")).filter { $0["index"] != nil }
+        #expect(printed.count == 3 && recorded.count == 3)
+        for record in recorded {
+            #expect(record.objectKeys == ["index", "input", "outputs", "bytes", "inputSize", "outputSize", "seconds", "error", "skipped"])
+            let line = try #require(printed.first { $0["input"] == record["input"] })
+            for key in line.objectKeys ?? [] where key != "notes" { #expect(record[key] == line[key], "\(key)") }
+        }
+        #expect(recorded.first { $0["input"]?.stringValue == "c.png" }?["error"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test func aLedgerThatCannotBeADirectoryIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(20, 16).encoded(as: .png), to: "a.png")
+        _ = try directory.write("a file", to: "taken")
+        let onFile = try CommandRunner.run(["run", "-e", "fit 8x8", "a.png", "-o", "out.png", "--ledger", "taken", "-q"], in: directory.path)
+        #expect(onFile.status != 0 && onFile.standardError == "imagepipe: the ledger 'taken' is not a directory\n", "\(onFile.standardError)")
+        let under = try CommandRunner.run(["run", "-e", "fit 8x8", "a.png", "-o", "out.png", "--ledger", "taken/ledger", "-q"], in: directory.path)
+        #expect(under.status != 0 && under.standardError == "imagepipe: cannot write the ledger 'taken/ledger': cannot make directory './taken/ledger': Not a directory\n",
+                "\(under.standardError)")
+    }
 }

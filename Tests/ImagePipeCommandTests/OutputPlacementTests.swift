@@ -159,6 +159,7 @@ import TestSupport
         #expect(batch.outputBytes.isEmpty)
         let twice = try CommandRunner.run(["run", "-e", "tee - format=png | save - format=png", "photos/a.png"], in: directory.path)
         #expect(twice.status == 2)
+        #expect(twice.standardError == "imagepipe: only one output can go to standard output (-)\n")
         #expect(twice.outputBytes.isEmpty)
     }
 

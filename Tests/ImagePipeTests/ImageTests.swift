@@ -76,6 +76,38 @@ import TestSupport
         #expect(Synthetic.close(raw.pixel(x: 5, y: 10), Color(red: 255, green: 0, blue: 0), tolerance: 40))
     }
 
+    /// The reset patches the tag the decode turns by, in either byte order, after other tags,
+    /// and nothing else; a block without a SHORT orientation stays as it is.
+    @Test(arguments: [true, false])
+    func orientationResetPatchesOnlyTheOrientationValue(littleEndian: Bool) throws {
+        func short(_ value: Int) -> [UInt8] { littleEndian ? [UInt8(value & 0xFF), UInt8(value >> 8)] : [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        func long(_ value: Int) -> [UInt8] { littleEndian ? short(value) + [0, 0] : [0, 0] + short(value) }
+        func block(orientationType: Int) -> [UInt8] {
+            var tiff: [UInt8] = littleEndian ? [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] : [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08]
+            tiff += short(2) // two entries: ImageWidth, then Orientation
+            tiff += short(0x0100) + short(3) + long(1) + short(640) + [0, 0]
+            tiff += short(0x0112) + short(orientationType) + long(1) + short(6) + [0, 0]
+            return tiff + [0, 0, 0, 0]
+        }
+        let turned = block(orientationType: 3)
+        #expect(ExifBlock(turned).summary.orientation == 6)
+        let reset = ExifBlock(turned).withOrientationReset()
+        #expect(reset.summary.orientation == 1)
+        // In the JPEG the decode reads, too: the reset picture is not turned again.
+        let jpeg = try Synthetic.gradient(40, 20).encoded(as: .jpeg)
+        let app1 = { (tiff: [UInt8]) -> [UInt8] in
+            let body = Array("Exif\0\0".utf8) + tiff
+            return [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        #expect(try ImageHeader.read(bytes: Array(jpeg[0..<2]) + app1(turned) + Array(jpeg[2...])).orientation == 6)
+        #expect(try ImageHeader.read(bytes: Array(jpeg[0..<2]) + app1(reset.bytes) + Array(jpeg[2...])).orientation == 1)
+        let changed = zip(turned, reset.bytes).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(changed == [littleEndian ? 30 : 31]) // the value's low byte: 8 + 2 + 12 + 8, one later big-endian
+        let long = block(orientationType: 4)
+        #expect(ExifBlock(long).withOrientationReset().bytes == long)
+        #expect(ExifBlock(Array(turned.prefix(20))).withOrientationReset().bytes == Array(turned.prefix(20)))
+    }
+
     @Test func headerFromBytes() throws {
         let tiny = try Synthetic.gradient(12, 10).encoded(as: .png) // under the loader's 128-byte sniff
         #expect(try ImageHeader.read(bytes: tiny) == ImageHeader(storedSize: Size(12, 10), format: "png"))

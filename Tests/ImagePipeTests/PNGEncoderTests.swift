@@ -44,6 +44,19 @@ import TestSupport
         #expect(Array(back.row(side - 1)) == Array(picture.row(side - 1)))
     }
 
+    /// Cancelled, both paths (whole buffer and streamed) throw the cancellation's own error, the
+    /// one every other check of a stopped run throws.
+    @Test(arguments: [64, 1400])
+    func aCancelledEncodeThrowsTheCancellationsError(side: Int) throws {
+        let picture = try Synthetic.gradient(side, side)
+        let cancellation = Cancellation()
+        cancellation.cancel()
+        let error = try #require(throws: ImageError.self) { try PNGEncoder.encode(picture, compression: 6, cancellation: cancellation) }
+        #expect(error == Cancellation.stopped(path: nil))
+        #expect(throws: ImageError.self) { try cancellation.check(path: nil) }
+        #expect(try PNGEncoder.encode(picture, compression: 6, cancellation: Cancellation()).count > 8)
+    }
+
     static func chunkTypes(_ png: [UInt8]) -> [String] {
         var types: [String] = [], offset = 8
         while offset + 8 <= png.count {

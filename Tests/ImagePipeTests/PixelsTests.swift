@@ -24,6 +24,17 @@ import TestSupport
         }
     }
 
+    /// A fixed band count holds whatever the size and cores: at most one band per row.
+    @Test func rowBandsCanBeFixed() {
+        for (rows, bands, expected) in [(10, 3, 3), (10, 1, 1), (4, 9, 4), (1000, 2, 2), (5, 0, 1)] {
+            let seen = Locked([Range<Int>]())
+            RowBands.run(rows: rows, workPerRow: 1, bands: bands) { band in seen.withLock { $0.append(band) } }
+            let ranges = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+            #expect(ranges.count == expected, "\(rows) rows in \(bands)")
+            #expect(ranges.flatMap { Array($0) } == Array(0..<rows) && ranges.allSatisfy { !$0.isEmpty })
+        }
+    }
+
     @Test func channelTablesMapColourAndKeepAlpha() throws {
         let picture = try Self.noisy(9, 5, alpha: true)
         let inverse = (0...255).map { UInt8(255 - $0) }, identity = (0...255).map { UInt8($0) }

@@ -62,7 +62,11 @@ import TestSupport
         #expect(turned.blue > turned.red, "\(turned)")
         let twice = try stage(ModulateStage.self, "hue=180deg").apply(to: try stage(ModulateStage.self, "hue=180deg").apply(to: muted))
         #expect(Synthetic.close(twice.pixel(x: 0, y: 0), muted.pixel(x: 0, y: 0), tolerance: 1))
-        #expect(try stage(ModulateStage.self, "saturation=2").apply(to: same).hasAlpha)
+        // Alpha is kept as it was, not only the layout: every pixel still 77.
+        let saturated = try stage(ModulateStage.self, "saturation=2").apply(to: same)
+        #expect(saturated.hasAlpha)
+        #expect((0..<16).allSatisfy { y in (0..<16).allSatisfy { x in saturated.pixel(x: x, y: y).alpha == 77 } })
+        #expect((0..<16).contains { y in (0..<16).contains { x in saturated.pixel(x: x, y: y) != same.pixel(x: x, y: y) } })
     }
 
     @Test func gammaFollowsItsFormula() throws {

@@ -70,30 +70,16 @@ public struct ExifBlock: Sendable {
     }
 
     /// The block with IFD0's orientation tag set to 1 (as stored = as shown), every other byte
-    /// unchanged; the block itself when it has no such tag.
+    /// unchanged; the block itself when it has no such tag, or one not of type SHORT.
     public func withOrientationReset() -> ExifBlock {
-        var bytes = self.bytes
-        guard bytes.count >= 8, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D else { return self }
+        guard bytes.count >= 8, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D,
+              let entry = ExifOrientation.orientationEntry(inTIFF: bytes, end: bytes.count),
+              entry.type == 3, entry.valueOffset + 2 <= bytes.count else { return self }
         let little = bytes[0] == 0x49
-        func read16(_ offset: Int) -> Int? {
-            guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-            return little ? Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 : Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
-        }
-        func read32(_ offset: Int) -> Int? {
-            guard let a = read16(offset), let b = read16(offset + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard let ifd = read32(4), let count = read16(ifd) else { return self }
-        for entry in 0..<count {
-            let offset = ifd + 2 + entry * 12
-            // Tag 0x0112, type SHORT (3), count 1: the value sits in the entry's first two value bytes.
-            guard read16(offset) == 0x0112 else { continue }
-            guard read16(offset + 2) == 3, offset + 10 <= bytes.count else { return self }
-            bytes[offset + 8] = little ? 1 : 0
-            bytes[offset + 9] = little ? 0 : 1
-            return ExifBlock(bytes)
-        }
-        return self
+        var bytes = self.bytes
+        bytes[entry.valueOffset] = little ? 1 : 0
+        bytes[entry.valueOffset + 1] = little ? 0 : 1
+        return ExifBlock(bytes)
     }
 }
 

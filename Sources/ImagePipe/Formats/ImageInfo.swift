@@ -17,30 +17,28 @@ public struct ImageInfo: Sendable {
 
     /// Reads the file's header and metadata. JPEG, PNG and WebP are only scanned, HEIC and AVIF
     /// read through libheif's container parser; other formats (TIFF) are decoded.
+    ///
+    /// The file is read once, whole (within `maxInputBytes`): the header, the orientation, the
+    /// metadata and the byte count all come from those bytes, where reading the header, then
+    /// the orientation, then the metadata from the file read it two or three times.
     public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
-        let header = try ImageHeader.read(path: path, options: options)
+        let bytes = try ImageFile.readAll(path: path, limit: options.maxInputBytes)
+        guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        let header = try PixbufDecoder.header(of: bytes, options: options, path: path)
         guard let format = SourceFormat(rawValue: header.format) else {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not a known format")
         }
-        var byteCount = 0
+        let byteCount = bytes.count
         var metadata = ImageMetadata()
         if var scanner = MetadataScanner(format: format) {
-            try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { chunk in
-                byteCount += chunk.count
-                scanner.scan(chunk)
-                return true
-            }
+            bytes.withUnsafeBytes { scanner.scan($0) }
             metadata = scanner.metadata
-        } else {
-            let bytes = try ImageFile.readAll(path: path, limit: options.maxInputBytes)
-            byteCount = bytes.count
+        } else if format.isHEIF {
+            metadata = try HEIFDecoder.metadata(of: bytes, format: format, path: path)
+        } else if format == .tiff {
             var keep = options
             keep.color = .keep
-            if format.isHEIF {
-                metadata = try HEIFDecoder.metadata(of: bytes, format: format, path: path)
-            } else if format == .tiff {
-                metadata = try Image.decode(bytes, options: keep).metadata
-            }
+            metadata = try Image.decode(bytes, options: keep).metadata
         }
         let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
         return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),

@@ -53,15 +53,28 @@ enum ExifOrientation {
     }
 
     private static func parseTIFF(_ bytes: [UInt8], start: Int, end: Int) -> Int {
-        parseTIFF { offset, count in
+        let entry = orientationEntry(inTIFF: bytes, start: start, end: end)
+        return entry?.value.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+    }
+
+    /// Reads IFD0's orientation through `bytes(offset, count)` (nil past the data's end).
+    private static func parseTIFF(_ bytes: (Int, Int) -> [UInt8]?) -> Int {
+        orientationEntry(bytes)?.value.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+    }
+
+    /// IFD0's orientation entry (tag 0x0112) in TIFF-structured bytes from `start` to `end`.
+    static func orientationEntry(inTIFF bytes: [UInt8], start: Int = 0, end: Int) -> OrientationEntry? {
+        orientationEntry { offset, count in
             guard offset >= 0, start + offset + count <= end else { return nil }
             return Array(bytes[(start + offset)..<(start + offset + count)])
         }
     }
 
-    /// Reads IFD0's orientation through `bytes(offset, count)` (nil past the data's end).
-    private static func parseTIFF(_ bytes: (Int, Int) -> [UInt8]?) -> Int {
-        guard let order = bytes(0, 1) else { return 1 }
+    /// Where the orientation lies, and what it says: the one walk of IFD0 that both reading it
+    /// and resetting it (`ExifBlock.withOrientationReset`) use, so that the tag a reset patches
+    /// is the tag the decode turns by. The first 0x0112 entry counts; nil without one.
+    private static func orientationEntry(_ bytes: (Int, Int) -> [UInt8]?) -> OrientationEntry? {
+        guard let order = bytes(0, 1) else { return nil }
         let littleEndian = order[0] == 0x49 // "II"
         func read16(_ offset: Int) -> Int? {
             guard offset >= 0, let pair = bytes(offset, 2) else { return nil }
@@ -73,12 +86,13 @@ enum ExifOrientation {
                   let high = read16(littleEndian ? offset + 2 : offset) else { return nil }
             return high << 16 | low
         }
-        guard let ifd = read32(4), let count = read16(ifd) else { return 1 }
+        guard let ifd = read32(4), let count = read16(ifd) else { return nil }
         for entry in 0..<count {
             let offset = ifd + 2 + entry * 12
-            guard let tag = read16(offset) else { return 1 }
-            if tag == 0x0112, let value = read16(offset + 8), (1...8).contains(value) { return value }
+            guard let tag = read16(offset) else { return nil }
+            // A SHORT value sits in the entry's first two value bytes, 8 bytes in.
+            if tag == 0x0112 { return OrientationEntry(valueOffset: offset + 8, type: read16(offset + 2), value: read16(offset + 8)) }
         }
-        return 1
+        return nil
     }
 }

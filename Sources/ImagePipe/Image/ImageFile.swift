@@ -212,8 +212,11 @@ public enum ImageFile {
         guard PathBytes.isWithin(realParent, realRoot) else { throw refuse(realParent) }
     }
 
-    /// `directory` and the directories above it, made where missing (`mkdir -p`).
-    private static func makeDirectories(_ directory: String, for path: String) throws {
+    /// `directory` and the directories above it, made where missing (`mkdir -p`); one that
+    /// appears meanwhile (another process making it too) is no error. A failure names `path`,
+    /// the file they are made for, or else `directory`.
+    public static func makeDirectories(_ directory: String, for path: String? = nil) throws {
+        let path = path ?? directory
         var current = PathBytes.isAbsolute(directory) ? "" : "."
         for part in PathBytes.components(directory) {
             current += "/" + part

@@ -43,7 +43,7 @@ enum PNGEncoder {
             appendChunk("iTXt", (Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)[...], to: &png)
         }
         let rowLength = image.width * channels
-        let interrupted = ImageError(.interrupted, reason: "stopped before it was finished; nothing written")
+        let interrupted = Cancellation.stopped(path: nil)
         if let palette {
             appendChunk("IDAT", try zlib(packedRows(palette, depth: Int(depth)), level: compression)[...], to: &png)
         } else if image.height * (rowLength + 1) <= streamingThreshold {

@@ -14,6 +14,12 @@ public final class Cancellation: Sendable {
 
     /// Throws an `.interrupted` error once cancelled.
     public func check(path: String?) throws(ImageError) {
-        if isCancelled { throw ImageError(.interrupted, path: path, reason: "stopped before it was finished; nothing written") }
+        if isCancelled { throw Self.stopped(path: path) }
+    }
+
+    /// The error of work given up because it was cancelled: what `check` throws, and what a
+    /// loop that notices the cancellation between its rows (the PNG encoder's) throws too.
+    public static func stopped(path: String?) -> ImageError {
+        ImageError(.interrupted, path: path, reason: "stopped before it was finished; nothing written")
     }
 }

@@ -4,14 +4,15 @@
 extension Image {
     /// A new picture of the same size whose rows `body` writes from this picture's rows.
     /// `hasAlpha` chooses the output's layout (default: the input's); `workPerPixel` is a rough
-    /// cost in simple operations, deciding when the rows are worth splitting across cores.
+    /// cost in simple operations, deciding when the rows are worth splitting across cores
+    /// (`bands` fixes the split instead, see `RowBands.run`).
     /// `body` is called from several threads at once, each with its own rows.
-    public func mapRows(hasAlpha outputAlpha: Bool? = nil, workPerPixel: Int = 8,
+    public func mapRows(hasAlpha outputAlpha: Bool? = nil, workPerPixel: Int = 8, bands: Int? = nil,
                         _ body: (RowPair) -> Void) throws -> Image {
         let alpha = outputAlpha ?? hasAlpha
         let channels = channelCount, width = self.width
         return try Image.make(size: size, hasAlpha: alpha) { writer in
-            RowBands.run(rows: height, workPerRow: width * workPerPixel) { rows in
+            RowBands.run(rows: height, workPerRow: width * workPerPixel, bands: bands) { rows in
                 for y in rows {
                     body(RowPair(y: y, width: width, source: rowStart(y), sourceChannels: channels,
                                  target: writer.row(y).baseAddress!, targetChannels: writer.channelCount))

@@ -2,8 +2,8 @@
 /// then alpha, each 0…1; alpha is 1 for RGB): the view a filter that averages neighbours needs,
 /// so transparent pixels' colour never bleeds in as a dark fringe (issue 16).
 public enum PremultipliedPixels {
-    /// 0…255 to 0…1.
-    static let unit: [Float] = (0..<256).map { Float($0) / 255 }
+    /// 0…255 to 0…1: the table every premultiplied pixel loop reads levels through.
+    public static let unit: [Float] = (0..<256).map { Float($0) / 255 }
 
     /// Converts `count` pixels of `channels` (3 or 4) bytes each at `source` into `target`.
     public static func load(_ source: UnsafePointer<UInt8>, channels: Int, count: Int,

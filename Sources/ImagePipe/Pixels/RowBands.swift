@@ -10,9 +10,13 @@ public enum RowBands {
     /// Calls `body` with disjoint ranges of rows that together cover `0..<rows`, from several
     /// threads at once when `rows × work per row` is large. `body` must only write to rows of
     /// its own range (the compiler cannot check this: `body` is not `@Sendable`).
-    public static func run(rows: Int, workPerRow: Int, minimumRows: Int = 16, _ body: (Range<Int>) -> Void) {
+    ///
+    /// `bands` fixes how many ranges there are (at most one per row) whatever the size and the
+    /// machine's cores: so that a test takes the banded path on a one-core machine too.
+    public static func run(rows: Int, workPerRow: Int, minimumRows: Int = 16, bands fixed: Int? = nil, _ body: (Range<Int>) -> Void) {
         guard rows > 0 else { return }
-        let bands = rows * workPerRow < parallelThreshold ? 1 : max(1, min(System.coreCount, rows / max(1, minimumRows)))
+        let bands = fixed.map { min(max(1, $0), rows) }
+            ?? (rows * workPerRow < parallelThreshold ? 1 : max(1, min(System.coreCount, rows / max(1, minimumRows))))
         if bands == 1 {
             body(0..<rows)
             return

@@ -18,7 +18,11 @@ final class LedgerWriter: Sendable {
 
     /// Opens (or makes) `directory` and this shard's file in it.
     init(directory: String, shard: Shard) throws {
-        try Self.makeDirectories(directory)
+        // `mkdir -p`, which tolerates another shard making the same directory at the same moment.
+        do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
+            throw UsageError("cannot write the ledger '\(directory)': \(error.reason)")
+        }
+        guard OutputCheck.isDirectory(directory) else { throw UsageError("the ledger '\(directory)' is not a directory") }
         path = PathBytes.join(directory, shard.name + ".jsonl")
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw UsageError("cannot write the ledger '\(path)': \(String(cString: strerror(errno)))") }
@@ -39,20 +43,20 @@ final class LedgerWriter: Sendable {
         ]))
     }
 
-    /// One finished input: what it was, what it wrote and how large, how long, and why it failed.
+    /// One finished input: its place in the list, then what `--json` says of it (what it was,
+    /// what it wrote, sizes, how long, why it failed) with how large each output is, so the two
+    /// never disagree. The stages' notes stay out: the report has no use for them.
     func record(_ outcome: FileOutcome, index: Int) {
         let sizes = outcome.outputs.map { output -> JSONValue in
             var status = stat()
             return stat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? .number(Double(status.st_size)) : .null
         }
-        func size(_ size: Size?) -> JSONValue { size.map { .array([.number(Double($0.width)), .number(Double($0.height))]) } ?? .null }
-        write(.object([
-            ("index", .number(Double(index))), ("input", .string(outcome.input)),
-            ("outputs", .array(outcome.outputs.map(JSONValue.string))), ("bytes", .array(sizes)),
-            ("inputSize", size(outcome.inputSize)), ("outputSize", size(outcome.outputSize)),
-            ("seconds", .number((outcome.seconds * 1000).rounded() / 1000)), ("skipped", .bool(outcome.skipped)),
-            ("error", outcome.error.map(JSONValue.string) ?? .null),
-        ]))
+        var fields: [(String, JSONValue)] = [("index", .number(Double(index)))]
+        for (key, value) in outcome.jsonFields where key != "notes" {
+            fields.append((key, value))
+            if key == "outputs" { fields.append(("bytes", .array(sizes))) }
+        }
+        write(.object(fields))
     }
 
     /// The line that closes a run: `total` is the whole list's length when this run read it all.
@@ -76,22 +80,6 @@ final class LedgerWriter: Sendable {
         if written != bytes.count {
             let reason = written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(bytes.count) bytes written"
             failure.withLock { if $0 == nil { $0 = "writing the ledger '\(path)' failed: \(reason)" } }
-        }
-    }
-
-    /// `mkdir -p`, tolerating another shard making the same directory at the same moment.
-    static func makeDirectories(_ path: String) throws {
-        var prefix = PathBytes.isAbsolute(path) ? "/" : ""
-        for component in PathBytes.components(path) {
-            prefix += component
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-                throw UsageError("cannot make the ledger directory '\(prefix)': \(String(cString: strerror(errno)))")
-            }
-            prefix += "/"
-        }
-        var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw UsageError("the ledger '\(path)' is not a directory")
         }
     }
 
