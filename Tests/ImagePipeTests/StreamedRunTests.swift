@@ -79,6 +79,37 @@ struct StripInvert: Transform, DeclaredStage {
         #expect(stage.heights.withLock { $0.count } == 7)
     }
 
+    /// Damaged files through both runs: the streamed one fails exactly when the ordinary one
+    /// does, with the same message, and otherwise writes the same bytes; nothing hangs or crashes.
+    @Test func damagedJPEGsEndAsInTheOrdinaryRun() throws {
+        let directory = try TemporaryDirectory()
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: Self.photo(in: directory))))
+        var generator = SeededGenerator(seed: 11)
+        var failures = 0
+        for round in 0..<40 {
+            var bytes = whole
+            if round % 4 == 0 {
+                bytes = Array(bytes.prefix(Int.random(in: 700..<bytes.count, using: &generator)))
+            } else {
+                for _ in 0..<(1 + round % 5) { bytes[Int.random(in: 700..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
+            }
+            let input = try directory.write(bytes, to: "damaged.jpg")
+            for failOnDamage in [true, false] {
+                let pipeline = Pipeline(source: Load(failOnDamage: failOnDamage), transforms: [StripInvert()])
+                let streamed = Result { try Self.output(of: pipeline, input: input, streamed: true, in: directory) }
+                let ordinary = Result { try Self.output(of: pipeline, input: input, streamed: false, in: directory) }
+                switch (streamed, ordinary) {
+                case let (.success(a), .success(b)): #expect(a == b, "round \(round): different files")
+                case let (.failure(a), .failure(b)):
+                    #expect("\(a)" == "\(b)", "round \(round)")
+                    failures += 1
+                default: Issue.record("round \(round), fail=\(failOnDamage): streamed \(streamed), ordinary \(ordinary)")
+                }
+            }
+        }
+        #expect(failures > 5, "some of the damage is caught")
+    }
+
     @Test func aStageFailingHalfwayStopsTheRunWithItsMessage() throws {
         let directory = try TemporaryDirectory()
         let input = try Self.photo(in: directory), output = directory.file("out.jpg")

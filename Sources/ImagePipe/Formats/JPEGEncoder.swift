@@ -18,7 +18,7 @@ enum JPEGEncoder {
     /// Encodes RGB rows of `rowStride` bytes; with `rowsReady`, rows still being made (the
     /// streamed run): each is read only after `rowsReady` has said it is there. Gray rows (R = G
     /// = B, as a stage said: `ImageMetadata.grayOnly`) are written as one gray component, as
-    /// libvips and ImageMagick write gray pictures, a fifth smaller, unless an RGB profile is to
+    /// libvips and ImageMagick write gray pictures (5 % smaller at quality 90), unless an RGB profile is to
     /// be embedded (a gray JPEG cannot carry one).
     static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, quality: Int, chroma: ChromaSubsampling, gray: Bool,
                        progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowsReady?) throws -> [UInt8] {
