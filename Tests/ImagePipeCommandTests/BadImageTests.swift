@@ -32,7 +32,8 @@ import TestSupport
         let gif = try small.encoded(as: .gif)
         cut.append(("flipped-data.gif", stride(from: gif.count / 2, to: gif.count / 2 + 40, by: 7).reduce(gif) { flipped($0, at: $1) }))
         // A CMYK JPEG (Pillow writes them as Photoshop does), cut and with damaged data.
-        let cmykPath = NSTemporaryDirectory() + "imagepipe-bad-cmyk-\(getpid()).jpg"
+        // A name of its own per call: the suite's tests build this corpus at the same time.
+        let cmykPath = NSTemporaryDirectory() + "imagepipe-bad-cmyk-\(UUID().uuidString).jpg"
         defer { try? FileManager.default.removeItem(atPath: cmykPath) }
         try ColorReference.python("""
             from PIL import Image

@@ -62,6 +62,16 @@ import TestSupport
         }
     }
 
+    /// A GIF whose first frame has no pixels (found with G_DEBUG=fatal-criticals: gdk-pixbuf's
+    /// loader asserted in gdk_pixbuf_calculate_rowstride, then said "Not enough memory") is
+    /// refused by name before the loader runs, with or without fail=false.
+    @Test(arguments: [true, false])
+    func aGIFWithAnEmptyFirstFrameIsRefusedFirst(failOnDamage: Bool) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/gif-empty-first-frame.gif")))
+        let error = try #require(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOnDamage: failOnDamage)) }
+        #expect(error.description.contains("the GIF's first frame is empty ("), "\(error)")
+    }
+
     @Test func anUnvettedFormatPassesTheCheckAsAnError() {
         Array(FormatAllowlistTests.svg.utf8).withUnsafeBufferPointer { DecodeFuzzCheck.check($0) }
     }

@@ -3,9 +3,8 @@
 /// picture without an error (Pillow calls both "broken data stream"). Walking the codes costs a
 /// table of 4096 lengths, whatever the picture's size.
 enum GIFDataCheck {
-    /// Why the first frame's data is damaged, or nil when it decodes whole (or is not found:
-    /// the loader judges the structure).
-    static func damage(in b: [UInt8]) -> String? {
+    /// The first frame's size and where its LZW data begins, or nil when no frame is found.
+    private static func firstFrame(in b: [UInt8]) -> (width: Int, height: Int, data: Int)? {
         guard b.count >= 13 else { return nil }
         func colourTableLength(_ packed: UInt8) -> Int { packed & 0x80 != 0 ? 3 << ((Int(packed) & 7) + 1) : 0 }
         var index = 13 + colourTableLength(b[10])
@@ -16,7 +15,21 @@ enum GIFDataCheck {
         }
         guard index + 11 <= b.count, b[index] == 0x2C else { return nil }
         let width = Int(b[index + 5]) | Int(b[index + 6]) << 8, height = Int(b[index + 7]) | Int(b[index + 8]) << 8
-        index += 10 + colourTableLength(b[index + 9])
+        return (width, height, index + 10 + colourTableLength(b[index + 9]))
+    }
+
+    /// Why the first frame cannot be decoded at all, damage or not: it has no pixels, which
+    /// gdk-pixbuf's loader reports as "Not enough memory" after a GLib assertion.
+    static func emptyFrame(in b: [UInt8]) -> String? {
+        guard let (width, height, _) = firstFrame(in: b), width == 0 || height == 0 else { return nil }
+        return "the GIF's first frame is empty (\(width)x\(height) pixels)"
+    }
+
+    /// Why the first frame's data is damaged, or nil when it decodes whole (or is not found:
+    /// the loader judges the structure).
+    static func damage(in b: [UInt8]) -> String? {
+        guard let (width, height, start) = firstFrame(in: b) else { return nil }
+        var index = start
         guard index < b.count else { return nil }
         let minimum = Int(b[index])
         guard (1...11).contains(minimum) else { return "the GIF data is damaged (an LZW code size of \(minimum))" }
