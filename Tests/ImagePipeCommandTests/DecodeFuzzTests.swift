@@ -64,12 +64,28 @@ import TestSupport
 
     /// A GIF whose first frame has no pixels (found with G_DEBUG=fatal-criticals: gdk-pixbuf's
     /// loader asserted in gdk_pixbuf_calculate_rowstride, then said "Not enough memory") is
-    /// refused by name before the loader runs, with or without fail=false.
-    @Test(arguments: [true, false])
-    func aGIFWithAnEmptyFirstFrameIsRefusedFirst(failOnDamage: Bool) throws {
-        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/gif-empty-first-frame.gif")))
-        let error = try #require(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOnDamage: failOnDamage)) }
-        #expect(error.description.contains("the GIF's first frame is empty ("), "\(error)")
+    /// refused by name before the loader runs, for the header as for the decode, with or without
+    /// fail=false; also when bytes that start no block come before the frame (the loader passes
+    /// over them).
+    @Test(arguments: ["gif-empty-first-frame.gif", "gif-junk-then-empty-frame.gif"])
+    func aGIFWithAnEmptyFirstFrameIsRefusedFirst(name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/" + name)))
+        let header = try #require(throws: ImageError.self) { try ImageHeader.read(bytes: bytes) }
+        #expect(header.description.contains("the GIF's first frame is empty ("), "\(header)")
+        for failOnDamage in [true, false] {
+            let error = try #require(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOnDamage: failOnDamage)) }
+            #expect(error.description.contains("the GIF's first frame is empty ("), "\(error)")
+        }
+    }
+
+    /// An animation with a byte that starts no block before its first frame is still cut to that
+    /// frame (the loader would find every frame after it, each as large as the canvas).
+    @Test func bytesBeforeAGIFsFirstFrameDoNotHideTheAnimation() throws {
+        let animation = InputLimitTests.animatedGIF(width: 20, height: 10, frames: 3)
+        let packed = Int(animation[10]), start = 13 + (packed & 0x80 != 0 ? 3 << ((packed & 7) + 1) : 0)
+        let junk = Array(animation[..<start]) + [0x1B, 0x1B] + Array(animation[start...])
+        let header = try ImageHeader.read(bytes: junk)
+        #expect(header.frameCount == 3 && header.storedSize == Size(20, 10), "\(header)")
     }
 
     @Test func anUnvettedFormatPassesTheCheckAsAnError() {

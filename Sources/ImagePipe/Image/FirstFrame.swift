@@ -4,7 +4,9 @@
 /// gdk-pixbuf's loaders decode every frame of an animation as it arrives, each as large as the
 /// canvas: 544 bytes of WebP holding ten 16x16 frames on an 8000x8000 canvas made 2.7 GB and a
 /// crash, even for a header read. ImagePipe works on still pictures, so it cuts the data after
-/// the first frame before any loader sees it; the frame limit is then the pixel limit.
+/// the first frame before any loader sees it; the frame limit is then the pixel limit. A GIF
+/// whose first frame has no pixels is refused here: the loader would assert, then say "Not
+/// enough memory".
 struct FirstFrame {
     /// The data to decode: the first frame alone, or the input as it was.
     var bytes: [UInt8]
@@ -15,7 +17,9 @@ struct FirstFrame {
         self.bytes = bytes
         frameCount = 1
         switch format {
-        case .gif: cutGIF()
+        case .gif:
+            cutGIF()
+            if let empty = GIFDataCheck.emptyFrame(in: self.bytes) { throw ImageError(.corrupt, path: path, reason: empty) }
         case .webp: try cutWebP(path: path)
         default: break
         }
@@ -39,23 +43,36 @@ struct FirstFrame {
         var index = 13 + colourTableLength(b[10])
         var frames = 0
         var firstEnd: Int?
-        scan: while index < b.count {
-            switch b[index] {
-            case 0x21: // extension: introducer, label, sub-blocks
+        scan: while let start = Self.nextGIFBlock(in: b, from: index) {
+            index = start
+            if b[index] == 0x21 { // extension: introducer, label, sub-blocks
                 index += 2
                 guard skipSubBlocks(&index) else { break scan }
-            case 0x2C: // image descriptor, local colour table, LZW code size, sub-blocks
+            } else { // image descriptor, local colour table, LZW code size, sub-blocks
                 frames += 1
                 guard index + 10 <= b.count else { break scan }
                 index += 10 + colourTableLength(b[index + 9]) + 1
                 guard skipSubBlocks(&index) else { break scan }
                 if frames == 1 { firstEnd = index }
-            default: // 0x3B trailer, or bytes no decoder reads further
-                break scan
             }
         }
         frameCount = max(1, frames)
         if frames > 1, let firstEnd, firstEnd <= b.count { bytes = Array(b[..<firstEnd]) + [0x3B] }
+    }
+
+    /// Where the next GIF block (an extension, 0x21, or an image descriptor, 0x2C) at or after
+    /// `index` starts, as gdk-pixbuf's loader finds it: it passes over bytes that start no block,
+    /// so a frame after such bytes is still a frame. nil at the trailer (0x3B) or the end.
+    static func nextGIFBlock(in b: [UInt8], from index: Int) -> Int? {
+        var index = index
+        while index < b.count {
+            switch b[index] {
+            case 0x21, 0x2C: return index
+            case 0x3B: return nil
+            default: index += 1
+            }
+        }
+        return nil
     }
 
     /// WebP: RIFF chunks; each `ANMF` is a frame whose data (optional `ALPH`, then `VP8 ` or

@@ -8,14 +8,18 @@ enum GIFDataCheck {
         guard b.count >= 13 else { return nil }
         func colourTableLength(_ packed: UInt8) -> Int { packed & 0x80 != 0 ? 3 << ((Int(packed) & 7) + 1) : 0 }
         var index = 13 + colourTableLength(b[10])
-        while index < b.count, b[index] == 0x21 { // extensions before the first frame
-            index += 2
+        while let start = FirstFrame.nextGIFBlock(in: b, from: index) {
+            index = start
+            if b[index] == 0x2C {
+                guard index + 11 <= b.count else { return nil }
+                let width = Int(b[index + 5]) | Int(b[index + 6]) << 8, height = Int(b[index + 7]) | Int(b[index + 8]) << 8
+                return (width, height, index + 10 + colourTableLength(b[index + 9]))
+            }
+            index += 2 // an extension before the first frame: introducer, label, sub-blocks
             while index < b.count, b[index] != 0 { index += 1 + Int(b[index]) }
             index += 1
         }
-        guard index + 11 <= b.count, b[index] == 0x2C else { return nil }
-        let width = Int(b[index + 5]) | Int(b[index + 6]) << 8, height = Int(b[index + 7]) | Int(b[index + 8]) << 8
-        return (width, height, index + 10 + colourTableLength(b[index + 9]))
+        return nil
     }
 
     /// Why the first frame cannot be decoded at all, damage or not: it has no pixels, which

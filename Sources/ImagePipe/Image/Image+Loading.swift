@@ -41,7 +41,6 @@ extension Image {
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
-        if format == .gif, let empty = GIFDataCheck.emptyFrame(in: frame.bytes) { throw ImageError(.corrupt, path: path, reason: empty) }
         if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame.bytes) {
             throw ImageError(.corrupt, path: path, reason: damage)
         }

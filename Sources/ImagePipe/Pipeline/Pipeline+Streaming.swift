@@ -14,13 +14,13 @@ extension Pipeline {
     /// has begun, still takes the ordinary run): for `imagepipe explain`.
     public func streams(in context: RunContext) -> Bool {
         guard let prepared = try? prepare(in: context) else { return false }
-        return streamingSave(in: context, description: prepared.description, plan: prepared.plan) != nil
+        return streamingSave(in: context, prepared: prepared) != nil
     }
 
     /// The `save` stage when this input can be streamed, else nil.
-    func streamingSave(in context: RunContext, description: SourceDescription, plan: Plan) -> Save? {
-        guard let load = source as? Load, let save = sink as? Save, description.header?.format == "jpeg",
-              description.orientation == 1, plan.decodeAtLeast == nil, transforms.allSatisfy(\.isRowLocal),
+    func streamingSave(in context: RunContext, prepared: PreparedRun) -> Save? {
+        guard let load = source as? Load, let save = sink as? Save, prepared.description.header?.format == "jpeg",
+              prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, transforms.allSatisfy(\.isRowLocal),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               (try? save.target(in: context))?.format == .jpeg else { return nil }
         return save
@@ -34,7 +34,8 @@ extension Pipeline {
         case declined(Image)
     }
 
-    func runStreamed(saving save: Save, in context: RunContext, description: SourceDescription, plan: Plan) throws -> StreamedOutcome {
+    func runStreamed(saving save: Save, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
+        let description = prepared.description
         let load = source as! Load // streamingSave's promise
         let path = try load.resolvedPath(in: context)
         let options = load.loadOptions(in: context)
@@ -92,7 +93,7 @@ extension Pipeline {
             throw error
         }
         let written = try withLocation(stage: transforms.count + 1) { try save.store(bytes, at: destination, in: context) }
-        return .written(RunResult(plan: plan, outputs: [written]))
+        return .written(RunResult(plan: prepared.plan, outputs: [written]))
     }
 
     /// Puts rows of the decode through the color conversion the load makes and the stages, in

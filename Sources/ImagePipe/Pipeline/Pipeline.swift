@@ -48,11 +48,6 @@ public struct Pipeline: Sendable {
 
     /// The source's header and the plan, for `run(in:prepared:)`.
     public func prepare(in context: RunContext) throws -> PreparedRun {
-        let (description, plan) = try describeAndPlan(in: context)
-        return PreparedRun(description: description, plan: plan)
-    }
-
-    private func describeAndPlan(in context: RunContext) throws -> (description: SourceDescription, plan: Plan) {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let options = source.loadOptions(in: context)
         let full = try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) }
@@ -65,13 +60,15 @@ public struct Pipeline: Sendable {
         }
         let unreduced = Plan(sourceSize: full.sourceSize, steps: full.steps, scaling: options.scaling)
         guard options.shrinkOnLoad, let headroom = options.scaling.decodeHeadroom, let first = transforms.first,
-              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else { return (description, unreduced) }
+              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else {
+            return PreparedRun(description: description, plan: unreduced)
+        }
         // Headroom: the kernel then has real pixels to filter, not the DCT's box average.
         let wanted = Size(min(description.size.width, needed.width * headroom), min(description.size.height, needed.height * headroom))
         let reduced = description.reducedSize(atLeast: wanted)
-        guard reduced != description.size else { return (description, unreduced) }
-        return (description, Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: wanted,
-                                  scaling: options.scaling))
+        guard reduced != description.size else { return PreparedRun(description: description, plan: unreduced) }
+        return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced,
+                                                                decodeAtLeast: wanted, scaling: options.scaling))
     }
 
     /// Applies the transforms to an image in memory and returns the result, resampling as
@@ -121,13 +118,14 @@ public struct Pipeline: Sendable {
     }
 
     private func run(in context: RunContext, prepared: PreparedRun?, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
-        let (description, plan) = try prepared.map { ($0.description, $0.plan) } ?? describeAndPlan(in: context)
+        let prepared = try prepared ?? prepare(in: context)
+        let (description, plan) = (prepared.description, prepared.plan)
         try context.cancellation?.check(path: context.input)
         let clock = ContinuousClock()
         let start = clock.now
         let image: Image
-        if writing, observe == nil, let save = streamingSave(in: context, description: description, plan: plan) {
-            switch try runStreamed(saving: save, in: context, description: description, plan: plan) {
+        if writing, observe == nil, let save = streamingSave(in: context, prepared: prepared) {
+            switch try runStreamed(saving: save, in: context, prepared: prepared) {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
             }
