@@ -30,6 +30,15 @@ else
   exit 1
 fi
 
+echo "== leaks: LeakSanitizer over a streamed 50-picture batch (grayscale, JPEG to JPEG, 2 jobs)"
+if ASAN_OPTIONS=detect_leaks=1 SWIFT_BACKTRACE=enable=no "$sanitized" run -e 'grayscale | modulate saturation=1.2' "$work/fifty" \
+    --out-dir "$work/streamed50" -o '{stem}.jpg' -q --jobs 2 2> "$work/leaks.log"; then
+  echo "no leak, no memory error ($(ls "$work/streamed50" | wc -l) pictures written)"
+else
+  grep -E "SUMMARY|Direct leak|Indirect leak|ERROR" "$work/leaks.log" || cat "$work/leaks.log"
+  exit 1
+fi
+
 echo "== peak memory, 50 and 1000 pictures (fit 640x640 + circle-crop, 2 jobs)"
 for dir in fifty in; do
   count=$(ls "$work/$dir" | wc -l)
