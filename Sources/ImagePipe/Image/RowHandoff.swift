@@ -89,6 +89,17 @@ final class RowHandoff: @unchecked Sendable {
 
     // MARK: The decoder's side (through `watcher`)
 
+    /// The decode failed after its buffer was handed over: no rows will come, and this returns
+    /// only once the reader has let go of the buffer, which the decoder then frees.
+    func failing() {
+        locked {
+            failed = true
+            over = true
+            wake()
+            while reading { wait() }
+        }
+    }
+
     /// The decoder is done, in success or failure: wakes a reader still waiting.
     func decoderReturned() {
         locked {
@@ -118,14 +129,6 @@ final class RowHandoff: @unchecked Sendable {
                     handoff.wake()
                 }
             },
-            failed: { context in
-                let handoff = Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue()
-                handoff.locked {
-                    handoff.failed = true
-                    handoff.over = true
-                    handoff.wake()
-                    while handoff.reading { handoff.wait() }
-                }
-            })
+            failed: { context in Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue().failing() })
     }
 }

@@ -20,7 +20,7 @@ enum StrictJPEG {
     /// managed, with the metadata: what `finished` completes. `watcher` hears of the rows as they come.
     static func decodeRaw(path: String, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
         func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
-            try Self.decode(orientation: orientation, options: options, path: path) { target, maxPixels, result, message, count in
+            try Self.decode(orientation: orientation, options: options, path: path, watcher: watcher) { target, maxPixels, result, message, count in
                 imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, watching,
                                            result, message, count)
             }
@@ -32,7 +32,7 @@ enum StrictJPEG {
     /// The decoded picture of bytes in memory.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         let orientation = ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17)))
-        let raw = try decode(orientation: orientation, options: options, path: path) { target, maxPixels, result, message, count in
+        let raw = try decode(orientation: orientation, options: options, path: path, watcher: nil) { target, maxPixels, result, message, count in
             bytes.withUnsafeBufferPointer { data in
                 imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1,
                                       nil, result, message, count)
@@ -67,7 +67,9 @@ enum StrictJPEG {
     private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafeMutablePointer<imagepipe_jpeg_result>,
                                  UnsafeMutablePointer<CChar>, Int) -> Int32
 
-    private static func decode(orientation: Int, options: LoadOptions, path: String?, _ run: Decoder) throws -> (Image, ImageMetadata) {
+    /// `watcher`, when the rows were handed to a reader, is told before the pixels are freed on a failure.
+    private static func decode(orientation: Int, options: LoadOptions, path: String?, watcher: RowHandoff?,
+                               _ run: Decoder) throws -> (Image, ImageMetadata) {
         var target = options.atLeast ?? Size(0, 0)
         if options.applyOrientation, (5...8).contains(orientation) { target = target.transposed }
         var result = imagepipe_jpeg_result()
@@ -98,6 +100,7 @@ enum StrictJPEG {
         let destroy: GdkPixbufDestroyNotify = { pixels, _ in imagepipe_jpeg_free(pixels, nil) }
         guard let pixbuf = gdk_pixbuf_new_from_data(result.pixels, GDK_COLORSPACE_RGB, 0, 8, result.width, result.height,
                                                     result.rowstride, destroy, nil) else {
+            watcher?.failing()
             imagepipe_jpeg_free(result.pixels, nil)
             throw ImageError(.tooLarge, path: path, reason: "cannot hold a \(result.width)x\(result.height) picture")
         }
