@@ -12,6 +12,7 @@ import TestSupport
     /// The frame header's components of what `text` writes from `input`, and the decoded output.
     func written(_ text: String, from input: String, in directory: TemporaryDirectory) throws -> (components: Int, image: Image) {
         let output = directory.file("out.jpg")
+        try? FileManager.default.removeItem(atPath: output) // so that a run writing elsewhere is not judged by the last one's file
         try compiler.compile(text).run(in: RunContext(input: input, output: output))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
         return (try #require(JPEGFrame(bytes)).sampling.count, try Image.decode(bytes))
@@ -35,6 +36,10 @@ import TestSupport
         #expect(try written("threshold 100 grayscale=false", from: input, in: directory).components == 3)
         #expect(try written("grayscale | tint red", from: input, in: directory).components == 3)
         #expect(try written("grayscale | gamma 2", from: input, in: directory).components == 3, "only the last stage says")
+        // tee passes the picture on as it was: its copy and what comes after it stay gray.
+        let copy = directory.file("copy.jpg")
+        #expect(try written("grayscale | tee \(copy) | save", from: input, in: directory).components == 1)
+        #expect(JPEGFrame(Array(try Data(contentsOf: URL(fileURLWithPath: copy))))?.sampling.count == 1)
         // An embedded RGB profile cannot describe a gray JPEG: three components then.
         #expect(try written("grayscale | save profile=srgb", from: input, in: directory).components == 3)
     }

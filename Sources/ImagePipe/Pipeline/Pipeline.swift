@@ -174,7 +174,8 @@ public struct Pipeline: Sendable {
                 }
                 // Stages make new images without metadata; the profile and EXIF still describe them.
                 var metadata = result.metadata.isEmpty ? current.metadata : result.metadata
-                metadata.grayOnly = transform.makesGray
+                // A stage that passed the picture on as it was (tee) leaves it as gray as it was.
+                if result !== current { metadata.grayOnly = transform.makesGray }
                 let carried = metadata == result.metadata ? result : result.withMetadata(metadata)
                 if let context, let writer = transform as? any Sink { outputs.append(try writer.write(carried, in: context)) }
                 return (carried, stageNotes)
