@@ -14,8 +14,9 @@ public struct ImageMetadata: Hashable, Sendable {
     public var xmp: [UInt8]?
     /// Whether the pixels were turned by the EXIF orientation: written EXIF then says 1.
     public var orientationApplied: Bool
-    /// Whether every pixel is gray (R = G = B) because the last stage made it so (`grayscale`,
-    /// `threshold`: `Transform.makesGray`): JPEG is then written with one component.
+    /// Whether every pixel is gray (R = G = B) because the last stage that changed the picture
+    /// made it so (`grayscale`, `threshold`: `Transform.makesGray`): JPEG is then written with
+    /// one component.
     public var grayOnly = false
 
     public init(iccProfile: [UInt8]? = nil, sourceProfile: [UInt8]? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil,

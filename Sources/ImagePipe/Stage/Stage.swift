@@ -69,8 +69,9 @@ public protocol Transform: Stage {
     /// strips of rows as the decoder makes them, and encode them while the decoder goes on
     /// (`Pipeline.runStreamed`). A promise the stage makes; false unless it says so.
     var isRowLocal: Bool { get }
-    /// Whether every output pixel is gray (R = G = B) whatever the input: when this is the last
-    /// stage, JPEG is written with one gray component. False unless the stage says so.
+    /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
+    /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
+    /// gray component. False unless the stage says so.
     var makesGray: Bool { get }
 }
 
