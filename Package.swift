@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "TestSupport"]),
+        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
         .testTarget(name: "LetterboxTests", dependencies: ["Letterbox", "TestSupport"]),
         .testTarget(name: "SquareSliceTests", dependencies: ["SquareSlice", "TestSupport"]),

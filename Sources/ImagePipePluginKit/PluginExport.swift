@@ -51,7 +51,7 @@ public enum PluginExport {
                 interface_version: IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
                 table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
-                apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }))
+                apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes))
         }
     }
 
@@ -119,12 +119,24 @@ public enum PluginExport {
             return nil
         }
         do {
-            let result = try box(stage).stage.apply(to: Image(retaining: OpaquePointer(pixbuf)))
+            let (result, notes) = try StageNote.collecting { try box(stage).stage.apply(to: Image(retaining: OpaquePointer(pixbuf))) }
+            let thread = UInt(pthread_self())
+            pendingNotes.withLock { $0[thread] = notes.isEmpty ? nil : notes }
             return UnsafeMutableRawPointer(result.retainedPixbuf())
         } catch {
             report("\(error)", failure)
             return nil
         }
+    }
+
+    /// What each thread's last apply recorded, until the host asks (`notes`, right after the
+    /// apply, on the same thread): pictures of a batch go through one stage on several threads.
+    private static let pendingNotes = Locked<[UInt: [StageNote]]>([:])
+
+    private static let notes: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? = { _ in
+        let thread = UInt(pthread_self())
+        guard let notes = pendingNotes.withLock({ $0.removeValue(forKey: thread) }) else { return nil }
+        return strdup(JSONValue.array(notes.map(\.json)).text)
     }
 
     private static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { stage in

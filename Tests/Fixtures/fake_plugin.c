@@ -3,7 +3,9 @@
    had its size), SHORT_TABLE (a table shorter than the command calls), FAILS (describe reports an
    error), CLASH (describes a stage named "fit", which the stock command already has),
    NO_SCHEMA_VERSION, FUTURE_SCHEMA, RENAMED_KEY (a parameter key misspelt). Accepted:
-   LONGER_TABLE (a newer plugin whose table has a field this command does not know). */
+   LONGER_TABLE (a newer plugin whose table has a field this command does not know), BEFORE_NOTES
+   (a table that ends before the notes field, as plugins built before it), NOTES (a working
+   stage that copies the picture and notes what it did; built with gdk-pixbuf). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +38,24 @@ static const char *describe(char **error) {
     return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
+#if defined(NOTES) || defined(BEFORE_NOTES)
+#include <gdk-pixbuf/gdk-pixbuf.h>
+static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return malloc(1); }
+static void *apply(void *stage, void *pixbuf, char **error) { (void)stage; (void)error; return gdk_pixbuf_copy(pixbuf); }
+static void destroy(void *stage) { free(stage); }
+#else
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return NULL; }
+static void *apply(void *stage, void *pixbuf, char **error) { (void)stage; (void)pixbuf; (void)error; return NULL; }
+static void destroy(void *stage) { (void)stage; }
+#endif
 static int32_t output_size(void *stage, int32_t w, int32_t h, int32_t *ow, int32_t *oh, char **error) {
     (void)stage; (void)error; *ow = w; *oh = h; return 0;
 }
-static void *apply(void *stage, void *pixbuf, char **error) { (void)stage; (void)pixbuf; (void)error; return NULL; }
-static void destroy(void *stage) { (void)stage; }
 static void free_string(char *text) { free(text); }
+static char *notes(void *stage) {
+    (void)stage;
+    return strdup("[{\"name\":\"copy\",\"text\":\"copied by the fixture\",\"value\":{\"level\":1}}]");
+}
 
 /* A later version of the table with one more field at the end, as a newer plugin would have. */
 typedef struct {
@@ -62,12 +75,14 @@ static const longer_table table = {
 #endif
 #if defined(SHORT_TABLE)
         offsetof(imagepipe_plugin, free_string),
+#elif defined(BEFORE_NOTES)
+        offsetof(imagepipe_plugin, notes),
 #elif defined(LONGER_TABLE)
         sizeof(longer_table),
 #else
         sizeof(imagepipe_plugin),
 #endif
-        describe, create, output_size, apply, destroy, free_string
+        describe, create, output_size, apply, destroy, free_string, notes
     },
     added_later
 };

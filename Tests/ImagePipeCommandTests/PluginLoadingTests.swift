@@ -15,12 +15,18 @@ import TestSupport
         return path
     }
 
-    /// Builds one of the refused plugins of Tests/Fixtures/fake_plugin.c.
-    private func fixture(_ variant: String, in directory: TemporaryDirectory) throws -> String {
+    /// Builds one of the plugins of Tests/Fixtures/fake_plugin.c; those whose stage works
+    /// (`gdkPixbuf`) link gdk-pixbuf.
+    private func fixture(_ variant: String, in directory: TemporaryDirectory, gdkPixbuf: Bool = false) throws -> String {
         let output = directory.file("\(variant.lowercased()).so")
         let source = Self.root.appendingPathComponent("Tests/Fixtures/fake_plugin.c").path
         let include = Self.root.appendingPathComponent("Sources/CImagePipePlugin/include").path
-        let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", output])
+        var flags: [String] = []
+        if gdkPixbuf {
+            let config = try CommandRunner.runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "gdk-pixbuf-2.0"])
+            flags = config.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", output] + flags)
         try #require(result.status == 0, "cc failed: \(result.standardError)")
         return output
     }
@@ -90,6 +96,21 @@ import TestSupport
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty, "\(result.standardError)")
         #expect(result.standardOutput.contains("usage: fake [level=1]") && result.standardOutput.contains("plugin: fixture (\(plugin))"), "\(result.standardOutput)")
+    }
+
+    /// What a plugin's stage decided from the pixels (its `notes`) reaches `run --json` as a
+    /// compiled stage's notes do; a plugin built before the field existed still loads and runs.
+    @Test func aPluginsNotesReachTheRunsJSON() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
+        for (variant, noted) in [("NOTES", true), ("BEFORE_NOTES", false)] {
+            let plugin = try fixture(variant, in: directory, gdkPixbuf: true)
+            let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "out-\(variant).png"],
+                                            in: directory.path)
+            #expect(run.status == 0, "\(variant): \(run.standardError)")
+            #expect(run.standardOutput.contains("\"text\":\"copied by the fixture\"") == noted, "\(variant): \(run.standardOutput)")
+            #expect(try Image.load(path: directory.file("out-\(variant).png")).size == Size(6, 4))
+        }
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {

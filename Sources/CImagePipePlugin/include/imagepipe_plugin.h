@@ -49,6 +49,12 @@ typedef struct imagepipe_plugin {
     void (*destroy)(void *stage);
     /* Frees an error text the plugin made. */
     void (*free_string)(char *text);
+    /* Added without a version change (a plugin whose table_size ends before it has none): what
+       the stage decided from the pixels in the last apply made on the calling thread (a smart
+       crop's window, say), as a JSON array of {"name", "text", "value"} objects, ImagePipe's
+       StageNote; NULL when it decided nothing. The command asks right after each apply, on the
+       same thread, and frees the text with free_string. */
+    char *(*notes)(void *stage);
 } imagepipe_plugin;
 
 typedef const imagepipe_plugin *(*imagepipe_plugin_entry_function)(void);

@@ -13,6 +13,15 @@ struct ExternalStage: Transform, @unchecked Sendable {
     /// A loaded plugin's function table; the library is never unloaded, so it outlives every use.
     struct Table: @unchecked Sendable {
         let pointer: UnsafePointer<imagepipe_plugin>
+
+        /// The fields every plugin of this interface version has: all up to `free_string`.
+        static let requiredSize = MemoryLayout<imagepipe_plugin>.offset(of: \imagepipe_plugin.notes)!
+
+        /// The plugin's `notes`, when its table is long enough to hold the field.
+        var notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)? {
+            Int(pointer.pointee.table_size) >= MemoryLayout<imagepipe_plugin>.offset(of: \imagepipe_plugin.notes)! + MemoryLayout<UnsafeRawPointer>.size
+                ? pointer.pointee.notes : nil
+        }
     }
 
     /// Owns the plugin's stage object.
@@ -60,7 +69,10 @@ struct ExternalStage: Transform, @unchecked Sendable {
         stageSchema = schema
         self.arguments = arguments
         handle = Handle(table: table, stage: made)
+        notes = plugin.notes
     }
+
+    private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
 
     static func == (a: ExternalStage, b: ExternalStage) -> Bool {
         a.stageSchema.name == b.stageSchema.name && a.arguments == b.arguments
@@ -77,9 +89,24 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     func apply(to image: Image) throws -> Image {
-        let result = try handle.call { error in
+        let result = Image(adopting: OpaquePointer(try handle.call { error in
             handle.table.pointee.apply(handle.stage, UnsafeMutableRawPointer(image.pixbuf), error)
+        }))
+        try recordNotes()
+        return result
+    }
+
+    /// Passes on what the plugin's stage decided in the apply just made, as the run's notes.
+    private func recordNotes() throws {
+        guard let notes, let text = notes(handle.stage) else { return }
+        defer { handle.table.pointee.free_string(text) }
+        let said = String(cString: text)
+        guard let items = JSONValue.parse(said)?.arrayValue else { throw StageError("the plugin's notes are not a JSON array: \(said.prefix(80))") }
+        for item in items {
+            guard let name = item["name"]?.stringValue, let text = item["text"]?.stringValue, let value = item["value"] else {
+                throw StageError("a note of the plugin lacks its name, text or value: \(item.text.prefix(80))")
+            }
+            StageNote.record(StageNote(name: name, text: text, value: value))
         }
-        return Image(adopting: OpaquePointer(result))
     }
 }

@@ -37,8 +37,9 @@ extension Registry {
         guard version == Self.pluginInterfaceVersion else {
             throw refuse("built for plugin interface version \(version); this imagepipe speaks version \(Self.pluginInterfaceVersion)")
         }
-        // Fields appended later are ignored; fields this build calls must be there.
-        let size = Int(table.pointee.table_size), needed = MemoryLayout<imagepipe_plugin>.size
+        // Fields appended later are ignored; fields this build calls must be there (notes,
+        // appended after free_string, only when the plugin has it).
+        let size = Int(table.pointee.table_size), needed = ExternalStage.Table.requiredSize
         guard size >= needed else {
             throw refuse("its function table is \(size) bytes, shorter than the \(needed) this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h")
         }

@@ -31,7 +31,7 @@ public struct StageNote: Equatable, Sendable {
     }
 
     /// Runs `body` (one stage's apply) and returns what it recorded.
-    static func collecting<T>(_ body: () throws -> T) rethrows -> (result: T, notes: [StageNote]) {
+    package static func collecting<T>(_ body: () throws -> T) rethrows -> (result: T, notes: [StageNote]) {
         let notes = Locked<[StageNote]>([])
         let result = try $listener.withValue(notes) { try body() }
         return (result, notes.withLock { $0 })
