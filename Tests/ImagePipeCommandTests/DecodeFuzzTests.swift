@@ -78,6 +78,15 @@ import TestSupport
         }
     }
 
+    /// An animated WebP whose first frame holds a chunk that is no image (a VP8X saying
+    /// "animation": gdk-pixbuf's loader then asserted on a missing animation iterator) is
+    /// refused before the loader runs.
+    @Test func aWebPFrameWithoutImageDataIsRefusedFirst() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/webp-frame-holding-vp8x.webp")))
+        let error = try #require(throws: ImageError.self) { try ImageHeader.read(bytes: bytes) }
+        #expect(error.description.contains("an animated WebP whose first frame holds no image data"), "\(error)")
+    }
+
     /// An animation with a byte that starts no block before its first frame is still cut to that
     /// frame (the loader would find every frame after it, each as large as the canvas).
     @Test func bytesBeforeAGIFsFirstFrameDoNotHideTheAnimation() throws {

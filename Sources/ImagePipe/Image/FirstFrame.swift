@@ -102,6 +102,12 @@ struct FirstFrame {
         guard frames > 0 || announcesAnimation else { return }
         frameCount = max(1, frames)
         guard let first else { throw ImageError(.corrupt, path: path, reason: "an animated WebP whose first frame is missing or cut short") }
+        // A frame holds an image chunk (alpha first, or not); anything else (a nested VP8X that
+        // says "animation", found by the decode fuzzer) would send the loader down its animation
+        // path, where it asserts.
+        guard ["ALPH", "VP8 ", "VP8L"].contains(where: { first.data.prefix(4).elementsEqual($0.utf8) }) else {
+            throw ImageError(.corrupt, path: path, reason: "an animated WebP whose first frame holds no image data")
+        }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             Array(type.utf8) + (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (8 * $0)) } + data + (data.count & 1 == 1 ? [0] : [])
         }
