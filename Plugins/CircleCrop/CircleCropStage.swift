@@ -99,9 +99,7 @@ public struct CircleCropStage: Transform, DeclaredStage {
         let output = try outputSize(for: source.fullSize)
         var square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
         if let strategy = position.strategy {
-            square = try SmartCrop.window(width: square.width, height: square.height, in: source.image,
-                                          area: source.wholePicture, strategy: strategy)
-            StageNote.record(.window(source.unmap(square), strategy: strategy))
+            square = try SmartCrop.window(width: square.width, height: square.height, in: source, strategy: strategy)
         }
         // Cut first, scale only the circle's square: the cost follows the output, not the picture.
         let scaled = try source.image.resampled(from: square, to: output, kernel: kernel, linearLight: linearLight)

@@ -16,8 +16,8 @@ struct MedianFilter {
         let middle = side * side / 2
         return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
             RowBands.run(rows: height, workPerRow: width * 4 * side * channels, bands: bands) { band in
-                // One histogram, one window of row pointers and one walk per band, not per row:
-                // each row only clears them.
+                // One histogram, one window of row pointers and one walk's buffers per band, made
+                // once, not per row: each row clears them and walks again.
                 let counts = UnsafeMutablePointer<Int32>.allocate(capacity: 256 * channels)
                 let rows = UnsafeMutablePointer<UnsafePointer<UInt8>>.allocate(capacity: side)
                 defer {

@@ -151,9 +151,7 @@ public struct ResizeStage: Transform, DeclaredStage {
         let layout = layout(for: source.fullSize)
         var window = source.map(layout.window)
         if let strategy = position.strategy {
-            window = try SmartCrop.window(width: window.width, height: window.height, in: source.image,
-                                          area: source.wholePicture, strategy: strategy)
-            StageNote.record(.window(source.unmap(window), strategy: strategy))
+            window = try SmartCrop.window(width: window.width, height: window.height, in: source, strategy: strategy)
         }
         let scaled = try source.image.resampled(from: window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
         guard layout.output != layout.scaled else { return scaled }

@@ -70,9 +70,7 @@ public struct SliceStage: Transform, DeclaredStage {
     public func apply(to source: ReducedImage) throws -> Image {
         var window = source.map(window(for: source.fullSize))
         if let strategy = offset.strategy {
-            window = try SmartCrop.window(width: window.width, height: window.height, in: source.image,
-                                          area: source.wholePicture, strategy: strategy)
-            StageNote.record(.window(source.unmap(window), strategy: strategy))
+            window = try SmartCrop.window(width: window.width, height: window.height, in: source, strategy: strategy)
         }
         return try source.image.resampled(from: window, to: size, kernel: kernel, linearLight: linearLight)
     }

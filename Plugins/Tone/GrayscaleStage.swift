@@ -27,6 +27,6 @@ public struct GrayscaleStage: Transform, DeclaredStage {
     public var makesGray: Bool { true }
 
     public func apply(to image: Image) throws -> Image {
-        try Luma(linear: linear).map(image, colors: Luma.grays)
+        try (linear ? Luma.linearLight : Luma.encoded).map(image, colors: Luma.grays)
     }
 }

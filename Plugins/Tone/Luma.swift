@@ -53,6 +53,10 @@ struct Luma: Sendable {
         }
     }
 
+    /// The two tables, made once: the stages apply many times a run (a streamed run applies
+    /// them to every strip of rows).
+    static let linearLight = Luma(linear: true), encoded = Luma(linear: false)
+
     /// Each gray level as R = G = B, for `map`.
     static let grays: [UInt8] = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
 }

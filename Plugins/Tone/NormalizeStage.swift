@@ -51,7 +51,7 @@ public struct NormalizeStage: Transform, DeclaredStage {
 
     /// The L* range (lower, upper percentile) of the picture's seen pixels; nil when none is.
     func range(of image: Image) -> (low: Float, high: Float)? {
-        let luma = Luma(linear: true), steps = SRGB.encodeSteps, bins = Self.bins
+        let luma = Luma.linearLight, steps = SRGB.encodeSteps, bins = Self.bins
         var histogram = [Int](repeating: 0, count: Self.binCount)
         luma.contributions.withUnsafeBufferPointer { c in
             bins.withUnsafeBufferPointer { bin in

@@ -1,7 +1,7 @@
 import ImagePipe
 
 /// `threshold [128] [grayscale=true]` — sharp's threshold: values at or above the threshold
-/// become 255, the others 0. By default the value compared is the pixel's grey (linear-light
+/// become 255, the others 0. By default the value compared is the pixel's gray (linear-light
 /// Rec. 709 luma, as `grayscale`), so the picture becomes black and white; with
 /// `grayscale=false` each channel is compared on its own. Alpha is kept.
 public struct ThresholdStage: Transform, DeclaredStage {
@@ -36,6 +36,6 @@ public struct ThresholdStage: Transform, DeclaredStage {
     public func apply(to image: Image) throws -> Image {
         let table = (0..<256).map { $0 >= level ? UInt8(255) : 0 }
         guard grayscale else { return try image.mapChannels(table) }
-        return try Luma(linear: true).map(image, colors: table.flatMap { [$0, $0, $0] })
+        return try Luma.linearLight.map(image, colors: table.flatMap { [$0, $0, $0] })
     }
 }

@@ -4,9 +4,9 @@ import ImagePipe
 /// it, strongest in the mid-tones and fading to none at black and white (so shadows and
 /// highlights stay neutral, as in a toned print).
 ///
-/// As sharp: each pixel's grey (linear-light Rec. 709 luma, see `grayscale`) has lightness
+/// As sharp: each pixel's gray (linear-light Rec. 709 luma, see `grayscale`) has lightness
 /// L*; with l = L*/100 the weight is 1 − 4(l − ½)², and the output is L*, weight × the tint's a*
-/// and b*. That depends on the grey alone, so it is a 256-entry table.
+/// and b*. That depends on the gray alone, so it is a 256-entry table.
 public struct TintStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
         "tint", summary: "Tone the picture with a color, keeping its lightness, as sharp's tint",
@@ -29,11 +29,11 @@ public struct TintStage: Transform, DeclaredStage {
         return "gray's L* kept, a* b* = \(NumberFormat.short(Double(lab[1]))), \(NumberFormat.short(Double(lab[2]))) × (1 − 4(L*/100 − ½)²)"
     }
 
-    /// Output R, G, B for each grey level, interleaved.
+    /// Output R, G, B for each gray level, interleaved.
     func table() -> [UInt8] {
         let tint = lab
-        return (0..<256).flatMap { grey -> [UInt8] in
-            let l = CIELab.fromSRGB(SIMD3(repeating: Float(grey)))[0]
+        return (0..<256).flatMap { gray -> [UInt8] in
+            let l = CIELab.fromSRGB(SIMD3(repeating: Float(gray)))[0]
             let weight = 1 - 4 * (l / 100 - 0.5) * (l / 100 - 0.5)
             let rgb = CIELab.toSRGB(SIMD3(l, weight * tint[1], weight * tint[2]))
             return [UInt8(rgb[0]), UInt8(rgb[1]), UInt8(rgb[2])]
@@ -44,6 +44,6 @@ public struct TintStage: Transform, DeclaredStage {
     public var isRowLocal: Bool { true }
 
     public func apply(to image: Image) throws -> Image {
-        try Luma(linear: true).map(image, colors: table())
+        try Luma.linearLight.map(image, colors: table())
     }
 }

@@ -162,11 +162,10 @@ struct ExplainCommand {
     /// The plan; with `pixels`, the picture decoded and transformed too (nothing written), for
     /// what the stages decide from it.
     func explanation(of pipeline: Pipeline, in context: RunContext, pixels: Bool = false) throws -> Explanation {
-        let plan = try pipeline.plan(in: context)
+        let prepared = try pipeline.prepare(in: context)
+        let plan = prepared.plan
         var explanation = Explanation()
-        if let load = pipeline.source as? Load, let path = load.path ?? context.input {
-            let file = try path == "-" ? ImageHeader.read(bytes: context.inputBytes ?? [], options: context.loadOptions)
-                                       : ImageHeader.read(path: path, options: context.loadOptions)
+        if let load = pipeline.source as? Load, let path = load.path ?? context.input, let file = prepared.description.header {
             explanation.input = path
             explanation.header = file
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
@@ -175,7 +174,7 @@ struct ExplainCommand {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
                 how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
-            if pipeline.streams(in: context) {
+            if pipeline.streams(in: context, prepared: prepared) {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
             }
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))

@@ -81,7 +81,8 @@ final class MemoryBudget: @unchecked Sendable {
         return Int(line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.filter(\.isNumber))
     }
 
-    /// `1.2 GB`, `300 MB`: sizes in messages, in the units `--max-memory` takes.
+    /// `1.2G`, `300M`: sizes in messages, in binary units with `--max-memory`'s letters (a
+    /// fraction such as 1.2G is for reading; `--max-memory` takes whole numbers).
     static func describe(_ bytes: Int) -> String {
         let units: [(String, Int)] = [("G", 30), ("M", 20), ("K", 10)]
         for (unit, shift) in units where bytes >= 1 << shift {

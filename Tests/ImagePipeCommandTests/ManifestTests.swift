@@ -155,10 +155,9 @@ import TestSupport
         for lines in [2_000, 400_000] {
             let list = (1...lines).map { "photos/\($0)/IMG_\($0).jpg" }.joined(separator: "\n")
             _ = try directory.write(list, to: "list-\(lines).txt")
-            let measure = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-            let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", measure, CommandRunner.binary, "run", "-e", "fit 8x8",
-                "--inputs-from", "list-\(lines).txt", "--shard", "7/1000", "--out-dir", "out", "--ledger", "ledger-\(lines)", "-q"], in: directory.path)
-            peaks.append(try #require(Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.standardError)"))
+            let result = try PeakMemory.run(["run", "-e", "fit 8x8", "--inputs-from", "list-\(lines).txt", "--shard", "7/1000",
+                                             "--out-dir", "out", "--ledger", "ledger-\(lines)", "-q"], in: directory.path)
+            peaks.append(result.peakBytes / 1024)
             let end = ((try? String(contentsOfFile: directory.file("ledger-\(lines)/shard-7-of-1000.jsonl"), encoding: .utf8)) ?? "").split(separator: "\n").last
             #expect(end.flatMap { JSONValue.parse(String($0)) }?["total"]?.numberValue == Double(lines), "the whole list was read")
         }

@@ -142,7 +142,7 @@ struct StripInvert: Transform, DeclaredStage {
             == Self.output(of: kept, input: input, streamed: false, in: directory))
     }
 
-    @Test func turnedCMYKAndShrunkPicturesTakeTheOrdinaryRun() throws {
+    @Test func turnedCMYKAndPNGRunsAndOtherStagesTakeTheOrdinaryRun() throws {
         let directory = try TemporaryDirectory()
         let input = try Self.photo(in: directory)
         // EXIF orientation 6: the decode is turned whole before the stages.

@@ -23,6 +23,14 @@ public enum SmartCrop {
     /// The longest side of the copy the analysis runs on.
     public static let analysisSide = 256
 
+    /// The window a stage crops to in a decode that may be reduced (pixels of `source.image`,
+    /// over the whole picture), noted for the run (`StageNote.window`) in the full picture's pixels.
+    public static func window(width: Double, height: Double, in source: ReducedImage, strategy: Strategy) throws -> Region {
+        let window = try window(width: width, height: height, in: source.image, area: source.wholePicture, strategy: strategy)
+        StageNote.record(.window(source.unmap(window), strategy: strategy))
+        return window
+    }
+
     /// A window of `width` × `height` (pixels of `image`) inside `area` of `image`, placed where
     /// `strategy` finds the content, at whole pixels where the area allows. The window is clamped
     /// to `area` and keeps its size (at most the area's).

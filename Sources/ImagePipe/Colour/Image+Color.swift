@@ -59,18 +59,14 @@ extension Image {
     /// with (unless `color=keep` leaves an RGB profile in place), with its metadata attached.
     /// A failed conversion names `path`, the file it came from.
     static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions, path: String?) throws -> Image {
+        let (source, metadata) = colorManagement(of: metadata, options: options)
+        guard let source else { return image.withMetadata(metadata) }
         do {
-            return try colorManaged(image, metadata: metadata, options: options)
+            return try image.converted(from: source, to: .sRGB, intent: options.intent).withMetadata(metadata)
         } catch var error as ImageError {
             error.path = path
             throw error
         }
-    }
-
-    private static func colorManaged(_ image: Image, metadata: ImageMetadata, options: LoadOptions) throws -> Image {
-        let (source, metadata) = colorManagement(of: metadata, options: options)
-        guard let source else { return image.withMetadata(metadata) }
-        return try image.converted(from: source, to: .sRGB, intent: options.intent).withMetadata(metadata)
     }
 
     /// What `colorManaged` does to a decode with this metadata: the profile its pixels are to be

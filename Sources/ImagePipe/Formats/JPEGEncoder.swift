@@ -35,21 +35,19 @@ enum JPEGEncoder {
             guard let bytes else { return body(nil, 0) }
             return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
         }
-        let status = withoutActuallyEscaping(rowsReady ?? { _ in size.height }) { supply in
-            withUnsafePointer(to: supply) { context in
-                let ready: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32)? = rowsReady == nil ? nil : { context, needed in
-                    let supply = context!.assumingMemoryBound(to: RowsReady.self).pointee
-                    return Int32(clamping: supply(Int(needed)))
-                }
-                return with(metadata.icc) { icc, iccSize in
-                    with(metadata.exif) { exif, exifSize in
-                        with(metadata.xmp) { xmp, xmpSize in
-                            imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride),
-                                                  Int32(min(max(quality, 1), 100)), subsampling, gray && metadata.icc == nil ? 1 : 0,
-                                                  progressive ? 1 : 0, optimizeCoding ? 1 : 0,
-                                                  icc, iccSize, exif, exifSize, xmp, xmpSize, ready, UnsafeMutableRawPointer(mutating: context),
-                                                  &output, &length, &message, count)
-                        }
+        // libjpeg calls `ready` with a pointer to `rowsReady` as its context; no callback when all rows are there.
+        let ready: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32)? = rowsReady == nil ? nil : { context, needed in
+            Int32(clamping: context!.assumingMemoryBound(to: RowsReady?.self).pointee!(Int(needed)))
+        }
+        let status = withUnsafePointer(to: rowsReady) { context in
+            with(metadata.icc) { icc, iccSize in
+                with(metadata.exif) { exif, exifSize in
+                    with(metadata.xmp) { xmp, xmpSize in
+                        imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride),
+                                              Int32(min(max(quality, 1), 100)), subsampling, gray && metadata.icc == nil ? 1 : 0,
+                                              progressive ? 1 : 0, optimizeCoding ? 1 : 0,
+                                              icc, iccSize, exif, exifSize, xmp, xmpSize, ready, UnsafeMutableRawPointer(mutating: context),
+                                              &output, &length, &message, count)
                     }
                 }
             }

@@ -5,13 +5,16 @@
 /// canvas: 544 bytes of WebP holding ten 16x16 frames on an 8000x8000 canvas made 2.7 GB and a
 /// crash, even for a header read. ImagePipe works on still pictures, so it cuts the data after
 /// the first frame before any loader sees it; the frame limit is then the pixel limit. A GIF
-/// whose first frame has no pixels is refused here: the loader would assert, then say "Not
-/// enough memory".
+/// whose first frame has no pixels is refused here (the loader would assert, then say "Not
+/// enough memory"), and where the first frame's data begins is kept for `GIFDataCheck`.
 struct FirstFrame {
     /// The data to decode: the first frame alone, or the input as it was.
     var bytes: [UInt8]
     /// How many frames the input holds (1 for a still picture).
     var frameCount: Int
+    /// A GIF's first frame: its size and where its LZW data begins (the code size byte), in
+    /// `bytes`; nil for other formats, or when no whole descriptor is found.
+    var gifFrame: (width: Int, height: Int, data: Int)?
 
     init(of bytes: [UInt8], format: SourceFormat, path: String?) throws(ImageError) {
         self.bytes = bytes
@@ -19,7 +22,9 @@ struct FirstFrame {
         switch format {
         case .gif:
             cutGIF()
-            if let empty = GIFDataCheck.emptyFrame(in: self.bytes) { throw ImageError(.corrupt, path: path, reason: empty) }
+            if let frame = gifFrame, frame.width == 0 || frame.height == 0 {
+                throw ImageError(.corrupt, path: path, reason: "the GIF's first frame is empty (\(frame.width)x\(frame.height) pixels)")
+            }
         case .webp: try cutWebP(path: path)
         default: break
         }
@@ -51,6 +56,10 @@ struct FirstFrame {
             } else { // image descriptor, local colour table, LZW code size, sub-blocks
                 frames += 1
                 guard index + 10 <= b.count else { break scan }
+                if frames == 1, index + 11 <= b.count {
+                    gifFrame = (Int(b[index + 5]) | Int(b[index + 6]) << 8, Int(b[index + 7]) | Int(b[index + 8]) << 8,
+                                index + 10 + colourTableLength(b[index + 9]))
+                }
                 index += 10 + colourTableLength(b[index + 9]) + 1
                 guard skipSubBlocks(&index) else { break scan }
                 if frames == 1 { firstEnd = index }

@@ -3,36 +3,11 @@
 /// picture without an error (Pillow calls both "broken data stream"). Walking the codes costs a
 /// table of 4096 lengths, whatever the picture's size.
 enum GIFDataCheck {
-    /// The first frame's size and where its LZW data begins, or nil when no frame is found.
-    private static func firstFrame(in b: [UInt8]) -> (width: Int, height: Int, data: Int)? {
-        guard b.count >= 13 else { return nil }
-        func colourTableLength(_ packed: UInt8) -> Int { packed & 0x80 != 0 ? 3 << ((Int(packed) & 7) + 1) : 0 }
-        var index = 13 + colourTableLength(b[10])
-        while let start = FirstFrame.nextGIFBlock(in: b, from: index) {
-            index = start
-            if b[index] == 0x2C {
-                guard index + 11 <= b.count else { return nil }
-                let width = Int(b[index + 5]) | Int(b[index + 6]) << 8, height = Int(b[index + 7]) | Int(b[index + 8]) << 8
-                return (width, height, index + 10 + colourTableLength(b[index + 9]))
-            }
-            index += 2 // an extension before the first frame: introducer, label, sub-blocks
-            while index < b.count, b[index] != 0 { index += 1 + Int(b[index]) }
-            index += 1
-        }
-        return nil
-    }
-
-    /// Why the first frame cannot be decoded at all, damage or not: it has no pixels, which
-    /// gdk-pixbuf's loader reports as "Not enough memory" after a GLib assertion.
-    static func emptyFrame(in b: [UInt8]) -> String? {
-        guard let (width, height, _) = firstFrame(in: b), width == 0 || height == 0 else { return nil }
-        return "the GIF's first frame is empty (\(width)x\(height) pixels)"
-    }
-
     /// Why the first frame's data is damaged, or nil when it decodes whole (or is not found:
     /// the loader judges the structure).
-    static func damage(in b: [UInt8]) -> String? {
-        guard let (width, height, start) = firstFrame(in: b) else { return nil }
+    static func damage(in frame: FirstFrame) -> String? {
+        let b = frame.bytes
+        guard let (width, height, start) = frame.gifFrame else { return nil }
         var index = start
         guard index < b.count else { return nil }
         let minimum = Int(b[index])

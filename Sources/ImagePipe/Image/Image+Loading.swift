@@ -13,20 +13,19 @@ extension Image {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes), options: options, path: path)
         }
         if format == .jpeg {
-            // libjpeg reads the file itself: judge its size first.
-            try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
-            return try StrictJPEG.decode(path: path, orientation: header.orientation, options: options)
+            return try StrictJPEG.finished(decodeRawJPEG(path: path, header: header, options: options, watcher: nil),
+                                           orientation: header.orientation, options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
         try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { try decoder.write($0) }
         return try decoder.finish()
     }
 
-    /// libjpeg's decode of a JPEG file, checked as `load` checks it, before the EXIF turn and
-    /// color management (`StrictJPEG.finished`); `watcher` hears of the rows as they come.
-    static func decodeRawJPEG(path: String, header: ImageHeader, options: LoadOptions, watcher: RowHandoff) throws -> (Image, ImageMetadata) {
-        try header.checkPixels(limit: options.maxPixels, path: path)
-        guard options.allowedFormats.contains(.jpeg) else { throw ImageError(.unsupported, path: path, reason: "jpeg: not an allowed format") }
+    /// libjpeg's decode of a JPEG file whose header passed `load`'s checks (or `Load.describe`'s),
+    /// before the EXIF turn and color management (`StrictJPEG.finished`); `watcher` hears of the
+    /// rows as they come.
+    static func decodeRawJPEG(path: String, header: ImageHeader, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
+        // libjpeg reads the file itself: judge its size first.
         try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
         return try StrictJPEG.decodeRaw(path: path, orientation: header.orientation, options: options, watcher: watcher)
     }
@@ -41,7 +40,7 @@ extension Image {
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
-        if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame.bytes) {
+        if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame) {
             throw ImageError(.corrupt, path: path, reason: damage)
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }

@@ -63,7 +63,6 @@ final class PixbufDecoder {
         if let maxPixels = options.maxPixels, maxPixels > 0, stored.pixelCount > maxPixels {
             refusal = .tooManyPixels(stored, limit: maxPixels, path: path)
             gdk_pixbuf_loader_set_size(loader, 0, 0) // keep the loader from allocating the bomb
-            return
         }
     }
 

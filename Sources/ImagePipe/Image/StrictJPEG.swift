@@ -10,14 +10,9 @@ import CJPEGStrict
 enum StrictJPEG {
     static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
 
-    /// The decoded picture of a file, streamed.
-    static func decode(path: String, orientation: Int, options: LoadOptions) throws -> Image {
-        try finished(decodeRaw(path: path, orientation: orientation, options: options, watcher: nil),
-                     orientation: orientation, options: options, path: path)
-    }
-
-    /// The pixels of a file as libjpeg gives them (CMYK made RGB), not yet turned or color
-    /// managed, with the metadata: what `finished` completes. `watcher` hears of the rows as they come.
+    /// The pixels of a file (streamed from it) as libjpeg gives them (CMYK made RGB), not yet
+    /// turned or color managed, with the metadata: what `finished` completes. `watcher` hears of
+    /// the rows as they come.
     static func decodeRaw(path: String, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
         func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
             try Self.decode(orientation: orientation, options: options, path: path, watcher: watcher) { target, maxPixels, result, message, count in

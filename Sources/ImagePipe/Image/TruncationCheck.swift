@@ -1,20 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Tells whether encoded data ends properly, for the formats whose gdk-pixbuf loaders return a
-/// truncated file as a partly grey picture without an error.
+/// truncated file as a partly grey picture without an error. (JPEG is decoded by libjpeg
+/// directly, whose warnings are errors: `StrictJPEG`.)
 ///
-/// - JPEG: an end-of-image marker (FF D9) after the last start-of-scan (FF DA). Inside
-///   entropy-coded data a 0xFF is always followed by 00 or a restart marker, so neither pair
-///   appears by accident; an EXIF thumbnail's end marker comes before the main scan.
 /// - PNG: the `IEND` chunk within the last bytes of the data.
 /// - WebP: as many bytes as the RIFF header says the file holds.
 /// - BMP: the pixel data's end, from the header's offset, row size and height (uncompressed),
 ///   or its stated data size (run-length encoded): the loader fills what is missing with black.
 struct TruncationCheck {
-    private var jpegEnded = false
-    private var previousWasFF = false
     private var tail: [UInt8] = []
     private static let tailLength = 64
     /// The first bytes (the headers WebP and BMP state their length in), and how many there were.
@@ -23,30 +15,16 @@ struct TruncationCheck {
     private static let headLength = 64
 
     mutating func scan(_ chunk: UnsafeRawBufferPointer) {
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+        guard chunk.count > 0 else { return }
         if head.count < Self.headLength { head += chunk.prefix(Self.headLength - head.count) }
         total += chunk.count
-        if previousWasFF { see(chunk[0]) }
-        var offset = 0
-        while offset < chunk.count, let found = memchr(base + offset, 0xFF, chunk.count - offset) {
-            let position = base.distance(to: UnsafeRawPointer(found))
-            if position + 1 < chunk.count { see(chunk[position + 1]) }
-            offset = position + 1
-        }
-        previousWasFF = chunk[chunk.count - 1] == 0xFF
         tail = Array((tail + chunk.suffix(Self.tailLength)).suffix(Self.tailLength))
-    }
-
-    private mutating func see(_ markerByte: UInt8) {
-        if markerByte == 0xDA { jpegEnded = false } else if markerByte == 0xD9 { jpegEnded = true }
     }
 
     /// Why data in the named gdk-pixbuf format looks truncated, or nil when it looks whole (or
     /// the format is not checked).
     func truncation(format: String?) -> String? {
         switch format {
-        case "jpeg":
-            return jpegEnded ? nil : "the JPEG data is truncated (no end-of-image marker after the last scan)"
         case "png":
             let iend = Array("IEND".utf8)
             let found = tail.count >= 4 && (0...(tail.count - 4)).contains { Array(tail[$0..<$0 + 4]) == iend }

@@ -10,20 +10,19 @@ extension Pipeline {
     /// costs (a view, a wait) vanish, few enough that the encoder starts soon after the decoder.
     public static let streamedStripRows = 32
 
-    /// Whether `run(in:)` will stream this input (a CMYK JPEG, found out only once its decode
-    /// has begun, still takes the ordinary run): for `imagepipe explain`.
-    public func streams(in context: RunContext) -> Bool {
-        guard let prepared = try? prepare(in: context) else { return false }
-        return streamingSave(in: context, prepared: prepared) != nil
+    /// Whether `run(in:prepared:)` will stream this input (a CMYK JPEG, found out only once its
+    /// decode has begun, still takes the ordinary run): for `imagepipe explain`.
+    public func streams(in context: RunContext, prepared: PreparedRun) -> Bool {
+        streamingSave(in: context, prepared: prepared) != nil
     }
 
-    /// The `save` stage when this input can be streamed, else nil.
-    func streamingSave(in context: RunContext, prepared: PreparedRun) -> Save? {
+    /// The `save` stage and the file it writes when this input can be streamed, else nil.
+    func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String)? {
         guard let load = source as? Load, let save = sink as? Save, prepared.description.header?.format == "jpeg",
               prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, transforms.allSatisfy(\.isRowLocal),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
-              (try? save.target(in: context))?.format == .jpeg else { return nil }
-        return save
+              let target = try? save.target(in: context), target.format == .jpeg else { return nil }
+        return (save, target.path)
     }
 
     /// What a streamed run came to: the file written, or the decode when the picture turned out
@@ -34,7 +33,7 @@ extension Pipeline {
         case declined(Image)
     }
 
-    func runStreamed(saving save: Save, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
+    func runStreamed(saving save: Save, to destination: String, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
         let description = prepared.description
         let load = source as! Load // streamingSave's promise
         let path = try load.resolvedPath(in: context)
@@ -54,7 +53,6 @@ extension Pipeline {
         guard let start = handoff.waitForStart(), start.channels == 3 else { return .declined(try decoded()) }
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
         metadata.grayOnly = transforms.last?.makesGray ?? false
-        let (destination, _) = try withLocation(stage: transforms.count + 1) { try save.target(in: context) }
         let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
         guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }
 

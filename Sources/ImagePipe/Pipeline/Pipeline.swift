@@ -124,8 +124,8 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let image: Image
-        if writing, observe == nil, let save = streamingSave(in: context, prepared: prepared) {
-            switch try runStreamed(saving: save, in: context, prepared: prepared) {
+        if writing, observe == nil, let (save, destination) = streamingSave(in: context, prepared: prepared) {
+            switch try runStreamed(saving: save, to: destination, in: context, prepared: prepared) {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
             }

@@ -67,7 +67,10 @@ struct ConvolutionPass {
         rows = .allocate(capacity: 2 * ry + 1)
         paddedFloats = .allocate(capacity: flat ? 3 * (width + 2 * rx) + 4 : 0)
         paddedFloats.initialize(repeating: 0, count: flat ? 3 * (width + 2 * rx) + 4 : 0)
-        flatOutput = .allocate(capacity: flat ? ringStride : 0)
+        // One vector more than the sums fill: the last pixel's unaligned load reaches 4 bytes
+        // past them when 3 × width is a whole number of vectors.
+        flatOutput = .allocate(capacity: flat ? ringStride + 1 : 0)
+        flatOutput.initialize(repeating: .zero, count: flat ? ringStride + 1 : 0)
     }
 
     func release() {
