@@ -12,7 +12,34 @@ struct strict_error {
     char *message;
     size_t message_size;
     int tolerant;
+    int stopped; /* what stopped the decode, when not damage: 3, the deadline; 4, too many scans */
 };
+
+struct bounded_progress {
+    struct jpeg_progress_mgr manager; /* first: libjpeg hands back a pointer to it */
+    const struct imagepipe_jpeg_limits *limits;
+    unsigned int calls;
+};
+
+/* libjpeg calls this every few rows, and for each scan it reads while buffering a progressive
+   image: the one place a long decode can be stopped from inside. */
+static void monitor(j_common_ptr cinfo) {
+    struct bounded_progress *progress = (struct bounded_progress *)cinfo->progress;
+    struct strict_error *error = (struct strict_error *)cinfo->err;
+    const struct imagepipe_jpeg_limits *limits = progress->limits;
+    j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+    if (limits->max_scans > 0 && decompress->input_scan_number > limits->max_scans) {
+        snprintf(error->message, error->message_size, "more than %d scans (a progressive JPEG needs at most a few dozen)",
+                 limits->max_scans);
+        error->stopped = 4;
+        longjmp(error->escape, 1);
+    }
+    if (limits->should_stop && (progress->calls++ & 15) == 0 && limits->should_stop(limits->context)) {
+        snprintf(error->message, error->message_size, "decoding went past the time limit (--timeout)");
+        error->stopped = 3;
+        longjmp(error->escape, 1);
+    }
+}
 
 static void fail(j_common_ptr cinfo) {
     struct strict_error *error = (struct strict_error *)cinfo->err;
@@ -80,10 +107,12 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
 
 /* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
 static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                  long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                  long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                  const struct imagepipe_jpeg_watcher *watcher,
                   struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
+    struct bounded_progress progress;
     unsigned char *volatile buffer = NULL;
     volatile int watched = 0; /* the watcher was told of the buffer: it may be reading it */
     memset(result, 0, sizeof *result);
@@ -93,15 +122,22 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     error.message = message;
     error.message_size = message_size;
     error.tolerant = tolerant;
+    error.stopped = 0;
     if (setjmp(error.escape)) {
         if (watched) watcher->failed(watcher->context);
         jpeg_destroy_decompress(&cinfo);
         free(buffer);
         result->pixels = NULL;
         imagepipe_jpeg_free_metadata(result);
-        return -1;
+        return error.stopped ? -error.stopped : -1;
     }
     jpeg_create_decompress(&cinfo);
+    if (limits) {
+        memset(&progress, 0, sizeof progress);
+        progress.manager.progress_monitor = monitor;
+        progress.limits = limits;
+        cinfo.progress = &progress.manager;
+    }
     if (file) {
         jpeg_stdio_src(&cinfo, file);
     } else {
@@ -174,13 +210,15 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
 }
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                          const struct imagepipe_jpeg_watcher *watcher,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, watcher, result, message, message_size);
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, limits, watcher, result, message, message_size);
 }
 
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                               const struct imagepipe_jpeg_watcher *watcher,
                                struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
     FILE *file = fopen(path, "rb");
@@ -190,7 +228,7 @@ int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_leas
     }
     /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */
     setvbuf(file, NULL, _IOFBF, 1 << 20);
-    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, watcher, result, message, message_size);
+    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, limits, watcher, result, message, message_size);
     fclose(file);
     return status;
 }
@@ -256,6 +294,12 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     jpeg_start_compress(&cinfo, TRUE);
     write_app1(&cinfo, &marker, exif_marker, 6, exif, exif_size);
     write_app1(&cinfo, &marker, xmp_marker, 29, xmp, xmp_size);
+    /* The chunk count is one byte: libjpeg would wrap it past 255 chunks and write a profile no
+       reader can put together. The Swift side refuses such profiles first; this is the backstop. */
+    if (icc && icc_size > 255u * 65519u) {
+        snprintf(message, message_size, "an ICC profile of %zu bytes does not fit in a JPEG", icc_size);
+        longjmp(error.escape, 1);
+    }
     if (icc && icc_size > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
     int ready = rows_ready ? 0 : height;
     while (cinfo.next_scanline < cinfo.image_height) {

@@ -43,6 +43,9 @@ struct BatchRunner: Sendable {
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
             while interruption.received == nil, let item = feed.next() {
                 let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context)
+                // A picture given up because the run was stopped (SIGTERM) is neither done nor
+                // failed: left out of the ledger and the counts, it is made again on resuming.
+                if interruption.received != nil, outcome.error != nil { continue }
                 ledger?.record(outcome, index: item.context.index)
                 if traceDirectory != nil { traced.withLock { $0[item.context.index] = (outcome, traceFolder(for: item.context)) } }
                 reporter.finished(outcome)
@@ -95,10 +98,12 @@ struct BatchRunner: Sendable {
         FileOutcome(input: context.input ?? "-", outputs: [], inputSize: nil, outputSize: nil, seconds: 0, error: message, skipped: false)
     }
 
-    /// Runs one input on a thread of its own and waits at most `timeout` for it. A decoder in C
-    /// cannot be interrupted, so a run past the limit is reported as failed and left to end on
-    /// its own: its output gate is closed first, so it never writes a file after that, and the
-    /// deadline in its load options stops its decoder at the next chunk of data.
+    /// Runs one input on a thread of its own and waits at most `timeout` for it. Past the limit
+    /// the run is told to stop (its cancellation, checked between stages and rows, and the
+    /// deadline in its load options, checked by the decoders as they go) and its output gate is
+    /// closed, so it never writes a file after that; the batch then waits a moment for it to let
+    /// go of its thread and memory before the next input starts. Only a run stuck inside a C
+    /// loader that checks nothing is left to end on its own.
     /// `whenEnded` is called once the run has truly ended, even when it was abandoned: it gives
     /// back the memory the run holds.
     private func processWithinTimeout(_ context: RunContext, prepared: PreparedRun?, whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
@@ -112,6 +117,8 @@ struct BatchRunner: Sendable {
         context.loadOptions.deadline = clock.now + .milliseconds(Int64(allowed * 1000))
         let gate = OutputGate()
         context.outputGate = gate
+        let cancellation = Cancellation(parent: context.cancellation)
+        context.cancellation = cancellation
         let result = Locked<FileOutcome?>(nil)
         let done = DispatchSemaphore(value: 0)
         let start = reporter.elapsed
@@ -125,13 +132,21 @@ struct BatchRunner: Sendable {
         if done.wait(timeout: .now() + .milliseconds(Int(allowed * 1000))) == .success, let outcome = result.withLock({ $0 }) {
             return outcome
         }
+        cancellation.cancel()
         gate.close() // waits for a rename in progress: after this, nothing of this run lands
         if let outcome = result.withLock({ $0 }) { return outcome } // it finished meanwhile
-        abandoned.withLock { $0 = true }
+        if done.wait(timeout: .now() + .milliseconds(Int(Self.stopGrace * 1000))) != .success {
+            abandoned.withLock { $0 = true }
+        } else if let outcome = result.withLock({ $0 }), outcome.error == nil {
+            return outcome // it had landed its outputs just before the gate closed
+        }
         let input = context.input ?? "-"
         let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (--timeout); nothing written").description
         return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
     }
+
+    /// How long a run past its time limit is given to stop before it is abandoned on its thread.
+    static let stopGrace = 2.0
 
     /// `60 s`, `0.5 s`
     static func seconds(_ value: Double) -> String {

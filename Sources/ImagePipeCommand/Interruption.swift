@@ -4,12 +4,14 @@ import ImagePipe
 import Glibc
 #endif
 
-/// SIGINT and SIGTERM during a run: in a batch the first asks the workers to finish the files in
-/// progress and start no more (the summary then says how far it got); a second stops at once,
-/// removing the temporary files of writes in progress. With one picture there is nothing to
-/// finish first: the first signal cancels it (between stages and encoder rows), and it writes
-/// nothing. Either way no partial file is left under an output name, since outputs land only by
-/// rename when complete.
+/// SIGINT and SIGTERM during a run. In a batch the first Ctrl-C (SIGINT) asks the workers to
+/// finish the files in progress and start no more (the summary then says how far it got); a
+/// second stops at once, removing the temporary files of writes in progress. SIGTERM is what a
+/// scheduler sends before it kills (Slurm's `scancel`, Kubernetes, systemd): it stops the
+/// pictures in progress at their next check, and if the process is still there a second later it
+/// ends at once all the same. With one picture there is nothing to finish first: the first
+/// signal cancels it (between stages and encoder rows), and it writes nothing. Either way no
+/// partial file is left under an output name, since outputs land only by rename when complete.
 final class Interruption: Sendable {
     /// Cancelled by the first signal when the run has one picture.
     let cancellation = Cancellation()
@@ -20,6 +22,9 @@ final class Interruption: Sendable {
     /// The signal that asked to stop, if any.
     var received: Int32? { signalNumber.withLock { $0 } }
 
+    /// How long the pictures in progress have to stop after SIGTERM before the process ends.
+    static let termGrace = 0.9
+
     func install(onePicture: Bool) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
@@ -29,8 +34,14 @@ final class Interruption: Sendable {
                     defer { if current == nil { current = number } }
                     return current == nil
                 }
-                if first, onePicture {
+                if first, onePicture || number == SIGTERM {
                     cancellation.cancel()
+                    if !onePicture { Console.error("stopping: the pictures in progress are given up") }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(Self.termGrace * 1000))) {
+                        ImageFile.removeTemporaryFiles()
+                        Console.error("stopped at once")
+                        _exit(128 + number)
+                    }
                 } else if first {
                     Console.error("stopping after the files in progress (signal again to stop at once)")
                 } else {

@@ -44,13 +44,15 @@ struct RunCommand {
           -o, --output FILE      Where to write the result: a file, DIR/ (into it), or a template
           --out-dir DIR          The directory outputs go into (made if missing)
           -r, --recursive        Search directories given as inputs recursively
-          -j, --jobs N           Pictures processed at once (default: the number of cores)
+          -j, --jobs N           Pictures processed at once (default: the number of cores; at most
+                                 4 times that)
           --format FORMAT        Output format (\(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))); default: from the extension
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
           --timeout SECONDS      The most one picture may take; past it the picture fails and a batch
-                                 goes on (default \(Int(Self.defaultTimeout)); 0 = no limit)
+                                 goes on (default \(Int(Self.defaultTimeout)); 0 = no limit; at most
+                                 \(Int(Self.longestTimeout)), a day)
           --max-memory N         What the pictures in progress may hold together, estimated from each
                                  header; one that does not fit beside the others waits, one that could
                                  never fit fails alone; K, M, G suffixes (default: 3/4 of the
@@ -69,6 +71,8 @@ struct RunCommand {
     /// Seconds one picture may take by default: generous, since a 100-megapixel PNG takes seconds
     /// to encode, yet it ends a hostile decode that would never finish.
     static let defaultTimeout = 60.0
+    /// A day: past it a limit means nothing, and its deadline would overflow the clock's arithmetic.
+    static let longestTimeout = 86_400.0
 
     /// Standard output holds one picture: not several (a batch, or tee and save both writing
     /// `-`), and not a picture followed by `--json` lines. `outputs` are each input's, as
@@ -116,17 +120,21 @@ struct RunCommand {
         try LimitOptions.apply(parser, to: &limits)
         let sharding = try ShardOptions(parser)
         let manifest = try sharding.openManifest()
-        var inputs: [BatchInput] = [], sawDirectory = false
+        var inputs: [BatchInput] = [], sawDirectory = false, passedOver: [BatchInput.PassedOver] = []
         if manifest != nil {
             guard positionals.isEmpty else { throw UsageError("--inputs-from takes the place of INPUT arguments: give one or the other") }
             if (pipeline.source as? Load)?.path != nil { throw UsageError("the pipeline loads one file itself, so --inputs-from has nothing to give it") }
         } else {
-            (inputs, sawDirectory) = try BatchInput.collect(positionals, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
+            (inputs, sawDirectory, passedOver) = try BatchInput.collect(positionals, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
         }
         let batch = inputs.count > 1 || sawDirectory || manifest != nil
         let shard = try sharding.selection.resolve(batch: batch)
         if shard != nil { inputs = ShardOptions.stableOrder(inputs) }
-        if sawDirectory && inputs.isEmpty { throw UsageError("no pictures found in \(positionals.joined(separator: ", "))") }
+        for skipped in passedOver { Console.warning(skipped.message) }
+        if sawDirectory && inputs.isEmpty {
+            if passedOver.contains(where: \.isFailure) { return 1 } // said above
+            throw UsageError("no pictures found in \(positionals.joined(separator: ", "))")
+        }
         guard inputs.filter({ $0.path == "-" }).count <= (inputs.count == 1 ? 1 : 0) else {
             throw UsageError("standard input (-) can only be the one input")
         }
@@ -138,12 +146,18 @@ struct RunCommand {
         try LimitOptions.apply(parser, to: &template.loadOptions)
         var timeout: Double? = Self.defaultTimeout
         if let text = parser.last("--timeout") {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else { throw UsageError("--timeout needs a number of seconds ≥ 0, got '\(text)'") }
+            guard let seconds = Double(text), seconds >= 0, seconds <= Self.longestTimeout else {
+                throw UsageError("--timeout needs a number of seconds from 0 to \(Int(Self.longestTimeout)), got '\(text)'")
+            }
             timeout = seconds == 0 ? nil : seconds
         }
-        var jobs = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        var jobs = cores
         if let text = parser.last("--jobs") {
-            guard let count = Int(text), count >= 1 else { throw UsageError("--jobs needs a whole number ≥ 1, got '\(text)'") }
+            // More threads than that only wait on each other, each holding a picture in memory.
+            guard let count = Int(text), (1...4 * cores).contains(count) else {
+                throw UsageError("--jobs needs a whole number from 1 to \(4 * cores) (4 times the \(cores) cores), got '\(text)'")
+            }
             jobs = count
         }
         var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
@@ -214,6 +228,6 @@ struct RunCommand {
             if let problem = ledger.writeError { Console.error(problem) }
         }
         if let stopped { return 128 + stopped }
-        return failed > 0 || feed.failure != nil || ledger?.writeError != nil ? 1 : 0
+        return failed > 0 || feed.failure != nil || ledger?.writeError != nil || passedOver.contains(where: \.isFailure) ? 1 : 0
     }
 }

@@ -128,7 +128,7 @@ import Glibc
             #expect(process.terminationStatus == 128 + SIGTERM)
             #expect(partial.last?["event"]?.stringValue == "end" && partial.last?["stopped"]?.boolValue == true)
             #expect(ManifestTests.files(under: directory.file("resumed"), hidden: true).allSatisfy { !$0.contains(".imagepipe-") },
-                    "SIGTERM: the pictures in progress finish, no temporary file is left")
+                    "SIGTERM: the pictures in progress are given up, no temporary file is left")
         } else {
             #expect(process.terminationReason == .uncaughtSignal)
         }

@@ -14,7 +14,9 @@ public enum ColorReference {
 
     /// A Display P3 profile as Apple's phones embed it: the DCI-P3 primaries, D65 white and the
     /// sRGB tone curve, built by Little CMS from those numbers (no Debian package ships one).
-    public static func displayP3() -> [UInt8] {
+    /// With `privateTagBytes` above 0 it also holds a private tag of that many bytes, as some
+    /// editors embed previews or settings in their profiles (a large profile that is still valid).
+    public static func displayP3(privateTagBytes: Int = 0) -> [UInt8] {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
         var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1), Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
                                         Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
@@ -25,6 +27,10 @@ public enum ColorReference {
         let description = cmsMLUalloc(nil, 1)
         cmsMLUsetASCII(description, "en", "US", "Display P3")
         cmsWriteTag(profile, cmsSigProfileDescriptionTag, UnsafeRawPointer(description))
+        if privateTagBytes > 0 {
+            let padding = [UInt8](repeating: 0x5A, count: privateTagBytes)
+            cmsWriteRawTag(profile, cmsTagSignature(0x7A7A_7A7A), padding, UInt32(privateTagBytes))
+        }
         var length: UInt32 = 0
         cmsSaveProfileToMem(profile, nil, &length)
         var bytes = [UInt8](repeating: 0, count: Int(length))
@@ -58,9 +64,10 @@ public enum ColorReference {
     }
 
     /// Runs a Python script with Pillow (Debian `python3-pil`), for the files ImagePipe cannot write
-    /// itself (CMYK JPEG, grey PNG).
+    /// itself (CMYK JPEG, grey PNG). Debian's own Python, which the package is for: another
+    /// `python3` first on the PATH (pyenv's, a virtualenv's) has no Pillow.
     public static func python(_ script: String) throws {
-        let result = try CommandRunner.runProgram("/usr/bin/env", ["python3", "-c", script])
+        let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", script])
         guard result.status == 0 else { throw ReferenceError("python3 failed: \(result.standardError)") }
     }
 

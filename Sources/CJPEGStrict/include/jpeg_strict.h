@@ -32,6 +32,16 @@ struct imagepipe_jpeg_watcher {
     void (*failed)(void *context);
 };
 
+/* Bounds on one decode's work, checked by libjpeg's progress monitor while it decodes: a
+ * progressive JPEG of more than max_scans scans (when above 0) is refused, as libjpeg-turbo's
+ * djpeg -maxscans does (10,000 tiny scans made a 341 KB file decode for minutes), and should_stop,
+ * when not NULL, is asked every few rows or scans whether to give up (a deadline passed). */
+struct imagepipe_jpeg_limits {
+    int max_scans;
+    int (*should_stop)(void *context);
+    void *context;
+};
+
 /*
  * Decodes JPEG data with libjpeg, treating libjpeg's warnings as errors: corrupt entropy-coded
  * data ("bad Huffman code") and a premature end, which gdk-pixbuf's loader lets through as a
@@ -42,15 +52,18 @@ struct imagepipe_jpeg_watcher {
  * max_pixels (when above 0) is refused from its header, returning -2. On success returns 0 and
  * fills *result. On failure returns -1 with the reason in message. With tolerant set, libjpeg's
  * warnings are not errors: damaged or cut data decodes as far as it goes (load fail=false).
- * watcher, when not NULL, is told of the rows as they come.
+ * watcher, when not NULL, is told of the rows as they come; limits, when not NULL, bound the work
+ * (a decode they stop returns -3 for should_stop, -4 for too many scans, with the reason in message).
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                          const struct imagepipe_jpeg_watcher *watcher,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* The same, streaming from a file, so the compressed data is never all in memory. */
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_watcher *watcher,
+                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                               const struct imagepipe_jpeg_watcher *watcher,
                                struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* Frees everything a decode's result holds except the pixels (those go with the picture). */

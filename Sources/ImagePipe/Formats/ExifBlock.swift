@@ -69,6 +69,27 @@ public struct ExifBlock: Sendable {
         }
     }
 
+    /// Whether the block is TIFF-structured: a byte order, the number 42, and a first directory
+    /// of at least one entry lying wholly inside the block. Random bytes are not.
+    public var isWellFormed: Bool {
+        guard bytes.count >= 8 else { return false }
+        let little: Bool
+        switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+        case (0x49, 0x49, 0x2A, 0x00): little = true
+        case (0x4D, 0x4D, 0x00, 0x2A): little = false
+        default: return false
+        }
+        func number(_ offset: Int, _ count: Int) -> Int {
+            (0..<count).reduce(0) { value, index in
+                little ? value | Int(bytes[offset + index]) << (8 * index) : value << 8 | Int(bytes[offset + index])
+            }
+        }
+        let directory = number(4, 4)
+        guard directory >= 8, directory + 2 <= bytes.count else { return false }
+        let entries = number(directory, 2)
+        return entries > 0 && directory + 2 + 12 * entries <= bytes.count
+    }
+
     /// The block with IFD0's orientation tag set to 1 (as stored = as shown), every other byte
     /// unchanged; the block itself when it has no such tag, or one not of type SHORT.
     public func withOrientationReset() -> ExifBlock {

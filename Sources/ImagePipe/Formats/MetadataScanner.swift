@@ -104,17 +104,17 @@ struct MetadataScanner {
         var metadata = ImageMetadata()
         switch container {
         case .jpeg:
-            var iccChunks: [(Int, [UInt8])] = []
+            var iccChunks: [(sequence: Int, count: Int, data: [UInt8])] = []
             for (tag, data) in blocks {
                 if tag == [0xE1], metadata.exif == nil, data.starts(with: Self.exifMarker) {
                     metadata.exif = Array(data.dropFirst(6))
                 } else if tag == [0xE1], metadata.xmp == nil, data.starts(with: Self.xmpMarker) {
                     metadata.xmp = Array(data.dropFirst(Self.xmpMarker.count))
                 } else if tag == [0xE2], data.count > 14, data.starts(with: Array("ICC_PROFILE\0".utf8)) {
-                    iccChunks.append((Int(data[12]), Array(data.dropFirst(14))))
+                    iccChunks.append((Int(data[12]), Int(data[13]), Array(data.dropFirst(14))))
                 }
             }
-            if !iccChunks.isEmpty { metadata.sourceProfile = iccChunks.sorted { $0.0 < $1.0 }.flatMap(\.1) }
+            metadata.sourceProfile = Self.assembledProfile(iccChunks)
         case .png:
             for (tag, data) in blocks {
                 switch String(decoding: tag, as: UTF8.self) {
@@ -141,6 +141,16 @@ struct MetadataScanner {
             }
         }
         return metadata
+    }
+
+    /// The ICC profile of a JPEG's APP2 chunks, or nil unless they are numbered 1 to N, each
+    /// once, all saying N: the same rule as libjpeg's `jpeg_read_icc_profile`, so that `info`
+    /// and the decoder agree on which files have a profile.
+    private static func assembledProfile(_ chunks: [(sequence: Int, count: Int, data: [UInt8])]) -> [UInt8]? {
+        guard let count = chunks.first?.count, count > 0, chunks.count == count, chunks.allSatisfy({ $0.count == count }) else { return nil }
+        let ordered = chunks.sorted { $0.sequence < $1.sequence }
+        guard ordered.map(\.sequence) == Array(1...count) else { return nil }
+        return ordered.flatMap(\.data)
     }
 
     /// The metadata of a whole file in memory.

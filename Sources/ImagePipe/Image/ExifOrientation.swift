@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Reads the EXIF orientation tag of a JPEG from its first bytes, or a TIFF's own orientation
+/// Reads the EXIF orientation tag of a JPEG's APP1 segment, or a TIFF's own orientation
 /// tag, so that a plan can know the turned size before decoding (gdk_pixbuf_get_file_info does
 /// not look at either). The decode then turns the picture by this same reading, never by the
 /// loader's (`PixbufDecoder.finish`).
@@ -21,18 +21,10 @@ enum ExifOrientation {
     }
 
     /// The orientation of a picture held in memory, for the formats whose orientation the
-    /// decode applies (JPEG's EXIF, TIFF's tag); 1 for the others.
+    /// gdk-pixbuf decode applies (TIFF's tag); 1 for the others. A JPEG's comes with its header
+    /// (`JPEGHeader`).
     static func parse(_ bytes: [UInt8], format: SourceFormat) -> Int {
-        switch format {
-        case .jpeg: parse(jpeg: Array(bytes.prefix(1 << 17)))
-        case .tiff: parseTIFF(bytes, start: 0, end: bytes.count)
-        default: 1
-        }
-    }
-
-    /// The orientation, 1–8; 1 when the file has no such tag.
-    static func read(path: String) throws -> Int {
-        parse(jpeg: try ImageFile.prefix(path: path, count: 1 << 17))
+        format == .tiff ? parseTIFF(bytes, start: 0, end: bytes.count) : 1
     }
 
     /// Walks the JPEG markers up to the first APP1 "Exif" segment and reads tag 0x0112 of IFD0.

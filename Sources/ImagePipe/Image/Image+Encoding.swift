@@ -3,18 +3,20 @@ import CGdkPixbuf
 extension Image {
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
     /// `options.background` first; the pixels are written in the profile `options.profile`
-    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG encoder between rows.
-    public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil) throws -> [UInt8] {
+    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG encoder between
+    /// rows; `warn` hears of metadata left out (`OutputMetadata.checked`).
+    public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil,
+                        warn: (String) -> Void = { _ in }) throws -> [UInt8] {
         if format == .jpeg, hasAlpha {
             var flat = metadata
             let back = options.background
             flat.grayOnly = metadata.grayOnly && back.red == back.green && back.green == back.blue // gray on a color is not gray
-            return try flattened(onto: back).withMetadata(flat).encoded(as: format, options: options, cancellation: cancellation)
+            return try flattened(onto: back).withMetadata(flat).encoded(as: format, options: options, cancellation: cancellation, warn: warn)
         }
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
-        let (image, embedded) = try preparedForSaving(as: format, options: options)
+        let (image, embedded) = try preparedForSaving(as: format, options: options, warn: warn)
         let quality = options.quality(for: format)
         switch format {
         case .png:
@@ -49,8 +51,9 @@ extension Image {
     ///
     /// The pixels' profile is `metadata.iccProfile` (nil: sRGB). A format that cannot embed a
     /// profile gets sRGB pixels, which is what a reader assumes of it.
-    func preparedForSaving(as format: ImageFormat, options: SaveOptions) throws -> (Image, OutputMetadata) {
-        let (target, embedded) = try Image.savingPlan(for: metadata, as: format, options: options)
+    func preparedForSaving(as format: ImageFormat, options: SaveOptions, warn: (String) -> Void) throws -> (Image, OutputMetadata) {
+        let (target, embedded, warnings) = try Image.savingPlan(for: metadata, as: format, options: options)
+        warnings.forEach(warn)
         guard target != metadata.iccProfile else { return (self, embedded) }
         func opened(_ bytes: [UInt8]?) throws -> ICCProfile {
             guard let bytes else { return .sRGB }
@@ -63,8 +66,9 @@ extension Image {
 
     /// What `preparedForSaving` decides from a picture's metadata alone: the profile the written
     /// pixels are to be in (nil: sRGB; when it differs from `metadata.iccProfile`, the pixels are
-    /// converted) and what to embed.
-    static func savingPlan(for metadata: ImageMetadata, as format: ImageFormat, options: SaveOptions) throws -> (target: [UInt8]?, embedded: OutputMetadata) {
+    /// converted), what to embed, and a warning for each block left out.
+    static func savingPlan(for metadata: ImageMetadata, as format: ImageFormat, options: SaveOptions) throws
+        -> (target: [UInt8]?, embedded: OutputMetadata, warnings: [String]) {
         var embedded = OutputMetadata()
         if format.embedsMetadata {
             if options.keep.keepsEXIF, let exif = metadata.exif {
@@ -103,7 +107,8 @@ extension Image {
         }
         if !format.embedsProfile { (target, embed) = (nil, false) }
         if embed { embedded.icc = target ?? ICCProfile.sRGB.bytes }
-        return (target, embedded)
+        let (checked, warnings) = try embedded.checked(for: format)
+        return (target, checked, warnings)
     }
 
     /// The picture as gdk-pixbuf's saver for `type` writes it, with its key/value options.

@@ -10,14 +10,14 @@ extension Image {
         // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
         // libheif reads a HEIF container from memory.
         if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) {
-            return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes), options: options, path: path)
+            return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
         }
         if format == .jpeg {
             return try StrictJPEG.finished(decodeRawJPEG(path: path, header: header, options: options, watcher: nil),
                                            orientation: header.orientation, options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
-        try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { try decoder.write($0) }
+        try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { try decoder.write($0) }
         return try decoder.finish()
     }
 

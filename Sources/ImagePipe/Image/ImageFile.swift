@@ -9,25 +9,60 @@ public enum ImageFile {
     /// Calls `body` with successive chunks of the file until it returns false or the file ends.
     /// More than `limit` bytes is an error: a regular file is judged by its size before a byte is
     /// read, anything else (a FIFO, `/dev/zero`) as it is read.
-    static func readChunks(path: String, chunkSize: Int = 1 << 16, limit: Int? = nil, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
-        guard let file = fopen(path, "rb") else { throw readError(path: path) }
-        defer { fclose(file) }
+    ///
+    /// The file is opened without blocking, so a FIFO that no program writes to is an empty
+    /// file rather than a wait for ever, and one whose writer stalls fails at `deadline` (the
+    /// picture's `--timeout`) instead of holding its thread past it.
+    public static func readChunks(path: String, chunkSize: Int = 1 << 16, limit: Int? = nil, deadline: ContinuousClock.Instant? = nil,
+                                  _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw readError(path: path) }
+        defer { close(descriptor) }
         var status = stat()
-        if let limit, fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > limit {
-            throw ImageError.tooManyBytes(limit: limit, path: path)
+        guard fstat(descriptor, &status) == 0 else { throw ImageError(.unreadable, path: path, reason: systemMessage()) }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw ImageError(.unreadable, path: path, reason: "is a directory")
+        case S_IFREG:
+            if let limit, Int(status.st_size) > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
+            // A file on disk never makes a reader wait: plain blocking reads from here.
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        default: break
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var total = 0
         while true {
-            let count = fread(buffer.baseAddress, 1, chunkSize, file)
+            let count = read(descriptor, buffer.baseAddress, chunkSize)
+            if count < 0 {
+                switch errno {
+                case EINTR: continue
+                case EAGAIN: try waitForData(descriptor, deadline: deadline, path: path)
+                default: throw ImageError(.unreadable, path: path, reason: systemMessage())
+                }
+                continue
+            }
+            if count == 0 { return }
             total += count
             if let limit, total > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
-            if count > 0, try !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
-            if count < chunkSize {
-                if ferror(file) != 0 { throw ImageError(.unreadable, path: path, reason: systemMessage()) }
-                return
+            if try !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
+        }
+    }
+
+    /// Waits until a FIFO or device has data (or its writer has gone), at most until `deadline`.
+    private static func waitForData(_ descriptor: Int32, deadline: ContinuousClock.Instant?, path: String) throws {
+        var wanted = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let left = deadline - .now
+                guard left > .zero else {
+                    throw ImageError(.timedOut, path: path, reason: "no data came within the time limit (--timeout); nothing written")
+                }
+                milliseconds = Int32(clamping: Int(left.inSeconds * 1000) + 1)
             }
+            let ready = poll(&wanted, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0, errno != EINTR { throw ImageError(.unreadable, path: path, reason: systemMessage()) }
         }
     }
 
@@ -39,10 +74,10 @@ public enum ImageFile {
         }
     }
 
-    /// Every byte of a file, refused past `limit`.
-    static func readAll(path: String, limit: Int?) throws -> [UInt8] {
+    /// Every byte of a file, refused past `limit`, read by `deadline`.
+    public static func readAll(path: String, limit: Int?, deadline: ContinuousClock.Instant? = nil) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try readChunks(path: path, limit: limit) { chunk in
+        try readChunks(path: path, limit: limit, deadline: deadline) { chunk in
             bytes.append(contentsOf: chunk)
             return true
         }
@@ -53,16 +88,6 @@ public enum ImageFile {
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
-    /// The first `count` bytes of a file (fewer if it is shorter).
-    static func prefix(path: String, count: Int) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        try readChunks(path: path, chunkSize: count) { chunk in
-            bytes.append(contentsOf: chunk)
-            return false
-        }
-        return bytes
     }
 
     /// The best reason why `path` cannot be opened.
@@ -166,7 +191,7 @@ public enum ImageFile {
     }
 
     /// What a file that is not a regular file is, in words.
-    static func kindDescription(_ mode: mode_t) -> String {
+    public static func kindDescription(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: return "is a directory"
         case S_IFBLK: return "is a block device"

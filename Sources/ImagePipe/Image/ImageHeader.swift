@@ -49,13 +49,19 @@ public struct ImageHeader: Hashable, Sendable {
     public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageHeader {
         var format: SourceFormat?
         var decoder: PixbufDecoder?
+        var jpeg: JPEGHeader.Reader?
         var whole: [UInt8] = []
-        try ImageFile.readChunks(path: path, limit: options.maxInputBytes) { chunk in
+        try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
             if format == nil {
                 let identified = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
                 format = identified
-                if !identified.isAnimated && !identified.isHEIF { decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path) }
+                if identified == .jpeg {
+                    jpeg = JPEGHeader.Reader(path: path)
+                } else if !identified.isAnimated && !identified.isHEIF {
+                    decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
+                }
             }
+            if jpeg != nil { return try jpeg!.feed(chunk) == nil }
             guard let decoder else {
                 whole.append(contentsOf: chunk)
                 return true
@@ -63,10 +69,14 @@ public struct ImageHeader: Hashable, Sendable {
             return try decoder.write(chunk)
         }
         guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        if let jpeg {
+            guard let header = jpeg.header else { throw ImageError(.corrupt, path: path, reason: "starts like a JPEG but ends before its frame header") }
+            return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)
+        }
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }
-        let orientation = format == .jpeg ? (try? ExifOrientation.read(path: path)) ?? 1 : format == .tiff ? ExifOrientation.read(tiffPath: path) : 1
+        let orientation = format == .tiff ? ExifOrientation.read(tiffPath: path) : 1
         return try decoder.header(format: format, orientation: orientation, frameCount: 1)
     }
 }

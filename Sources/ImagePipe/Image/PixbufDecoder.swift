@@ -124,6 +124,10 @@ final class PixbufDecoder {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
+        if format == .jpeg {
+            let header = try JPEGHeader.read(bytes, path: path)
+            return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)
+        }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0

@@ -15,8 +15,8 @@ enum StrictJPEG {
     /// the rows as they come.
     static func decodeRaw(path: String, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
         func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
-            try Self.decode(orientation: orientation, options: options, path: path, watcher: watcher) { target, maxPixels, result, message, count in
-                imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, watching,
+            try Self.decode(orientation: orientation, options: options, path: path, watcher: watcher) { target, maxPixels, limits, result, message, count in
+                imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, limits, watching,
                                            result, message, count)
             }
         }
@@ -26,10 +26,10 @@ enum StrictJPEG {
 
     /// The decoded picture of bytes in memory.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        let orientation = ExifOrientation.parse(jpeg: Array(bytes.prefix(1 << 17)))
-        let raw = try decode(orientation: orientation, options: options, path: path, watcher: nil) { target, maxPixels, result, message, count in
+        let orientation = try JPEGHeader.read(bytes, path: path).orientation
+        let raw = try decode(orientation: orientation, options: options, path: path, watcher: nil) { target, maxPixels, limits, result, message, count in
             bytes.withUnsafeBufferPointer { data in
-                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1,
+                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, limits,
                                       nil, result, message, count)
             }
         }
@@ -59,8 +59,13 @@ enum StrictJPEG {
         return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
     }
 
-    private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafeMutablePointer<imagepipe_jpeg_result>,
-                                 UnsafeMutablePointer<CChar>, Int) -> Int32
+    private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafePointer<imagepipe_jpeg_limits>,
+                                 UnsafeMutablePointer<imagepipe_jpeg_result>, UnsafeMutablePointer<CChar>, Int) -> Int32
+
+    /// The most scans a progressive JPEG may have, as TurboJPEG's `TJFLAG_LIMITSCANS` (500):
+    /// encoders write about ten, and each scan walks every block of the picture again, so a
+    /// small file of thousands of tiny scans takes minutes.
+    static let maxScans: Int32 = 500
 
     /// `watcher`, when the rows were handed to a reader, is told before the pixels are freed on a failure.
     private static func decode(orientation: Int, options: LoadOptions, path: String?, watcher: RowHandoff?,
@@ -70,12 +75,22 @@ enum StrictJPEG {
         var result = imagepipe_jpeg_result()
         var message = [CChar](repeating: 0, count: 256)
         let count = message.count
-        let status = run((Int32(clamping: target.width), Int32(clamping: target.height)), Int64(options.maxPixels ?? 0),
-                         &result, &message, count)
+        var deadline = options.deadline ?? .now
+        let status = withUnsafeMutablePointer(to: &deadline) { deadline in
+            let shouldStop: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+                ContinuousClock.now > context!.assumingMemoryBound(to: ContinuousClock.Instant.self).pointee ? 1 : 0
+            }
+            var limits = imagepipe_jpeg_limits(max_scans: Self.maxScans, should_stop: options.deadline == nil ? nil : shouldStop,
+                                               context: UnsafeMutableRawPointer(deadline))
+            return run((Int32(clamping: target.width), Int32(clamping: target.height)), Int64(options.maxPixels ?? 0), &limits,
+                       &result, &message, count)
+        }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {
         case 0: break
         case -2: throw ImageError(.tooLarge, path: path, reason: reason)
+        case -3: throw ImageError(.timedOut, path: path, reason: reason)
+        case -4: throw ImageError(.corrupt, path: path, reason: reason)
         default: throw ImageError(.corrupt, path: path, reason: reason.isEmpty ? "libjpeg could not decode it" : reason)
         }
         defer { imagepipe_jpeg_free_metadata(&result) }

@@ -3,14 +3,18 @@
 /// within a fraction of a second and writes nothing.
 public final class Cancellation: Sendable {
     private let cancelled = Locked(false)
+    /// Whose cancellation this one follows as well: a batch's, for one of its pictures.
+    private let parent: Cancellation?
 
-    public init() {}
+    /// A cancellation of its own, also cancelled whenever `parent` is (one picture's time limit
+    /// under the batch's Ctrl-C).
+    public init(parent: Cancellation? = nil) { self.parent = parent }
 
     /// Asks the run to stop; it throws at its next check.
     public func cancel() { cancelled.withLock { $0 = true } }
 
-    /// Whether `cancel()` was called.
-    public var isCancelled: Bool { cancelled.withLock { $0 } }
+    /// Whether `cancel()` was called, here or on the parent.
+    public var isCancelled: Bool { cancelled.withLock { $0 } || parent?.isCancelled == true }
 
     /// Throws an `.interrupted` error once cancelled.
     public func check(path: String?) throws(ImageError) {

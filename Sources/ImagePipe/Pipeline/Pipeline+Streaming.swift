@@ -55,6 +55,7 @@ extension Pipeline {
         metadata.grayOnly = transforms.last?.makesGray ?? false
         let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
         guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }
+        for warning in saving.warnings { context.warn("\(destination): \(warning)") }
 
         var processed = 0
         var stageError: (any Error)?

@@ -114,7 +114,7 @@ public struct Save: Sink, DeclaredStage {
         let bytes: [UInt8]
         do {
             try context.cancellation?.check(path: path)
-            bytes = try image.encoded(as: format, options: options, cancellation: context.cancellation)
+            bytes = try image.encoded(as: format, options: options, cancellation: context.cancellation) { context.warn("\(path): \($0)") }
             try context.cancellation?.check(path: path)
         } catch var error as ImageError {
             error.path = path
