@@ -106,8 +106,18 @@ struct EditCommand {
             Console.error("editor at \(session.url)")
             Console.error(context.output.map { "OK writes \($0) and prints the pipeline line; Cancel or Ctrl-C writes nothing" }
                           ?? "OK prints the pipeline line (give -o FILE to write the picture too); Cancel or Ctrl-C exits")
-            if !parser.has("--no-browser") { Self.openBrowser(session.url) }
-            return session.run()
+            if !parser.has("--no-browser") {
+                do throws(StageError) {
+                    let page = try EditLaunchPage.write(forwardingTo: session.url)
+                    session.launchPage = page
+                    Self.openBrowser(page.url)
+                } catch {
+                    Console.error("\(error.message): open the address in a browser yourself")
+                }
+            }
+            let status = session.run()
+            session.launchPage?.remove()
+            return status
         }
     }
 
@@ -138,7 +148,9 @@ struct EditCommand {
                                    contentType: format == .png ? "image/png" : "image/jpeg")
     }
 
-    /// Opens the address in the desktop's browser with xdg-open, when there is one; says so otherwise.
+    /// Opens `url` (the launch page, never an address with the token: xdg-open's and the
+    /// browser's arguments are readable by every local user) in the desktop's browser with
+    /// xdg-open, when there is one; says so otherwise.
     static func openBrowser(_ url: String) {
         guard let program = g_find_program_in_path("xdg-open") else {
             Console.error("no xdg-open here: open the address in a browser yourself")
