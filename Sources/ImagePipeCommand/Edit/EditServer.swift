@@ -96,8 +96,19 @@ final class EditServer {
         for (name, callback) in [("request-started", started), ("request-read", read), ("request-finished", finished), ("request-aborted", finished)] {
             g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(callback, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
         }
+        // The listening socket is made here, not by soup_server_listen_local, for its backlog:
+        // libsoup accepts one connection per turn of the loop, and with the default backlog of
+        // 10 a burst of connections has the kernel drop the page's own for a second or more.
         var error: UnsafeMutablePointer<GError>?
-        guard soup_server_listen_local(server, requestedPort, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+        let address = g_inet_socket_address_new_from_string("127.0.0.1", requestedPort)
+        defer { if let address { g_object_unref(address) } }
+        let socket = g_socket_new(G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error)
+        defer { if let socket { g_object_unref(socket) } }
+        if let socket {
+            g_socket_set_listen_backlog(socket, 128)
+        }
+        guard let socket, let address, g_socket_bind(socket, address, 1, &error) != 0, g_socket_listen(socket, &error) != 0,
+              soup_server_listen_socket(server, socket, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
             throw StageError("the editor cannot listen on 127.0.0.1: \(message)")
