@@ -252,7 +252,14 @@ final class EditServer {
     /// waiting (a client that reads nothing gets nothing), and a client still sending may see
     /// the connection reset instead.
     private func reject(_ message: OpaquePointer, _ status: UInt32, _ text: String) {
-        guard let socket = soup_server_message_get_socket(message) else { return }
+        guard let socket = soup_server_message_get_socket(message) else {
+            // A connection without a socket (libsoup's listener makes none such): libsoup answers
+            // instead, and keeps none of the body it still reads.
+            soup_message_body_set_accumulate(soup_server_message_get_request_body(message), 0)
+            soup_message_headers_replace(soup_server_message_get_response_headers(message), "Connection", "close")
+            soup_server_message_set_status(message, status, nil)
+            return
+        }
         g_object_ref(socket)
         defer { g_object_unref(socket) }
         let stream = soup_server_message_steal_connection(message)
