@@ -21,7 +21,17 @@ struct EditCommand {
         "Cancel", closing the page or Ctrl-C writes nothing and exits with status 1.
 
         The page is served on 127.0.0.1 only, at an address holding a token made for this run
-        (printed on standard error); other addresses, hosts and origins are refused.
+        (printed on standard error); other addresses, hosts and origins are refused. The
+        browser is opened at a launch page only you can read (a 0600 file in a 0700 directory
+        under $XDG_RUNTIME_DIR or the temporary directory) that forwards to that address, so the
+        token is in no command line; the file is removed once the page has loaded.
+
+        Limits: request bodies of at most 64 KiB (a larger Content-Length, or a chunked body
+        growing past it, is answered 413 and the connection closed unread); a connection must
+        deliver a whole request within 15 s of opening or of its previous response, and take
+        its response within 15 s, else it is closed; at most 32 connections are open, past that
+        the oldest one waiting for a request is closed. Numbers the page sends are range-checked
+        and its JSON nested at most 16 deep (400 otherwise).
 
         Modes:
           avatar   seed 000's circle editor; OK gives circle-crop (the default)
@@ -106,8 +116,18 @@ struct EditCommand {
             Console.error("editor at \(session.url)")
             Console.error(context.output.map { "OK writes \($0) and prints the pipeline line; Cancel or Ctrl-C writes nothing" }
                           ?? "OK prints the pipeline line (give -o FILE to write the picture too); Cancel or Ctrl-C exits")
-            if !parser.has("--no-browser") { Self.openBrowser(session.url) }
-            return session.run()
+            if !parser.has("--no-browser") {
+                do throws(StageError) {
+                    let page = try EditLaunchPage.write(forwardingTo: session.url)
+                    session.launchPage = page
+                    Self.openBrowser(page.url)
+                } catch {
+                    Console.error("\(error.message): open the address in a browser yourself")
+                }
+            }
+            let status = session.run()
+            session.launchPage?.remove()
+            return status
         }
     }
 
@@ -138,7 +158,9 @@ struct EditCommand {
                                    contentType: format == .png ? "image/png" : "image/jpeg")
     }
 
-    /// Opens the address in the desktop's browser with xdg-open, when there is one; says so otherwise.
+    /// Opens `url` (the launch page, never an address with the token: xdg-open's and the
+    /// browser's arguments are readable by every local user) in the desktop's browser with
+    /// xdg-open, when there is one; says so otherwise.
     static func openBrowser(_ url: String) {
         guard let program = g_find_program_in_path("xdg-open") else {
             Console.error("no xdg-open here: open the address in a browser yourself")

@@ -8,6 +8,13 @@ import Glibc
 /// token made for this run. A request is refused (403) without the token, or with a Host or
 /// Origin header naming another site: a page elsewhere in the same browser cannot reach the
 /// editor, and DNS rebinding cannot either. Handlers run on the GLib main loop's thread.
+///
+/// Every check that needs only the headers is made in an early handler, as soon as they are
+/// read: a refused request (403), a body announced larger than `EditLimits.maxBody` (413) or one
+/// libsoup could not bound (411) is answered there and its connection closed, so its body is
+/// never read; a chunked body is counted as it comes and cut off (413) past the limit.
+/// `EditConnections` closes connections that are slow to send a request or take a response,
+/// and keeps their number bounded.
 @MainActor
 final class EditServer {
     /// A request that passed the checks: its path below the token (`""` for the page itself).
@@ -44,8 +51,13 @@ final class EditServer {
     /// The message whose response, once sent, ends the run.
     private var lastMessage: OpaquePointer?
 
-    init(port requestedPort: UInt32 = 0) throws {
+    let limits: EditLimits
+    private let connections: EditConnections
+
+    init(port requestedPort: UInt32 = 0, limits: EditLimits = .fromEnvironment()) throws {
         token = Self.makeToken()
+        self.limits = limits
+        connections = EditConnections(limits: limits)
         guard let object = g_object_new_with_properties(soup_server_get_type(), 0, nil, nil) else {
             throw StageError("cannot make the editor's server")
         }
@@ -58,16 +70,45 @@ final class EditServer {
                 Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path.map { String(cString: $0) } ?? "/")
             }
         }, context, nil)
-        let finished: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, context in
+        soup_server_add_early_handler(server, nil, { _, message, path, _, context in
+            guard let message, let context else { return }
+            MainActor.assumeIsolated {
+                Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().early(message, path: path.map { String(cString: $0) } ?? "/")
+            }
+        }, context, nil)
+        typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        let started: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().connections.started(socket) }
+        }
+        let read: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().connections.read(socket) }
+        }
+        let finished: MessageSignal = { _, message, context in
             guard let context else { return }
             MainActor.assumeIsolated {
                 let server = Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue()
+                if let message, let socket = soup_server_message_get_socket(message) { server.connections.finished(socket) }
                 if let message, message == server.lastMessage { g_main_loop_quit(server.loop) }
             }
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(server), "request-finished", unsafeBitCast(finished, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+        for (name, callback) in [("request-started", started), ("request-read", read), ("request-finished", finished), ("request-aborted", finished)] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(callback, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+        }
+        // The listening socket is made here, not by soup_server_listen_local, for its backlog:
+        // libsoup accepts one connection per turn of the loop, and with the default backlog of
+        // 10 a burst of connections has the kernel drop the page's own for a second or more.
         var error: UnsafeMutablePointer<GError>?
-        guard soup_server_listen_local(server, requestedPort, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+        let address = g_inet_socket_address_new_from_string("127.0.0.1", requestedPort)
+        defer { if let address { g_object_unref(address) } }
+        let socket = g_socket_new(G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error)
+        defer { if let socket { g_object_unref(socket) } }
+        if let socket {
+            g_socket_set_listen_backlog(socket, 128)
+        }
+        guard let socket, let address, g_socket_bind(socket, address, 1, &error) != 0, g_socket_listen(socket, &error) != 0,
+              soup_server_listen_socket(server, socket, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
             throw StageError("the editor cannot listen on 127.0.0.1: \(message)")
@@ -175,6 +216,65 @@ final class EditServer {
             soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY,
                                              buffer.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(buffer.count))
         }
+    }
+
+    /// Runs once a request's headers are read, before its body: refuses what the headers
+    /// already condemn without reading the body, and counts a chunked body as it comes.
+    private func early(_ message: OpaquePointer, path: String) {
+        if let refusal = refusal(message, path: path) { return reject(message, 403, refusal) }
+        let headers = soup_server_message_get_request_headers(message)
+        let limit = "the editor takes request bodies of at most \(limits.maxBody) bytes"
+        switch soup_message_headers_get_encoding(headers) {
+        case SOUP_ENCODING_NONE:
+            break
+        case SOUP_ENCODING_CONTENT_LENGTH:
+            let length = soup_message_headers_get_content_length(headers)
+            if length > goffset(limits.maxBody) { reject(message, 413, "\(limit); this one announces \(length)") }
+        case SOUP_ENCODING_CHUNKED:
+            let gotChunk: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { message, _, context in
+                guard let message, let context else { return }
+                MainActor.assumeIsolated {
+                    let server = Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue()
+                    // libsoup has added the chunk to the body before it says so.
+                    guard let body = soup_server_message_get_request_body(message), body.pointee.length > goffset(server.limits.maxBody) else { return }
+                    server.reject(message, 413, "the editor takes request bodies of at most \(server.limits.maxBody) bytes")
+                }
+            }
+            g_signal_connect_data(UnsafeMutableRawPointer(message), "got-chunk", unsafeBitCast(gotChunk, to: GCallback.self),
+                                  Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        default:
+            reject(message, 411, "the editor needs a Content-Length or a chunked body")
+        }
+    }
+
+    /// Answers `status` on the message's connection itself and closes it: the connection is
+    /// taken from libsoup, so nothing more of the request is read. The answer is sent without
+    /// waiting (a client that reads nothing gets nothing), and a client still sending may see
+    /// the connection reset instead.
+    private func reject(_ message: OpaquePointer, _ status: UInt32, _ text: String) {
+        guard let socket = soup_server_message_get_socket(message) else {
+            // A connection without a socket (libsoup's listener makes none such): libsoup answers
+            // instead, and keeps none of the body it still reads.
+            soup_message_body_set_accumulate(soup_server_message_get_request_body(message), 0)
+            soup_message_headers_replace(soup_server_message_get_response_headers(message), "Connection", "close")
+            soup_server_message_set_status(message, status, nil)
+            return
+        }
+        g_object_ref(socket)
+        defer { g_object_unref(socket) }
+        let stream = soup_server_message_steal_connection(message)
+        let reason = soup_status_get_phrase(status).map { String(cString: $0) } ?? "Refused"
+        let body = Array((text + "\n").utf8)
+        var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for (name, value) in Self.securityHeaders { head += "\(name): \(value)\r\n" }
+        let bytes = Array((head + "\r\n").utf8) + body
+        _ = bytes.withUnsafeBytes { g_socket_send_with_blocking(socket, $0.baseAddress?.assumingMemoryBound(to: CChar.self), gsize($0.count), 0, nil, nil) }
+        g_socket_shutdown(socket, 0, 1, nil)
+        if let stream {
+            g_io_stream_close(stream, nil, nil)
+            g_object_unref(stream)
+        }
+        g_socket_close(socket, nil)
     }
 
     /// Why a request is refused, or nil. The token is the first path segment; Host must name

@@ -23,6 +23,8 @@ final class EditSession {
     /// after the old one says it is closing, so the editor ends only when none is left.
     private var openPages: Set<String> = []
     private var done = false
+    /// The file the browser was opened at, removed once the page has loaded: its work is done.
+    var launchPage: EditLaunchPage?
 
     init(model: EditModel, context: RunContext, preview: Preview, orientation: Int, port: UInt32,
          compile: @escaping (String) throws -> Pipeline) throws {
@@ -43,6 +45,8 @@ final class EditSession {
     private func route(_ request: EditServer.Request) -> EditServer.Response {
         switch (request.method, request.path) {
         case ("GET", ""):
+            launchPage?.remove()
+            launchPage = nil
             return EditServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Array(EditPage.html(mode: model.mode).utf8))
         case ("GET", "editor.js"):
             return EditServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(EditScript.source.utf8))
@@ -55,8 +59,11 @@ final class EditSession {
             return .json(session())
         case ("POST", "settle"), ("POST", "turn"), ("POST", "ok"):
             guard !done else { return .text(409, "the editor has finished") }
-            guard let json = JSONValue.parse(String(decoding: request.body, as: UTF8.self)), let raw = EditState(json: json) else {
-                return .text(400, "expected the state as JSON: {\"viewport\":{\"width\":W,\"height\":H},\"zoom\":z,\"offset\":{\"x\":x,\"y\":y},\"pan\":p}")
+            let raw: EditState
+            do throws(EditRequestError) {
+                raw = try EditState(json: EditJSON.parse(request.body, maxDepth: server.limits.maxDepth))
+            } catch {
+                return .text(400, "\(error.message): expected the state as JSON: {\"viewport\":{\"width\":W,\"height\":H},\"zoom\":z,\"offset\":{\"x\":x,\"y\":y},\"pan\":p}")
             }
             guard model.allows(raw.viewport) else {
                 return .text(400, "the viewport \(raw.viewport) is neither \(model.viewport) nor turned \(model.viewport.transposed)")

@@ -10,16 +10,36 @@ struct EditState: Equatable, Sendable {
     var offset: Point
     var pan: Double = 0
 
+    /// The largest offset or pan taken, in CSS pixels: far past any picture the stages can show
+    /// (at most 100000 pixels a side at 5× in the avatar, 64× a 20000-pixel viewport in the viewer)
+    /// and small enough for every rounding to whole pixels.
+    static let maxOffset = 1e7
+    /// The zoom range taken, in screen pixels per picture pixel: wider than any zoom a screen
+    /// settles at; the models clamp within it.
+    static let zoomRange = 1e-9...1e6
+
     /// The state in a JSON request: `{"viewport":{"width":W,"height":H},"zoom":z,"offset":{"x":…,"y":…},"pan":p}`.
-    /// nil when a field is missing, not a finite number, or the viewport is not a whole size.
-    init?(json: JSONValue) {
-        guard let width = json["viewport"]?["width"]?.numberValue, let height = json["viewport"]?["height"]?.numberValue,
-              width == width.rounded(), height == height.rounded(), (1...20_000).contains(width), (1...20_000).contains(height),
-              let zoom = json["zoom"]?.numberValue, zoom.isFinite, zoom > 0,
-              let x = json["offset"]?["x"]?.numberValue, let y = json["offset"]?["y"]?.numberValue, x.isFinite, y.isFinite
-        else { return nil }
-        let pan = json["pan"]?.numberValue ?? 0
-        guard pan.isFinite else { return nil }
+    /// Every number is checked before any use: a missing field, a value that is not a finite
+    /// number in its range, or a viewport that is not a whole size is refused, saying which.
+    /// A missing or null pan is 0 (the page sends none outside the swipe).
+    init(json: JSONValue) throws(EditRequestError) {
+        func number(_ value: JSONValue?, _ name: String, in range: ClosedRange<Double>) throws(EditRequestError) -> Double {
+            guard let value else { throw EditRequestError("the state has no \(name)") }
+            guard let number = value.numberValue else { throw EditRequestError("\(name) is not a number") }
+            guard number.isFinite, range.contains(number) else {
+                throw EditRequestError("\(name) = \(NumberFormat.text(number)) is outside \(NumberFormat.text(range.lowerBound))…\(NumberFormat.text(range.upperBound))")
+            }
+            return number
+        }
+        let width = try number(json["viewport"]?["width"], "viewport.width", in: 1...20_000)
+        let height = try number(json["viewport"]?["height"], "viewport.height", in: 1...20_000)
+        guard width == width.rounded(), height == height.rounded() else {
+            throw EditRequestError("the viewport \(NumberFormat.text(width))x\(NumberFormat.text(height)) is not in whole pixels")
+        }
+        let zoom = try number(json["zoom"], "zoom", in: Self.zoomRange)
+        let x = try number(json["offset"]?["x"], "offset.x", in: -Self.maxOffset...Self.maxOffset)
+        let y = try number(json["offset"]?["y"], "offset.y", in: -Self.maxOffset...Self.maxOffset)
+        let pan = try json["pan"].flatMap { $0 == .null ? nil : $0 }.map { value throws(EditRequestError) in try number(value, "pan", in: -Self.maxOffset...Self.maxOffset) } ?? 0
         self.init(viewport: Size(Int(width), Int(height)), zoom: zoom, offset: Point(x, y), pan: pan)
     }
 

@@ -1,0 +1,91 @@
+import CSoup
+
+/// The editor server's open connections, each with a deadline: a connection must deliver a
+/// whole request within the timeout of opening (or of its previous response), and take its
+/// response within the timeout too, else it is shut down. libsoup 3's SoupServer has neither an
+/// idle timeout nor a connection limit, so both are kept here, from its signals: a connection
+/// is known by its GSocket from the first "request-started" (emitted as it is accepted) until
+/// the socket is finalized (its descriptor closed), which a weak reference reports.
+@MainActor
+final class EditConnections {
+    private struct Connection {
+        /// Accept order: the oldest waiting connection is the one closed when the cap is reached.
+        let number: Int
+        /// Monotonic time (µs) by which it must have made its next step.
+        var deadline: Int64
+        /// Waiting for a request (closable to make room) rather than handling or answering one.
+        var waiting = true
+        /// Shut down, its descriptor not yet closed by libsoup.
+        var closing = false
+    }
+
+    let limits: EditLimits
+    private var open: [UnsafeMutableRawPointer: Connection] = [:]
+    private var accepted = 0
+
+    init(limits: EditLimits) {
+        self.limits = limits
+        // A quarter of the timeout between sweeps closes a late connection within 1.25 timeouts.
+        let interval = max(25, limits.timeoutMilliseconds / 4)
+        // The sweep runs for the life of the process; it keeps its own reference.
+        g_timeout_add(interval, { context in
+            MainActor.assumeIsolated { Unmanaged<EditConnections>.fromOpaque(context!).takeUnretainedValue().sweep() }
+            return 1
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// Connections whose descriptor is open, closing ones included.
+    var count: Int { open.count }
+
+    /// A request started on `socket`; an unknown socket is a new connection. At the cap the oldest
+    /// connection waiting for a request makes room, or the new one is closed when none waits.
+    func started(_ socket: UnsafeMutablePointer<GSocket>) {
+        let key = UnsafeMutableRawPointer(socket)
+        if open[key] != nil { return }
+        accepted += 1
+        open[key] = Connection(number: accepted, deadline: deadline())
+        g_object_weak_ref(UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self), { context, object in
+            MainActor.assumeIsolated {
+                let connections = Unmanaged<EditConnections>.fromOpaque(context!).takeRetainedValue()
+                if let object { connections.open[UnsafeMutableRawPointer(object)] = nil }
+            }
+        }, Unmanaged.passRetained(self).toOpaque())
+        let live = open.values.filter { !$0.closing }
+        guard live.count > limits.maxConnections else { return }
+        let oldest = live.filter(\.waiting).min { $0.number < $1.number }
+        let victim = oldest.flatMap { oldest in open.first { $0.value.number == oldest.number }?.key } ?? key
+        shut(victim)
+    }
+
+    /// The request on `socket` is read: its response must be taken within the timeout.
+    func read(_ socket: UnsafeMutablePointer<GSocket>) {
+        update(socket) { $0.waiting = false }
+    }
+
+    /// The response on `socket` is sent: a next request must come within the timeout.
+    func finished(_ socket: UnsafeMutablePointer<GSocket>) {
+        update(socket) { $0.waiting = true }
+    }
+
+    private func update(_ socket: UnsafeMutablePointer<GSocket>, _ change: (inout Connection) -> Void) {
+        let key = UnsafeMutableRawPointer(socket)
+        guard var connection = open[key], !connection.closing else { return }
+        change(&connection)
+        connection.deadline = deadline()
+        open[key] = connection
+    }
+
+    private func deadline() -> Int64 { Int64(g_get_monotonic_time()) + Int64(limits.timeoutMilliseconds) * 1000 }
+
+    private func sweep() {
+        let now = Int64(g_get_monotonic_time())
+        for (key, connection) in open where !connection.closing && connection.deadline <= now { shut(key) }
+    }
+
+    /// Shuts the socket down both ways: libsoup's next read or write on it fails, and libsoup
+    /// closes it as it does any connection the client closed.
+    private func shut(_ key: UnsafeMutableRawPointer) {
+        open[key]?.closing = true
+        g_socket_shutdown(key.assumingMemoryBound(to: GSocket.self), 1, 1, nil)
+    }
+}
