@@ -27,6 +27,10 @@ final class LedgerWriter: Sendable {
     /// with one name (a hard link to another file is refused too). Every name and message in a
     /// line is JSON-escaped, control characters included, so no line can hold more than one record.
     init(directory: String, shard: Shard) throws {
+        // A file `imagepipe report` would not take as a ledger is refused before any work is done.
+        guard shard.count <= LedgerReport.maxShards else {
+            throw UsageError("--ledger takes at most \(LedgerReport.maxShards) shards, not \(shard.count)")
+        }
         // `mkdir -p`, which tolerates another shard making the same directory at the same moment.
         do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
             throw UsageError("cannot write the ledger '\(directory)': \(error.reason)")

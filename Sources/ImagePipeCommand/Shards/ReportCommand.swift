@@ -17,6 +17,10 @@ struct ReportCommand {
         The number of inputs comes from the shards that read their list to the end; give the
         list itself with --inputs-from to name missing inputs by path, or when no shard finished.
 
+        A ledger is read as untrusted: numbers out of range (indices and totals past 2^53) are
+        an error naming the file and line, lines past 1 MiB or nested past 128 levels are listed
+        as unreadable, and names and messages are printed with control characters escaped (\\x1b).
+
         Exit status: 0 every input done; 1 some failed or are missing, or one output was written
         by two inputs; 2 a usage error or ledgers that do not belong together.
 
