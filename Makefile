@@ -108,10 +108,12 @@ bench-shards: deps
 	$(SWIFT) build -c release --product imagepipe
 	Benchmarks/shards.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
-# Two libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, and
-# header reading + decoding of the allowed formats. Crashes land in Tests/Fuzz/ and, once fixed,
-# belong in Tests/Fuzz/regressions/ (language) or Tests/Fuzz/decode-regressions/ (pictures), run
-# by make test. The decoder's seed corpus is made by its test from Samples/images.
+# Three libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, header
+# reading + decoding of the allowed formats, and ledgers read by `imagepipe report`. Crashes land
+# in Tests/Fuzz/ and, once fixed, belong in Tests/Fuzz/regressions/ (language),
+# Tests/Fuzz/decode-regressions/ (pictures) or Tests/Fuzz/ledger-regressions/ (ledgers), run by
+# make test. The decoder's seed corpus is made by its test from Samples/images; the ledger
+# fuzzer's seeds are its regressions (each a first line naming the file, then its lines).
 # (SwiftPM's --sanitize=fuzzer alone does not instrument Swift code for coverage: hence -Xswiftc.)
 FUZZ_SECONDS ?= 600
 FUZZ_BUILD = $(SWIFT) build --sanitize=fuzzer --sanitize=address --build-path .build/fuzz \
@@ -119,15 +121,19 @@ FUZZ_BUILD = $(SWIFT) build --sanitize=fuzzer --sanitize=address --build-path .b
 fuzz: deps
 	$(FUZZ_BUILD) --product imagepipe-fuzz
 	$(FUZZ_BUILD) --product imagepipe-fuzz-decode
-	mkdir -p .build/fuzz/corpus .build/fuzz/decode-corpus Tests/Fuzz
+	$(FUZZ_BUILD) --product imagepipe-fuzz-ledger
+	mkdir -p .build/fuzz/corpus .build/fuzz/decode-corpus .build/fuzz/ledger-corpus Tests/Fuzz
 	cp Samples/*.pipe .build/fuzz/corpus/
 	-cp Tests/Fuzz/regressions/* .build/fuzz/corpus/ 2>/dev/null
 	-cp Tests/Fuzz/decode-regressions/* .build/fuzz/decode-corpus/ 2>/dev/null
+	-cp Tests/Fuzz/ledger-regressions/* .build/fuzz/ledger-corpus/ 2>/dev/null
 	IMAGEPIPE_FUZZ_CORPUS=$(CURDIR)/.build/fuzz/decode-corpus $(SWIFT) test --filter DecodeFuzzTests
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Tests/Fuzz/ .build/fuzz/corpus
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz-decode \
 	  -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -artifact_prefix=Tests/Fuzz/ .build/fuzz/decode-corpus
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz-ledger \
+	  -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=1024 -timeout=20 -artifact_prefix=Tests/Fuzz/ .build/fuzz/ledger-corpus
 
 # Every test under ThreadSanitizer, then leaks (LeakSanitizer) and peak memory of big batches.
 sanitize: test-deps samples

@@ -62,6 +62,7 @@ let package = Package(
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
+        .executableTarget(name: "imagepipe-fuzz-ledger", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "TestSupport"]),

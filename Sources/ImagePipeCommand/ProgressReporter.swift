@@ -54,7 +54,7 @@ final class ProgressReporter: Sendable {
         guard !quiet else { return }
         state.withLock { state in
             clearBar(&state)
-            Console.diagnostics("imagepipe: \(message)")
+            Console.diagnostics("imagepipe: \(TerminalText.escaped(message))")
             drawBar(&state)
         }
     }
@@ -70,13 +70,16 @@ final class ProgressReporter: Sendable {
                 if let shard, case let .object(pairs) = line { line = .object(pairs + [("shard", shard.json)]) }
                 Console.output(line.text)
             }
+            // Names and messages are shown escaped: a file named with an ESC or a line feed must
+            // neither drive the terminal nor forge a line (the --json line is JSON-escaped already).
+            let shown = TerminalText.escaped
             if let error = outcome.error {
-                Console.error(error)
+                Console.error(error) // escaped by Console.error
             } else if style == .lines, outcome.skipped {
-                Console.diagnostics("\(outcome.input): skipped, its outputs exist")
+                Console.diagnostics("\(shown(outcome.input)): skipped, its outputs exist")
             } else if style == .lines {
                 let sizes = outcome.inputSize.flatMap { i in outcome.outputSize.map { " (\(i) → \($0))" } } ?? ""
-                Console.diagnostics("\(outcome.input) → \(outcome.outputs.joined(separator: ", "))\(sizes)")
+                Console.diagnostics("\(shown(outcome.input)) → \(shown(outcome.outputs.joined(separator: ", ")))\(sizes)")
             }
             drawBar(&state)
         }
@@ -124,6 +127,8 @@ final class ProgressReporter: Sendable {
 
     static func format(_ value: Double) -> String {
         let tenths = (value * 10).rounded() / 10
+        // Int(…) traps past Int.max (and on infinity): such a number is shown as Swift writes it.
+        guard tenths.magnitude < 1e15 else { return "\(tenths)" }
         return tenths == tenths.rounded() ? String(Int(tenths)) + ".0" : String(tenths)
     }
 }

@@ -133,6 +133,12 @@ import Glibc
             #expect(process.terminationReason == .uncaughtSignal)
         }
         // Whatever is under an output name is whole: the ledger's done inputs equal the whole run's.
+        // An input's line is written after its output is renamed into place, so a kill can fall
+        // between the two: an output may exist with no line (never a line without its output). The
+        // run again skips every input whose output exists, so the skipped count is the outputs
+        // present now, not the lines recorded; counting lines failed when the kill split the pair.
+        let present = ManifestTests.files(under: directory.file("resumed")).count
+        #expect(recorded <= present && present <= recorded + 2, "\(recorded) recorded, \(present) outputs (at most --jobs 2 land unrecorded)")
         for name in ManifestTests.files(under: directory.file("resumed")) {
             #expect(ManifestTests.bytes(directory.file("resumed/" + name)) == ManifestTests.bytes(directory.file("whole/" + name)), "\(name)")
         }
@@ -143,7 +149,7 @@ import Glibc
             #expect(ManifestTests.bytes(directory.file("resumed/" + name)) == ManifestTests.bytes(directory.file("whole/" + name)), "\(name)")
         }
         let report = try CommandRunner.run(["report", "resumed-ledger"], in: directory.path)
-        #expect(report.standardOutput.contains("20 done (\(recorded) skipped, done before), 0 failed"), "\(report.standardOutput)")
+        #expect(report.standardOutput.contains("20 done (\(present) skipped, done before), 0 failed"), "\(report.standardOutput)")
     }
 
     /// A ledger line is what `--json` says of the input, with its place and its outputs' sizes.

@@ -44,7 +44,9 @@ public enum JSONValue: Equatable, Sendable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            // Every control character, and the two separators that end a line in JavaScript and in
+            // some editors and terminals (a name holding U+2028 must not look like two records).
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)
@@ -53,17 +55,35 @@ public enum JSONValue: Equatable, Sendable {
         return result + "\""
     }
 
-    /// Parses JSON text; nil when it is not valid JSON.
-    public static func parse(_ text: String) -> JSONValue? {
+    /// The deepest nesting of arrays and objects the reader accepts: the reader recurses once per
+    /// level, so without a limit a line of half a million `[` overflows the stack. No document
+    /// this project reads or writes comes near it.
+    public static let maxDepth = 128
+
+    /// Parses JSON text; nil when it is not valid JSON (or nests deeper than `maxDepth`).
+    public static func parse(_ text: String) -> JSONValue? { try? parsing(text) }
+
+    /// Parses JSON text; throws a `ParseError` saying why it is not valid JSON.
+    public static func parsing(_ text: String) throws(ParseError) -> JSONValue {
         var reader = Reader(scalars: Array(text.unicodeScalars))
-        guard let value = reader.value() else { return nil }
+        guard let value = reader.value() else { throw ParseError(reason: reader.tooDeep ? "nested deeper than \(maxDepth) levels" : "not valid JSON") }
         reader.skipSpace()
-        return reader.atEnd ? value : nil
+        guard reader.atEnd else { throw ParseError(reason: "not valid JSON") }
+        return value
+    }
+
+    /// Why text is not JSON the reader takes.
+    public struct ParseError: Error, CustomStringConvertible, Sendable {
+        public let reason: String
+        public var description: String { reason }
     }
 
     private struct Reader {
         let scalars: [Unicode.Scalar]
         var index = 0
+        var depth = 0
+        /// Set when `value()` failed because of `maxDepth`, for the message.
+        var tooDeep = false
 
         var atEnd: Bool { index >= scalars.count }
 
@@ -87,6 +107,8 @@ public enum JSONValue: Equatable, Sendable {
             case "f": return take("false") ? .bool(false) : nil
             case "\"": return string().map(JSONValue.string)
             case "[":
+                guard enter() else { return nil }
+                defer { depth -= 1 }
                 index += 1
                 var values: [JSONValue] = []
                 skipSpace()
@@ -99,6 +121,8 @@ public enum JSONValue: Equatable, Sendable {
                     guard take(",") else { return nil }
                 }
             case "{":
+                guard enter() else { return nil }
+                defer { depth -= 1 }
                 index += 1
                 var pairs: [(String, JSONValue)] = []
                 skipSpace()
@@ -118,8 +142,20 @@ public enum JSONValue: Equatable, Sendable {
                 while index < scalars.count, "+-0123456789.eE".unicodeScalars.contains(scalars[index]) { index += 1 }
                 var digits = ""
                 digits.unicodeScalars.append(contentsOf: scalars[start..<index])
-                return Double(digits).map(JSONValue.number)
+                // JSON has no infinity: `1e999` (which Double reads as one) is refused.
+                guard let number = Double(digits), number.isFinite else { return nil }
+                return .number(number)
             }
+        }
+
+        /// One level deeper, unless that passes `maxDepth`.
+        mutating func enter() -> Bool {
+            guard depth < JSONValue.maxDepth else {
+                tooDeep = true
+                return false
+            }
+            depth += 1
+            return true
         }
 
         mutating func string() -> String? {

@@ -5,6 +5,12 @@ import Glibc
 
 /// The ledgers of one batch (`DIR/shard-K-of-N.jsonl`), merged: every input's last record, the
 /// shards that never ran or never finished, and the inputs no ledger mentions.
+///
+/// A ledger is read as untrusted input: anyone who can write in DIR can write one. Every number
+/// is range-checked (a value out of range is an error naming the file and line, never a trap);
+/// a line is at most `maxLineBytes` and nests at most `JSONValue.maxDepth` levels; and what is
+/// kept grows with the lines read, never with a number in them (a `total` or a shard count says
+/// how many inputs are missing, it does not size anything).
 struct LedgerReport {
     /// The last record of one input.
     struct Entry {
@@ -24,6 +30,15 @@ struct LedgerReport {
         var stopped = false
         var total: Int?
     }
+
+    /// The most shards a batch may be split into (Slurm's largest array is 4,000,001 tasks).
+    static let maxShards = 10_000_000
+    /// The largest index, total or byte count: the whole numbers a JSON number holds exactly.
+    static let maxCount = 1 << 53
+    /// The longest time one input may have taken, in seconds (about 115 days).
+    static let maxSeconds = 1e7
+    /// An input's line holds its path and its outputs' and maybe a long message: allow plenty.
+    static let maxLineBytes = 1 << 20
 
     let directory: String
     private(set) var shardCount = 0
@@ -50,26 +65,57 @@ struct LedgerReport {
             throw UsageError("'\(directory)' holds ledgers of \(counts.map(String.init).joined(separator: " and ")) shards: runs split differently share it; give each split its own --ledger directory")
         }
         shardCount = counts[0]
-        for file in files.sorted(by: { $0.index < $1.index }) { try read(file.name, shard: file.index) }
+        for file in files.sorted(by: { $0.index < $1.index }) {
+            let reader = try ManifestReader(path: PathBytes.join(directory, file.name), nulSeparated: false, maxBytes: Self.maxLineBytes)
+            try read(reader, name: file.name, shard: file.index)
+        }
     }
 
-    /// `shard-2-of-4.jsonl` → (2, 4)
+    /// Reads one ledger's bytes as the file `name` (`shard-K-of-N.jsonl`) of a directory holding
+    /// only it: what the ledger fuzzer checks.
+    init(name: String, bytes: [UInt8]) throws {
+        directory = "."
+        guard let (index, count) = Self.shardNumbers(name) else { throw UsageError("'\(name)' is not a ledger's name (shard-K-of-N.jsonl)") }
+        shardCount = count
+        try read(ManifestReader(bytes: bytes, name: name, nulSeparated: false, maxBytes: Self.maxLineBytes), name: name, shard: index)
+    }
+
+    /// `shard-2-of-4.jsonl` → (2, 4); nil for any other name, or numbers out of range. Numbers are
+    /// plain digits without leading zeros, so no two names claim the same shard.
     static func shardNumbers(_ name: String) -> (Int, Int)? {
         guard name.hasPrefix("shard-"), name.hasSuffix(".jsonl") else { return nil }
-        let middle = name.dropFirst("shard-".count).dropLast(".jsonl".count)
-        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let count = Int(parts[2]), count >= 1, (1...count).contains(index) else { return nil }
+        let middle = name.utf8.dropFirst("shard-".count).dropLast(".jsonl".count)
+        let parts = middle.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        func number(_ digits: Substring.UTF8View.SubSequence) -> Int? {
+            // At most 8 digits: more is past `maxShards` already, and Int(…) is never asked to overflow.
+            guard (1...8).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }), digits.first != 0x30 else { return nil }
+            return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard parts.count == 3, parts[1].elementsEqual("of".utf8), let index = number(parts[0]), let count = number(parts[2]),
+              count <= maxShards, (1...count).contains(index) else { return nil }
         return (index, count)
     }
 
-    private mutating func read(_ name: String, shard: Int) throws {
-        let path = PathBytes.join(directory, name)
-        // An input's line holds its path and its outputs' and maybe a long message: allow plenty.
-        let reader = try ManifestReader(path: path, nulSeparated: false, maxBytes: 1 << 20)
+    private mutating func read(_ reader: ManifestReader, name: String, shard: Int) throws {
         var state = shards[shard] ?? ShardState()
+        // The positions of this shard this file records, and where its last total was said: a run
+        // that read its list to the end recorded every input of its share, so a total its file
+        // cannot back is refused rather than believed.
+        var recorded = Set<Int>()
+        var totalLine = 0
         while let line = try reader.next() {
-            guard line.problem == nil, let record = JSONValue.parse(line.path), record.objectKeys != nil else {
-                unreadable.append("\(name):\(line.line)")
+            let place = "\(name):\(line.line)"
+            guard line.problem == nil else {
+                unreadable.append("\(place) (longer than \(Self.maxLineBytes) bytes)")
+                continue
+            }
+            let record: JSONValue
+            do { record = try JSONValue.parsing(line.path) } catch {
+                unreadable.append(error.reason == "not valid JSON" ? place : "\(place) (\(error.reason))")
+                continue
+            }
+            guard record.objectKeys != nil else {
+                unreadable.append(place)
                 continue
             }
             switch record["event"]?.stringValue {
@@ -79,20 +125,72 @@ struct LedgerReport {
             case "end":
                 state.ended = true
                 state.stopped = record["stopped"]?.boolValue ?? false
-                if let total = record["total"]?.numberValue { state.total = Int(total) }
+                if let total = try Self.whole(record["total"], "total", in: 0...Self.maxCount, at: place) {
+                    state.total = total
+                    totalLine = line.line
+                }
             default:
-                guard let index = record["index"]?.numberValue.map(Int.init), let input = record["input"]?.stringValue else {
-                    unreadable.append("\(name):\(line.line)")
+                guard record["index"] != nil, let input = record["input"]?.stringValue else {
+                    unreadable.append(place)
                     continue
                 }
+                let index = try Self.whole(record["index"], "index", in: 1...Self.maxCount, at: place)!
+                var bytes = 0
+                for size in record["bytes"]?.arrayValue ?? [] {
+                    guard let size = try Self.whole(size, "bytes", in: 0...Self.maxCount, at: place) else { continue }
+                    bytes += size // cannot overflow: a line of 2^20 bytes holds fewer than 2^10 sizes of 2^53
+                }
+                var seconds = 0.0
+                if let value = record["seconds"], value != .null {
+                    guard let number = value.numberValue, (0...Self.maxSeconds).contains(number) else {
+                        throw UsageError("\(place): \"seconds\" is \(Self.shown(value)), not a number of seconds from 0 to \(Int(Self.maxSeconds))")
+                    }
+                    seconds = number
+                }
                 let outputs = record["outputs"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                let bytes = record["bytes"]?.arrayValue?.compactMap(\.numberValue).reduce(0, +) ?? 0
-                entries[index] = Entry(index: index, input: input, outputs: outputs, bytes: Int(bytes),
-                                       seconds: record["seconds"]?.numberValue ?? 0, skipped: record["skipped"]?.boolValue ?? false,
-                                       error: record["error"]?.stringValue)
+                entries[index] = Entry(index: index, input: input, outputs: outputs, bytes: bytes, seconds: seconds,
+                                       skipped: record["skipped"]?.boolValue ?? false, error: record["error"]?.stringValue)
+                if (index - 1) % shardCount + 1 == shard { recorded.insert(index) }
+            }
+        }
+        if state.ended, !state.stopped, let total = state.total {
+            let share = Shard.share(of: total, in: Shard(index: shard, count: shardCount, engine: "option", origin: name))
+            let backed = recorded.count { $0 <= total }
+            if backed < share {
+                throw UsageError("\(name):\(totalLine): the run says its list had \(total) inputs, \(share) of them this shard's, "
+                    + "but the ledger records \(backed): not a ledger imagepipe wrote whole (lost lines, or edited)")
             }
         }
         shards[shard] = state
+    }
+
+    /// A whole number from `range`, or nil when the field is absent or null; an error naming the
+    /// place for anything else (1e300, -1, 2.5, a string).
+    private static func whole(_ value: JSONValue?, _ key: String, in range: ClosedRange<Int>, at place: String) throws -> Int? {
+        guard let value, value != .null else { return nil }
+        // Compared as Doubles before any conversion: Int(1e300) would trap.
+        guard let number = value.numberValue, number.rounded() == number, number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            throw UsageError("\(place): \"\(key)\" is \(shown(value)), not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(number)
+    }
+
+    /// A value for a message: its JSON text, cut short.
+    private static func shown(_ value: JSONValue) -> String {
+        let text = value.text
+        return text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
+    /// The bytes the done inputs wrote; an error, not a trap, should a crafted ledger's sizes add
+    /// up past what an Int holds.
+    func writtenBytes() throws -> Int {
+        var sum = 0
+        for entry in entries.values where entry.error == nil {
+            let (added, overflow) = sum.addingReportingOverflow(entry.bytes)
+            guard !overflow else { throw UsageError("the ledgers' output sizes add up past \(Int.max) bytes: not ledgers imagepipe wrote") }
+            sum = added
+        }
+        return sum
     }
 
     /// The number of inputs in the whole list, as the shards that read it to the end saw it.

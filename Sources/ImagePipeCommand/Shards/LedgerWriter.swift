@@ -17,15 +17,58 @@ final class LedgerWriter: Sendable {
     private let failure = Locked<String?>(nil)
 
     /// Opens (or makes) `directory` and this shard's file in it.
+    ///
+    /// The file is appended to by a process that may run for days on a shared machine, with
+    /// names in it that anyone who can name an input chooses: were it a symbolic link planted by
+    /// another user (`shard-1-of-1.jsonl → ~/.bashrc`), those names would land in the victim's
+    /// file. So, as ssh and GnuPG treat their folders: the folder must be the user's (or root's)
+    /// and not writable by every user unless sticky (as /tmp: others may add files but not replace
+    /// ours); the file is opened without following a link, and must be a regular file of the user's
+    /// with one name (a hard link to another file is refused too). Every name and message in a
+    /// line is JSON-escaped, control characters included, so no line can hold more than one record.
     init(directory: String, shard: Shard) throws {
+        // A file `imagepipe report` would not take as a ledger is refused before any work is done.
+        guard shard.count <= LedgerReport.maxShards else {
+            throw UsageError("--ledger takes at most \(LedgerReport.maxShards) shards, not \(shard.count)")
+        }
         // `mkdir -p`, which tolerates another shard making the same directory at the same moment.
         do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
             throw UsageError("cannot write the ledger '\(directory)': \(error.reason)")
         }
         guard OutputCheck.isDirectory(directory) else { throw UsageError("the ledger '\(directory)' is not a directory") }
         path = PathBytes.join(directory, shard.name + ".jsonl")
-        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw UsageError("cannot write the ledger '\(path)': \(String(cString: strerror(errno)))") }
+        // The checks and the open go through one descriptor of the folder, so the folder checked
+        // is the folder written in, whatever is renamed meanwhile.
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw UsageError("cannot open the ledger '\(directory)': \(String(cString: strerror(errno)))") }
+        defer { close(folder) }
+        var status = stat()
+        guard fstat(folder, &status) == 0 else { throw UsageError("cannot read the ledger '\(directory)': \(String(cString: strerror(errno)))") }
+        let user = geteuid()
+        guard status.st_uid == user || status.st_uid == 0 else {
+            throw UsageError("the ledger '\(directory)' belongs to another user (uid \(status.st_uid)): use a folder of your own")
+        }
+        // Writable by every user and not sticky: anyone could swap the file between two runs.
+        // A group-writable folder is allowed (a project's shared folder on a cluster, or any folder
+        // under umask 002): a file a group member plants is a link or not the user's, and refused below.
+        let mode = status.st_mode & 0o7777
+        guard mode & 0o002 == 0 || mode & S_ISVTX != 0 else {
+            throw UsageError("the ledger '\(directory)' is writable by every user (mode \(String(mode, radix: 8))) and not sticky: another user "
+                + "could put a file or link in its place; use a folder others cannot write in (chmod o-w)")
+        }
+        // O_NONBLOCK: opening a FIFO planted under the name must fail or return, not wait for a reader.
+        let file = openat(folder, shard.name + ".jsonl", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard file >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+            throw UsageError("cannot write the ledger '\(path)': \(reason)")
+        }
+        guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == user, status.st_nlink == 1 else {
+            let what = (status.st_mode & S_IFMT) != S_IFREG ? "not a regular file" : status.st_uid != user ? "a file of another user" : "a file with other names (hard links)"
+            close(file)
+            throw UsageError("cannot write the ledger '\(path)': it is \(what)")
+        }
+        _ = fcntl(file, F_SETFL, O_APPEND)
+        descriptor = file
     }
 
     deinit { close(descriptor) }

@@ -51,7 +51,19 @@ final class ManifestReader: @unchecked Sendable {
         }
     }
 
-    deinit { if descriptor != STDIN_FILENO { close(descriptor) } }
+    /// Reads `bytes` already in memory, as if they were the file `name` (for the ledger fuzzer,
+    /// which must not touch the disk for each input).
+    init(bytes: [UInt8], name: String, nulSeparated: Bool, maxBytes: Int = ManifestReader.maxNameBytes) {
+        self.maxBytes = maxBytes
+        self.name = name
+        separator = nulSeparated ? 0 : UInt8(ascii: "\n")
+        descriptor = -1
+        buffer = bytes
+        end = bytes.count
+        atEnd = true
+    }
+
+    deinit { if descriptor >= 0 && descriptor != STDIN_FILENO { close(descriptor) } }
 
     /// The next entry; nil at the end of the list. Throws when reading fails.
     func next() throws -> Entry? {
@@ -106,7 +118,10 @@ final class ManifestReader: @unchecked Sendable {
         }
         guard !bytes.isEmpty else { return nil }
         guard let path = String(validating: bytes, as: UTF8.self) else {
-            return Entry(path: String(decoding: bytes, as: UTF8.self), problem: "\(name):\(line): the name is not valid UTF-8", line: line)
+            // The path holds U+FFFD for each bad byte, which a real name could hold too: the message
+            // gives the bytes themselves (as \xNN), so the ledger and the terminal tell them apart.
+            return Entry(path: String(decoding: bytes, as: UTF8.self),
+                         problem: "\(name):\(line): the name is not valid UTF-8: \(TerminalText.escaped(bytes: bytes))", line: line)
         }
         if bytes.contains(0) {
             return Entry(path: path, problem: "\(name):\(line): the name holds a NUL byte", line: line)

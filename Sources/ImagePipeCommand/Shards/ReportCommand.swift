@@ -1,4 +1,7 @@
 import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `imagepipe report DIR`: merges the ledgers that `run --ledger DIR` wrote, one per shard.
 struct ReportCommand {
@@ -14,6 +17,10 @@ struct ReportCommand {
         The number of inputs comes from the shards that read their list to the end; give the
         list itself with --inputs-from to name missing inputs by path, or when no shard finished.
 
+        A ledger is read as untrusted: numbers out of range (indices and totals past 2^53) are
+        an error naming the file and line, lines past 1 MiB or nested past 128 levels are listed
+        as unreadable, and names and messages are printed with control characters escaped (\\x1b).
+
         Exit status: 0 every input done; 1 some failed or are missing, or one output was written
         by two inputs; 2 a usage error or ledgers that do not belong together.
 
@@ -27,6 +34,9 @@ struct ReportCommand {
 
     /// Failures and missing inputs listed in the text report; --json lists them all.
     static let listLimit = 50
+    /// The most missing inputs (and shards that never ran) --json lists: a stopped run's `total`
+    /// is believed without a record per input, so it could otherwise ask for 2^53 of them.
+    static let jsonListLimit = 10_000_000
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: [
@@ -52,56 +62,109 @@ struct ReportCommand {
             }
             total = count
         }
+        let json = parser.has("--json")
+        return try Self.write(report, total: total, names: names, json: json) { Console.write($0, to: STDOUT_FILENO) }
+    }
+
+    /// Writes the report of `report` through `emit`, in pieces: the list of missing inputs is as
+    /// long as the ledgers' `total` says, a number in a file, so it is made as it is written and
+    /// never held. The exit status is returned.
+    static func write(_ report: LedgerReport, total: Int?, names: [Int: String], json: Bool, jsonListLimit: Int = jsonListLimit,
+                      emit: (String) -> Void) throws -> Int32 {
         let entries = report.entries.values.sorted { $0.index < $1.index }
         let failed = entries.filter { $0.error != nil }
         let skipped = entries.filter { $0.skipped && $0.error == nil }.count
         let done = entries.count - failed.count
-        let missing = total.map { total in (1...max(1, total)).filter { $0 <= total && report.entries[$0] == nil } } ?? []
+        // Counted from what the ledgers hold, listed lazily: nothing here is sized by `total`.
+        let missingCount = total.map { total in total - report.entries.keys.count { $0 <= total } } ?? 0
+        let missing = (0..<(total ?? 0)).lazy.map { $0 + 1 }.filter { report.entries[$0] == nil }
         let shared = report.sharedOutputs()
         let count = report.shardCount
         func shardOf(_ index: Int) -> Int { (index - 1) % count + 1 }
         func missingName(_ index: Int) -> String { names[index] ?? "input #\(index)" }
-        let neverRan = (1...count).filter { report.shards[$0] == nil }
-        let unfinished = (1...count).filter { report.shards[$0].map { !$0.ended || $0.stopped } ?? false }
-        let bytes = entries.filter { $0.error == nil }.reduce(0) { $0 + $1.bytes }
+        // The shards with no ledger, as runs between those that have one: as many as the files read, plus one.
+        var neverRan: [ClosedRange<Int>] = []
+        var next = 1
+        for shard in report.shards.keys.sorted() {
+            if shard > next { neverRan.append(next...(shard - 1)) }
+            next = shard + 1
+        }
+        if next <= count { neverRan.append(next...count) }
+        let unfinished = report.shards.filter { !$0.value.ended || $0.value.stopped }.keys.sorted()
+        let bytes = try report.writtenBytes()
         let work = entries.reduce(0.0) { $0 + $1.seconds }
 
-        if parser.has("--json") {
-            let object: JSONValue = .object([
-                ("shards", .number(Double(count))), ("inputs", total.map { .number(Double($0)) } ?? .null),
-                ("done", .number(Double(done))), ("skipped", .number(Double(skipped))), ("failed", .number(Double(failed.count))),
-                ("missing", total == nil ? .null : .number(Double(missing.count))), ("bytes", .number(Double(bytes))),
-                ("seconds", .number((work * 1000).rounded() / 1000)),
-                ("failures", .array(failed.map { .object([("index", .number(Double($0.index))), ("input", .string($0.input)), ("error", .string($0.error ?? ""))]) })),
-                ("missingInputs", .array(missing.map { .object([("index", .number(Double($0))), ("input", names[$0].map(JSONValue.string) ?? .null), ("shard", .number(Double(shardOf($0))))]) })),
-                ("sharedOutputs", .array(shared.map { .object([("output", .string($0.output)), ("inputs", .array($0.inputs.map(JSONValue.string)))]) })),
-                ("shardsNeverRun", .array(neverRan.map { .number(Double($0)) })), ("shardsUnfinished", .array(unfinished.map { .number(Double($0)) })),
-                ("unreadableLines", .array(report.unreadable.map(JSONValue.string))),
-            ])
-            Console.output(object.text)
+        if json {
+            var pending = ""
+            func add(_ text: String) {
+                pending += text
+                if pending.utf8.count >= 1 << 16 {
+                    emit(pending)
+                    pending = ""
+                }
+            }
+            func field(_ key: String, _ value: JSONValue) { add(JSONValue.string(key).text + ":" + value.text + ",") }
+            add("{")
+            field("shards", .number(Double(count)))
+            field("inputs", total.map { .number(Double($0)) } ?? .null)
+            field("done", .number(Double(done)))
+            field("skipped", .number(Double(skipped)))
+            field("failed", .number(Double(failed.count)))
+            field("missing", total == nil ? .null : .number(Double(missingCount)))
+            field("bytes", .number(Double(bytes)))
+            field("seconds", .number((work * 1000).rounded() / 1000))
+            field("failures", .array(failed.map { .object([("index", .number(Double($0.index))), ("input", .string($0.input)), ("error", .string($0.error ?? ""))]) }))
+            add(#""missingInputs":["#)
+            var first = true
+            for index in missing.prefix(jsonListLimit) {
+                add((first ? "" : ",") + JSONValue.object([("index", .number(Double(index))), ("input", names[index].map(JSONValue.string) ?? .null),
+                                                            ("shard", .number(Double(shardOf(index))))]).text)
+                first = false
+            }
+            add("],")
+            field("sharedOutputs", .array(shared.map { .object([("output", .string($0.output)), ("inputs", .array($0.inputs.map(JSONValue.string)))]) }))
+            add(#""shardsNeverRun":["#)
+            first = true
+            for shard in neverRan.joined().prefix(jsonListLimit) {
+                add((first ? "" : ",") + String(shard))
+                first = false
+            }
+            add("],")
+            field("shardsUnfinished", .array(unfinished.map { .number(Double($0)) }))
+            add(#""unreadableLines":"# + JSONValue.array(report.unreadable.map(JSONValue.string)).text + "}\n")
+            emit(pending)
         } else {
+            // Names, messages and ledger lines are anyone's text: shown with TerminalText, so an ESC
+            // or a line feed in them is printed as an escape, not obeyed by the terminal.
+            let shown = TerminalText.escaped
             var lines: [String] = []
             let inputs = total.map { "\($0) inputs" } ?? "\(entries.count) inputs recorded (the list's length is unknown: no shard read it to the end; give --inputs-from)"
             let skippedText = skipped > 0 ? " (\(skipped) skipped, done before)" : ""
-            let missingText = total == nil ? "" : ", \(missing.count) missing"
+            let missingText = total == nil ? "" : ", \(missingCount) missing"
             lines.append("\(count) shard\(count == 1 ? "" : "s"), \(inputs): \(done) done\(skippedText), \(failed.count) failed\(missingText)")
             lines.append("written: \(Self.megabytes(bytes)) in \(ProgressReporter.format(work)) s of work")
-            if !neverRan.isEmpty { lines.append("shards with no ledger (never ran?): " + neverRan.map(String.init).joined(separator: ", ")) }
+            if !neverRan.isEmpty {
+                lines.append("shards with no ledger (never ran?): " + neverRan.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", "))
+            }
             if !unfinished.isEmpty { lines.append("shards whose last run did not finish (stopped or killed): " + unfinished.map(String.init).joined(separator: ", ")) }
-            Self.list("failed", failed.map { $0.error ?? $0.input }, into: &lines)
-            Self.list("missing (in no ledger)", missing.map { "\(missingName($0)) (shard \(shardOf($0)) of \(count))" }, into: &lines)
-            Self.list("outputs written by more than one input", shared.map { "\($0.output): \($0.inputs.joined(separator: ", "))" }, into: &lines)
-            if !report.unreadable.isEmpty { Self.list("unreadable ledger lines (a run killed while writing?)", report.unreadable, into: &lines) }
-            Console.output(lines.joined(separator: "\n"))
+            Self.list("failed", failed.prefix(listLimit).map { shown($0.error ?? $0.input) }, of: failed.count, into: &lines)
+            Self.list("missing (in no ledger)", missing.prefix(listLimit).map { "\(shown(missingName($0))) (shard \(shardOf($0)) of \(count))" }, of: missingCount, into: &lines)
+            Self.list("outputs written by more than one input", shared.prefix(listLimit).map { "\(shown($0.output)): \(shown($0.inputs.joined(separator: ", ")))" },
+                      of: shared.count, into: &lines)
+            if !report.unreadable.isEmpty {
+                Self.list("unreadable ledger lines (a run killed while writing?)", report.unreadable.prefix(listLimit).map(shown), of: report.unreadable.count, into: &lines)
+            }
+            emit(lines.joined(separator: "\n") + "\n")
         }
-        return failed.isEmpty && total != nil && missing.isEmpty && shared.isEmpty ? 0 : 1
+        return failed.isEmpty && total != nil && missingCount == 0 && shared.isEmpty ? 0 : 1
     }
 
-    private static func list(_ title: String, _ items: [String], into lines: inout [String]) {
-        guard !items.isEmpty else { return }
+    /// `items`, the first `listLimit` of `count`, under `title`.
+    private static func list(_ title: String, _ items: [String], of count: Int, into lines: inout [String]) {
+        guard count > 0 else { return }
         lines.append("\(title):")
-        lines += items.prefix(listLimit).map { "  " + $0 }
-        if items.count > listLimit { lines.append("  … and \(items.count - listLimit) more (--json lists them all)") }
+        lines += items.map { "  " + $0 }
+        if count > items.count { lines.append("  … and \(count - items.count) more (--json lists them all)") }
     }
 
     static func megabytes(_ bytes: Int) -> String {
