@@ -43,9 +43,9 @@ struct BatchRunner: Sendable {
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
             while interruption.received == nil, let item = feed.next() {
                 let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context)
-                // A picture given up because the run was stopped (SIGTERM) is neither done nor
-                // failed: left out of the ledger and the counts, it is made again on resuming.
-                if interruption.received != nil, outcome.error != nil { continue }
+                // In a batch, a picture given up because the run was stopped (SIGTERM) is neither
+                // done nor failed: left out of the ledger and the counts, it is made again on resuming.
+                if feed.batch, interruption.received != nil, outcome.error != nil { continue }
                 ledger?.record(outcome, index: item.context.index)
                 if traceDirectory != nil { traced.withLock { $0[item.context.index] = (outcome, traceFolder(for: item.context)) } }
                 reporter.finished(outcome)
@@ -77,6 +77,18 @@ struct BatchRunner: Sendable {
         // Before any header is read: a finished input costs nothing.
         if skipExisting, let outputs = try? pipeline.outputs(in: context), !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
             return FileOutcome(input: context.input ?? "-", outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
+        }
+        var context = context
+        // Until the run proper starts, what reads the input is bounded by the same time limit.
+        if let timeout { context.loadOptions.deadline = .now + .milliseconds(Int64(timeout * 1000)) }
+        if let input = context.input, input != "-", context.inputBytes == nil, Self.isReadOnce(input) {
+            // A FIFO or device gives its bytes once: read them ahead (within the limits), so that
+            // the header read and the decode see the same picture.
+            do {
+                context.inputBytes = try ImageFile.readAll(path: input, limit: context.loadOptions.maxInputBytes, deadline: context.loadOptions.deadline)
+            } catch {
+                return failure(Self.message(for: error, input: input), context: context)
+            }
         }
         guard let memory else { return processWithinTimeout(context, prepared: nil, whenEnded: {}) }
         // A header that cannot be read or planned reserves nothing: the run reports why.
@@ -184,6 +196,12 @@ struct BatchRunner: Sendable {
     static func message(for error: any Error, input: String?) -> String {
         if let imageError = error as? ImageError, imageError.path != nil { return imageError.description }
         return (input.map { "\($0): " } ?? "") + "\(error)"
+    }
+
+    /// Whether `path` exists and can be read only once (a FIFO or a character device).
+    static func isReadOnce(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && [S_IFIFO, S_IFCHR].contains(status.st_mode & S_IFMT)
     }
 
     /// Whether an output exists as a finished file (a device such as /dev/null is never "done").

@@ -68,7 +68,7 @@ import Glibc
         let cancel = try CommandRunner.runProgram("/usr/bin/scancel", ["\(job)_1"], environment: environment("cancelled"))
         #expect(cancel.status == 0, "\(cancel.standardError)")
         sbatch.waitUntilExit()
-        // imagepipe was exec'd: scancel's SIGTERM reached it, it finished the picture in hand and wrote its end line.
+        // imagepipe was exec'd: scancel's SIGTERM reached it, it gave up the picture in hand and wrote its end line.
         let cancelled = library.ledger("cancelled-ledger/shard-2-of-4.jsonl")
         #expect(cancelled.last?["event"]?.stringValue == "end" && cancelled.last?["stopped"]?.boolValue == true, "\(cancelled.last?.text ?? "no ledger")")
         let recorded = cancelled.filter { $0["index"] != nil }.count

@@ -148,7 +148,8 @@ import Glibc
         #expect(result.standardError.contains("'in/b\\xFF.png': passed over: the name is not UTF-8 text"), "\(result.standardError)")
         #expect(result.standardError.contains("'in/fifo.png': passed over: is a FIFO"), "\(result.standardError)")
         let made = Set(ManifestTests.files(under: directory.file("out2")))
-        #expect(made == ["a.png", "b\u{FFFD}.png", "sub/c.png"], "\(made.sorted())")
+        // `again` sorts before `sub`: the directory is entered through it, and once only.
+        #expect(made == ["a.png", "b\u{FFFD}.png", "again/c.png"], "\(made.sorted())")
     }
 
     @Test(arguments: [(["--timeout", "1e16"], "--timeout needs a number of seconds from 0 to 86400"),

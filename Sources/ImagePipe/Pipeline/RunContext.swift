@@ -3,7 +3,8 @@
 public struct RunContext: Sendable {
     /// The input file, `-` for standard input, or nil.
     public var input: String?
-    /// The bytes of the input when it is `-` (standard input, read once by the caller).
+    /// The bytes of the input when it is `-` (standard input, read once by the caller), or when
+    /// it is a FIFO or device that the caller read ahead.
     public var inputBytes: [UInt8]?
     /// Where the input was found when it came from a directory, for `{dir}` in templates.
     public var inputRoot: String?

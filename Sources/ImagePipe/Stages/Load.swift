@@ -57,8 +57,10 @@ public struct Load: ImageSource, DeclaredStage {
         return options
     }
 
-    /// The bytes of standard input, when the path is `-`.
+    /// The input's bytes read beforehand, when the path is `-` (standard input) or the run's
+    /// input that was read ahead because it can be read only once (a FIFO, a device).
     private func standardInput(for path: String, in context: RunContext) throws -> [UInt8]? {
+        if path != "-", let bytes = context.inputBytes, path == context.input { return bytes }
         guard path == "-" else { return nil }
         guard let bytes = context.inputBytes else { throw StageError("reading standard input needs its bytes in the run context") }
         return bytes
@@ -69,7 +71,7 @@ public struct Load: ImageSource, DeclaredStage {
         var header: ImageHeader
         if let bytes = try standardInput(for: path, in: context) {
             do { header = try ImageHeader.read(bytes: bytes, options: context.loadOptions) } catch var error as ImageError {
-                error.path = "-"
+                error.path = path
                 throw error
             }
         } else {
@@ -88,7 +90,7 @@ public struct Load: ImageSource, DeclaredStage {
             return try Image.load(path: path, options: options, header: description?.header)
         }
         do { return try Image.decode(bytes, options: options) } catch var error as ImageError {
-            error.path = "-"
+            error.path = path
             throw error
         }
     }
