@@ -36,6 +36,7 @@ public struct CompositeStage: Transform, DeclaredStage {
         ])
 
     public var overlay: String
+    public var filesRead: [String] { [overlay] }
     public var gravity: Gravity
     public var offset: Point
     public var opacity: Double

@@ -4,8 +4,9 @@ import Glibc
 #endif
 
 /// What is checked before any picture is touched: every output name can be made, no two inputs
-/// write the same file, no output replaces an input (unless `--overwrite`) — whether the input is
-/// named on the command line or by `load FILE` — and no output is an existing directory, block
+/// write the same file, no output replaces a file the run reads (unless `--overwrite`) — the
+/// input named on the command line or by `load FILE`, an overlay, a profile, the pipeline file —
+/// and no output is an existing directory, block
 /// device or socket. Names are compared as bytes (see `PathBytes`). In a batch, an input whose
 /// output cannot be named at all (its `{ext}` names no writable format, say) is that input's
 /// failure, not the batch's: it is returned, and the others go on. When no input's output can be
@@ -14,6 +15,8 @@ struct OutputCheck {
     let pipeline: Pipeline
     let contexts: [RunContext]
     let allowOverwrite: Bool
+    /// Other files the command reads (the pipeline file), which no output may replace either.
+    var alsoRead: [String] = []
 
     /// The inputs (by `RunContext.index`) of a batch whose outputs cannot be named, with why;
     /// and every context's outputs, in order (none for those), for the checks that follow
@@ -27,6 +30,10 @@ struct OutputCheck {
             // `load p.jpg` reads p.jpg whatever the command line says.
             guard let input = (pipeline.source as? Load)?.path ?? context.input, input != "-" else { continue }
             if let identity = Self.identity(input) { inputs[identity] = input }
+        }
+        // Overlays, profiles, `load` paths and the pipeline file are inputs as much as the picture.
+        for read in pipeline.stages.flatMap(\.filesRead) + alsoRead {
+            if let identity = Self.identity(read) { inputs[identity] = read }
         }
         for context in contexts {
             let source = context.input ?? "the pipeline"

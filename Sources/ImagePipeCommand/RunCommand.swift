@@ -190,7 +190,8 @@ struct RunCommand {
             }
             // The whole list is checked, not only this shard's share: two inputs of different
             // shards writing one file are refused the same way on every machine.
-            let (unnamed, outputs) = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite")).run()
+            let (unnamed, outputs) = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite"),
+                                                     alsoRead: pipelineArguments.file == "<inline>" ? [] : [pipelineArguments.file]).run()
             try Self.checkStandardOutput(outputs: outputs, json: parser.has("--json"))
             if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
                 let clock = ContinuousClock(), began = clock.now
@@ -210,6 +211,7 @@ struct RunCommand {
         }
         if let shard, !parser.has("--quiet") { Console.diagnostics("imagepipe: \(shard.description)") }
 
+        if let trace = parser.last("--trace") { try TraceWriter.claim(trace, allowOverwrite: parser.has("--overwrite")) }
         interruption.install(onePicture: !feed.batch)
         var runner = BatchRunner(pipeline: pipeline, feed: feed, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
                                  skipExisting: parser.has("--skip-existing"), interruption: interruption, timeout: timeout)

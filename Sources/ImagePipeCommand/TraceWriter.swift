@@ -15,6 +15,31 @@ final class TraceWriter {
     private let title: String
     private var entries: [Entry] = []
 
+    /// The file that marks a folder as a trace's, so that a later trace may write over it.
+    static let marker = ".imagepipe-trace"
+
+    /// Takes `directory` for a run's trace before any picture: a new or empty folder, or one a
+    /// trace made before (it holds `marker`). A folder of other files is refused unless
+    /// `allowOverwrite`: the trace's `index.html` and `00-load.png` would replace the user's own.
+    static func claim(_ directory: String, allowOverwrite: Bool) throws {
+        do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
+            throw UsageError("--trace: cannot make '\(directory)': \(error.reason)")
+        }
+        guard OutputCheck.isDirectory(directory) else { throw UsageError("--trace: '\(directory)' is not a folder") }
+        let markerPath = directory + "/" + marker
+        if !BatchRunner.isRegularFile(markerPath), !allowOverwrite {
+            let present = (try? ImageFile.directoryEntries(directory)) ?? []
+            if !present.isEmpty {
+                let shown = present.sorted().prefix(3).joined(separator: ", ") + (present.count > 3 ? ", …" : "")
+                throw UsageError("--trace: '\(directory)' holds files that are not a trace's (\(shown)); name a new or empty folder, or give --overwrite")
+            }
+        }
+        let note = Array("A trace of imagepipe runs: its files may be replaced by the next trace.\n".utf8)
+        do { try note.withUnsafeBytes { try ImageFile.writeAtomically($0, to: markerPath) } } catch {
+            throw UsageError("--trace: cannot write in '\(directory)': \(error)")
+        }
+    }
+
     init(directory: String, title: String) throws {
         self.directory = directory
         self.title = title

@@ -11,7 +11,8 @@ import TestSupport
                                             "in.jpg", "--trace", "trace"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.file("trace")).sorted()
-        #expect(files == ["00-load.png", "01-fit.png", "02-letterbox.png", "03-circle-crop.png", "04-save.png", "index.html"])
+        // With the mark that lets a later trace write over this folder (and no other).
+        #expect(files == [".imagepipe-trace", "00-load.png", "01-fit.png", "02-letterbox.png", "03-circle-crop.png", "04-save.png", "index.html"])
         #expect(try Image.load(path: directory.file("trace/01-fit.png")).size == Size(30, 20))
         let html = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)
         #expect(html.contains("2. letterbox 30x30<br>30x30 · "))
@@ -39,7 +40,7 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "b.png")
         let result = try CommandRunner.run(["run", "-e", "fit 3x3", "a.png", "b.png", "--out-dir", "out", "--trace", "trace", "-q"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("trace")).sorted() == ["1-a", "2-b", "index.html"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("trace")).sorted() == [".imagepipe-trace", "1-a", "2-b", "index.html"])
         #expect(FileManager.default.fileExists(atPath: directory.file("trace/2-b/index.html")))
         // The batch's own page links every input's page.
         let index = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)

@@ -203,7 +203,8 @@ public enum ImageFile {
     }
 
     /// Makes the directories above `path` that are missing, refusing any that would resolve
-    /// outside `root` (through `..` or a symbolic link). `root` itself is made if missing.
+    /// outside `root` (through `..` or a symbolic link), and `path` itself when it is a symbolic
+    /// link leading outside. `root` itself is made if missing.
     ///
     /// Each directory is made only after its parent has been resolved and found inside `root`,
     /// so a refused path has made nothing outside it. Resolved paths are compared as bytes.
@@ -235,6 +236,15 @@ public enum ImageFile {
             throw ImageError(.unwritable, path: path, reason: "cannot resolve '\(current)': \(systemMessage())")
         }
         guard PathBytes.isWithin(realParent, realRoot) else { throw refuse(realParent) }
+        // The name itself may be a symbolic link planted in the folder: one leading out of it (to
+        // a device, a FIFO, another user's file) is refused whatever it points at, and so is one
+        // leading nowhere, which would be written through to wherever it names.
+        var status = stat()
+        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+            guard let target = realPath(path), PathBytes.isWithin(target, realRoot) else {
+                throw ImageError(.unwritable, path: path, reason: "is a symbolic link leading outside the output directory '\(root)'")
+            }
+        }
     }
 
     /// `directory` and the directories above it, made where missing (`mkdir -p`); one that
@@ -249,6 +259,18 @@ public enum ImageFile {
                 throw ImageError(.unwritable, path: path, reason: "cannot make directory '\(current)': \(systemMessage())")
             }
         }
+    }
+
+    /// The names in a directory, `.` and `..` left out (names that are not UTF-8 mended).
+    public static func directoryEntries(_ directory: String) throws -> [String] {
+        guard let handle = opendir(directory) else { throw ImageError(.unreadable, path: directory, reason: systemMessage()) }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// The canonical absolute path, symbolic links resolved; nil if it does not exist.

@@ -12,10 +12,15 @@ public protocol Stage: Sendable, Equatable {
     /// This stage's schema: `Self.schema`, except for stages whose interface is known only at
     /// run time (from plugins loaded then).
     var stageSchema: Schema { get }
+    /// The files the stage reads (a source's picture, an overlay, a profile), so that no output
+    /// of the run replaces one of them unless the user says so (`--overwrite`). None unless the
+    /// stage says.
+    var filesRead: [String] { get }
 }
 
 extension Stage {
     public var stageSchema: Schema { Self.schema }
+    public var filesRead: [String] { [] }
 
     /// The canonical pipeline text of this stage; it parses back to an equal stage.
     public var text: String { stageSchema.canonicalText(of: arguments) }

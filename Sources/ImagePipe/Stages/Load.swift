@@ -57,6 +57,8 @@ public struct Load: ImageSource, DeclaredStage {
         return options
     }
 
+    public var filesRead: [String] { path.map { [$0] } ?? [] }
+
     /// The input's bytes read beforehand, when the path is `-` (standard input) or the run's
     /// input that was read ahead because it can be read only once (a FIFO, a device).
     private func standardInput(for path: String, in context: RunContext) throws -> [UInt8]? {

@@ -66,6 +66,11 @@ public struct Save: Sink, DeclaredStage {
 
     public func destination(in context: RunContext) throws -> String { try target(in: context).path }
 
+    public var filesRead: [String] {
+        if case let .file(profile) = options.profile { return [profile] }
+        return []
+    }
+
     /// Where the picture goes and in which format, before anything is encoded.
     public func target(in context: RunContext) throws -> (path: String, format: ImageFormat) {
         guard let written = path ?? context.output else {
