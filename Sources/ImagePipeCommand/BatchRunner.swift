@@ -41,8 +41,15 @@ struct BatchRunner: Sendable {
         // Keyed by the input's place in the whole list; the trace's index page lists them in order.
         let traced = Locked<[Int: (outcome: FileOutcome, folder: String)]>([:])
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
+            var stopping: DispatchSemaphore? // a run of this worker's past its time limit, told to stop
             while interruption.received == nil, let item = feed.next() {
-                let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context)
+                // Its thread and memory are let go before the next picture starts: given a
+                // moment, a run told to stop ends; one stuck in a C loader is left behind.
+                if let run = stopping, run.wait(timeout: .now() + .milliseconds(Int(Self.stopGrace * 1000))) != .success {
+                    abandoned.withLock { $0 = true }
+                }
+                stopping = nil
+                let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context) { stopping = $0 }
                 // In a batch, a picture given up because the run was stopped (SIGTERM) is neither
                 // done nor failed: left out of the ledger and the counts, it is made again on resuming.
                 if feed.batch, interruption.received != nil, outcome.error != nil { continue }
@@ -50,6 +57,7 @@ struct BatchRunner: Sendable {
                 if traceDirectory != nil { traced.withLock { $0[item.context.index] = (outcome, traceFolder(for: item.context)) } }
                 reporter.finished(outcome)
             }
+            if let run = stopping, run.wait(timeout: .now()) != .success { abandoned.withLock { $0 = true } }
         }
         if let traceDirectory, feed.batch {
             let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { _, run in
@@ -68,7 +76,7 @@ struct BatchRunner: Sendable {
     }
 
     /// Runs an input after the checks `OutputCheck` makes for a whole command line, when needed.
-    private func checked(_ context: RunContext) -> FileOutcome {
+    private func checked(_ context: RunContext, stopping: (DispatchSemaphore) -> Void) -> FileOutcome {
         if checkEach {
             do { try OutputCheck(pipeline: pipeline, contexts: [context], allowOverwrite: allowOverwrite).run() } catch {
                 return failure("\(context.input ?? "-"): \(error)", context: context)
@@ -85,14 +93,14 @@ struct BatchRunner: Sendable {
             // A FIFO or device gives its bytes once: read them ahead (within the limits), so that
             // the header read and the decode see the same picture.
             do {
-                context.inputBytes = try ImageFile.readAll(path: input, limit: context.loadOptions.maxInputBytes, deadline: context.loadOptions.deadline)
+                context.inputBytes = try ImageFile.readPicture(path: input, options: context.loadOptions)
             } catch {
                 return failure(Self.message(for: error, input: input), context: context)
             }
         }
-        guard let memory else { return processWithinTimeout(context, prepared: nil, whenEnded: {}) }
+        guard let memory else { return processWithinTimeout(context, prepared: nil, stopping: stopping, whenEnded: {}) }
         // A header that cannot be read or planned reserves nothing: the run reports why.
-        guard let prepared = try? pipeline.prepare(in: context) else { return processWithinTimeout(context, prepared: nil, whenEnded: {}) }
+        guard let prepared = try? pipeline.prepare(in: context) else { return processWithinTimeout(context, prepared: nil, stopping: stopping, whenEnded: {}) }
         let plan = prepared.plan
         let input = context.input ?? "-"
         let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
@@ -103,7 +111,7 @@ struct BatchRunner: Sendable {
         memory.reserve(cost) { held in
             reporter.note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of --max-memory \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
         }
-        return processWithinTimeout(context, prepared: prepared) { memory.release(cost) }
+        return processWithinTimeout(context, prepared: prepared, stopping: stopping) { memory.release(cost) }
     }
 
     private func failure(_ message: String, context: RunContext) -> FileOutcome {
@@ -113,12 +121,13 @@ struct BatchRunner: Sendable {
     /// Runs one input on a thread of its own and waits at most `timeout` for it. Past the limit
     /// the run is told to stop (its cancellation, checked between stages and rows, and the
     /// deadline in its load options, checked by the decoders as they go) and its output gate is
-    /// closed, so it never writes a file after that; the batch then waits a moment for it to let
-    /// go of its thread and memory before the next input starts. Only a run stuck inside a C
-    /// loader that checks nothing is left to end on its own.
+    /// closed, so it never writes a file after that; `stopping` is handed what signals its end,
+    /// for the worker to wait on before its next input. Only a run stuck inside a C loader that
+    /// checks nothing is left to end on its own.
     /// `whenEnded` is called once the run has truly ended, even when it was abandoned: it gives
     /// back the memory the run holds.
-    private func processWithinTimeout(_ context: RunContext, prepared: PreparedRun?, whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
+    private func processWithinTimeout(_ context: RunContext, prepared: PreparedRun?, stopping: (DispatchSemaphore) -> Void,
+                                      whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
         guard let timeout else {
             defer { whenEnded() }
             return process(context, prepared: prepared)
@@ -147,17 +156,14 @@ struct BatchRunner: Sendable {
         cancellation.cancel()
         gate.close() // waits for a rename in progress: after this, nothing of this run lands
         if let outcome = result.withLock({ $0 }) { return outcome } // it finished meanwhile
-        if done.wait(timeout: .now() + .milliseconds(Int(Self.stopGrace * 1000))) != .success {
-            abandoned.withLock { $0 = true }
-        } else if let outcome = result.withLock({ $0 }), outcome.error == nil {
-            return outcome // it had landed its outputs just before the gate closed
-        }
+        stopping(done)
         let input = context.input ?? "-"
         let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (--timeout); nothing written").description
         return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
     }
 
-    /// How long a run past its time limit is given to stop before it is abandoned on its thread.
+    /// How long a run past its time limit is given to stop before the worker's next input starts
+    /// without it.
     static let stopGrace = 2.0
 
     /// `60 s`, `0.5 s`

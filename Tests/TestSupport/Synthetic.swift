@@ -63,3 +63,32 @@ extension Synthetic {
         }
     }
 }
+
+extension Synthetic {
+    /// PNG's CRC-32 (ISO 3309, the one zlib computes) of `bytes`.
+    public static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { (n: Int) -> UInt32 in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    /// A PNG chunk: length, type, data and CRC.
+    public static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        func big(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        return big(UInt32(data.count)) + typed + big(crc32(typed))
+    }
+
+    /// `png` with `chunks` inserted right after its IHDR chunk (the signature and IHDR are 33 bytes).
+    public static func png(_ png: [UInt8], inserting chunks: [UInt8]) -> [UInt8] {
+        Array(png[0..<33]) + chunks + Array(png[33...])
+    }
+}

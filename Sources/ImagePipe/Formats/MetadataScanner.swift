@@ -89,7 +89,7 @@ struct MetadataScanner {
         case .png:
             let length = h[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let tag = Array(h[4..<8])
-            let keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag }
+            let keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
             state = .body(tag: tag, remaining: length, keep: keep, trailer: 4)
         case .webp:
             let length = (0..<4).reduce(0) { $0 | Int(h[4 + $1]) << (8 * $1) }
@@ -159,6 +159,10 @@ struct MetadataScanner {
         bytes.withUnsafeBytes { scanner.scan($0) }
         return scanner.metadata
     }
+
+    /// The largest PNG chunk kept for its metadata: 16 MiB, far above any real profile, EXIF
+    /// block or XMP packet; a larger one (a text chunk made to exhaust memory) is passed over.
+    static let keptChunkLimit = 16 << 20
 
     static let exifMarker = Array("Exif\0\0".utf8)
     static let xmpMarker = Array("http://ns.adobe.com/xap/1.0/\0".utf8)

@@ -84,6 +84,20 @@ public enum ImageFile {
         return bytes
     }
 
+    /// Every byte of a picture in a file that can be read only once (a FIFO, a device), within
+    /// `options`' byte limit and deadline, refused as soon as its first bytes show no format
+    /// `options` allows: `/dev/zero` fails at once rather than after the whole byte limit.
+    public static func readPicture(path: String, options: LoadOptions) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
+            let checked = bytes.count < SourceFormat.sniffLength
+            bytes.append(contentsOf: chunk)
+            if checked, bytes.count >= SourceFormat.sniffLength { _ = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path) }
+            return true
+        }
+        return bytes
+    }
+
     /// Whether `path` names a regular file (not a FIFO or device, which can be read only once).
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()

@@ -50,6 +50,7 @@ public struct ImageHeader: Hashable, Sendable {
         var format: SourceFormat?
         var decoder: PixbufDecoder?
         var jpeg: JPEGHeader.Reader?
+        var png: PNGHeader?
         var whole: [UInt8] = []
         try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
             if format == nil {
@@ -57,11 +58,18 @@ public struct ImageHeader: Hashable, Sendable {
                 format = identified
                 if identified == .jpeg {
                     jpeg = JPEGHeader.Reader(path: path)
+                } else if identified == .png {
+                    whole = [] // the first bytes alone: see below
                 } else if !identified.isAnimated && !identified.isHEIF {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
             }
             if jpeg != nil { return try jpeg!.feed(chunk) == nil }
+            if format == .png {
+                whole.append(contentsOf: chunk.prefix(PNGHeader.length - whole.count))
+                png = try PNGHeader.read(whole, path: path)
+                return png == nil
+            }
             guard let decoder else {
                 whole.append(contentsOf: chunk)
                 return true
@@ -69,6 +77,10 @@ public struct ImageHeader: Hashable, Sendable {
             return try decoder.write(chunk)
         }
         guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        if format == .png {
+            guard let png else { throw ImageError(.corrupt, path: path, reason: "starts like a PNG but ends within its header") }
+            return ImageHeader(storedSize: png.storedSize, format: format.loaderName)
+        }
         if let jpeg {
             guard let header = jpeg.header else { throw ImageError(.corrupt, path: path, reason: "starts like a JPEG but ends before its frame header") }
             return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)

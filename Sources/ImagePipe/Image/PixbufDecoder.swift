@@ -17,6 +17,8 @@ final class PixbufDecoder {
     private var truncationCheck = TruncationCheck()
     /// Keeps the metadata blocks as the data streams past (nil for formats read otherwise).
     private var scanner: MetadataScanner?
+    /// Takes a PNG's text chunks out of what the loader sees (nil for other formats).
+    private var textFilter: PNGTextFilter?
 
     /// A decoder for `format` only: the loader is named, never chosen by gdk-pixbuf's sniffing
     /// (see `SourceFormat`).
@@ -31,6 +33,7 @@ final class PixbufDecoder {
         self.path = path
         self.orientation = orientation
         scanner = MetadataScanner(format: format)
+        if format == .png { textFilter = PNGTextFilter() }
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
             loader, width, height, context in
             let decoder = Unmanaged<PixbufDecoder>.fromOpaque(context!).takeUnretainedValue()
@@ -92,10 +95,14 @@ final class PixbufDecoder {
         try options.checkDeadline(path: path)
         truncationCheck.scan(chunk)
         if !stopsAfterHeader { scanner?.scan(chunk) }
-        do {
+        func feed(_ part: UnsafeRawBufferPointer) throws {
+            guard part.count > 0, !isDone else { return }
             try checkGError(.corrupt, path: path) { error in
-                gdk_pixbuf_loader_write(loader, chunk.bindMemory(to: UInt8.self).baseAddress, gsize(chunk.count), error)
+                gdk_pixbuf_loader_write(loader, part.bindMemory(to: UInt8.self).baseAddress, gsize(part.count), error)
             }
+        }
+        do {
+            if textFilter != nil { try textFilter!.filter(chunk, feed) } else { try feed(chunk) }
         } catch where isDone {
             // Told to make a 0x0 picture once the header was read, the loader gives up: expected.
         }
@@ -127,6 +134,12 @@ final class PixbufDecoder {
         if format == .jpeg {
             let header = try JPEGHeader.read(bytes, path: path)
             return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)
+        }
+        if format == .png {
+            guard let header = try PNGHeader.read(bytes, path: path) else {
+                throw ImageError(.corrupt, path: path, reason: "starts like a PNG but ends within its header")
+            }
+            return ImageHeader(storedSize: header.storedSize, format: format.loaderName)
         }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)

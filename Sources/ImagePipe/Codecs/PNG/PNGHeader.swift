@@ -1,0 +1,36 @@
+import CDeflate
+
+/// The header of a PNG: its IHDR chunk, which the format requires first, right after the
+/// signature, so 33 bytes tell the size.
+///
+/// gdk-pixbuf's PNG loader reports the size only once libpng has read every chunk before the
+/// pixel data: a 32 MB text chunk there made `explain` take seconds, and a first chunk claiming
+/// 1 GiB was only "a header that cannot be read". Here nothing past IHDR is read, and a wrong
+/// first chunk is named with the length it claims.
+struct PNGHeader {
+    var storedSize: Size
+
+    /// The signature and IHDR: 8 + 4 (length) + 4 (type) + 13 (fields) + 4 (CRC).
+    static let length = 33
+
+    /// The header from the file's first bytes; nil when fewer than `length` bytes were given.
+    static func read(_ bytes: some Collection<UInt8>, path: String?) throws(ImageError) -> PNGHeader? {
+        let b = Array(bytes.prefix(length))
+        guard b.count >= length else { return nil }
+        func number(_ offset: Int) -> Int { b[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func corrupt(_ reason: String) -> ImageError {
+            ImageError(.corrupt, path: path, reason: "starts like a PNG but its header cannot be read: \(reason)")
+        }
+        let claimed = number(8)
+        let type = String(decoding: b[12..<16].map { (0x21...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        guard type == "IHDR" else { throw corrupt("its first chunk is '\(type)', claiming \(claimed) bytes, where IHDR must come first") }
+        guard claimed == 13 else { throw corrupt("its IHDR chunk claims \(claimed) bytes, where it has 13") }
+        guard b[12..<29].withUnsafeBytes({ libdeflate_crc32(0, $0.baseAddress, $0.count) }) == UInt32(number(29)) else { throw corrupt("its IHDR chunk fails its CRC check") }
+        let width = number(16), height = number(20)
+        // The format's own bounds: 1 to 2^31 - 1 on each side.
+        guard (1...Int(Int32.max)).contains(width), (1...Int(Int32.max)).contains(height) else {
+            throw corrupt("its IHDR chunk gives a size of \(width)x\(height)")
+        }
+        return PNGHeader(storedSize: Size(width, height))
+    }
+}
