@@ -42,6 +42,8 @@ public struct ImagePipeCommand: Sendable {
     /// Runs the command with `arguments` (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
         LibraryMessages.silence() // each bad file gets one line of ours, not GLib's noise too
+        // The command as the opt-in formats' decoder, in a process of its own: no plugins loaded.
+        if arguments.first == IsolatedDecoder.childCommand { return IsolatedDecoder.childMain(Array(arguments.dropFirst())) }
         var registry = registry
         let arguments = loadPlugins(from: arguments, into: &registry)
         let command = ImagePipeCommand(registry: registry)

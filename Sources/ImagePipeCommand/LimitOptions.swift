@@ -26,6 +26,7 @@ enum LimitOptions {
 
     /// The load options of the command line (and IMAGEPIPE_ALLOW_FORMATS) over `options`.
     static func apply(_ parser: OptionParser, to options: inout LoadOptions) throws {
+        options.isolatedDecoder = decodingHelper
         if let text = parser.last("--max-input-bytes") {
             guard let bytes = byteCount(text) else { throw UsageError("--max-input-bytes needs a number of bytes ≥ 0 (like 50M), got '\(text)'") }
             options.maxInputBytes = bytes == 0 ? nil : bytes
@@ -44,6 +45,15 @@ enum LimitOptions {
             options.allowedFormats.insert(format)
         }
     }
+
+    /// This very program as the opt-in formats' decoder (`IsolatedDecoder`), found through
+    /// /proc so that it is the same build whatever PATH says.
+    static let decodingHelper: [String]? = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return [String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self), IsolatedDecoder.childCommand]
+    }()
 
     /// `1000`, `64K`, `256M`, `2G` (powers of 1024; a trailing `B` or `iB` is allowed).
     static func byteCount(_ text: String) -> Int? {

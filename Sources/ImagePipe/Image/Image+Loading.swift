@@ -8,8 +8,8 @@ extension Image {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
         // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
-        // libheif reads a HEIF container from memory.
-        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) {
+        // libheif reads a HEIF container from memory; an opt-in format goes to its own process.
+        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
         }
         if format == .jpeg {
@@ -39,6 +39,9 @@ extension Image {
         if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
+        if options.isolates(format), let helper = options.isolatedDecoder {
+            return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
+        }
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
         if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame) {
             throw ImageError(.corrupt, path: path, reason: damage)

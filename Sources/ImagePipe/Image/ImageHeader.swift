@@ -60,7 +60,7 @@ public struct ImageHeader: Hashable, Sendable {
                     jpeg = JPEGHeader.Reader(path: path)
                 } else if identified == .png {
                     whole = [] // the first bytes alone: see below
-                } else if !identified.isAnimated && !identified.isHEIF {
+                } else if !identified.isAnimated && !identified.isHEIF && !options.isolates(identified) {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
             }

@@ -29,6 +29,11 @@ public struct LoadOptions: Hashable, Sendable {
     /// When decoding must stop: checked between chunks of data fed to a decoder. (The command's
     /// `--timeout` also abandons a decode stuck inside one chunk; see the command's BatchRunner.)
     public var deadline: ContinuousClock.Instant?
+    /// The command that decodes the formats outside `SourceFormat.vetted` in a process of its
+    /// own (`IsolatedDecoder`), followed by its arguments; nil decodes them here. The
+    /// `imagepipe` command sets itself; an embedding program may set a helper of its own that
+    /// calls `IsolatedDecoder.childMain`.
+    public var isolatedDecoder: [String]?
 
     /// The options of the run in progress, for stages that decode pictures of their own
     /// (`composite`'s overlay): bound by `Pipeline.run` to its source's options, so the run's
@@ -55,6 +60,9 @@ public struct LoadOptions: Hashable, Sendable {
         self.allowedFormats = allowedFormats
         self.deadline = deadline
     }
+
+    /// Whether `format` is decoded in a process of its own (`isolatedDecoder`).
+    func isolates(_ format: SourceFormat) -> Bool { isolatedDecoder != nil && !SourceFormat.vetted.contains(format) }
 
     /// Throws when the deadline has passed.
     func checkDeadline(path: String?) throws(ImageError) {

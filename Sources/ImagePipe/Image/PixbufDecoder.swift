@@ -135,6 +135,9 @@ final class PixbufDecoder {
             let header = try JPEGHeader.read(bytes, path: path)
             return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)
         }
+        if options.isolates(format), let helper = options.isolatedDecoder {
+            return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
+        }
         if format == .png {
             guard let header = try PNGHeader.read(bytes, path: path) else {
                 throw ImageError(.corrupt, path: path, reason: "starts like a PNG but ends within its header")
