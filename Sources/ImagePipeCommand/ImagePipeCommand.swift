@@ -33,8 +33,8 @@ public struct ImagePipeCommand: Sendable {
 
         Plugins are also loaded from every .so file in PREFIX/lib/imagepipe/plugins (beside an
         installed PREFIX/bin/imagepipe) and in the directories listed in IMAGEPIPE_PLUGIN_PATH
-        (separated by ':'). A plugin that cannot be loaded is reported, and the command goes on
-        without it.
+        (separated by ':'). Each is first tried in a separate process, and refused when it crashes
+        there. A plugin that cannot be loaded is reported, and the command goes on without it.
 
         Exit status: 0 done, 1 a processing error, 2 a usage or pipeline error.
         """
@@ -42,8 +42,10 @@ public struct ImagePipeCommand: Sendable {
     /// Runs the command with `arguments` (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
         LibraryMessages.silence() // each bad file gets one line of ours, not GLib's noise too
-        // The command as the opt-in formats' decoder, in a process of its own: no plugins loaded.
+        // The command's helper processes, before any plugin of the user's loads: the opt-in
+        // formats' decoder (IsolatedDecoder) and the plugin scanner's child (PluginScanner).
         if arguments.first == IsolatedDecoder.childCommand { return IsolatedDecoder.childMain(Array(arguments.dropFirst())) }
+        if arguments.first == PluginScanner.subcommand { return PluginScanner.main(Array(arguments.dropFirst())) }
         var registry = registry
         let arguments = loadPlugins(from: arguments, into: &registry)
         let command = ImagePipeCommand(registry: registry)
@@ -78,7 +80,14 @@ public struct ImagePipeCommand: Sendable {
             index += 1
         }
         for path in paths {
-            do { try registry.loadPlugin(at: path) } catch { Console.warning("\(error)") }
+            do throws(PluginLoadError) {
+                let file = try PluginFile(opening: path)
+                defer { file.close() }
+                try PluginScanner.vet(file)
+                try registry.loadPlugin(file)
+            } catch {
+                Console.warning("\(error)")
+            }
         }
         return remaining
     }

@@ -37,7 +37,7 @@ struct Manual {
         }
         lines += [
             ".SH ENVIRONMENT",
-            ".TP", ".B IMAGEPIPE_PLUGIN_PATH", "Directories (separated by ':') whose .so files are loaded as plugins.",
+            ".TP", ".B IMAGEPIPE_PLUGIN_PATH", "Directories (separated by ':') whose .so files are loaded as plugins. A plugin, and every directory above it up to /, must belong to you or root and be writable by no one else (a sticky directory such as /tmp is no exception); each is tried in a separate process first, and refused when it crashes there.",
             ".TP", ".B IMAGEPIPE_ALLOW_FORMATS", "Formats decoded beyond the vetted ones, as --allow-format.",
             ".SH FILES",
             ".TP", ".I PREFIX/lib/imagepipe/plugins",

@@ -5,11 +5,31 @@
    NO_SCHEMA_VERSION, FUTURE_SCHEMA, RENAMED_KEY (a parameter key misspelt). Accepted:
    LONGER_TABLE (a newer plugin whose table has a field this command does not know), BEFORE_NOTES
    (a table that ends before the notes field, as plugins built before it), NOTES (a working
-   stage that copies the picture and notes what it did; built with gdk-pixbuf). */
+   stage that copies the picture and notes what it did; built with gdk-pixbuf). Crashing:
+   CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
+   imagepipe_plugin_entry). Every variant's constructor appends a line to the file named by
+   FIXTURE_MARKER, when it is set: the tests' proof that its code ran, or did not. */
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "imagepipe_plugin.h"
+
+__attribute__((constructor)) static void loaded(void) {
+    const char *marker = getenv("FIXTURE_MARKER");
+    if (marker) {
+        FILE *file = fopen(marker, "a");
+        if (file) {
+            fprintf(file, "loaded in %ld\n", (long)getpid());
+            fclose(file);
+        }
+    }
+#ifdef CRASH_IN_CONSTRUCTOR
+    raise(SIGSEGV);
+#endif
+}
 
 #ifdef NO_ENTRY
 int not_a_plugin(void) { return 42; }
@@ -87,5 +107,10 @@ static const longer_table table = {
     added_later
 };
 
-const imagepipe_plugin *imagepipe_plugin_entry(void) { return &table.known; }
+const imagepipe_plugin *imagepipe_plugin_entry(void) {
+#ifdef CRASH_IN_ENTRY
+    raise(SIGSEGV);
+#endif
+    return &table.known;
+}
 #endif

@@ -101,7 +101,7 @@ import TestSupport
         for tool in ["/usr/bin/dpkg-deb", "/usr/bin/patchelf", "/usr/bin/readelf"] {
             try #require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing: make test installs patchelf")
         }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.forPlugins() // a plugin is loaded from the unpacked tree
         let built = try CommandRunner.runProgram(Self.root.appendingPathComponent(".ci/build-deb.sh").path, [CommandRunner.binary, directory.path])
         try #require(built.status == 0, "\(built.standardError)")
         let deb = built.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -8,32 +8,24 @@ import TestSupport
 @Suite struct PluginLoadingTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The sample plugin; `make test` builds it before the tests run.
-    private func samplePlugin() throws -> String {
-        let path = Self.root.appendingPathComponent("Samples/CustomStage/.build/debug/libSepiaPlugin.so").path
-        try #require(FileManager.default.fileExists(atPath: path), "build it first: cd Samples/CustomStage && swift build (make test does)")
-        return path
-    }
+    /// The sample plugin of Samples/CustomStage, a Swift package of its own that `make samples`
+    /// builds (minutes: it compiles the framework again); the test that needs it is skipped,
+    /// saying so, when it is not there.
+    static let samplePlugin = root.appendingPathComponent("Samples/CustomStage/.build/debug/libSepiaPlugin.so").path
+    static let samplePluginBuilt = FileManager.default.fileExists(atPath: samplePlugin)
 
     /// Builds one of the plugins of Tests/Fixtures/fake_plugin.c; those whose stage works
     /// (`gdkPixbuf`) link gdk-pixbuf.
     private func fixture(_ variant: String, in directory: TemporaryDirectory, gdkPixbuf: Bool = false) throws -> String {
         let output = directory.file("\(variant.lowercased()).so")
-        let source = Self.root.appendingPathComponent("Tests/Fixtures/fake_plugin.c").path
-        let include = Self.root.appendingPathComponent("Sources/CImagePipePlugin/include").path
-        var flags: [String] = []
-        if gdkPixbuf {
-            let config = try CommandRunner.runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "gdk-pixbuf-2.0"])
-            flags = config.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
-        }
-        let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", output] + flags)
-        try #require(result.status == 0, "cc failed: \(result.standardError)")
+        try FixturePlugin.build(variant, at: output, gdkPixbuf: gdkPixbuf)
         return output
     }
 
-    @Test func stockCommandRunsTheSamplePlugin() throws {
-        let plugin = try samplePlugin()
-        let directory = try TemporaryDirectory()
+    @Test(.enabled(if: PluginLoadingTests.samplePluginBuilt, "needs Samples/CustomStage built: run make samples"))
+    func stockCommandRunsTheSamplePlugin() throws {
+        let plugin = Self.samplePlugin
+        let directory = try TemporaryDirectory.forPlugins()
         _ = try directory.write(Synthetic.image(4, 2) { _, _ in Color(red: 100, green: 100, blue: 100) }.encoded(as: .png), to: "in.png")
         let run = try CommandRunner.run(["run", "--plugin", plugin, "-e", "sepia", "in.png", "-o", "out.png"], in: directory.path)
         #expect(run.status == 0, "\(run.standardError)")
@@ -53,18 +45,18 @@ import TestSupport
     }
 
     @Test func pluginDirectoriesFromTheEnvironment() throws {
-        let plugin = try samplePlugin()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.forPlugins()
         try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: plugin, toPath: directory.file("plugins/libSepiaPlugin.so"))
+        #expect(chmod(directory.file("plugins"), 0o755) == 0)
+        try FixturePlugin.build("PLAIN", at: directory.file("plugins/libfixture.so"))
         let result = try CommandRunner.run(["stages"], environment: ["IMAGEPIPE_PLUGIN_PATH": "/nonexistent:" + directory.file("plugins")])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("  sepia "))
+        #expect(result.standardOutput.contains("  fake "))
         #expect(result.standardError.contains("IMAGEPIPE_PLUGIN_PATH: cannot read directory '/nonexistent'"))
     }
 
     @Test func refusalsNameTheFileAndTheRestWorks() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.forPlugins()
         let notELF = try directory.write("definitely not a library", to: "notes.so")
         let cases: [(String, String)] = [
             (notELF, "cannot be loaded: "),
@@ -90,7 +82,7 @@ import TestSupport
     /// A plugin built against a later table (one more field at the end, same interface version)
     /// loads in this command, which calls only the fields it knows.
     @Test func aNewerPluginLoadsInAnOlderCommand() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.forPlugins()
         let plugin = try fixture("LONGER_TABLE", in: directory)
         let result = try CommandRunner.run(["stages", "fake", "--plugin", plugin])
         #expect(result.status == 0, "\(result.standardError)")
@@ -101,7 +93,7 @@ import TestSupport
     /// What a plugin's stage decided from the pixels (its `notes`) reaches `run --json` as a
     /// compiled stage's notes do; a plugin built before the field existed still loads and runs.
     @Test func aPluginsNotesReachTheRunsJSON() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.forPlugins()
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
         for (variant, noted) in [("NOTES", true), ("BEFORE_NOTES", false)] {
             let plugin = try fixture(variant, in: directory, gdkPixbuf: true)
@@ -114,9 +106,10 @@ import TestSupport
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {
-        let plugin = try samplePlugin()
+        let directory = try TemporaryDirectory.forPlugins()
+        let plugin = try fixture("PLAIN", in: directory)
         let result = try CommandRunner.run(["stages", "--plugin", plugin, "--plugin", plugin])
         #expect(result.status == 0)
-        #expect(result.standardError == "imagepipe: warning: plugin \(plugin): plugin 'sepia': stage 'sepia' is already defined by plugin 'sepia'\n")
+        #expect(result.standardError == "imagepipe: warning: plugin \(plugin): plugin 'fixture': stage 'fake' is already defined by plugin 'fixture'\n")
     }
 }

@@ -14,19 +14,27 @@ extension Registry {
     /// Loads a plugin shared library and registers its stages, all or none.
     ///
     /// Loading a plugin runs its code with the user's rights, so a file or directory that
-    /// someone else could have written is refused before `dlopen` (see `PluginPermissions`).
+    /// someone else could have written is refused before `dlopen` (see `PluginFile`).
     ///
     /// The library stays loaded for the life of the process: stages made from it may be in use
     /// anywhere. Refusals — not a shared library, not an ImagePipe plugin, another interface
     /// version, a plugin that fails to describe itself, stage names already taken — throw an
     /// error naming the file and leave the registry as it was.
     public mutating func loadPlugin(at path: String) throws(PluginLoadError) {
+        let file = try PluginFile(opening: path)
+        defer { file.close() }
+        try loadPlugin(file)
+    }
+
+    /// Loads an opened plugin file and registers its stages, all or none; refusals as
+    /// `loadPlugin(at:)`'s. The descriptor stays open: the caller closes it.
+    public mutating func loadPlugin(_ file: PluginFile) throws(PluginLoadError) {
+        let path = file.path
         func refuse(_ reason: String) -> PluginLoadError { PluginLoadError(path: path, reason: reason) }
-        // A name without a slash would be searched for in the system's library path instead.
-        let file = path.utf8.contains(UInt8(ascii: "/")) ? path : "./" + path
-        if let unsafe = PluginPermissions.problem(with: file) { throw refuse(unsafe) }
-        guard let library = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            throw refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
+        guard let library = dlopen(file.loadName, RTLD_NOW | RTLD_LOCAL) else {
+            // The loader names the descriptor it opened; the user knows the file by its path.
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
+            throw refuse("cannot be loaded: \(reason.replacingAll(file.loadName, with: path))")
         }
         guard let symbol = dlsym(library, "imagepipe_plugin_entry") else {
             throw refuse("not an ImagePipe plugin: it has no imagepipe_plugin_entry function")

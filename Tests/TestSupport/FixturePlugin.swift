@@ -1,0 +1,26 @@
+import Foundation
+
+/// The plugins of Tests/Fixtures/fake_plugin.c, built with the C compiler for a test: one
+/// `-D` picks the variant.
+public enum FixturePlugin {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public struct BuildError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Builds `variant` at `path` (mode 0755); those whose stage works (`gdkPixbuf`) link
+    /// gdk-pixbuf.
+    public static func build(_ variant: String, at path: String, gdkPixbuf: Bool = false) throws {
+        let source = root.appendingPathComponent("Tests/Fixtures/fake_plugin.c").path
+        let include = root.appendingPathComponent("Sources/CImagePipePlugin/include").path
+        var flags: [String] = []
+        if gdkPixbuf {
+            let config = try CommandRunner.runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "gdk-pixbuf-2.0"])
+            flags = config.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", path] + flags)
+        guard result.status == 0 else { throw BuildError(description: "cc failed: \(result.standardError)") }
+        guard chmod(path, 0o755) == 0 else { throw BuildError(description: "chmod \(path): \(String(cString: strerror(errno)))") }
+    }
+}
