@@ -10,14 +10,17 @@ public enum PeakMemory {
         public let peakBytes: Int
     }
 
-    public static func run(_ arguments: [String], in directory: String) throws -> Result {
+    /// Runs `imagepipe arguments…` in `directory`, with the file at `input` (if any) as its standard input.
+    public static func run(_ arguments: [String], in directory: String, input: String? = nil) throws -> Result {
         let measure = """
-            import resource, subprocess, sys
-            run = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            import os, resource, subprocess, sys
+            source = open(os.environ["PEAK_INPUT"], "rb") if os.environ.get("PEAK_INPUT") else subprocess.DEVNULL
+            run = subprocess.run(sys.argv[1:], stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             sys.stderr.buffer.write(run.stderr)
             print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
-        let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", measure, CommandRunner.binary] + arguments, in: directory)
+        let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", measure, CommandRunner.binary] + arguments, in: directory,
+                                                  environment: ["PEAK_INPUT": input ?? ""])
         let fields = result.standardOutput.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard fields.count == 2 else { throw CocoaError(.fileReadCorruptFile) }
         return Result(status: Int32(fields[0]), standardError: result.standardError, peakBytes: fields[1] * 1024)
