@@ -8,7 +8,7 @@ import TestSupport
 /// and a source's ICC profile is capped: small files that would take hundreds of megabytes are
 /// refused or bounded before the work.
 @Suite struct MemoryAccountingTests {
-    private let hugeCaption = "text \"Hello\" font=\"DejaVu Sans 2000\""
+    private let hugeCaption = "text \"Hello, world\" font=\"DejaVu Sans 2000\""
 
     private func tiny(in directory: TemporaryDirectory, _ name: String = "tiny.png") throws -> String {
         try directory.write(try Image.filled(Color(red: 40, green: 90, blue: 200), size: Size(10, 10)).encoded(as: .png), to: name)
