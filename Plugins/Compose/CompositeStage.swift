@@ -18,7 +18,7 @@ public struct CompositeStage: Transform, DeclaredStage {
         "composite", summary: "Lay a picture file over the picture: a watermark, logo, frame or mask",
         example: "composite logo.png gravity=bottom-right offset=16,16 opacity=0.8", start: CompositeStage(overlay: "overlay.png"), [
             Param(\.overlay, "overlay", .path, positional: true,
-                  help: "The picture to lay over (PNG with alpha, usually), relative to the current directory as load's path is. Decoded once per run of a batch, under the run's --allow-format and limits."),
+                  help: "The picture to lay over (PNG with alpha, usually), relative to the current directory as load's path is. Decoded once per run of a batch, under the run's --allow-format and limits; it and its scaled copy count against --max-memory, and the process keeps at most \(OverlayCache.defaultByteCapacity >> 20) MiB of overlays between pictures (a larger one is decoded for each)."),
             Param(\.gravity, "gravity", .choice(Gravity.self), default: .bottomRight,
                   help: "Where the overlay sits: top-left, top, top-right, left, center, right, bottom-left, bottom or bottom-right (the anchor names of other stages; sharp says northwest … southeast). Default bottom-right, a watermark's place (sharp centers; a centered logo is rarely wanted)."),
             Param(\.offset, "offset", .point, default: .zero,
@@ -75,6 +75,17 @@ public struct CompositeStage: Transform, DeclaredStage {
             throw StageError("the overlay scaled to \(placed) would be \(placed.pixelCount) pixels, more than the limit of \(limit)")
         }
         return input
+    }
+
+    /// The decoded overlay, four bytes a pixel, and its scaled copy when it is laid at another
+    /// size: both live while the stage runs (and stay in `OverlayCache` after, within its
+    /// byte bound). Its size comes from the header, as `outputSize(for:)`'s check does.
+    public func heldBytes(for input: Size) throws -> Int {
+        let stored = try overlaySize()
+        let placed = Self.placedSize(of: stored, on: input, scale: scale)
+        // In Double, then clamped: with --max-pixels 0 a header's sizes may be absurd.
+        let pixels = Double(stored.pixelCount) + (placed == stored ? 0 : Double(placed.pixelCount))
+        return Int(min(Double(Int.max / 8), 4 * pixels))
     }
 
     public func explanation(for input: Size) throws -> String? {

@@ -14,7 +14,11 @@ import Glibc
 /// run's load options (the format allowlist and limits it was read under). The first decode of a
 /// file holds the lock, so two runs of a parallel batch never decode it twice. At most
 /// `capacity` files are kept, the oldest dropped first; of each, the `scaledCapacity` scalings
-/// last made (a batch of many picture sizes at `scale=0.2` must not keep one copy per size).
+/// last made (a batch of many picture sizes at `scale=0.2` must not keep one copy per size);
+/// and at most `byteCapacity` bytes of pictures in all, the least recently used dropped first
+/// (three 8000x8000 overlays would otherwise stay, 768 MB, for the whole batch). A picture
+/// larger than that alone is used and not kept: each run decodes it again, its memory counted
+/// by the plan (`CompositeStage.heldBytes`), not held between runs.
 public final class OverlayCache: Sendable {
     /// The cache every `composite` stage uses.
     public static let shared = OverlayCache()
@@ -40,9 +44,15 @@ public final class OverlayCache: Sendable {
     private struct Entry {
         var size: Size
         var image: Image?
+        /// The clock when the entry was made or its decoded picture last used.
         var age: Int
         /// The decoded image scaled, each with the clock when it was last used.
         var scaled: [Scaling: (image: Image, used: Int)] = [:]
+
+        /// The bytes of the pictures it keeps.
+        var bytes: Int {
+            (image.map(OverlayCache.bytes) ?? 0) + scaled.values.reduce(0) { $0 + OverlayCache.bytes(of: $1.image) }
+        }
     }
 
     private struct State {
@@ -52,14 +62,28 @@ public final class OverlayCache: Sendable {
         var clock = 0
     }
 
+    /// The shared cache's bound on the bytes it keeps: a few logos and frames fit, with their
+    /// scalings; a photo-sized overlay does not stay.
+    public static let defaultByteCapacity = 64 << 20
+
     public let capacity: Int
     public let scaledCapacity: Int
+    public let byteCapacity: Int
     private let state = Locked(State())
 
-    public init(capacity: Int = 16, scaledCapacity: Int = 4) {
+    public init(capacity: Int = 16, scaledCapacity: Int = 4, byteCapacity: Int = OverlayCache.defaultByteCapacity) {
         self.capacity = capacity
         self.scaledCapacity = scaledCapacity
+        self.byteCapacity = byteCapacity
     }
+
+    /// The bytes of the pictures the cache keeps now: at most `byteCapacity`.
+    public var keptBytes: Int {
+        state.withLock { $0.entries.values.reduce(0) { $0 + $1.bytes } }
+    }
+
+    /// The bytes a picture takes in memory.
+    static func bytes(of image: Image) -> Int { image.size.pixelCount * image.channelCount }
 
     /// The overlay's size as it will be decoded (EXIF orientation applied), from its header.
     public func size(of path: String, options: LoadOptions) throws -> Size {
@@ -91,15 +115,22 @@ public final class OverlayCache: Sendable {
         let key = try Self.key(path, options)
         let kernel = kernel ?? ScalingMode.current.defaultKernel
         return try state.withLock { state in
+            // A scaling kept is found before any decode: the decode of an overlay too large to
+            // keep is not redone for a scaling that was kept.
+            if let stored = state.entries[key]?.size {
+                let scaling = Scaling(size: size(stored), kernel: kernel, linearLight: linearLight)
+                if scaling.size != stored, let cached = state.entries[key]?.scaled[scaling] {
+                    state.clock += 1
+                    state.entries[key]?.scaled[scaling]?.used = state.clock
+                    state.entries[key]?.age = state.clock
+                    return cached.image
+                }
+            }
             let decoded = try decoded(path, key, options, in: &state)
             let scaling = Scaling(size: size(decoded.size), kernel: kernel, linearLight: linearLight)
             guard scaling.size != decoded.size else { return decoded }
             state.clock += 1
             let now = state.clock
-            if let cached = state.entries[key]?.scaled[scaling] {
-                state.entries[key]?.scaled[scaling]?.used = now
-                return cached.image
-            }
             let scaled = try decoded.scaled(to: scaling.size, kernel: kernel, linearLight: linearLight)
             state.scalings[path, default: 0] += 1
             // No entry only when the cache keeps nothing (a capacity of 0).
@@ -108,7 +139,9 @@ public final class OverlayCache: Sendable {
             while entry.scaled.count > scaledCapacity, let oldest = entry.scaled.min(by: { $0.value.used < $1.value.used })?.key {
                 entry.scaled[oldest] = nil
             }
+            entry.age = now
             state.entries[key] = entry
+            trim(keeping: key, in: &state)
             return scaled
         }
     }
@@ -125,7 +158,11 @@ public final class OverlayCache: Sendable {
 
     /// The entry's decoded picture, decoded now if it has none.
     private func decoded(_ path: String, _ key: Key, _ options: LoadOptions, in state: inout State) throws -> Image {
-        if let image = state.entries[key]?.image { return image }
+        if let image = state.entries[key]?.image {
+            state.clock += 1
+            state.entries[key]?.age = state.clock
+            return image
+        }
         var decoding = key.options
         decoding.deadline = options.deadline // the run's time limit holds for its overlay too
         let image = try Image.load(path: path, options: decoding)
@@ -141,6 +178,31 @@ public final class OverlayCache: Sendable {
         state.entries[key] = entry
         while state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.age < $1.value.age })?.key {
             state.entries[oldest] = nil
+        }
+        trim(keeping: key, in: &state)
+    }
+
+    /// Drops pictures, least recently used first, until at most `byteCapacity` bytes are kept:
+    /// other files' pictures first, then `key`'s own scalings and decode. Entries keep their
+    /// size (from the header, a few bytes), so a plan need not read the header again.
+    private func trim(keeping key: Key, in state: inout State) {
+        var total = state.entries.values.reduce(0) { $0 + $1.bytes }
+        while total > byteCapacity {
+            if let oldest = state.entries.filter({ $0.key != key && $0.value.bytes > 0 }).min(by: { $0.value.age < $1.value.age })?.key {
+                total -= state.entries[oldest]!.bytes
+                state.entries[oldest]?.image = nil
+                state.entries[oldest]?.scaled = [:]
+            } else if var entry = state.entries[key], entry.bytes > 0 {
+                if let oldest = entry.scaled.min(by: { $0.value.used < $1.value.used })?.key {
+                    entry.scaled[oldest] = nil
+                } else {
+                    entry.image = nil
+                }
+                total -= state.entries[key]!.bytes - entry.bytes
+                state.entries[key] = entry
+            } else {
+                return
+            }
         }
     }
 

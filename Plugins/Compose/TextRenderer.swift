@@ -32,8 +32,19 @@ public enum TextRenderer {
     /// The largest font size, which bounds the memory one glyph can take.
     public static let maxPixels = 2000.0
 
+    /// The largest side of a cairo image surface.
+    public static let maxSide = 32767
+    /// Bytes of drawn pictures kept for reuse: a batch's caption is drawn once, and a run of
+    /// many different large captions does not keep them all.
+    public static let drawnCapacity = 64 << 20
+
     private struct DrawKey: Hashable {
         var text: String, font: String, color: Color, width: Int?, alignment: TextAlignment
+    }
+
+    /// What a layout's size depends on (not the colour).
+    private struct LayoutKey: Hashable {
+        var text: String, font: String, width: Int?, alignment: TextAlignment
     }
 
     /// Pango's objects for the process, made on first use under the lock.
@@ -43,6 +54,8 @@ public enum TextRenderer {
         var fonts: [String: Result<Font, FontError>] = [:]
         var drawn: [DrawKey: Image] = [:]
         var drawOrder: [DrawKey] = []
+        var drawnBytes = 0
+        var measured: [LayoutKey: Size] = [:]
     }
 
     /// Why a font description is refused.
@@ -115,27 +128,69 @@ public enum TextRenderer {
         return .success(Font(family: family, pixels: size))
     }
 
+    /// The size of the picture `draw` makes of this text (its line boxes and ink), from Pango's
+    /// layout alone: nothing is drawn and no surface is made, so a plan or `explain` learns how
+    /// large a caption is without paying for it. (0, 0) when there is nothing to draw. Refuses
+    /// a text past `TextLimits` before Pango sees it.
+    public static func measure(_ text: String, font: String, width: Int?, alignment: TextAlignment) throws -> Size {
+        if case let .failure(error) = resolve(font) { throw StageError(error.message) }
+        if let problem = TextLimits.problem(in: text) { throw StageError(problem) }
+        let key = LayoutKey(text: text, font: font, width: width, alignment: alignment)
+        return state.withLock { state in
+            if let size = state.measured[key] { return size }
+            let size = layout(key, state) { _, box in box.size }
+            if state.measured.count >= 64 { state.measured.removeAll() }
+            state.measured[key] = size
+            return size
+        }
+    }
+
     /// `text` drawn in `color` with `font`, wrapped at `width` pixels when given, as a picture
-    /// just large enough for its ink and line boxes; nil when there is nothing to draw.
+    /// just large enough for its ink and line boxes; nil when there is nothing to draw. A
+    /// picture past cairo's sides or `maxPixels` is refused before any surface is made.
     public static func draw(_ text: String, font: String, color: Color, width: Int?, alignment: TextAlignment,
                             maxPixels limit: Int?) throws -> Image? {
         if case let .failure(error) = resolve(font) { throw StageError(error.message) }
+        if let problem = TextLimits.problem(in: text) { throw StageError(problem) }
         let key = DrawKey(text: text, font: font, color: color, width: width, alignment: alignment)
         return try state.withLock { state in
             if let image = state.drawn[key] { return image }
             guard let image = try drawUnlocked(key, state, limit: limit) else { return nil }
+            let bytes = image.size.pixelCount * 4
+            guard bytes <= drawnCapacity else { return image }
             state.drawn[key] = image
             state.drawOrder.append(key)
-            if state.drawOrder.count > 16 { state.drawn[state.drawOrder.removeFirst()] = nil }
+            state.drawnBytes += bytes
+            while state.drawOrder.count > 16 || state.drawnBytes > drawnCapacity {
+                if let dropped = state.drawn.removeValue(forKey: state.drawOrder.removeFirst()) {
+                    state.drawnBytes -= dropped.size.pixelCount * 4
+                }
+            }
             return image
         }
     }
 
-    private static func drawUnlocked(_ key: DrawKey, _ state: State, limit: Int?) throws -> Image? {
-        guard !key.text.isEmpty else { return nil }
+    /// Refuses a text picture of `size` that cairo cannot make or the pixel limit forbids.
+    public static func checkSize(_ size: Size, limit: Int?) throws {
+        guard size.width <= maxSide, size.height <= maxSide else {
+            throw StageError("the text would be a \(size) picture, more than cairo's largest side, \(maxSide); make it shorter or smaller, or wrap it with width=")
+        }
+        if let limit, limit > 0, size.pixelCount > limit {
+            throw StageError("the text would be a \(size) picture (\(size.pixelCount) pixels), more than the limit of \(limit); make it shorter or smaller, wrap it with width=, or raise --max-pixels")
+        }
+    }
+
+    /// Where a layout's ink and line boxes lie, in pixels from the layout's origin.
+    private struct Box {
+        var left: Int, top: Int, size: Size
+    }
+
+    /// Lays `key` out with Pango (shaping, no drawing) and gives the layout and its box to `body`.
+    private static func layout<T>(_ key: LayoutKey, _ state: State, _ body: (OpaquePointer, Box) throws -> T) rethrows -> T {
         let context = context(state)
         let layout = pango_layout_new(context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        guard !key.text.isEmpty else { return try body(layout, Box(left: 0, top: 0, size: Size(0, 0))) }
         let description = pango_font_description_from_string(key.font)
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
@@ -156,12 +211,22 @@ public enum TextRenderer {
         // and any ink that overhangs them (italics, accents).
         let left = Int(min(ink.x, logical.x)), top = Int(min(ink.y, logical.y))
         let right = Int(max(ink.x + ink.width, logical.x + logical.width)), bottom = Int(max(ink.y + ink.height, logical.y + logical.height))
-        let size = Size(right - left, bottom - top)
-        guard size.width > 0, size.height > 0 else { return nil }
-        // cairo's own limit on an image surface's sides; the run's pixel limit on its area.
-        guard size.width <= 32767, size.height <= 32767, limit.map({ size.pixelCount <= $0 }) ?? true else {
-            throw StageError("the text would be a \(size) picture, too large; make it shorter or smaller, or wrap it with width=")
+        let size = right > left && bottom > top ? Size(right - left, bottom - top) : Size(0, 0)
+        return try body(layout, Box(left: left, top: top, size: size))
+    }
+
+    private static func drawUnlocked(_ key: DrawKey, _ state: State, limit: Int?) throws -> Image? {
+        let shape = LayoutKey(text: key.text, font: key.font, width: key.width, alignment: key.alignment)
+        return try layout(shape, state) { layout, box in
+            try drawn(layout, box, color: key.color, state, limit: limit)
         }
+    }
+
+    private static func drawn(_ layout: OpaquePointer, _ box: Box, color: Color, _ state: State, limit: Int?) throws -> Image? {
+        let size = box.size, left = box.left, top = box.top
+        guard size.width > 0, size.height > 0 else { return nil }
+        try checkSize(size, limit: limit)
+        let context = context(state)
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height))
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
@@ -169,8 +234,8 @@ public enum TextRenderer {
         }
         let cairo = cairo_create(surface)
         cairo_translate(cairo, Double(-left), Double(-top))
-        cairo_set_source_rgba(cairo, Double(key.color.red) / 255, Double(key.color.green) / 255, Double(key.color.blue) / 255,
-                              Double(key.color.alpha) / 255)
+        cairo_set_source_rgba(cairo, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255,
+                              Double(color.alpha) / 255)
         pango_cairo_update_context(cairo, context)
         pango_layout_context_changed(layout)
         pango_cairo_show_layout(cairo, layout)

@@ -11,9 +11,9 @@ public struct TextStage: Transform, DeclaredStage {
         "text", summary: "Draw text over the picture: a caption or watermark (Pango: any script, any installed font)",
         example: "text \"© 2025 ImagePipe\" font=\"DejaVu Sans Bold 32\" offset=24,24 opacity=0.8", start: TextStage(""), [
             Param(\.content, "text", .string, positional: true,
-                  help: "The text, UTF-8, in any script Pango shapes (Latin, Arabic, Devanagari, CJK…); \\n breaks lines."),
+                  help: "The text, UTF-8, in any script Pango shapes (Latin, Arabic, Devanagari, CJK…); \\n breaks lines. At most \(TextLimits.maxCharacters) characters, \(TextLimits.maxBytes) bytes and \(TextLimits.maxLines) lines, a character at most \(TextLimits.maxMarksPerCharacter) combining marks and \(TextLimits.maxScalarsPerCharacter) code points: shaping grows faster than the text. The drawn text is measured before it is drawn and counts against --max-pixels and --max-memory (8 bytes a pixel while it is drawn)."),
             Param(\.font, "font", .string, default: "Sans 24",
-                  help: "A Pango font description: family, style words, size in pixels (72 dpi, so points = pixels, sharp's default), like \"DejaVu Serif Bold Italic 40\". A family that is not installed is refused, not silently replaced; generic families (sans, serif, monospace) take the machine's choice."),
+                  help: "A Pango font description: family, style words, size in pixels (72 dpi, so points = pixels, sharp's default), like \"DejaVu Serif Bold Italic 40\". A family that is not installed is refused, not silently replaced; generic families (sans, serif, monospace) take the machine's choice. At most \(NumberFormat.short(TextRenderer.maxPixels)) px."),
             Param(\.color, "color", .color, default: .white,
                   help: "The text's color; its alpha multiplies with opacity. White, as a watermark on a photo most often is (sharp's text is black on transparent)."),
             Param(\.gravity, "gravity", .choice(Gravity.self), default: .bottomRight,
@@ -52,20 +52,39 @@ public struct TextStage: Transform, DeclaredStage {
         self.alignment = alignment
     }
 
-    /// Refuses a font that is not installed when the pipeline is compiled, pointing at it.
+    /// Refuses a font that is not installed, and a text past `TextLimits`, when the pipeline is
+    /// compiled, pointing at them.
     public func check() throws(ArgumentError) {
         try CompositeStage.checkOffset(offset)
+        if let problem = TextLimits.problem(in: content) { throw .parameter("text", problem) }
         if case let .failure(error) = TextRenderer.resolve(font) { throw .parameter("font", error.message) }
     }
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// The drawn text twice over, four bytes a pixel: cairo's premultiplied surface and the
+    /// straight-alpha picture made from it live together while it is converted. Measured
+    /// from Pango's layout without drawing; a text past the pixel limit is refused here, in
+    /// the plan, before anything is drawn.
+    public func heldBytes(for input: Size) throws -> Int {
+        let size = try measure()
+        try TextRenderer.checkSize(size, limit: LoadOptions.current.maxPixels)
+        return size.pixelCount * 8
+    }
+
+    /// The size of the drawn text, from its layout alone; (0, 0) when there is nothing to draw.
+    public func measure() throws -> Size {
+        try TextRenderer.measure(content, font: font, width: width, alignment: alignment)
+    }
+
     public func explanation(for input: Size) throws -> String? {
         guard case let .success(resolved) = TextRenderer.resolve(font) else { return nil }
         var words = ["\(resolved.family) \(NumberFormat.short(resolved.pixels)) px"]
-        if let drawn = try draw() {
-            let origin = gravity.origin(of: drawn.size, on: input, offset: offset)
-            words.append("\(drawn.size) at \(origin.x),\(origin.y) (\(gravity.rawValue)\(offset == .zero ? "" : " offset \(offset)"))")
+        // Measured, not drawn: explaining a huge caption costs no more than its layout.
+        let size = try measure()
+        if size.pixelCount > 0 {
+            let origin = gravity.origin(of: size, on: input, offset: offset)
+            words.append("\(size) at \(origin.x),\(origin.y) (\(gravity.rawValue)\(offset == .zero ? "" : " offset \(offset)"))")
         } else {
             words.append("nothing to draw")
         }

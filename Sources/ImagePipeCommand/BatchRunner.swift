@@ -105,7 +105,10 @@ struct BatchRunner: Sendable {
         let input = context.input ?? "-"
         let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
         guard memory.fits(cost) else {
-            let message = ImageError(.tooLarge, path: input, reason: "a \(plan.decodeSize) picture making \(plan.outputSize) needs about \(MemoryBudget.describe(cost)) of memory, more than --max-memory \(MemoryBudget.describe(memory.limit)); raise it with --max-memory").description
+            // A small picture can be refused for what a stage holds beside it (a huge caption):
+            // the message names that stage, or it would read as nonsense.
+            let holder = plan.largestHolder.map { ", \(MemoryBudget.describe($0.held)) of it for \($0.stage.stageSchema.name)" } ?? ""
+            let message = ImageError(.tooLarge, path: input, reason: "a \(plan.decodeSize) picture making \(plan.outputSize) needs about \(MemoryBudget.describe(cost)) of memory\(holder), more than --max-memory \(MemoryBudget.describe(memory.limit)); raise it with --max-memory").description
             return failure(message, context: context)
         }
         memory.reserve(cost) { held in

@@ -106,19 +106,24 @@ struct ExplainCommand {
             /// `≤` for an upper bound (after trim), `~` for an estimate after one.
             let estimate: String
             let note: String
+            /// What the stage holds beside its pictures (`Plan.Step.held`).
+            var held = 0
             var destination: String? = nil
             /// With --pixels: what the stage decided from them.
             var decided: [StageNote] = []
 
             /// The plan's note, then what was decided.
             var fullNote: String {
-                ([note].filter { !$0.isEmpty } + decided.map { "decided \($0.name) \($0.text)" }).joined(separator: "; ")
+                let holds = held > 0 ? ["holds about \(MemoryBudget.describe(held)) beside the picture"] : []
+                return ([note].filter { !$0.isEmpty } + holds + decided.map { "decided \($0.name) \($0.text)" }).joined(separator: "; ")
             }
         }
 
         var input: String?
         var header: ImageHeader?
         var rows: [Row] = []
+        /// `Plan.estimatedPeakBytes`: what `--max-memory` reserves for the picture.
+        var estimatedPeakBytes = 0
 
         var text: String {
             var lines: [String] = []
@@ -151,10 +156,11 @@ struct ExplainCommand {
             }
             fields.append(("stages", .array(rows.map { row in
                 .object([("stage", .string(row.stage)), ("input", .dimensions(row.input)), ("output", .dimensions(row.output)),
-                         ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)),
+                         ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)), ("heldBytes", .number(Double(row.held))),
                          ("destination", row.destination.map(JSONValue.string) ?? .null),
                          ("decided", .array(row.decided.map(\.json)))])
             })))
+            fields.append(("estimatedPeakBytes", .number(Double(estimatedPeakBytes))))
             return .object(fields)
         }
     }
@@ -165,6 +171,7 @@ struct ExplainCommand {
         let prepared = try pipeline.prepare(in: context)
         let plan = prepared.plan
         var explanation = Explanation()
+        explanation.estimatedPeakBytes = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
         if let load = pipeline.source as? Load, let path = load.path ?? context.input, let file = prepared.description.header {
             explanation.input = path
             explanation.header = file
@@ -188,7 +195,8 @@ struct ExplainCommand {
             var what = try step.stage.explanation(for: step.input) ?? ""
             if let writer = step.stage as? any Sink { what = "writes \(try writer.destination(in: context))" }
             let estimate = index > estimated ? "~" : index == estimated ? "≤" : ""
-            explanation.rows.append(.init(stage: step.stage.text, input: step.input, output: step.output, estimate: estimate, note: what))
+            explanation.rows.append(.init(stage: step.stage.text, input: step.input, output: step.output, estimate: estimate, note: what,
+                                          held: step.held))
         }
         let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
         explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",

@@ -7,6 +7,14 @@ public final class ICCProfile: @unchecked Sendable {
         case rgb, grey, cmyk, other
     }
 
+    /// The largest profile read: 4 MiB. Real profiles are under 1 MB (sRGB 3 KB, a camera's or
+    /// a display's a few KB, the large printer profiles with 16-bit tables 1–3 MB); Firefox's
+    /// qcms refuses larger ones too. A larger one is dropped with a warning, the pixels taken
+    /// as sRGB, as a profile Little CMS cannot read is: the picture is still shown, as a
+    /// browser or libvips shows it. A cap, since Little CMS copies and parses a profile whole
+    /// (35 MB of profile made a 34 KB PNG take 230 MB).
+    public static let maxBytes = 4 << 20
+
     let handle: cmsHPROFILE
     /// The profile as stored in a file.
     public let bytes: [UInt8]
@@ -33,6 +41,9 @@ public final class ICCProfile: @unchecked Sendable {
     /// Opens a profile from its bytes; throws when Little CMS cannot read it.
     public convenience init(bytes: [UInt8]) throws(ImageError) {
         ICCProfile.silenceLittleCMS
+        guard bytes.count <= ICCProfile.maxBytes else {
+            throw ImageError(.tooLarge, reason: "its ICC profile is \(bytes.count) bytes, more than the largest read, \(ICCProfile.maxBytes)")
+        }
         guard bytes.count >= 128, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else {
             throw ImageError(.corrupt, reason: "its ICC profile cannot be read (\(bytes.count) bytes)")
         }

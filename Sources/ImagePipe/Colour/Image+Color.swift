@@ -73,6 +73,12 @@ extension Image {
     /// converted to sRGB from (nil: they stay as they are), and the picture's metadata after.
     static func colorManagement(of metadata: ImageMetadata, options: LoadOptions) -> (convertFrom: ICCProfile?, metadata: ImageMetadata) {
         var metadata = metadata
+        if let bytes = metadata.sourceProfile, bytes.count > ICCProfile.maxBytes {
+            // Too large to trust (see `ICCProfile.maxBytes`): dropped, so it is neither opened
+            // nor kept for the output.
+            metadata.sourceProfile = nil
+            metadata.profileTooLarge = true
+        }
         guard let bytes = metadata.sourceProfile, let profile = ICCProfile.cached(bytes) else {
             // No profile, or one Little CMS cannot read: the pixels are taken as sRGB, as every
             // browser takes them.

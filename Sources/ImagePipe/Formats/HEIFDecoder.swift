@@ -47,6 +47,7 @@ enum HEIFDecoder {
             }
             var metadata = ImageMetadata()
             metadata.sourceProfile = profile(of: handle)
+            metadata.profileTooLarge = heif_image_handle_get_raw_color_profile_size(handle) > ICCProfile.maxBytes
             metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
             metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
             // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
@@ -93,7 +94,8 @@ enum HEIFDecoder {
         let type = heif_image_handle_get_color_profile_type(handle)
         guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
         let size = heif_image_handle_get_raw_color_profile_size(handle)
-        guard size > 0 else { return nil }
+        // One larger than a profile may be is not read: colour management drops it anyway.
+        guard size > 0, size <= ICCProfile.maxBytes else { return nil }
         var bytes = [UInt8](repeating: 0, count: size)
         guard heif_image_handle_get_raw_color_profile(handle, &bytes).code == heif_error_Ok else { return nil }
         return bytes

@@ -22,6 +22,8 @@ struct MetadataScanner {
     private var body: [UInt8] = []
     /// The kept blocks in the order met, with their tags (JPEG: the marker byte).
     private var blocks: [(tag: [UInt8], data: [UInt8])] = []
+    /// Whether a profile chunk was passed over for being larger than `ICCProfile.maxBytes`.
+    private var profileTooLarge = false
 
     /// A scanner for `format`, or nil for formats whose metadata is read otherwise.
     init?(format: SourceFormat) {
@@ -89,12 +91,21 @@ struct MetadataScanner {
         case .png:
             let length = h[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let tag = Array(h[4..<8])
-            let keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
+            var keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
+            // Compressed already larger than a profile may be: not copied, let alone inflated.
+            if keep, tag == Array("iCCP".utf8), length > ICCProfile.maxBytes {
+                keep = false
+                profileTooLarge = true
+            }
             state = .body(tag: tag, remaining: length, keep: keep, trailer: 4)
         case .webp:
             let length = (0..<4).reduce(0) { $0 | Int(h[4 + $1]) << (8 * $1) }
             let tag = Array(h[0..<4])
-            let keep = ["ICCP", "EXIF", "XMP "].contains { Array($0.utf8) == tag }
+            var keep = ["ICCP", "EXIF", "XMP "].contains { Array($0.utf8) == tag }
+            if keep, tag == Array("ICCP".utf8), length > ICCProfile.maxBytes {
+                keep = false
+                profileTooLarge = true
+            }
             state = .body(tag: tag, remaining: length, keep: keep, trailer: length & 1)
         }
     }
@@ -102,6 +113,7 @@ struct MetadataScanner {
     /// What the blocks seen so far hold.
     var metadata: ImageMetadata {
         var metadata = ImageMetadata()
+        metadata.profileTooLarge = profileTooLarge
         switch container {
         case .jpeg:
             var iccChunks: [(sequence: Int, count: Int, data: [UInt8])] = []
@@ -115,13 +127,19 @@ struct MetadataScanner {
                 }
             }
             metadata.sourceProfile = Self.assembledProfile(iccChunks)
+            if let profile = metadata.sourceProfile, profile.count > ICCProfile.maxBytes {
+                metadata.sourceProfile = nil
+                metadata.profileTooLarge = true
+            }
         case .png:
             for (tag, data) in blocks {
                 switch String(decoding: tag, as: UTF8.self) {
                 case "iCCP" where metadata.sourceProfile == nil:
                     // name, NUL, compression method 0, zlib data
                     if let nul = data.firstIndex(of: 0), nul + 2 <= data.count {
-                        metadata.sourceProfile = Self.inflate(data[(nul + 2)...])
+                        let (profile, tooLarge) = Self.inflated(data[(nul + 2)...], limit: ICCProfile.maxBytes)
+                        metadata.sourceProfile = profile
+                        if tooLarge { metadata.profileTooLarge = true }
                     }
                 case "eXIf" where metadata.exif == nil:
                     metadata.exif = Self.withoutExifMarker(data)
@@ -185,12 +203,18 @@ struct MetadataScanner {
         return compressed ? inflate(rest) : Array(rest)
     }
 
-    /// zlib data inflated, up to 64 MiB (a profile or XMP packet is far smaller); nil when damaged.
+    /// zlib data inflated, up to 64 MiB (an XMP packet is far smaller); nil when damaged or larger.
     static func inflate(_ data: ArraySlice<UInt8>) -> [UInt8]? {
-        guard let decompressor = libdeflate_alloc_decompressor() else { return nil }
+        inflated(data, limit: 64 << 20).bytes
+    }
+
+    /// zlib data inflated, up to `limit` bytes: nil when damaged, or (`tooLarge`) when the data
+    /// inflates to more. No buffer larger than `limit` is made.
+    static func inflated(_ data: ArraySlice<UInt8>, limit: Int) -> (bytes: [UInt8]?, tooLarge: Bool) {
+        guard let decompressor = libdeflate_alloc_decompressor() else { return (nil, false) }
         defer { libdeflate_free_decompressor(decompressor) }
-        var capacity = max(4096, data.count * 4)
-        while capacity <= 64 << 20 {
+        var capacity = min(limit, max(4096, data.count * 4))
+        while true {
             var output = [UInt8](repeating: 0, count: capacity)
             var written = 0
             let result = data.withUnsafeBytes { input in
@@ -198,10 +222,13 @@ struct MetadataScanner {
                     libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count, out.baseAddress, out.count, &written)
                 }
             }
-            if result == LIBDEFLATE_SUCCESS { return Array(output[0..<written]) }
-            guard result == LIBDEFLATE_INSUFFICIENT_SPACE else { return nil }
-            capacity *= 4
+            if result == LIBDEFLATE_SUCCESS {
+                output.removeLast(capacity - written)
+                return (output, false)
+            }
+            guard result == LIBDEFLATE_INSUFFICIENT_SPACE else { return (nil, false) }
+            guard capacity < limit else { return (nil, true) }
+            capacity = min(limit, capacity * 4)
         }
-        return nil
     }
 }

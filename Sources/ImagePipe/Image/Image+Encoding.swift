@@ -98,6 +98,9 @@ extension Image {
             }
         case let .file(path):
             let bytes = try ImageFile.readAll(path: path, limit: 64 << 20)
+            guard bytes.count <= ICCProfile.maxBytes else {
+                throw ImageError(.tooLarge, path: path, reason: "the profile is \(bytes.count) bytes, more than the largest read, \(ICCProfile.maxBytes)")
+            }
             // Opened once per batch (the cache), and reused below for the conversion.
             guard let profile = ICCProfile.cached(bytes) else { throw ImageError(.unreadable, path: path, reason: "not an ICC profile Little CMS can read") }
             guard profile.space == .rgb else {

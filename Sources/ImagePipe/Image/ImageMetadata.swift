@@ -18,6 +18,9 @@ public struct ImageMetadata: Hashable, Sendable {
     /// made it so (`grayscale`, `threshold`: `Transform.makesGray`): JPEG is then written with
     /// one component.
     public var grayOnly = false
+    /// Whether the file held an ICC profile larger than `ICCProfile.maxBytes`, dropped when it
+    /// was read (the pixels are then taken as sRGB, and a load warns).
+    public var profileTooLarge = false
 
     public init(iccProfile: [UInt8]? = nil, sourceProfile: [UInt8]? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil,
                 orientationApplied: Bool = false) {

@@ -188,7 +188,7 @@ final class PixbufDecoder {
         let pixbuf = gdk_pixbuf_apply_embedded_orientation(plain)! // a new reference, turned or not
         g_object_unref(UnsafeMutableRawPointer(plain))
         var metadata = scanner?.metadata ?? ImageMetadata()
-        if metadata.sourceProfile == nil { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
+        if metadata.sourceProfile == nil, !metadata.profileTooLarge { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
         // Of the formats decoded here (JPEG goes through StrictJPEG), only TIFF gives an
         // orientation to turn by; a PNG's or WebP's EXIF orientation still describes its unturned pixels.
         metadata.orientationApplied = options.applyOrientation && formatName() == "tiff"

@@ -56,6 +56,7 @@ extension Pipeline {
         let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
         guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }
         for warning in saving.warnings { context.warn("\(destination): \(warning)") }
+        if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
 
         var processed = 0
         var stageError: (any Error)?

@@ -26,13 +26,14 @@ public struct Pipeline: Sendable {
         var steps: [Plan.Step] = []
         var size = sourceSize
         for (index, transform) in transforms.enumerated() {
-            let output: Size
+            let output: Size, held: Int
             do {
                 output = try transform.outputSize(for: size)
+                held = try transform.heldBytes(for: size)
             } catch let error as StageError {
                 throw located(error, stage: index + 1)
             }
-            steps.append(Plan.Step(stage: transform, input: size, output: output))
+            steps.append(Plan.Step(stage: transform, input: size, output: output, held: max(0, held)))
             size = output
         }
         return Plan(sourceSize: sourceSize, steps: steps)

@@ -1,7 +1,8 @@
 extension Plan {
     /// Bytes one run of this plan is expected to hold at its peak, from sizes alone: the decoded
-    /// picture (kept for the whole run), the largest stage's input and output side by side, the
-    /// encoder's copies of the output, and `workingBytes` for everything else. Every picture is
+    /// picture (kept for the whole run), the largest stage's input and output side by side with
+    /// what it holds beside them (`Step.held`: a text's layout, an overlay), the encoder's copies
+    /// of the output, and `workingBytes` for everything else. Every picture is
     /// counted at four bytes a pixel (RGBA), whatever it holds: an estimate that errs high, so
     /// that pictures admitted side by side by a memory budget (`--max-memory`) do fit together.
     public func estimatedPeakBytes(inputBytes: Int = 0) -> Int {
@@ -12,11 +13,17 @@ extension Plan {
             return overflow || overflow2 ? Int.max / 8 : result
         }
         let decoded = bytes(decodeSize)
-        let largestStep = steps.map { min(Int.max / 8, bytes($0.input) + bytes($0.output)) }.max() ?? 0
+        let largestStep = steps.map { min(Int.max / 8, bytes($0.input) + bytes($0.output) + min(Int.max / 8, $0.held)) }.max() ?? 0
         // The encoders write from the finished picture; the one that copies most (PNG's filtered
         // rows and its compressed stream) holds about two more of it.
         let encoding = bytes(outputSize, times: 2)
         return min(Int.max / 8, inputBytes) + decoded + largestStep + encoding + Self.workingBytes
+    }
+
+    /// The step that holds the most beside its pictures, when one holds anything: what a
+    /// refusal by the memory budget names when the picture alone is small.
+    public var largestHolder: Step? {
+        steps.filter { $0.held > 0 }.max { $0.held < $1.held }
     }
 
     /// What a run holds beside its pictures: libraries' tables, a decoder's buffers, the

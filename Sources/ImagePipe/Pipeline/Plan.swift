@@ -5,6 +5,15 @@ public struct Plan: Sendable {
         public let stage: any Transform
         public let input: Size
         public let output: Size
+        /// What the stage holds beside its input and output (`Transform.heldBytes(for:)`).
+        public let held: Int
+
+        public init(stage: any Transform, input: Size, output: Size, held: Int = 0) {
+            self.stage = stage
+            self.input = input
+            self.output = output
+            self.held = held
+        }
     }
 
     /// The size the source produces (after EXIF orientation, if applied).

@@ -60,6 +60,12 @@ public protocol Transform: Stage {
     /// What the stage will do to a picture of this size, in a few words, for `imagepipe explain`
     /// (scale factors, crop rectangles, circles); nil when the sizes say it all.
     func explanation(for input: Size) throws -> String?
+    /// Bytes the stage holds beside its input and output picture while it applies to one of
+    /// `input` size: a text's drawn layout, an overlay and its scaled copy. Worked out without
+    /// pixels, like `outputSize(for:)`, so that a memory budget counts them before the work
+    /// (`Plan.estimatedPeakBytes`); throws `StageError` when that work is refused. 0 unless the
+    /// stage says so.
+    func heldBytes(for input: Size) throws -> Int
     /// The smallest picture that gives this stage's full-quality output from a picture of
     /// `input` size, when it only shrinks: the planner may then decode the source reduced (JPEG
     /// scales in the DCT) and call `apply(to:)` with a `ReducedImage`. nil when every pixel is
@@ -85,6 +91,7 @@ extension Transform {
     public var isRowLocal: Bool { false }
     public var makesGray: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }
+    public func heldBytes(for input: Size) throws -> Int { 0 }
     public func reducedInput(for input: Size) throws -> Size? { nil }
 
     public func apply(to source: ReducedImage) throws -> Image {

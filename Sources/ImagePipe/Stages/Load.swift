@@ -85,15 +85,26 @@ public struct Load: ImageSource, DeclaredStage {
                                  orientation: autoOrient ? header.orientation : 1)
     }
 
+    /// What a load says of a profile dropped for its size (`ICCProfile.maxBytes`).
+    static func profileWarning(_ path: String) -> String {
+        "\(path): its ICC profile is larger than \(ICCProfile.maxBytes >> 20) MiB, the largest read (real ones are under 1 MB); ignored: the pixels are taken as sRGB"
+    }
+
     public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image {
         let path = try resolvedPath(in: context)
         let options = options(in: context, atLeast: atLeast)
-        guard let bytes = try standardInput(for: path, in: context) else {
-            return try Image.load(path: path, options: options, header: description?.header)
+        let image: Image
+        if let bytes = try standardInput(for: path, in: context) {
+            do { image = try Image.decode(bytes, options: options) } catch var error as ImageError {
+                error.path = path
+                throw error
+            }
+        } else {
+            image = try Image.load(path: path, options: options, header: description?.header)
         }
-        do { return try Image.decode(bytes, options: options) } catch var error as ImageError {
-            error.path = path
-            throw error
+        if image.metadata.profileTooLarge {
+            context.warn(Self.profileWarning(path))
         }
+        return image
     }
 }
