@@ -76,13 +76,17 @@ import TestSupport
     }
 
     /// An animated WebP: `frames` 16x16 lossless frames on a `canvas`-sized canvas.
-    static func animatedWebP(canvas: Int, frames: Int) throws -> [UInt8] {
-        let still = try Synthetic.gradient(16, 16).encoded(as: .webp)
+    /// An animated WebP: `frames` frames of `frameSide` pixels (a gradient) at (`offset`, `offset`) on the canvas.
+    static func animatedWebP(canvas: Int, frames: Int, frameSide: Int = 16, offset: Int = 0) throws -> [UInt8] {
+        let still = try Synthetic.gradient(frameSide, frameSide).encoded(as: .webp)
         let frame = Array(still[12...]) // the VP8/VP8L chunk after "RIFF....WEBP"
         func little(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { Array(type.utf8) + little(data.count, 4) + data + (data.count % 2 == 1 ? [0] : []) }
         var body = chunk("VP8X", [0x02, 0, 0, 0] + little(canvas - 1, 3) + little(canvas - 1, 3)) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
-        for _ in 0..<frames { body += chunk("ANMF", little(0, 6) + little(15, 3) + little(15, 3) + little(100, 3) + [0] + frame) }
+        for _ in 0..<frames {
+            body += chunk("ANMF", little(offset / 2, 3) + little(offset / 2, 3) + little(frameSide - 1, 3) + little(frameSide - 1, 3)
+                          + little(100, 3) + [0] + frame)
+        }
         return Array("RIFF".utf8) + little(body.count + 4, 4) + Array("WEBP".utf8) + body
     }
 
@@ -106,7 +110,8 @@ import TestSupport
         _ = try directory.write(Self.animatedGIF(width: 300, height: 200, frames: 50), to: "anim.gif")
         let explained = try CommandRunner.run(["explain", "-e", "fit 8x8", "bomb.webp"], in: directory.path)
         #expect(explained.status == 0, "\(explained.standardError)")
-        #expect(explained.standardOutput.hasPrefix("bomb.webp: webp 16x16, an animated WebP of 10 frames: only the first frame is decoded\n"))
+        // The first frame is placed on its canvas, as viewers show it: one canvas, not ten.
+        #expect(explained.standardOutput.hasPrefix("bomb.webp: webp 8000x8000, an animated WebP of 10 frames: only the first frame is decoded\n"))
         let run = try CommandRunner.run(["run", "-e", "fit 8x8", "bomb.webp", "anim.gif", "--out-dir", "out", "-o", "{name}.png", "-q"], in: directory.path)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardError.contains("imagepipe: warning: bomb.webp: an animated WebP of 10 frames: only the first frame is decoded\n"))
@@ -120,8 +125,23 @@ import TestSupport
         #expect(cut.standardError == "imagepipe: cut.webp: corrupt image: an animated WebP whose first frame is missing or cut short\n")
         // From memory too.
         let header = try ImageHeader.read(bytes: bomb)
-        #expect(header.frameCount == 10 && header.storedSize == Size(16, 16))
-        #expect(try Image.decode(bomb).size == Size(16, 16))
+        #expect(header.frameCount == 10 && header.storedSize == Size(8000, 8000))
+        #expect(try Image.decode(bomb).size == Size(8000, 8000))
+    }
+
+    /// An animation whose first frame is 10x10 at (50, 50) on a 100x100 canvas comes out as the
+    /// canvas with the frame in its place, transparent around it (Pillow and libvips give that).
+    @Test func anAnimatedWebPsFirstFrameSitsOnItsCanvas() throws {
+        let bytes = try Self.animatedWebP(canvas: 100, frames: 3, frameSide: 10, offset: 50)
+        #expect(try ImageHeader.read(bytes: bytes).storedSize == Size(100, 100))
+        let picture = try Image.decode(bytes)
+        let frame = try Image.decode(Synthetic.gradient(10, 10).encoded(as: .webp))
+        #expect(picture.size == Size(100, 100))
+        #expect(picture.pixel(x: 5, y: 5).alpha == 0 && picture.pixel(x: 99, y: 99).alpha == 0)
+        let placed = picture.pixel(x: 53, y: 57), source = frame.pixel(x: 3, y: 7)
+        #expect(placed.red == source.red && placed.green == source.green && placed.blue == source.blue && placed.alpha == 255)
+        // Over the pixel limit as a canvas, however small the frame.
+        #expect(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(maxPixels: 5000)) }
     }
 
     @Test func aPictureOverTheTimeLimitFailsAndTheBatchGoesOn() throws {

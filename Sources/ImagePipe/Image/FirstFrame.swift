@@ -15,6 +15,10 @@ struct FirstFrame {
     /// A GIF's first frame: its size and where its LZW data begins (the code size byte), in
     /// `bytes`; nil for other formats, or when no whole descriptor is found.
     var gifFrame: (width: Int, height: Int, data: Int)?
+    /// An animated WebP's canvas and where its first frame sits on it, when the frame does not
+    /// cover it all: the frame decodes alone and is then placed on a transparent canvas, as
+    /// viewers, libvips and Pillow show it.
+    var webpPlacement: (canvas: Size, x: Int, y: Int)?
 
     init(of bytes: [UInt8], format: SourceFormat, path: String?) throws(ImageError) {
         self.bytes = bytes
@@ -96,14 +100,16 @@ struct FirstFrame {
         func isType(_ offset: Int, _ type: String) -> Bool { b[offset..<(offset + 4)].elementsEqual(type.utf8) }
         var index = 12
         var frames = 0
-        var first: (data: ArraySlice<UInt8>, width: Int, height: Int)?
+        var first: (data: ArraySlice<UInt8>, width: Int, height: Int, x: Int, y: Int)?
         while index + 8 <= b.count {
             let size = little(index + 4, 4)
             let start = index + 8
             if isType(index, "ANMF") {
                 frames += 1
                 if frames == 1, size >= 16, start + size <= b.count {
-                    first = (b[(start + 16)..<(start + size)], little(start + 6, 3) + 1, little(start + 9, 3) + 1)
+                    // ANMF: x/2 and y/2 (3 bytes each), width-1 and height-1 (3 bytes each), duration, flags.
+                    first = (b[(start + 16)..<(start + size)], little(start + 6, 3) + 1, little(start + 9, 3) + 1,
+                             2 * little(start, 3), 2 * little(start + 3, 3))
                 }
             }
             index = start + size + (size & 1)
@@ -121,6 +127,13 @@ struct FirstFrame {
             Array(type.utf8) + (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (8 * $0)) } + data + (data.count & 1 == 1 ? [0] : [])
         }
         func triple(_ value: Int) -> [UInt8] { (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        if announcesAnimation, b.count >= 30 {
+            // VP8X: flags (4 bytes), canvas width-1 and height-1 (3 bytes each).
+            let canvas = Size(little(24, 3) + 1, little(27, 3) + 1)
+            if canvas != Size(first.width, first.height) || first.x != 0 || first.y != 0 {
+                webpPlacement = (canvas, first.x, first.y)
+            }
+        }
         var body = Array(first.data)
         if first.data.count >= 4, first.data.prefix(4).elementsEqual("ALPH".utf8) {
             // Alpha in its own chunk needs the extended header that announces it.

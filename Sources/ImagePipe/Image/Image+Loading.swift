@@ -50,6 +50,10 @@ extension Image {
         let orientation = ExifOrientation.parse(frame.bytes, format: format)
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)
         _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
-        return try decoder.finish()
+        let decoded = try decoder.finish()
+        guard let placement = frame.webpPlacement else { return decoded }
+        try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        return try Image.canvas(size: placement.canvas, background: Color(red: 0, green: 0, blue: 0, alpha: 0), placing: decoded,
+                                at: (placement.x, placement.y)).withMetadata(decoded.metadata)
     }
 }

@@ -153,7 +153,9 @@ final class PixbufDecoder {
             offset = end
         }
         let orientation = ExifOrientation.parse(bytes, format: format)
-        return try decoder.header(format: format, orientation: orientation, frameCount: frame.frameCount)
+        var header = try decoder.header(format: format, orientation: orientation, frameCount: frame.frameCount)
+        if let placement = frame.webpPlacement { header.storedSize = placement.canvas }
+        return header
     }
 
     /// Ends the input and returns the decoded picture, turned by its EXIF orientation if asked.
