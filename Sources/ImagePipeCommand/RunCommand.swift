@@ -34,6 +34,7 @@ struct RunCommand {
 
         Ctrl-C: a batch finishes the files in progress and starts no more (a second stops at
         once); one picture stops at once. Nothing half-written is left; the exit status is 130.
+        SIGTERM gives up the files in progress and ends within a second (exit status 143).
 
         Many machines: --shard K/N (or a Slurm array, a Kubernetes Indexed Job, GNU parallel)
         processes one share of the inputs, the same share on every machine; --skip-existing
