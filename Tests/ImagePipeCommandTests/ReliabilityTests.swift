@@ -130,10 +130,11 @@ import TestSupport
         let stopped = seconds(clock.now - interrupted)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 130, "\(message)")
-        // Left alone it had 70% of its run to go; it stops in a fraction of that (the margin is
-        // for a loaded machine).
-        #expect(stopped < 0.35 * total, "stopped \(stopped) s after the signal; the whole run takes \(total) s")
+        // Stopped, not finished: the encoder noticed the signal between its rows (a run left to
+        // end would exit 0 with its file). No time ratio: a loaded machine stretches both runs
+        // unevenly; the bound is only against a hang.
         #expect(message.contains("interrupted: stopped before it was finished; nothing written"), "\(message)")
+        #expect(stopped < 60, "stopped \(stopped) s after the signal")
         #expect(try directory.contents() == ["in.png"], "no output and no temporary file")
     }
 
