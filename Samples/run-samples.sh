@@ -18,7 +18,10 @@ for pipeline in "$samples"/*.pipe; do
     failed=1
     continue
   fi
-  if "$binary" run "$pipeline" "$samples/$input" --out-dir "$out" -o "$output"; then
+  # A pipeline that names its own output (`save {stem}-avatar.png`) gets no -o: the two would clash.
+  naming=(-o "$output")
+  grep -qE '^save [^ =]+( |$)' "$pipeline" && naming=()
+  if "$binary" run "$pipeline" "$samples/$input" --out-dir "$out" "${naming[@]}"; then
     echo "$(basename "$pipeline") → $out/$output"
   else
     failed=1

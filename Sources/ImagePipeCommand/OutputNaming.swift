@@ -27,6 +27,11 @@ struct OutputNaming {
             template.output = nil
         }
         self.prefix = prefix
+        // `save FILE` wins over -o (`Save.target`), and a last `tee FILE` is the pipeline's sink:
+        // say so rather than drop -o without a word.
+        if let output = template.output, let (stage, path) = save?.path.map({ ("save", $0) }) ?? (pipeline.sink as? Tee).map({ ("tee", $0.save.path ?? "") }) {
+            throw UsageError("-o '\(output)' and the pipeline's own '\(stage) \(path)' both say where the picture goes: give one of them")
+        }
         if batch, template.outputDirectory == nil, template.output == nil, save.map({ $0.path == nil }) ?? false {
             throw UsageError("several inputs need somewhere to go: give --out-dir DIR, or an output template such as -o '{stem}-small.png' (without either, the outputs would land in the current directory over files of the same names)")
         }

@@ -147,7 +147,7 @@ struct RunCommand {
         try LimitOptions.apply(parser, to: &template.loadOptions)
         var timeout: Double? = Self.defaultTimeout
         if let text = parser.last("--timeout") {
-            guard let seconds = Double(text), seconds >= 0, seconds <= Self.longestTimeout else {
+            guard let seconds = DecimalNumber.parse(text), seconds >= 0, seconds <= Self.longestTimeout else {
                 throw UsageError("--timeout needs a number of seconds from 0 to \(Int(Self.longestTimeout)), got '\(text)'")
             }
             timeout = seconds == 0 ? nil : seconds

@@ -317,7 +317,9 @@ import Glibc
             for (body, field) in bad {
                 let answer = try editor.post(route, Array(body.utf8))
                 #expect(answer.status == 400, "\(route) \(body): \(answer.status) \(answer.body)")
-                #expect(answer.body.hasPrefix(field), "\(route) \(body): \(answer.body)")
+                // A literal past Double's range (1e400) is refused already by the JSON reader.
+                #expect(answer.body.hasPrefix(field) || (body.contains("1e400") && answer.body.contains("not JSON")),
+                        "\(route) \(body): \(answer.body)")
             }
         }
         #expect(editor.alive)

@@ -50,7 +50,9 @@ import TestSupport
         let outputName = try #require(Self.header("output", in: text), "\(pipeline) has no '# output:' line")
         let directory = try TemporaryDirectory()
         let inputPath = Self.samples.appendingPathComponent(input).path
-        let result = try CommandRunner.run(["run", file.path, inputPath, "--out-dir", directory.path, "-o", outputName])
+        // A pipeline that names its own output gets no -o (the two would clash); its name is the header's.
+        let namesItsOutput = try (PipelineCompiler(registry: StandardPlugins.registry).compile(text).sink as? Save)?.path != nil
+        let result = try CommandRunner.run(["run", file.path, inputPath, "--out-dir", directory.path] + (namesItsOutput ? [] : ["-o", outputName]))
         #expect(result.status == 0, "\(result.standardError)")
         let output = try Image.load(path: directory.file(outputName))
 

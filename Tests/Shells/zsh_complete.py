@@ -40,10 +40,15 @@ def main():
         while marker.encode() not in output[start:] and time.monotonic() < end:
             read_for(0.1)
 
-    type_and_wait(f"fpath=({folder} $fpath); autoload -Uz compinit; compinit -u -D; PS1='READY> '\n", "READY> ")
+    # zsh's first prompt before any key: text typed earlier is echoed by the terminal and then
+    # read by zle half-way (seen on a loaded machine). Generous waits: each ends at its marker.
+    end = time.monotonic() + 60
+    while not output.rstrip().endswith((b"#", b"%")) and time.monotonic() < end:
+        read_for(0.1)
+    type_and_wait(f"fpath=({folder} $fpath); autoload -Uz compinit; compinit -u -D; PS1='READY> '\n", "READY> ", seconds=60)
     # zle reads the keys in order, so Ctrl-A and the rest act only once the Tab's completion is done.
     type_and_wait(line + "\t", line.split()[-1], seconds=2)
-    type_and_wait("\x01print -r -- COMPLETED:\n", "READY> ")
+    type_and_wait("\x01print -r -- COMPLETED:\n", "READY> ", seconds=60)
     os.write(terminal, b"exit\n")
     read_for(0.3)
     os.waitpid(pid, 0)

@@ -47,7 +47,7 @@ public struct CropRect: Hashable, Sendable, CustomStringConvertible {
         guard sides.count == 2 else { throw ValueError(expected) }
         func side(_ text: Substring, isLength: Bool) throws(ValueError) -> ResizeSize.Side {
             if text.hasSuffix("%") {
-                guard let percent = Double(text.dropLast()), percent.isFinite else { throw ValueError(expected) }
+                guard let percent = DecimalNumber.parse(text.dropLast()), percent.isFinite else { throw ValueError(expected) }
                 guard percent >= 0, percent <= 100, !(isLength && percent == 0) else {
                     throw ValueError(isLength ? "a side in percent must be above 0% and at most 100%" : "an offset in percent must be from 0% to 100%")
                 }

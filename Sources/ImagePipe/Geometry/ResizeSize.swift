@@ -62,7 +62,7 @@ public struct ResizeSize: Hashable, Sendable, CustomStringConvertible {
 
     private static func side(_ text: Substring, max: Int, expected: String) throws(ValueError) -> Side {
         if text.hasSuffix("%") {
-            guard let percent = Double(text.dropLast()), percent.isFinite else { throw ValueError(expected) }
+            guard let percent = DecimalNumber.parse(text.dropLast()), percent.isFinite else { throw ValueError(expected) }
             guard percent > 0, percent <= 10_000 else { throw ValueError("a percentage must be above 0% and at most 10000%") }
             return .percent(percent)
         }

@@ -122,7 +122,7 @@ public enum ParameterType: Hashable, Sendable {
     public func parse(_ text: String) throws(ValueError) -> Value {
         switch self {
         case let .integer(range):
-            guard let value = Int(text) else { throw ValueError("expected an integer") }
+            guard let value = Int(text) else { throw ValueError(DecimalNumber.hint(for: text) ?? "expected an integer") }
             guard range.contains(value) else { throw ValueError("must be from \(range.lowerBound) to \(range.upperBound)") }
             return .integer(value)
         case let .number(range):
@@ -155,8 +155,8 @@ public enum ParameterType: Hashable, Sendable {
                 number = number.dropLast(3)
                 perUnit = 180 / .pi
             }
-            guard let value = Double(number), value.isFinite else {
-                throw ValueError("expected an angle like 30deg, 0.5rad or 30")
+            guard let value = DecimalNumber.parse(number), value.isFinite else {
+                throw ValueError(DecimalNumber.hint(for: number) ?? "expected an angle like 30deg, 0.5rad or 30")
             }
             let degrees = value * perUnit
             guard range.contains(degrees) else { throw ValueError("must be from \(Self.range(range, unit: "deg"))") }
@@ -223,14 +223,14 @@ public enum ParameterType: Hashable, Sendable {
     }
 
     private static func number(_ text: String, in range: ClosedRange<Double>, unit: String = "") throws(ValueError) -> Double {
-        guard let value = Double(text), value.isFinite else { throw ValueError("expected a finite number") }
+        guard let value = DecimalNumber.parse(text), value.isFinite else { throw ValueError(DecimalNumber.hint(for: text) ?? "expected a finite number") }
         guard range.contains(value) else { throw ValueError("must be from \(Self.range(range, unit: unit))") }
         return value
     }
 
     private static func pair(_ text: String, expecting: String) throws(ValueError) -> (Double, Double) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+        guard parts.count == 2, let x = DecimalNumber.parse(parts[0]), let y = DecimalNumber.parse(parts[1]), x.isFinite, y.isFinite else {
             throw ValueError("expected \(expecting)")
         }
         return (x, y)
