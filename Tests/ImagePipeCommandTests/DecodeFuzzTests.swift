@@ -78,6 +78,20 @@ import TestSupport
         }
     }
 
+    /// A GIF whose first frame (10x512, 20 rows down) reaches past its 20x10 screen: the loader
+    /// asserted as it composited the frame (the decode fuzzer, under G_DEBUG=fatal-criticals);
+    /// the screen is widened to hold it, for the header as for the decode.
+    @Test func aGIFFrameReachingPastItsScreenWidensTheScreen() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/gif-first-frame-outside-screen.gif")))
+        #expect(try ImageHeader.read(bytes: bytes).storedSize == Size(20, 532))
+        // Its LZW data is damaged: refused, by ImagePipe's check or (fail=false) the loader's, never a critical.
+        for failOnDamage in [true, false] {
+            #expect(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOnDamage: failOnDamage)) }
+        }
+        let whole = InputLimitTests.animatedGIF(width: 30, height: 20, frames: 2)
+        #expect(try ImageHeader.read(bytes: whole).storedSize == Size(30, 20), "a frame inside its screen leaves the screen as it is")
+    }
+
     /// An animated WebP whose first frame holds a chunk that is no image (a VP8X saying
     /// "animation": gdk-pixbuf's loader then asserted on a missing animation iterator) is
     /// refused before the loader runs.

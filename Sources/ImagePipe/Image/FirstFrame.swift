@@ -12,9 +12,9 @@ struct FirstFrame {
     var bytes: [UInt8]
     /// How many frames the input holds (1 for a still picture).
     var frameCount: Int
-    /// A GIF's first frame: its size and where its LZW data begins (the code size byte), in
-    /// `bytes`; nil for other formats, or when no whole descriptor is found.
-    var gifFrame: (width: Int, height: Int, data: Int)?
+    /// A GIF's first frame: its size, where its LZW data begins (the code size byte) and where
+    /// its descriptor is, in `bytes`; nil for other formats, or when no whole descriptor is found.
+    var gifFrame: (width: Int, height: Int, data: Int, descriptor: Int)?
     /// An animated WebP's canvas and where its first frame sits on it, when the frame does not
     /// cover it all: the frame decodes alone and is then placed on a transparent canvas, as
     /// viewers, libvips and Pillow show it.
@@ -62,7 +62,7 @@ struct FirstFrame {
                 guard index + 10 <= b.count else { break scan }
                 if frames == 1, index + 11 <= b.count {
                     gifFrame = (Int(b[index + 5]) | Int(b[index + 6]) << 8, Int(b[index + 7]) | Int(b[index + 8]) << 8,
-                                index + 10 + colourTableLength(b[index + 9]))
+                                index + 10 + colourTableLength(b[index + 9]), index)
                 }
                 index += 10 + colourTableLength(b[index + 9]) + 1
                 guard skipSubBlocks(&index) else { break scan }
@@ -71,6 +71,23 @@ struct FirstFrame {
         }
         frameCount = max(1, frames)
         if frames > 1, let firstEnd, firstEnd <= b.count { bytes = Array(b[..<firstEnd]) + [0x3B] }
+        coverFirstFrame()
+    }
+
+    /// Widens the logical screen to hold the first frame when the frame reaches past it: the
+    /// loader composites the frame onto a screen-sized picture and asserts when it does not fit
+    /// (found by the decode fuzzer under G_DEBUG=fatal-criticals: a 10x512 frame 20 rows down a
+    /// 20x10 screen). Browsers and Pillow show such a frame whole too.
+    private mutating func coverFirstFrame() {
+        guard let frame = gifFrame, bytes.count >= 13, frame.descriptor + 10 <= bytes.count else { return }
+        func little(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        let left = little(frame.descriptor + 1), top = little(frame.descriptor + 3)
+        let width = max(little(6), left + frame.width), height = max(little(8), top + frame.height)
+        guard width <= 0xFFFF, height <= 0xFFFF else { return } // past what a GIF can say: the loader refuses it
+        bytes[6] = UInt8(width & 0xFF)
+        bytes[7] = UInt8(width >> 8)
+        bytes[8] = UInt8(height & 0xFF)
+        bytes[9] = UInt8(height >> 8)
     }
 
     /// Where the next GIF block (an extension, 0x21, or an image descriptor, 0x2C) at or after

@@ -7,7 +7,7 @@ enum GIFDataCheck {
     /// the loader judges the structure).
     static func damage(in frame: FirstFrame) -> String? {
         let b = frame.bytes
-        guard let (width, height, start) = frame.gifFrame else { return nil }
+        guard let (width, height, start, _) = frame.gifFrame else { return nil }
         var index = start
         guard index < b.count else { return nil }
         let minimum = Int(b[index])
