@@ -155,7 +155,9 @@ public enum IsolatedDecoder {
         }
         var space = rlimit(rlim_cur: rlim_t(addressSpace), rlim_max: rlim_t(addressSpace))
         var time = rlimit(rlim_cur: rlim_t(cpu), rlim_max: rlim_t(cpu + 1))
-        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+        // A sanitizer's runtime maps terabytes of shadow memory up front: under one (`make
+        // sanitize`, `make fuzz`) only the CPU limit holds.
+        if !isSanitized { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) }
         setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &time)
         var options = LoadOptions(maxPixels: maxPixels > 0 ? maxPixels : nil, failOnDamage: arguments[3] == "1", maxInputBytes: nil,
                                   allowedFormats: [format])
@@ -179,6 +181,12 @@ public enum IsolatedDecoder {
             fail(ImageError(.corrupt, reason: "\(error)"))
         }
         return 1
+    }
+
+    /// Whether this process runs under ThreadSanitizer or AddressSanitizer (their runtimes export these).
+    private static var isSanitized: Bool {
+        let runtimes: [String] = ["__tsan_init", "__asan_init"]
+        return runtimes.contains { dlsym(nil, $0) != nil } // nil: RTLD_DEFAULT, every object loaded
     }
 
     private static func fail(_ error: ImageError) {
