@@ -159,6 +159,7 @@ struct BatchRunner: Sendable {
         cancellation.cancel()
         gate.close() // waits for a rename in progress: after this, nothing of this run lands
         if let outcome = result.withLock({ $0 }) { return outcome } // it finished meanwhile
+        gate.withdraw() // and what a tee of it wrote is taken back
         stopping(done)
         let input = context.input ?? "-"
         let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (--timeout); nothing written").description

@@ -17,3 +17,28 @@ import TestSupport
         #expect(try directory.contents() == ["in.png"], "nothing written")
     }
 }
+
+/// A picture's outputs are all there or none is: when it fails after a `tee` wrote (its save
+/// cannot be written, its time is up), the tee's file is taken back.
+@Suite struct AllOrNothingOutputTests {
+    @Test func aTeeIsTakenBackWhenTheSaveFails() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "in.png")
+        let result = try CommandRunner.run(["run", "-e", "tee a.jpg | grayscale | save missing/b.png", "in.png"], in: directory.path)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(try directory.contents() == ["in.png"], "the tee's a.jpg is gone with the failed save")
+        // The same pipeline that succeeds keeps both.
+        let fine = try CommandRunner.run(["run", "-e", "tee a.jpg | grayscale | save b.png", "in.png"], in: directory.path)
+        #expect(fine.status == 0, "\(fine.standardError)")
+        #expect(try directory.contents() == ["a.jpg", "b.png", "in.png"])
+    }
+
+    @Test func aTeeIsTakenBackWhenThePictureTimesOut() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(2500, 2500).encoded(as: .jpeg), to: "slow.jpg")
+        let result = try CommandRunner.run(["run", "-e", "tee early.jpg quality=50 | rotate angle=7 | circle-mask ring=true | save late.png",
+                                            "slow.jpg", "--timeout", "1.5"], in: directory.path)
+        #expect(result.status == 1 && result.standardError.contains("timed out"), "\(result.standardError)")
+        #expect(try directory.contents() == ["slow.jpg"], "nothing of the picture is left, the tee's file neither")
+    }
+}

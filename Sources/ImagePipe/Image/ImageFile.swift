@@ -162,7 +162,7 @@ public enum ImageFile {
         if failure == nil {
             do {
                 try (gate ?? OutputGate()).whileOpen(path: path) {
-                    if rename(temporary, path) != 0 { failure = systemMessage() }
+                    if rename(temporary, path) != 0 { failure = systemMessage() } else { gate?.recordLanded(path) }
                 }
             } catch {
                 unlink(temporary)

@@ -119,6 +119,19 @@ public struct Pipeline: Sendable {
     }
 
     private func run(in context: RunContext, prepared: PreparedRun?, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
+        // Every output goes through one gate, so that a failure takes back what a `tee` wrote.
+        var context = context
+        let gate = context.outputGate ?? OutputGate()
+        context.outputGate = gate
+        do {
+            return try runGated(in: context, prepared: prepared, writing: writing, observe: observe)
+        } catch {
+            gate.withdraw()
+            throw error
+        }
+    }
+
+    private func runGated(in context: RunContext, prepared: PreparedRun?, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
         let prepared = try prepared ?? prepare(in: context)
         let (description, plan) = (prepared.description, prepared.plan)
         try context.cancellation?.check(path: context.input)
