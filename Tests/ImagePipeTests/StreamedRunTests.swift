@@ -29,7 +29,9 @@ struct StripInvert: Transform, DeclaredStage {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct StreamedRunTests {
+// A guard against a handoff that hangs, not a speed bound: under ThreadSanitizer on a busy
+// machine a test here took past one minute.
+@Suite(.timeLimit(.minutes(10))) struct StreamedRunTests {
     /// A JPEG of 240x200 with detail in every strip.
     static func photo(in directory: TemporaryDirectory, name: String = "in.jpg", metadata: ImageMetadata = ImageMetadata()) throws -> String {
         let picture = try Synthetic.image(240, 200) { x, y in
