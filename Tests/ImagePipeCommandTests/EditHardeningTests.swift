@@ -5,9 +5,9 @@ import TestSupport
 import Glibc
 #endif
 
-// No time limits: a test waiting for a free thread while the rest of the suite runs counted
-// against its own (the 1 GiB POST, 0.06 s alone, went past one minute that way); the sockets'
-// 10 s timeouts are what keep a test from hanging.
+// No time limits: within the full suite a test here went past one minute (the 1 GiB POST, which
+// takes 0.06 s alone: most likely waiting its turn behind the other suites, which a limit counts);
+// the sockets' 10 s timeouts are what keep a test from hanging.
 /// `imagepipe edit`'s server against hostile local clients, over real sockets on 127.0.0.1: bodies
 /// refused before they are read, slow connections closed and their number bounded, the token
 /// kept out of every command line, and the page's numbers and JSON checked before use.
