@@ -77,14 +77,8 @@ public struct ImageHeader: Hashable, Sendable {
             return try decoder.write(chunk)
         }
         guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if format == .png {
-            guard let png else { throw ImageError(.corrupt, path: path, reason: "starts like a PNG but ends within its header") }
-            return ImageHeader(storedSize: png.storedSize, format: format.loaderName)
-        }
-        if let jpeg {
-            guard let header = jpeg.header else { throw ImageError(.corrupt, path: path, reason: "starts like a JPEG but ends before its frame header") }
-            return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)
-        }
+        if format == .png { return try png?.imageHeader ?? PNGHeader.complete(whole, path: path).imageHeader }
+        if let jpeg { return try jpeg.finished().imageHeader }
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }

@@ -131,19 +131,11 @@ final class PixbufDecoder {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
-        if format == .jpeg {
-            let header = try JPEGHeader.read(bytes, path: path)
-            return ImageHeader(storedSize: header.storedSize, format: format.loaderName, orientation: header.orientation)
-        }
+        if format == .jpeg { return try JPEGHeader.read(bytes, path: path).imageHeader }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
         }
-        if format == .png {
-            guard let header = try PNGHeader.read(bytes, path: path) else {
-                throw ImageError(.corrupt, path: path, reason: "starts like a PNG but ends within its header")
-            }
-            return ImageHeader(storedSize: header.storedSize, format: format.loaderName)
-        }
+        if format == .png { return try PNGHeader.complete(bytes, path: path).imageHeader }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0

@@ -11,6 +11,8 @@ struct JPEGHeader {
     /// The EXIF orientation of the first APP1 "Exif" segment, 1–8 (1 when there is none).
     var orientation: Int
 
+    var imageHeader: ImageHeader { ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation) }
+
     /// The walk, fed with `feed` until it has found the frame header.
     struct Reader {
         private let path: String?
@@ -112,6 +114,12 @@ struct JPEGHeader {
             return JPEGHeader(storedSize: Size(width, height), orientation: orientation)
         }
 
+        /// The header, once all the data is in: an error when it never came.
+        func finished() throws(ImageError) -> JPEGHeader {
+            guard let header else { throw ImageError(.corrupt, path: path, reason: "starts like a JPEG but ends before its frame header") }
+            return header
+        }
+
         private func corrupt(_ reason: String) -> ImageError {
             ImageError(.corrupt, path: path, reason: "starts like a JPEG but its header cannot be read: \(reason)")
         }
@@ -125,8 +133,7 @@ struct JPEGHeader {
     /// The header of a whole JPEG held in memory.
     static func read(_ bytes: [UInt8], path: String?) throws -> JPEGHeader {
         var reader = Reader(path: path)
-        let header = try bytes.withUnsafeBytes { try reader.feed($0) }
-        guard let header else { throw ImageError(.corrupt, path: path, reason: "starts like a JPEG but ends before its frame header") }
-        return header
+        _ = try bytes.withUnsafeBytes { try reader.feed($0) }
+        return try reader.finished()
     }
 }

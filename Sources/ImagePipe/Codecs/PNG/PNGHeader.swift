@@ -10,8 +10,18 @@ import CDeflate
 struct PNGHeader {
     var storedSize: Size
 
+    var imageHeader: ImageHeader { ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName) }
+
     /// The signature and IHDR: 8 + 4 (length) + 4 (type) + 13 (fields) + 4 (CRC).
     static let length = 33
+
+    /// The header of a whole file, or of its first bytes once no more will come.
+    static func complete(_ bytes: some Collection<UInt8>, path: String?) throws(ImageError) -> PNGHeader {
+        guard let header = try read(bytes, path: path) else {
+            throw ImageError(.corrupt, path: path, reason: "starts like a PNG but ends within its header")
+        }
+        return header
+    }
 
     /// The header from the file's first bytes; nil when fewer than `length` bytes were given.
     static func read(_ bytes: some Collection<UInt8>, path: String?) throws(ImageError) -> PNGHeader? {
