@@ -94,6 +94,19 @@ import TestSupport
         }
     }
 
+    /// In a run that can be stopped the filters' bands go in pieces (`RowBands`), each piece
+    /// filtering its own rows around it: the pixels are the same as in one go.
+    @Test func filtersInPiecesGiveTheSamePixels() throws {
+        let picture = try noisy(1500, 700, seed: 9)
+        let filters: [any Transform] = [try stage(BlurStage.self, "3"), try stage(MedianStage.self, "11"),
+                                        try stage(SharpenStage.self, "")]
+        for filter in filters {
+            let whole = try filter.apply(to: picture)
+            let pieces = try Cancellation.$current.withValue(Cancellation()) { try filter.apply(to: picture) }
+            #expect((0..<700).allSatisfy { y in Array(whole.row(y)) == Array(pieces.row(y)) }, "\(filter.text)")
+        }
+    }
+
     /// Each band reuses its histogram from row to row: split into bands (their number fixed,
     /// so on any machine), every row is still its window's median, the first of a band too.
     @Test(arguments: [1, 2, 5])

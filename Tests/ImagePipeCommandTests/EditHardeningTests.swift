@@ -240,12 +240,13 @@ import Glibc
         // A good request still gets through while they are held.
         #expect(editor.answers)
         // Every half-sent request is closed by the editor, within its timeout and a sweep.
-        let closed = Self.eventually(within: 10) {
+        // The bounds only guard against a hang: a busy machine may be slow to sweep.
+        let closed = Self.eventually(within: 60) {
             held.removeAll { $0.closedByPeer(within: 0) }
             return held.isEmpty
         }
         #expect(closed, "\(held.count) half-sent connections still open")
-        #expect(Self.eventually(within: 5) { editor.descriptors <= baseline + 2 }, "\(editor.descriptors) descriptors open, \(baseline) before")
+        #expect(Self.eventually(within: 60) { editor.descriptors <= baseline + 2 }, "\(editor.descriptors) descriptors open, \(baseline) before")
         #expect(editor.answers)
     }
 

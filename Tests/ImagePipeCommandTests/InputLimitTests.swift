@@ -148,12 +148,16 @@ import TestSupport
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(2500, 2500).encoded(as: .png), to: "slow.png")
         _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "quick.png")
+        // Five turns and masks of 6 megapixels take about 30 s of one core in a debug build, so
+        // the limit of 2 s cuts that picture and no other, however busy the machine: the 8x8
+        // picture takes 0.03 s. A run that went on to the end would take far over 20 s.
+        let slowWork = Array(repeating: "rotate angle=7 | circle-mask ring=true", count: 5).joined(separator: " | ")
         let start = Date()
-        let result = try CommandRunner.run(["run", "-e", "rotate angle=7 | circle-mask ring=true", "slow.png", "quick.png", "--out-dir", "out",
-                                            "-o", "{stem}.png", "--timeout", "0.3", "--jobs", "1", "-q"], in: directory.path)
+        let result = try CommandRunner.run(["run", "-e", slowWork, "slow.png", "quick.png", "--out-dir", "out",
+                                            "-o", "{stem}.png", "--timeout", "2", "--jobs", "1", "-q"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: slow.png: timed out: took more than 0.3 s (--timeout); nothing written\n")
-        #expect(seconds(since: start) < 10, "the abandoned run does not hold up the end")
+        #expect(result.standardError == "imagepipe: slow.png: timed out: took more than 2 s (--timeout); nothing written\n")
+        #expect(seconds(since: start) < 20, "the picture past its limit was stopped, not run to its end")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["quick.png"], "no temporary or late file")
         let bad = try CommandRunner.run(["run", "-e", "", "quick.png", "-o", "x.png", "--timeout", "soon"], in: directory.path)
         #expect(bad.status == 2)
@@ -173,21 +177,22 @@ import TestSupport
     }
 
     /// Reading standard input and working on its picture share one limit: a slow writer leaves
-    /// the picture only what is left of it (here 0.5 of 4 s, where the work needs more).
+    /// the picture only what is left of it (here 1 of 9 s, where the work needs far more).
     ///
-    /// Had the picture a fresh limit once read, the run could not end before the writer's
-    /// 3.5 s and a whole 4 s more; ending before that 7.5 s is the behaviour, not a guess at
-    /// how fast this machine is, and leaves 3.5 s for a busy one.
+    /// Had the picture a fresh limit once read, the run could not end before the writer's 8 s
+    /// and a whole 9 s more; ending before 16 s is the behaviour, not a guess at how fast this
+    /// machine is, and leaves 7 s for a busy one.
     @Test func standardInputAndItsPictureShareOneTimeout() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(3000, 3000).encoded(as: .png), to: "slow.png")
         let start = ContinuousClock.now
-        let script = "(sleep 3.5; cat slow.png) | '\(CommandRunner.binary)' run -e 'rotate angle=7 | circle-mask ring=true' - -o out.png --timeout 4"
+        let work = Array(repeating: "rotate angle=7 | circle-mask ring=true", count: 5).joined(separator: " | ")
+        let script = "(sleep 8; cat slow.png) | '\(CommandRunner.binary)' run -e '\(work)' - -o out.png --timeout 9"
         let result = try CommandRunner.runProgram("/bin/sh", ["-c", script], in: directory.path)
         let took = ContinuousClock.now - start
         #expect(result.status == 1, "\(result.standardError)")
-        #expect(result.standardError == "imagepipe: -: timed out: took more than 4 s (--timeout); nothing written\n")
-        #expect(took < .seconds(7.5), "\(took): the picture had a whole limit again after the read")
+        #expect(result.standardError == "imagepipe: -: timed out: took more than 9 s (--timeout); nothing written\n")
+        #expect(took < .seconds(16), "\(took): the picture had a whole limit again after the read")
         #expect(try directory.contents() == ["slow.png"])
     }
 }

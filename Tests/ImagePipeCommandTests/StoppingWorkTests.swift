@@ -50,6 +50,28 @@ import Glibc
         _ = try Image.load(path: path, options: LoadOptions(deadline: .now + .seconds(60)), header: header)
     }
 
+    /// A picture past its time limit is stopped inside its stages' row loops, and the worker's
+    /// next picture starts once it has let go: four of them one after the other hold no more
+    /// than one does. (Abandoned to run on, as they were, four pictures of five turns and masks,
+    /// half a minute each, were all in memory at once.)
+    @Test func picturesPastTheirLimitLetGoBeforeTheNextStarts() throws {
+        let directory = try TemporaryDirectory()
+        let slow = try Synthetic.gradient(3000, 3000).encoded(as: .png)
+        for name in ["a", "b", "c", "d"] { _ = try directory.write(slow, to: "\(name).png") }
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "good.png")
+        let work = Array(repeating: "rotate angle=7 | circle-mask ring=true", count: 5).joined(separator: " | ")
+        func run(_ inputs: [String], _ out: String) throws -> PeakMemory.Result {
+            try PeakMemory.run(["run", "-e", work] + inputs + ["--out-dir", out, "-o", "{stem}.png", "--timeout", "1", "--jobs", "1", "-q"],
+                               in: directory.path)
+        }
+        let one = try run(["a.png"], "one")
+        let four = try run(["a.png", "b.png", "c.png", "d.png", "good.png"], "four")
+        #expect(four.status == 1)
+        #expect(four.standardError.components(separatedBy: "timed out: took more than 1 s").count - 1 == 4, "\(four.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("four")) == ["good.png"])
+        #expect(four.peakBytes < one.peakBytes * 3 / 2, "peak \(four.peakBytes) bytes for four, \(one.peakBytes) for one")
+    }
+
     /// Starts `imagepipe arguments…`; the caller waits with `finish`.
     static func start(_ arguments: [String], in directory: String) throws -> Process {
         let process = Process()

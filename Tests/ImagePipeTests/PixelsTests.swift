@@ -35,6 +35,28 @@ import TestSupport
         }
     }
 
+    /// In a run that can be stopped, a band goes in pieces of several times its least rows, with
+    /// a look at the cancellation between them; once stopped, no piece starts.
+    @Test func rowBandsGoInPiecesWhenTheRunCanBeStopped() {
+        let rows = 2000, work = 1_000_000 // 16 rows of this much work make a piece; 4 × 16 is more
+        let seen = Locked([Range<Int>]())
+        Cancellation.$current.withValue(Cancellation()) {
+            RowBands.run(rows: rows, workPerRow: work, bands: 2) { band in seen.withLock { $0.append(band) } }
+        }
+        let pieces = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+        #expect(pieces.flatMap { Array($0) } == Array(0..<rows))
+        #expect(pieces.count == 2 * 16 && pieces.allSatisfy { $0.count <= 64 }, "\(pieces.count) pieces")
+        // Stopped after the third piece: the rest are passed over.
+        let stopped = Cancellation(), made = Locked(0)
+        Cancellation.$current.withValue(stopped) {
+            RowBands.run(rows: rows, workPerRow: work, bands: 1) { _ in
+                if made.withLock({ $0 += 1; return $0 }) == 3 { stopped.cancel() }
+            }
+        }
+        #expect(made.withLock { $0 } == 3)
+        #expect(throws: ImageError.self) { try Cancellation.$current.withValue(stopped) { try Cancellation.checkCurrent() } }
+    }
+
     @Test func channelTablesMapColourAndKeepAlpha() throws {
         let picture = try Self.noisy(9, 5, alpha: true)
         let inverse = (0...255).map { UInt8(255 - $0) }, identity = (0...255).map { UInt8($0) }

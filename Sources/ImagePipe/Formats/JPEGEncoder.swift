@@ -4,12 +4,19 @@ import CJPEGStrict
 /// subsamples chroma 4:2:0): chroma subsampling, progressive scans, optimised Huffman tables,
 /// and the ICC profile (in APP2 chunks), EXIF and XMP (APP1).
 enum JPEGEncoder {
+    /// Encodes a whole picture; once `cancellation` is set, libjpeg is told that no more rows
+    /// come, and the encode ends with the `stopped` error.
     static func encode(_ image: Image, quality: Int, chroma: ChromaSubsampling, progressive: Bool, optimizeCoding: Bool,
-                       metadata: OutputMetadata) throws -> [UInt8] {
+                       metadata: OutputMetadata, cancellation: Cancellation? = nil) throws -> [UInt8] {
         precondition(!image.hasAlpha, "flatten before encoding JPEG")
-        return try encode(image.pixels, size: image.size, rowStride: image.rowStride, quality: quality, chroma: chroma,
-                          gray: image.metadata.grayOnly, progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata,
-                          rowsReady: nil)
+        let rowsReady: RowsReady? = cancellation.map { stop in { needed in stop.isCancelled ? 0 : needed } }
+        do {
+            return try encode(image.pixels, size: image.size, rowStride: image.rowStride, quality: quality, chroma: chroma,
+                              gray: image.metadata.grayOnly, progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata,
+                              rowsReady: rowsReady)
+        } catch where cancellation?.isCancelled == true {
+            throw Cancellation.stopped(path: nil)
+        }
     }
 
     /// Says, once at least `needed` rows are ready, how many are (fewer: they never will be).

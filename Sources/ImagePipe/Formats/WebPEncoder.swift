@@ -4,8 +4,10 @@ import CWebP
 /// a quality): lossless and near-lossless modes, encoder effort, alpha quality, and the ICC
 /// profile, EXIF and XMP chunks (assembled by libwebpmux).
 enum WebPEncoder {
+    /// Once `cancellation` is set, libwebp is told to give up at its next progress report, and the
+    /// encode ends with the `stopped` error.
     static func encode(_ image: Image, quality: Int, lossless: Bool, nearLossless: Bool, effort: Int, alphaQuality: Int,
-                       metadata: OutputMetadata) throws -> [UInt8] {
+                       metadata: OutputMetadata, cancellation: Cancellation? = nil) throws -> [UInt8] {
         var config = WebPConfig()
         guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(quality)) != 0 else {
             throw ImageError(.unwritable, reason: "libwebp refused its configuration (library version mismatch)")
@@ -34,9 +36,18 @@ enum WebPEncoder {
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }
         picture.writer = WebPMemoryWrite
+        if let cancellation {
+            // The caller holds the cancellation for the whole call; libwebp only hands it back.
+            picture.user_data = Unmanaged.passUnretained(cancellation).toOpaque()
+            picture.progress_hook = { _, picture in
+                guard let data = picture?.pointee.user_data else { return 1 }
+                return Unmanaged<Cancellation>.fromOpaque(data).takeUnretainedValue().isCancelled ? 0 : 1
+            }
+        }
         try withUnsafeMutablePointer(to: &writer) { pointer in
             picture.custom_ptr = UnsafeMutableRawPointer(pointer)
             guard WebPEncode(&config, &picture) != 0 else {
+                if cancellation?.isCancelled == true { throw Cancellation.stopped(path: nil) }
                 throw ImageError(.unwritable, reason: "libwebp could not encode the picture (error \(picture.error_code.rawValue))")
             }
         }

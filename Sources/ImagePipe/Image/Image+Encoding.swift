@@ -3,8 +3,8 @@ import CGdkPixbuf
 extension Image {
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
     /// `options.background` first; the pixels are written in the profile `options.profile`
-    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG encoder between
-    /// rows; `warn` hears of metadata left out (`OutputMetadata.checked`).
+    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG and JPEG encoders
+    /// between rows and libwebp at its progress reports (libavif has no way to be stopped); `warn` hears of metadata left out (`OutputMetadata.checked`).
     public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil,
                         warn: (String) -> Void = { _ in }) throws -> [UInt8] {
         if format == .jpeg, hasAlpha {
@@ -25,10 +25,11 @@ extension Image {
                                          cancellation: cancellation)
         case .jpeg:
             return try JPEGEncoder.encode(image, quality: quality, chroma: options.chroma, progressive: options.progressive,
-                                          optimizeCoding: options.optimizeCoding, metadata: embedded)
+                                          optimizeCoding: options.optimizeCoding, metadata: embedded, cancellation: cancellation)
         case .webp:
             return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless, nearLossless: options.nearLossless,
-                                          effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded)
+                                          effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,
+                                          cancellation: cancellation)
         case .avif:
             return try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
                                           lossless: options.lossless, metadata: embedded)

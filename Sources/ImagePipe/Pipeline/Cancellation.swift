@@ -1,7 +1,18 @@
-/// Asks a run in progress to stop early (the command sets it on Ctrl-C): checked between
-/// stages, between rows of the PNG encoder and before an output lands, so a stopped run ends
-/// within a fraction of a second and writes nothing.
+/// Asks a run in progress to stop early (the command sets it on Ctrl-C and at a picture's time
+/// limit): checked between stages, inside the stages' row loops (`RowBands`, the resampler,
+/// `checkCurrent()`), between rows of the encoders and before an output lands, so a stopped run
+/// ends within a fraction of a second and writes nothing.
 public final class Cancellation: Sendable {
+    /// The cancellation of the run this thread works for, bound by `Pipeline.run(in:)` around its
+    /// work, so that loops deep inside a stage can stop without every stage passing it down.
+    @TaskLocal public static var current: Cancellation?
+
+    /// Throws the `stopped` error when the run this thread works for was asked to stop: for a
+    /// stage's own row loops, once a row or so.
+    public static func checkCurrent() throws(ImageError) {
+        if let current, current.isCancelled { throw stopped(path: nil) }
+    }
+
     private let cancelled = Locked(false)
     /// Whose cancellation this one follows as well: a batch's, for one of its pictures.
     private let parent: Cancellation?

@@ -124,7 +124,9 @@ public struct Pipeline: Sendable {
         let gate = context.outputGate ?? OutputGate()
         context.outputGate = gate
         do {
-            return try runGated(in: context, prepared: prepared, writing: writing, observe: observe)
+            return try Cancellation.$current.withValue(context.cancellation) {
+                try runGated(in: context, prepared: prepared, writing: writing, observe: observe)
+            }
         } catch {
             gate.withdraw()
             throw error
@@ -194,6 +196,8 @@ public struct Pipeline: Sendable {
                 if let context, let writer = transform as? any Sink { outputs.append(try writer.write(carried, in: context)) }
                 return (carried, stageNotes)
             }
+            // A stage's loops leave their rows unmade once the run is stopped: never pass that on.
+            try Cancellation.current?.check(path: context?.input)
             if !stageNotes.isEmpty { notes[index] = stageNotes }
             try observe?(StageEvent(index: index, stage: transform, image: current, seconds: (clock.now - start).inSeconds, notes: stageNotes))
         }

@@ -12,20 +12,39 @@ public enum RowBands {
     /// its own range (the compiler cannot check this: `body` is not `@Sendable`).
     ///
     /// `bands` fixes how many ranges there are (at most one per row) whatever the size and the
-    /// machine's cores: so that a test takes the banded path on a one-core machine too.
+    /// machine's cores: so that a test takes the banded path on a one-core machine too. Within a
+    /// run that can be stopped (`Cancellation.current`), a band is handed over in smaller
+    /// ranges, and the rest of it is passed over once the run is stopped.
     public static func run(rows: Int, workPerRow: Int, minimumRows: Int = 16, bands fixed: Int? = nil, _ body: (Range<Int>) -> Void) {
         guard rows > 0 else { return }
         let bands = fixed.map { min(max(1, $0), rows) }
             ?? (rows * workPerRow < parallelThreshold ? 1 : max(1, min(System.coreCount, rows / max(1, minimumRows))))
+        // In a run that can be stopped, each band goes in pieces with a look at the cancellation
+        // between them: a stopped run leaves its rows unmade, and the pipeline, which checks
+        // after every stage, throws that picture away.
+        let cancellation = Cancellation.current
+        // A piece is several times what a band must hold at least (a filter's extra rows stay a
+        // small share of it) and about 16 million units of work: some tens of milliseconds.
+        let piece = cancellation == nil ? rows : max(4 * minimumRows, 16 * parallelThreshold / max(1, workPerRow))
         if bands == 1 {
-            body(0..<rows)
+            inPieces(0..<rows, piece: piece, cancellation: cancellation, body)
             return
         }
         // Not @Sendable, so callers may capture raw pointers and tables: the bands are disjoint
         // and all of them end before `run` returns, which is what makes that sound.
         nonisolated(unsafe) let body = body
         DispatchQueue.concurrentPerform(iterations: bands) { band in
-            body((band * rows / bands)..<((band + 1) * rows / bands))
+            inPieces((band * rows / bands)..<((band + 1) * rows / bands), piece: piece, cancellation: cancellation, body)
+        }
+    }
+
+    /// `body` over `band` in ranges of at most `piece` rows, until `cancellation` is set.
+    private static func inPieces(_ band: Range<Int>, piece: Int, cancellation: Cancellation?, _ body: (Range<Int>) -> Void) {
+        var start = band.lowerBound
+        while start < band.upperBound, cancellation?.isCancelled != true {
+            let end = min(band.upperBound, start + piece)
+            body(start..<end)
+            start = end
         }
     }
 }

@@ -36,11 +36,14 @@ struct ResamplePass {
         sum.deallocate()
     }
 
-    mutating func run(rows: Range<Int>, into writer: PixelWriter) {
+    /// Makes output `rows`; once `cancellation` is set it stops early, leaving the rest unmade
+    /// (the run that asked throws the picture away).
+    mutating func run(rows: Range<Int>, into writer: PixelWriter, cancellation: Cancellation? = nil) {
         var next = Int.min // the next working row the ring lacks
         let taps = y.table.taps
         y.table.weights.withUnsafeBufferPointer { weights in
             for row in rows {
+                if row & 15 == 0, cancellation?.isCancelled == true { return }
                 let first = y.table.first[row], used = y.table.used[row]
                 next = max(next, first)
                 while next < first + used {

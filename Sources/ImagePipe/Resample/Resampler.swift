@@ -42,7 +42,7 @@ public struct Resampler: Sendable {
                                  start: region.x, extent: region.width, gap: gap)
         let yAxis = ResampleAxis(kernel: kernel, sourceLength: image.height, outputLength: size.height,
                                  start: region.y, extent: region.height, gap: gap)
-        let linear = linearLight
+        let linear = linearLight, cancellation = Cancellation.current
         return try Image.make(size: size, hasAlpha: image.hasAlpha) { writer in
             // Bands of at least 32 rows; one per core when the output is large enough to pay.
             let work = size.width * size.height * (xAxis.table.taps + yAxis.table.taps)
@@ -50,7 +50,7 @@ public struct Resampler: Sendable {
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let rows = (band * size.height / bands)..<((band + 1) * size.height / bands)
                 var pass = ResamplePass(image: image, x: xAxis, y: yAxis, linearLight: linear)
-                pass.run(rows: rows, into: writer)
+                pass.run(rows: rows, into: writer, cancellation: cancellation)
                 pass.release()
             }
         }
