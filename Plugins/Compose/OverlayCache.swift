@@ -90,7 +90,9 @@ public final class OverlayCache: Sendable {
         let key = try Self.key(path, options)
         return try state.withLock { state in
             if let entry = state.entries[key] { return entry.size }
-            let header = try ImageHeader.read(path: path, options: key.options)
+            var reading = key.options
+            reading.deadline = options.deadline // the run's time limit holds for the header read too
+            let header = try ImageHeader.read(path: path, options: reading)
             try header.checkPixels(limit: key.options.maxPixels, path: path)
             let size = header.decodedSize(applyingOrientation: true)
             insert(Entry(size: size, image: nil, age: 0), for: key, into: &state)

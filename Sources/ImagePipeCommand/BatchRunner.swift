@@ -71,7 +71,7 @@ struct BatchRunner: Sendable {
     /// folder in it per input.
     private func traceFolder(for context: RunContext) -> String {
         guard let traceDirectory else { return "" }
-        let input = context.input ?? "-"
+        let input = name(of: context)
         return !feed.batch ? traceDirectory : traceDirectory + "/\(context.index)-" + Self.stem(of: input)
     }
 
@@ -79,12 +79,12 @@ struct BatchRunner: Sendable {
     private func checked(_ context: RunContext, stopping: (DispatchSemaphore) -> Void) -> FileOutcome {
         if checkEach {
             do { try OutputCheck(pipeline: pipeline, contexts: [context], allowOverwrite: allowOverwrite).run() } catch {
-                return failure("\(context.input ?? "-"): \(error)", context: context)
+                return failure("\(name(of: context)): \(error)", context: context)
             }
         }
         // Before any header is read: a finished input costs nothing.
         if skipExisting, let outputs = try? pipeline.outputs(in: context), !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
-            return FileOutcome(input: context.input ?? "-", outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
+            return FileOutcome(input: name(of: context), outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
         }
         var context = context
         // Until the run proper starts, what reads the input is bounded by the same time limit.
@@ -102,7 +102,7 @@ struct BatchRunner: Sendable {
         // A header that cannot be read or planned reserves nothing: the run reports why.
         guard let prepared = try? pipeline.prepare(in: context) else { return processWithinTimeout(context, prepared: nil, stopping: stopping, whenEnded: {}) }
         let plan = prepared.plan
-        let input = context.input ?? "-"
+        let input = name(of: context)
         let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
         guard memory.fits(cost) else {
             // A small picture can be refused for what a stage holds beside it (a huge caption):
@@ -117,8 +117,13 @@ struct BatchRunner: Sendable {
         return processWithinTimeout(context, prepared: prepared, stopping: stopping) { memory.release(cost) }
     }
 
+    /// The name a picture goes by in messages: its input, or the file its pipeline's `load` names.
+    private func name(of context: RunContext) -> String {
+        context.input ?? (pipeline.source as? Load)?.path ?? "-"
+    }
+
     private func failure(_ message: String, context: RunContext) -> FileOutcome {
-        FileOutcome(input: context.input ?? "-", outputs: [], inputSize: nil, outputSize: nil, seconds: 0, error: message, skipped: false)
+        FileOutcome(input: name(of: context), outputs: [], inputSize: nil, outputSize: nil, seconds: 0, error: message, skipped: false)
     }
 
     /// Runs one input on a thread of its own and waits at most `timeout` for it. Past the limit
@@ -161,7 +166,7 @@ struct BatchRunner: Sendable {
         if let outcome = result.withLock({ $0 }) { return outcome } // it finished meanwhile
         gate.withdraw() // and what a tee of it wrote is taken back
         stopping(done)
-        let input = context.input ?? "-"
+        let input = name(of: context)
         let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (--timeout); nothing written").description
         return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
     }
@@ -177,7 +182,7 @@ struct BatchRunner: Sendable {
 
     /// Runs one input; `prepared` is its plan when `checked` made one.
     private func process(_ context: RunContext, prepared: PreparedRun?) -> FileOutcome {
-        let input = context.input ?? "-"
+        let input = name(of: context)
         let start = reporter.elapsed
         var plan: Plan?
         var trace: TraceWriter?

@@ -46,6 +46,7 @@ struct ExplainCommand {
         var context = try PipelineArguments.outputContext(parser)
         context.input = pipelineArguments.remaining.first
         try LimitOptions.apply(parser, to: &context.loadOptions)
+        let timeout = try LimitOptions.timeout(parser)
         let sharding = try ShardOptions(parser)
         let manifest = try sharding.openManifest()
         let shard = try sharding.selection.resolve(batch: manifest != nil)
@@ -82,9 +83,11 @@ struct ExplainCommand {
             let naming = try OutputNaming(template: &context, pipeline: pipeline, batch: false)
             context.output = naming.output(for: context.input, in: context)
             if ((pipeline.source as? Load)?.path ?? context.input) == "-" {
-                context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes, seconds: RunCommand.defaultTimeout)
+                context.inputBytes = try StandardStreams.readStandardInput(limit: context.loadOptions.maxInputBytes, seconds: timeout)
             }
         }
+        // Reading the header, and with --pixels the whole work, end at the time limit as a run's do.
+        context.loadOptions.deadline = LimitOptions.deadline(in: timeout)
         let explanation = try explanation(of: pipeline, in: context, pixels: parser.has("--pixels"))
         if parser.has("--json") {
             var json = explanation.json

@@ -24,9 +24,12 @@ struct InfoCommand {
         guard !files.isEmpty else { throw UsageError("info needs a file; see imagepipe info --help") }
         var options = LoadOptions()
         try LimitOptions.apply(parser, to: &options)
+        let timeout = try LimitOptions.timeout(parser)
         var status: Int32 = 0
         for file in files {
             do {
+                // Each file has its own time to be read in (a FIFO whose writer stalls ends at it).
+                options.deadline = LimitOptions.deadline(in: timeout)
                 let info = try ImageInfo.read(path: file, options: options)
                 if parser.has("--json") {
                     guard case let .object(pairs) = info.json else { continue }

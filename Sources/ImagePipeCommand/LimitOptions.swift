@@ -3,18 +3,28 @@ import ImagePipe
 import Glibc
 #endif
 
-/// The options that bound what a picture may cost, shared by `run` and `explain` beside
-/// `PipelineArguments.decodeOptions` (which has `--max-pixels`): bytes, and which formats may be
-/// decoded at all.
+/// The options that bound what a picture may cost, shared by `run`, `explain` and `info` beside
+/// `PipelineArguments.decodeOptions` (which has `--max-pixels`): bytes, time, and which formats
+/// may be decoded at all.
 enum LimitOptions {
     static let options: [OptionParser.Option] = [
         .init(names: ["--max-input-bytes"], takesValue: true),
+        .init(names: ["--timeout"], takesValue: true),
         .init(names: ["--allow-format"], takesValue: true),
     ]
+
+    /// Seconds one picture may take by default: generous, since a 100-megapixel PNG takes seconds
+    /// to encode, yet it ends a hostile decode that would never finish.
+    static let defaultTimeout = 60.0
+    /// A day: past it a limit means nothing, and its deadline would overflow the clock's arithmetic.
+    static let longestTimeout = 86_400.0
 
     /// Their lines in the commands' help.
     static let help = """
           --max-input-bytes N    Refuse inputs larger than N bytes; K, M, G suffixes (default 256M; 0 = no limit)
+          --timeout SECONDS      The most one picture may take, its reading included; past it that
+                                 picture fails, and a batch goes on (default \(Int(defaultTimeout));
+                                 0 = no limit; at most \(Int(longestTimeout)), a day)
           --allow-format NAMES   Also decode these formats (repeatable, or a comma list; also the
                                  variable IMAGEPIPE_ALLOW_FORMATS). Formats are recognized by their
                                  first bytes; decoded by default: \(defaultFormats);
@@ -44,6 +54,20 @@ enum LimitOptions {
             }
             options.allowedFormats.insert(format)
         }
+    }
+
+    /// `--timeout` in seconds; nil for no limit.
+    static func timeout(_ parser: OptionParser) throws -> Double? {
+        guard let text = parser.last("--timeout") else { return defaultTimeout }
+        guard let seconds = DecimalNumber.parse(text), seconds >= 0, seconds <= longestTimeout else {
+            throw UsageError("--timeout needs a number of seconds from 0 to \(Int(longestTimeout)), got '\(text)'")
+        }
+        return seconds == 0 ? nil : seconds
+    }
+
+    /// The moment `seconds` from now, for a picture's `LoadOptions.deadline`.
+    static func deadline(in seconds: Double?) -> ContinuousClock.Instant? {
+        seconds.map { .now + .milliseconds(Int64($0 * 1000)) }
     }
 
     /// This very program as the opt-in formats' decoder (`IsolatedDecoder`), found through

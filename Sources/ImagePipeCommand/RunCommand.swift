@@ -51,9 +51,6 @@ struct RunCommand {
           --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
-          --timeout SECONDS      The most one picture may take; past it the picture fails and a batch
-                                 goes on (default \(Int(Self.defaultTimeout)); 0 = no limit; at most
-                                 \(Int(Self.longestTimeout)), a day)
           --max-memory N         What the pictures in progress may hold together, estimated from each
                                  header; one that does not fit beside the others waits, one that could
                                  never fit fails alone; K, M, G suffixes (default: 3/4 of the
@@ -68,12 +65,6 @@ struct RunCommand {
                                  reported, and so is a stop by Ctrl-C
           -h, --help             Show this help
         """
-
-    /// Seconds one picture may take by default: generous, since a 100-megapixel PNG takes seconds
-    /// to encode, yet it ends a hostile decode that would never finish.
-    static let defaultTimeout = 60.0
-    /// A day: past it a limit means nothing, and its deadline would overflow the clock's arithmetic.
-    static let longestTimeout = 86_400.0
 
     /// Standard output holds one picture: not several (a batch, or tee and save both writing
     /// `-`), and not a picture followed by `--json` lines. `outputs` are each input's, as
@@ -102,7 +93,6 @@ struct RunCommand {
         guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options + [
             .init(names: ["-r", "--recursive"], takesValue: false),
             .init(names: ["-j", "--jobs"], takesValue: true),
-            .init(names: ["--timeout"], takesValue: true),
             .init(names: ["--max-memory"], takesValue: true),
             .init(names: ["--overwrite"], takesValue: false),
             .init(names: ["--skip-existing"], takesValue: false),
@@ -145,13 +135,7 @@ struct RunCommand {
 
         var template = try PipelineArguments.outputContext(parser)
         try LimitOptions.apply(parser, to: &template.loadOptions)
-        var timeout: Double? = Self.defaultTimeout
-        if let text = parser.last("--timeout") {
-            guard let seconds = DecimalNumber.parse(text), seconds >= 0, seconds <= Self.longestTimeout else {
-                throw UsageError("--timeout needs a number of seconds from 0 to \(Int(Self.longestTimeout)), got '\(text)'")
-            }
-            timeout = seconds == 0 ? nil : seconds
-        }
+        let timeout = try LimitOptions.timeout(parser)
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var jobs = cores
         if let text = parser.last("--jobs") {

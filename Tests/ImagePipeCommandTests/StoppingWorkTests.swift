@@ -114,6 +114,46 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))
     }
 
+    /// However a stalled FIFO comes in (an input named in a list, `load PATH`, a `composite`
+    /// overlay, `info`, `explain`), its reading ends at the time limit with that picture's
+    /// failure, and the command ends. (Each waited for ever.)
+    @Test(arguments: ["list", "load", "overlay", "info", "explain"])
+    func aStalledFIFOEndsAtTheLimitHoweverItComesIn(way: String) throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.file("stalled.png")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        _ = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "good.png")
+        _ = try directory.write("stalled.png\n", to: "list.txt")
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "exec 3>\"$0\"; sleep 60", fifo]
+        try writer.run()
+        defer { kill(writer.processIdentifier, SIGKILL) }
+        let arguments: [String] = switch way {
+        case "list": ["run", "-e", "grayscale", "--inputs-from", "list.txt", "--out-dir", "out"]
+        case "load": ["run", "-e", "load stalled.png | grayscale | save out.png"]
+        case "overlay": ["run", "-e", "composite stalled.png", "good.png", "-o", "out.png"]
+        case "info": ["info", "stalled.png"]
+        default: ["explain", "-e", "grayscale", "stalled.png"]
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.binary)
+        process.arguments = arguments + ["--timeout", "1"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        #expect(Self.finished(process, within: 30), "\(way): it waited on the FIFO past its --timeout")
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1, "\(way): \(message)")
+        // The picture that fails is named: the overlay's fails with the picture it was to go on.
+        let failed = way == "overlay" ? "good.png" : "stalled.png"
+        #expect(message.contains("\(failed): timed out"), "\(way): \(message)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []).isEmpty)
+    }
+
     /// SIGTERM stops a batch whose picture in progress waits on a FIFO with no time limit: the
     /// pictures in progress are given up and the process ends.
     @Test func sigtermStopsABatchWaitingOnAFIFO() throws {
