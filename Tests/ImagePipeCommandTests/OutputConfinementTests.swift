@@ -16,16 +16,18 @@ import Glibc
         let png = try Synthetic.gradient(16, 8).encoded(as: .png)
         try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
-        for name in ["a", "b", "c", "d"] { _ = try directory.write(png, to: "in/\(name).png") }
+        for name in ["a", "b", "c", "d", "e"] { _ = try directory.write(png, to: "in/\(name).png") }
         let victim = try directory.write("keep me", to: "victim.rc")
         #expect(mkfifo(directory.file("fifo"), 0o600) == 0)
         try FileManager.default.createSymbolicLink(atPath: directory.file("out/a.png"), withDestinationPath: victim)
         try FileManager.default.createSymbolicLink(atPath: directory.file("out/b.png"), withDestinationPath: directory.file("fifo"))
         try FileManager.default.createSymbolicLink(atPath: directory.file("out/c.png"), withDestinationPath: directory.file("nowhere.png"))
+        // A device outside (as root, /dev/sg* would take the bytes): refused whatever it points at.
+        try FileManager.default.createSymbolicLink(atPath: directory.file("out/e.png"), withDestinationPath: "/dev/null")
 
         let result = try CommandRunner.run(["run", "-e", "grayscale", "in", "--out-dir", "out", "--overwrite"], in: directory.path)
         #expect(result.status == 1, "\(result.standardError)")
-        for name in ["a", "b", "c"] {
+        for name in ["a", "b", "c", "e"] {
             #expect(result.standardError.contains("out/\(name).png: cannot write: is a symbolic link leading outside the output directory"),
                     "\(name): \(result.standardError)")
         }

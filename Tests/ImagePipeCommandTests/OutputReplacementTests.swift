@@ -32,6 +32,22 @@ import TestSupport
         #expect(allowed.status == 0, "\(allowed.standardError)")
     }
 
+    /// The profile `save profile=FILE` reads and the pipeline file are read by the run too: an
+    /// output over either is refused before any work, and the file is as it was.
+    @Test(arguments: [(["-e", "save profile=p.icc", "p.png", "-o", "p.icc"], "p.icc"),
+                      (["avatar.pipe", "p.png", "-o", "avatar.pipe"], "avatar.pipe")])
+    func theProfileAndThePipelineFileAreNotReplaced(arguments: [String], kept: String) throws {
+        let (directory, _) = try setUp()
+        let profile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/sRGB.icc")))
+        _ = try directory.write(profile, to: "p.icc")
+        _ = try directory.write("fit 10x10\n", to: "avatar.pipe")
+        let before = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file(kept))))
+        let result = try CommandRunner.run(["run"] + arguments + ["--format", "png"], in: directory.path)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("the output '\(kept)' is the input file"), "\(result.standardError)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file(kept)))) == before)
+    }
+
     @Test func devNullIsWrittenThroughAndStaysADevice() throws {
         let (directory, _) = try setUp()
         let result = try CommandRunner.run(["run", "-e", "fit 10x10", "p.png", "-o", "/dev/null", "--format", "png"], in: directory.path)
