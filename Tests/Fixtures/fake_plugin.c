@@ -2,7 +2,8 @@
    that is not a plugin), WRONG_VERSION, OLD_V1 (a plugin of interface version 1, before the table
    had its size), SHORT_TABLE (a table shorter than the command calls), FAILS (describe reports an
    error), CLASH (describes a stage named "fit", which the stock command already has),
-   NO_SCHEMA_VERSION, FUTURE_SCHEMA, RENAMED_KEY (a parameter key misspelt). Accepted:
+   NO_SCHEMA_VERSION, FUTURE_SCHEMA, RENAMED_KEY (a parameter key misspelt), HUGE_COUNT (a
+   number list whose count runs backwards and past any whole number). Accepted:
    LONGER_TABLE (a newer plugin whose table has a field this command does not know), BEFORE_NOTES
    (a table that ends before the notes field, as plugins built before it), NOTES (a working
    stage that copies the picture and notes what it did; built with gdk-pixbuf). Crashing:
@@ -36,6 +37,8 @@ int not_a_plugin(void) { return 42; }
 #else
 #if defined(CLASH)
 #define STAGES "[{\"name\":\"fit\",\"summary\":\"\",\"parameters\":[]}]"
+#elif defined(HUGE_COUNT)
+#define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"weights\",\"kind\":\"numbers\",\"count\":[1e300,2]}]}]"
 #elif defined(RENAMED_KEY)
 #define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"defualt\":\"1\"}]}]"
 #else

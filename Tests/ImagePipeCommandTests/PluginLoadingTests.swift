@@ -69,6 +69,7 @@ import TestSupport
             (try fixture("NO_SCHEMA_VERSION", in: directory), "its description has no schemaVersion; this imagepipe reads version 1"),
             (try fixture("FUTURE_SCHEMA", in: directory), "its description has schemaVersion 2; this imagepipe reads version 1"),
             (try fixture("RENAMED_KEY", in: directory), "stage 'fake': parameter 'level' has an unknown key 'defualt'"),
+            (try fixture("HUGE_COUNT", in: directory), "stage 'fake': parameter 'weights' has a count that is not two whole numbers from 1 to 65536, the lower first"),
             (directory.file("missing.so"), "cannot be loaded: "),
         ]
         for (path, reason) in cases {

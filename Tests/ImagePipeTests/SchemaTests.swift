@@ -123,6 +123,38 @@ import TestSupport
         }
     }
 
+    /// Int's whole range survives its JSON, where it is held as 2^63 (converting that back to
+    /// Int trapped and took the loading command down).
+    @Test func theWholeIntegerRangeSurvivesItsJSON() throws {
+        for type in [ParameterType.integer(0...Int.max), .integer(Int.min...Int.max), .integer(-5...5)] {
+            let parameter = Parameter("seed", type, help: "h")
+            let decoded = try SchemaCoding.decode(SchemaCoding.encode(Schema(name: "s", summary: "", parameters: [parameter])))
+            #expect(decoded.parameters == [parameter], "\(type)")
+        }
+    }
+
+    /// What a plugin may say of a parameter is checked, never trusted: each of these trapped or
+    /// could, and is now an error naming the stage, the parameter and the reason.
+    @Test(arguments: [
+        (#"{"name":"p","kind":"integer","range":[0,1e300]}"#, "has a range bound 1e+300 past a whole number's limits"),
+        (#"{"name":"p","kind":"integer","range":[0.5,3]}"#, "has a range bound 0.5 that is not a whole number"),
+        (#"{"name":"p","kind":"integer","range":[3,1]}"#, "has a range that is not two finite numbers, the lower first"),
+        (#"{"name":"p","kind":"number","range":[0]}"#, "has a range that is not two finite numbers, the lower first"),
+        (#"{"name":"p","kind":"size","range":[1,2e6]}"#, "allows sides up to 2000000.0; the most is 1000000"),
+        (#"{"name":"p","kind":"crop-rect","range":[0,0]}"#, "allows sides up to 0.0; the most is 1000000"),
+        (#"{"name":"p","kind":"numbers","count":[5,2]}"#, "has a count that is not two whole numbers from 1 to 65536, the lower first"),
+        (#"{"name":"p","kind":"numbers","count":[1,1e300]}"#, "has a count that is not two whole numbers from 1 to 65536, the lower first"),
+        (#"{"name":"p","kind":"choice","choices":[]}"#, "needs a list of choices, each named once"),
+        (#"{"name":"p","kind":"choice","choices":["a","a"]}"#, "needs a list of choices, each named once"),
+        (#"{"name":"p","kind":"integer","auto":true,"required":true}"#, "accepts auto, which stands for a missing value, yet is required or has a default"),
+        (#"{"name":"p","kind":"integer","auto":true,"default":"3"}"#, "accepts auto, which stands for a missing value, yet is required or has a default"),
+    ])
+    func schemasAPluginGetsWrongAreRefusedWithTheReason(parameter: String, reason: String) throws {
+        let json = try #require(JSONValue.parse(#"{"name":"vignette","parameters":["# + parameter + "]}"))
+        let error = try #require(throws: StageError.self) { try SchemaCoding.decode(json) }
+        #expect(error.message.hasPrefix("stage 'vignette': parameter 'p' " + reason), "\(error.message)")
+    }
+
     @Test func argumentsFillDefaultsAndPositionals() throws {
         let arguments = try TestEveryType.schema.arguments(from: [RawArgument("3"), RawArgument(key: "flag", "true")])
         #expect(arguments["count"] == .integer(3))

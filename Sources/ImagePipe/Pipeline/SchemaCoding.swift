@@ -25,6 +25,11 @@ public enum SchemaCoding {
         return .object(fields)
     }
 
+    /// The largest side a size, resize size or crop rectangle parameter may allow.
+    static let largestSide = 1_000_000
+    /// The most numbers a `numbers` parameter may take.
+    static let mostNumbers = 65_536
+
     /// The keys `encode` writes for a stage and for a parameter.
     static let stageKeys: Set<String> = ["name", "summary", "usage", "example", "parameters"]
     static let parameterKeys: Set<String> = ["name", "kind", "type", "default", "required", "positional", "auto", "help",
@@ -52,38 +57,75 @@ public enum SchemaCoding {
         if strict, let unknown = json.objectKeys?.first(where: { !parameterKeys.contains($0) }) {
             throw StageError("stage '\(stage)': parameter '\(name)' has an unknown key '\(unknown)'")
         }
-        let bounds = json["range"]?.arrayValue?.compactMap(\.numberValue)
-        let range = bounds.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil }
+        func refused(_ reason: String) -> StageError { StageError("stage '\(stage)': parameter '\(name)' \(reason)") }
+        var range: ClosedRange<Double>?
+        if let bounds = json["range"] {
+            guard let pair = bounds.arrayValue?.compactMap(\.numberValue), pair.count == 2, pair[0].isFinite, pair[1].isFinite,
+                  pair[0] <= pair[1] else {
+                throw refused("has a range that is not two finite numbers, the lower first")
+            }
+            range = pair[0]...pair[1]
+        }
+        /// A range's bound as a whole number; Int's own limits come back as they went (JSON holds
+        /// them as the nearest Double, 2^63).
+        func whole(_ value: Double) throws(StageError) -> Int {
+            guard value == value.rounded() else { throw refused("has a range bound \(value) that is not a whole number") }
+            if value == 0x1p63 { return Int.max }
+            guard let integer = Int(exactly: value) else { throw refused("has a range bound \(value) past a whole number's limits") }
+            return integer
+        }
+        /// The largest side a size-like parameter may take: its range's upper bound, at most a
+        /// million pixels (sides past that overflow what a picture's bytes can be counted in).
+        func largestSide() throws(StageError) -> Int {
+            guard let upper = range?.upperBound else { return 100_000 }
+            let side = try whole(upper)
+            guard (1...Self.largestSide).contains(side) else { throw refused("allows sides up to \(upper); the most is \(Self.largestSide)") }
+            return side
+        }
         let type: ParameterType
         switch kind {
-        case "integer": type = .integer(range.map { Int($0.lowerBound)...Int($0.upperBound) } ?? Int.min...Int.max)
+        case "integer": type = .integer(try range.map { bounds throws(StageError) in try whole(bounds.lowerBound)...whole(bounds.upperBound) } ?? Int.min...Int.max)
         case "number": type = .number(range ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-        case "size": type = .size(max: Int(range?.upperBound ?? 100_000))
+        case "size": type = .size(max: try largestSide())
         case "point": type = .point
         case "anchor": type = .anchor
         case "color": type = .color
         case "angle": type = .angle(range ?? -3600...3600)
         case "percentage": type = .percentage(range ?? 0...100)
-        case "choice": type = .choice(json["choices"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        case "choice":
+            let words = json["choices"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            guard !words.isEmpty, Set(words).count == words.count else { throw refused("needs a list of choices, each named once") }
+            type = .choice(words)
         case "boolean": type = .boolean
         case "string": type = .string
         case "path": type = .path
-        case "resize-size": type = .resizeSize(max: Int(range?.upperBound ?? 100_000))
+        case "resize-size": type = .resizeSize(max: try largestSide())
         case "position": type = .position
-        case "crop-rect": type = .cropRect(max: Int(range?.upperBound ?? 100_000))
+        case "crop-rect": type = .cropRect(max: try largestSide())
         case "numbers":
-            let count = json["count"]?.arrayValue?.compactMap(\.numberValue) ?? []
-            type = .numbers(count: count.count == 2 ? Int(count[0])...Int(count[1]) : 1...64, each: range ?? -1e9...1e9)
+            var count = 1...64
+            if let given = json["count"] {
+                guard let pair = given.arrayValue?.compactMap(\.numberValue), pair.count == 2, pair.allSatisfy({ $0 == $0.rounded() }),
+                      pair[0] >= 1, pair[0] <= pair[1], pair[1] <= Double(Self.mostNumbers) else {
+                    throw refused("has a count that is not two whole numbers from 1 to \(Self.mostNumbers), the lower first")
+                }
+                count = Int(pair[0])...Int(pair[1])
+            }
+            type = .numbers(count: count, each: range ?? -1e9...1e9)
         default: throw StageError("stage '\(stage)': parameter '\(name)' has an unknown kind '\(kind)'")
         }
         let acceptsAuto = json["auto"]?.boolValue ?? false
+        let required = json["required"]?.boolValue ?? false
+        if acceptsAuto, required || json["default"]?.stringValue.map({ $0 != "auto" }) == true {
+            throw refused("accepts auto, which stands for a missing value, yet is required or has a default")
+        }
         var defaultValue: Value?
         if !acceptsAuto, let text = json["default"]?.stringValue {
             do { defaultValue = try type.parse(text) } catch {
                 throw StageError("stage '\(stage)': parameter '\(name)' has a default '\(text)' its own type refuses: \(error.reason)")
             }
         }
-        return Parameter(name, type, default: defaultValue, required: json["required"]?.boolValue ?? false,
+        return Parameter(name, type, default: defaultValue, required: required,
                          positional: json["positional"]?.boolValue ?? false, auto: acceptsAuto, help: json["help"]?.stringValue ?? "")
     }
 }

@@ -56,7 +56,7 @@ public struct Param<S>: Sendable {
         let name = parameter.name
         set = { stage, value in
             // The schema fills in defaults and refuses missing required values, so a value is here.
-            guard let value else { preconditionFailure("no value for parameter '\(name)'") }
+            guard let value else { fatalError("no value for parameter '\(name)'") }
             stage[keyPath: property] = Self.typed(value, kind, name)
         }
         get = { stage in kind.value(stage[keyPath: property]) }
@@ -81,7 +81,7 @@ public struct Param<S>: Sendable {
 
     private static func typed<T>(_ value: Value, _ kind: ParameterKind<T>, _ name: String) -> T {
         // The schema parsed the value with this kind's own type, so it always converts.
-        guard let typed = kind.read(value) else { preconditionFailure("parameter '\(name)' holds \(value), not \(T.self)") }
+        guard let typed = kind.read(value) else { fatalError("parameter '\(name)' holds \(value), not \(T.self)") }
         return typed
     }
 }

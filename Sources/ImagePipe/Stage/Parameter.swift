@@ -17,7 +17,10 @@ public struct Parameter: Hashable, Sendable {
 
     public init(_ name: String, _ type: ParameterType, default defaultValue: Value? = nil,
                 required: Bool = false, positional: Bool = false, auto acceptsAuto: Bool = false, help: String) {
-        precondition(!acceptsAuto || (defaultValue == nil && !required), "\(name): auto stands for a missing value")
+        // fatalError keeps its message in an optimised build; a declaration's writer needs it.
+        guard !acceptsAuto || (defaultValue == nil && !required) else {
+            fatalError("parameter '\(name)': auto stands for a missing value, so it cannot be required or have a default")
+        }
         self.acceptsAuto = acceptsAuto
         self.name = name
         self.type = type

@@ -106,11 +106,11 @@ extension ParameterKind where T: Equatable & Sendable {
     /// A choice whose words stand for Swift values, in this order; for lists made in code.
     public static func choice(_ options: [(word: String, value: T)]) -> Self {
         let words = options.map(\.word)
-        precondition(Set(words).count == words.count, "choice names a word twice: \(words)")
+        guard Set(words).count == words.count else { fatalError("a choice names a word twice: \(words)") } // its message kept in -O
         let pairs = options.map { ($0.word, $0.value) }
         return Self(.choice(words), value: { value in
             guard let word = pairs.first(where: { $0.1 == value })?.0 else {
-                preconditionFailure("\(value) is none of the choices \(words)")
+                fatalError("\(value) is none of the choices \(words)")
             }
             return .choice(word)
         }, read: { value in

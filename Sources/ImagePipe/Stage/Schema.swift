@@ -11,7 +11,8 @@ public struct Schema: Sendable {
     public let example: String
 
     public init(name: String, summary: String, parameters: [Parameter], example: String? = nil) {
-        precondition(Set(parameters.map(\.name)).count == parameters.count, "\(name): duplicate parameter names")
+        // fatalError keeps its message in an optimised build; a declaration's writer needs it.
+        guard Set(parameters.map(\.name)).count == parameters.count else { fatalError("stage '\(name)' names a parameter twice") }
         self.name = name
         self.summary = summary
         self.parameters = parameters

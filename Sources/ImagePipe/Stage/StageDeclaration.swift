@@ -23,7 +23,9 @@ public struct StageDeclaration<S: Sendable>: Sendable {
     public init(_ name: String, summary: String, example: String? = nil, start: @autoclosure @escaping @Sendable () throws -> S,
                 _ parameters: [Param<S>]) {
         let problems = Self.problems(name: name, start: start, parameters)
-        precondition(problems.isEmpty, "stage '\(name)': " + problems.joined(separator: "; "))
+        // fatalError, not precondition: an optimised build drops a precondition's message, and
+        // the stage's writer needs the reason.
+        guard problems.isEmpty else { fatalError("stage '\(name)': " + problems.joined(separator: "; ")) }
         schema = Schema(name: name, summary: summary, parameters: parameters.map(\.parameter), example: example)
         self.parameters = parameters
         self.start = start
