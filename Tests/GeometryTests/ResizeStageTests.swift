@@ -6,6 +6,27 @@ import TestSupport
 @Suite struct ResizeStageTests {
     private let pattern = { (x: Int, y: Int) in Color(red: UInt8(x % 256), green: UInt8(y % 256), blue: UInt8((x * 7 + y * 3) % 256)) }
 
+    /// A stage made in code is checked as the language checks text: values the language refuses
+    /// are refused when a pipeline plans or applies it, with the language's own message.
+    @Test func stagesMadeInCodeAreCheckedAsTextIs() throws {
+        let picture = try Synthetic.gradient(40, 30)
+        let cases: [(ResizeStage, String)] = [
+            (ResizeStage(ResizeSize(20, 20), fit: .inside, position: .attention), "position=attention chooses a window to cut"),
+            (ResizeStage(ResizeSize(0, 0)), "resize: invalid size '0x0'"),
+            (ResizeStage(ResizeSize(-5, 10)), "resize: invalid size '-5x10'"),
+        ]
+        for (stage, message) in cases {
+            let pipeline = Pipeline(transforms: [stage])
+            let applied = try #require(throws: ArgumentError.self) { try pipeline.applyTransforms(to: picture) }
+            #expect(applied.message.contains(message), "\(applied.message)")
+            #expect(throws: ArgumentError.self) { try pipeline.plan(sourceSize: Size(40, 30)) }
+            // The same words as text are refused by the language too.
+            #expect(throws: (any Error).self) { try parse(stage.text.split(separator: " ", maxSplits: 1).dropFirst().joined()) }
+        }
+        // A good one runs as before.
+        #expect(try Pipeline(transforms: [ResizeStage(ResizeSize(20, 15))]).applyTransforms(to: picture).size == Size(20, 15))
+    }
+
     private func parse(_ text: String) throws -> ResizeStage {
         try ResizeStage.parse(text.split(separator: " ").map { word in
             let parts = word.split(separator: "=", maxSplits: 1)

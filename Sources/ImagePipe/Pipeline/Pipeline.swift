@@ -21,8 +21,15 @@ public struct Pipeline: Sendable {
     /// The canonical text, one stage a line; it compiles back to an equal pipeline.
     public var text: String { stages.map(\.text).joined(separator: "\n") }
 
+    /// Each stage checked as the language checks what it reads (`Stage.validate()`): a stage
+    /// made in code with values the language refuses is refused here, before any work.
+    public func validate() throws(ArgumentError) {
+        for stage in stages { try stage.validate() }
+    }
+
     /// Each stage's geometry for a source of the given size, without touching pixels.
     public func plan(sourceSize: Size) throws -> Plan {
+        try validate()
         var steps: [Plan.Step] = []
         var size = sourceSize
         for (index, transform) in transforms.enumerated() {
@@ -89,7 +96,8 @@ public struct Pipeline: Sendable {
     /// The transforms alone on an image in memory: `tee` passes the picture on without
     /// writing, and the sink is not used.
     public func applyTransforms(to image: Image, scaling: ScalingMode = .good) throws -> Image {
-        try ScalingMode.$current.withValue(scaling) {
+        try validate()
+        return try ScalingMode.$current.withValue(scaling) {
             try transform(ReducedImage(image), context: nil, observe: nil).image
         }
     }

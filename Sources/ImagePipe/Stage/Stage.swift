@@ -41,6 +41,19 @@ extension Stage {
         }
     }
 
+    /// Checks a stage exactly as the language checks one it reads, wherever it came from (a
+    /// stage made in code with `ResizeStage(…)` skips the parser): each argument written as text
+    /// and read back by the schema (ranges, kinds, required values), then the stage's own checks
+    /// across them. Pipelines check every stage before they plan or run.
+    public func validate() throws(ArgumentError) {
+        let schema = stageSchema, arguments = self.arguments
+        let written = schema.parameters.compactMap { parameter in
+            arguments[parameter.name].map { RawArgument(key: parameter.name, parameter.type.format($0)) }
+        }
+        _ = try schema.arguments(from: written)
+        try (self as? any DeclaredStage)?.check()
+    }
+
     /// Equality with a stage of any type.
     public func isEqual(to other: any Stage) -> Bool {
         (other as? Self) == self
