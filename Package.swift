@@ -3,8 +3,9 @@ import PackageDescription
 
 /// The stage plugins under Plugins/, one module each.
 ///
-/// The framework and the test support are optimised even in debug builds: their pixel loops
-/// (SIMD, generic arithmetic) run some 20× slower unoptimised, which made the tests crawl.
+/// No target carries unsafe flags, so a tagged version can be a dependency. The pixel loops
+/// (SIMD, generic arithmetic) run some 20× slower unoptimised: the Makefile builds debug
+/// builds with `-Xswiftc -O` for the tests and samples.
 let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry", "Tone", "Filters", "Alpha", "Compose"]
 let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }
 
@@ -41,8 +42,7 @@ let package = Package(
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CLCMS2", "CExif",
-                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF"],
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),
@@ -53,18 +53,14 @@ let package = Package(
         .target(name: "Tone", dependencies: ["ImagePipe"], path: "Plugins/Tone"),
         .target(name: "Filters", dependencies: ["ImagePipe"], path: "Plugins/Filters"),
         .target(name: "Alpha", dependencies: ["ImagePipe"], path: "Plugins/Alpha"),
-        // Its pixel loops (compositing every pixel of a tiled overlay) are optimised in debug
-        // builds too, as the framework's are: the samples and tests run debug builds.
-        .target(name: "Compose", dependencies: ["ImagePipe", "CPangoCairo"], path: "Plugins/Compose",
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "Compose", dependencies: ["ImagePipe", "CPangoCairo"], path: "Plugins/Compose"),
         .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-ledger", dependencies: ["PipelineFuzzing"]),
-        .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport",
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
         .testTarget(name: "LetterboxTests", dependencies: ["Letterbox", "TestSupport"]),
