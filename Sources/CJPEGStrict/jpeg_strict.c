@@ -12,7 +12,7 @@ struct strict_error {
     char *message;
     size_t message_size;
     int tolerant;
-    int stopped; /* what stopped the decode, when not damage: 3, the deadline; 4, too many scans */
+    int stopped; /* what stopped the decode, when not damage: 3, the deadline; 4, too many scans; 5, the reader */
 };
 
 struct bounded_progress {
@@ -169,27 +169,36 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     jpeg_start_decompress(&cinfo);
     int channels = cmyk ? 4 : 3;
     int stride = (int)((cinfo.output_width * channels + 3) & ~3u);
-    buffer = malloc((size_t)stride * cinfo.output_height);
-    if (!buffer) {
-        snprintf(message, message_size, "not enough memory for a %ux%u picture", cinfo.output_width, cinfo.output_height);
-        jpeg_destroy_decompress(&cinfo);
-        imagepipe_jpeg_free_metadata(result);
-        return -1;
-    }
     result->width = (int)cinfo.output_width;
     result->height = (int)cinfo.output_height;
     result->rowstride = stride;
     result->channels = channels;
+    /* A ring is for RGB rows only: CMYK is turned around after the whole decode, below. */
+    int ring = watcher ? watcher->started(watcher->context, result) : 0;
+    if (ring < 0 || ring >= (int)cinfo.output_height || cmyk) ring = 0;
+    buffer = malloc((size_t)stride * (ring ? (unsigned int)ring : cinfo.output_height));
+    if (!buffer) {
+        snprintf(message, message_size, "not enough memory for a %ux%u picture", cinfo.output_width, cinfo.output_height);
+        if (watcher) watcher->failed(watcher->context);
+        jpeg_destroy_decompress(&cinfo);
+        imagepipe_jpeg_free_metadata(result);
+        return -1;
+    }
     if (watcher) {
-        result->pixels = buffer;
-        watcher->started(watcher->context, result);
         watched = 1;
+        watcher->ready(watcher->context, buffer);
     }
     /* The watcher hears of every 16 rows: often enough to keep its thread busy, seldom enough
        that telling it costs nothing. */
     unsigned int told = 0;
     while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = buffer + (size_t)stride * cinfo.output_scanline;
+        unsigned int y = cinfo.output_scanline;
+        if (ring && y >= (unsigned int)ring && !watcher->room(watcher->context, (int)y)) {
+            snprintf(message, message_size, "the reader of the rows stopped");
+            error.stopped = 5;
+            longjmp(error.escape, 1);
+        }
+        JSAMPROW row = buffer + (size_t)stride * (ring ? y % (unsigned int)ring : y);
         jpeg_read_scanlines(&cinfo, &row, 1);
         if (watcher && (cinfo.output_scanline - told >= 16 || cinfo.output_scanline == cinfo.output_height)) {
             told = cinfo.output_scanline;
@@ -247,7 +256,7 @@ static void write_app1(j_compress_ptr cinfo, unsigned char *volatile *marker, co
     *marker = NULL;
 }
 
-int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
+int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride, int ring_rows,
                           int quality, int subsampling, int grey, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
@@ -311,7 +320,8 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
                 longjmp(error.escape, 1);
             }
         }
-        JSAMPROW row = (JSAMPROW)(pixels + (size_t)rowstride * cinfo.next_scanline);
+        unsigned int slot = ring_rows > 0 ? cinfo.next_scanline % (unsigned int)ring_rows : cinfo.next_scanline;
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)rowstride * slot);
         jpeg_write_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_compress(&cinfo);

@@ -19,6 +19,27 @@ import TestSupport
     /// without it libjpeg streams rows and holds nothing more.
     /// Not under ThreadSanitizer (`make sanitize`): its shadow memory grows with what the big
     /// run touches (the PNG runs peaked at 174 MB there, against 116 MB allowed).
+    /// A JPEG streamed to JPEG through tone stages is decoded into a ring of rows that the
+    /// decoder rewrites as the encoder lets go of them: 45 megapixels (134 MB decoded) through
+    /// `grayscale` without Huffman optimization peak at some 44 MB, where the same run the
+    /// ordinary way (a trace turns streaming off) holds the whole decode; the files are the same.
+    @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"))
+    func aStreamedRunHoldsARingOfRowsNotThePicture() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(300, 200).encoded(as: .png), to: "small.png")
+        let made = try CommandRunner.run(["run", "-e", "extend right=7400 bottom=5600 | modulate hue=30", "small.png", "-o", "big.jpg"],
+                                         in: directory.path)
+        #expect(made.status == 0, "\(made.standardError)")
+        let decoded = 7700 * 5800 * 3
+        let pipeline = "grayscale | save optimize-coding=false"
+        let streamed = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "streamed.jpg"], in: directory.path)
+        let ordinary = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "ordinary.jpg", "--trace", "trace"], in: directory.path)
+        #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError) \(ordinary.standardError)")
+        #expect(streamed.peakBytes < decoded / 2, "peak \(streamed.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
+        #expect(ordinary.peakBytes > decoded, "the ordinary run holds the decode: \(ordinary.peakBytes >> 20) MiB")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg"))))
+    }
+
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"),
           arguments: [("out.png", "", 0.0), ("out.jpg", "save optimize-coding=false", 0.0),
                       ("out.jpg", "", 6.0), ("out.webp", "", 1.5)])

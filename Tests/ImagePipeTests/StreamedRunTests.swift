@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ImagePipe
+@testable import ImagePipe
 import TestSupport
 
 /// `strip-invert`: inverts the colors, a row-local stage for the streamed run. It notes the
@@ -63,6 +63,32 @@ struct StripInvert: Transform, DeclaredStage {
         // And the inversion is really there: the first pixel is the input's inverted, within JPEG's loss.
         let source = try Image.load(path: input).pixel(x: 0, y: 0), result = try Image.decode(streamed).pixel(x: 0, y: 0)
         #expect(Synthetic.close(result, Color(red: 255 - source.red, green: 255 - source.green, blue: 255 - source.blue), tolerance: 6))
+    }
+
+    /// A picture taller than its ring (row y in slot y % ring, rewritten once the encoder has let
+    /// go of it) streams to the ordinary run's bytes; cut, or failing in a stage, it ends as the
+    /// ordinary run does, the decoder waiting for room let go.
+    @Test func aPictureTallerThanItsRingStreamsToTheSameBytes() throws {
+        let directory = try TemporaryDirectory()
+        let picture = try Synthetic.image(12000, 700) { x, y in Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5) % 256)) }
+        let input = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: "wide.jpg")
+        let ring = Pipeline.ringRows(width: 12000, rowStride: 36000, height: 700)
+        #expect(ring > 0 && ring < 700 && ring % Pipeline.streamedStripRows == 0, "\(ring) rows")
+        let stage = StripInvert()
+        let pipeline = Pipeline(transforms: [stage], sink: Save(options: SaveOptions(quality: 90)))
+        let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
+        #expect(stage.heights.withLock { $0.count } == (700 + 31) / 32)
+        #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory)))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: input))
+        let cut = try directory.write(Array(whole.prefix(whole.count * 8 / 10)), to: "cut.jpg")
+        let output = directory.file("out.jpg")
+        let error = try #require(throws: (any Error).self) { try pipeline.run(in: RunContext(input: cut, output: output)) }
+        #expect("\(error)".contains("cut.jpg"), "\(error)")
+        let failing = try #require(throws: PipelineError.self) {
+            try Pipeline(transforms: [StripInvert(failAfterRows: 100)]).run(in: RunContext(input: input, output: output))
+        }
+        #expect(failing.message == "gave up after 100 rows", "\(failing)")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 
     @Test func aDecodeFailingHalfwayFailsTheRunNamingTheInputAndWritesNothing() throws {

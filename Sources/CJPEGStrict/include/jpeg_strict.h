@@ -20,15 +20,21 @@ struct imagepipe_jpeg_result {
     size_t xmp_size;
 };
 
-/* Someone reading a decode's rows while it runs, from another thread (the streamed run): told
- * once the pixel buffer exists and before any row is decoded (started, with the result's size,
- * layout and metadata filled in), after each batch of rows (decoded, with how many rows of the
- * picture are done), and on a failure after started (failed), before the buffer is freed: failed
- * must return only once nothing reads the buffer any more. */
+/* Someone reading a decode's rows while it runs, from another thread (the streamed run). Told
+ * once size, layout and metadata are known and before any pixel buffer exists (started, with
+ * result->pixels NULL), which answers how many rows the buffer holds: 0 for the whole picture, or
+ * a ring of that many rows, row y in slot y % ring, so that memory does not grow with the picture.
+ * Then told of the buffer (ready), and after each batch of rows (decoded, with how many rows of
+ * the picture are done). With a ring, before writing row y the decoder asks room(context, y),
+ * which returns once row y - ring is no longer needed (1), or 0 when the reader has stopped: the
+ * decode then ends, returning -5. On a failure after ready (failed), before the buffer is freed:
+ * failed must return only once nothing reads the buffer any more. */
 struct imagepipe_jpeg_watcher {
     void *context;
-    void (*started)(void *context, const struct imagepipe_jpeg_result *result);
+    int (*started)(void *context, const struct imagepipe_jpeg_result *result);
+    void (*ready)(void *context, unsigned char *pixels);
     void (*decoded)(void *context, int rows);
+    int (*room)(void *context, int row);
     void (*failed)(void *context);
 };
 
@@ -54,6 +60,8 @@ struct imagepipe_jpeg_limits {
  * warnings are not errors: damaged or cut data decodes as far as it goes (load fail=false).
  * watcher, when not NULL, is told of the rows as they come; limits, when not NULL, bound the work
  * (a decode they stop returns -3 for should_stop, -4 for too many scans, with the reason in message).
+ * A decode into a ring (see the watcher) returns the ring as result->pixels, with the picture's
+ * height in result->height: the caller frees it once the reader is done.
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                           long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
@@ -80,9 +88,10 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
  * With rows_ready not NULL the rows are not all there yet: before writing a row past the ones it
  * was told of, the encoder calls rows_ready(rows_context, needed), which returns once at least
  * `needed` rows are ready and says how many are (fewer, when they will never come: the encode
- * then fails).
+ * then fails); every row before needed - 1 has then been written, and is no longer read. With
+ * ring_rows above 0, pixels is a ring of that many rows: row y is read from slot y % ring_rows.
  */
-int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride,
+int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride, int ring_rows,
                           int quality, int subsampling, int grey, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,

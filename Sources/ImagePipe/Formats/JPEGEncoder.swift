@@ -23,12 +23,14 @@ enum JPEGEncoder {
     typealias RowsReady = (_ needed: Int) -> Int
 
     /// Encodes RGB rows of `rowStride` bytes; with `rowsReady`, rows still being made (the
-    /// streamed run): each is read only after `rowsReady` has said it is there. Gray rows (R = G
+    /// streamed run): each is read only after `rowsReady` has said it is there, and when it asks
+    /// for `needed` rows every row before `needed - 1` is written. With `ringRows`, `pixels` is a
+    /// ring of that many rows (row y in slot y % ringRows). Gray rows (R = G
     /// = B, as a stage said: `ImageMetadata.grayOnly`) are written as one gray component, as
     /// libvips and ImageMagick write gray pictures (5 % smaller at quality 90), unless an RGB profile is to
     /// be embedded (a gray JPEG cannot carry one).
-    static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, quality: Int, chroma: ChromaSubsampling, gray: Bool,
-                       progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowsReady?) throws -> [UInt8] {
+    static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, ringRows: Int = 0, quality: Int, chroma: ChromaSubsampling,
+                       gray: Bool, progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowsReady?) throws -> [UInt8] {
         let subsampling: Int32 = switch chroma.resolved(quality: quality) {
         case .c422: 422
         case .c444: 444
@@ -50,7 +52,7 @@ enum JPEGEncoder {
             with(metadata.icc) { icc, iccSize in
                 with(metadata.exif) { exif, exifSize in
                     with(metadata.xmp) { xmp, xmpSize in
-                        imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride),
+                        imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride), Int32(ringRows),
                                               Int32(min(max(quality, 1), 100)), subsampling, gray && metadata.icc == nil ? 1 : 0,
                                               progressive ? 1 : 0, optimizeCoding ? 1 : 0,
                                               icc, iccSize, exif, exifSize, xmp, xmpSize, ready, UnsafeMutableRawPointer(mutating: context),

@@ -6,13 +6,16 @@ import CJPEGStrict
 /// The rows of a JPEG being decoded on one thread, handed to a reader on another as they come
 /// (the streamed run: decode on one core, stages and encoder on the other).
 ///
-/// The decoder's buffer belongs to the decoder: on a failure it frees it, so `failing` waits
-/// until the reader has let go (`stopReading`), and a reader may only begin while the decode has
-/// not failed (`beginReading`). Both are decided under one lock.
+/// Once the decoder knows the picture's size and metadata it waits for the reader's word: a ring
+/// of rows (`Start.ringRows`; row y in slot y % ring, rewritten once the reader has let go of
+/// row y - ring, so memory does not grow with the picture), or the whole picture (0: the reader
+/// declined, and the ordinary run takes the decode). The decoder's buffer belongs to the decoder:
+/// on a failure it frees it, so `failing` waits until the reader has let go (`stopReading`), and
+/// a reader may only begin while the decode has not failed (`beginReading`). All of it is decided
+/// under one lock.
 final class RowHandoff: @unchecked Sendable {
-    /// The decode's pixel buffer and what libjpeg said of the picture, once it exists.
+    /// What libjpeg said of the picture, before any pixel.
     struct Start {
-        let pixels: UnsafeMutablePointer<UInt8>
         let size: Size
         let rowStride: Int
         let channels: Int
@@ -22,11 +25,18 @@ final class RowHandoff: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var start: Start?
+    /// The reader's word: rows of the ring, 0 for the whole picture; nil until it is given.
+    private var ringRows: Int?
+    private var pixels: UnsafeMutablePointer<UInt8>?
     private var decodedRows = 0
+    /// Rows the reader no longer needs: the decoder may write over their slots.
+    private var releasedRows = 0
     /// The decode has returned, or failed: no more rows will come.
     private var over = false
     private var failed = false
     private var reading = false
+    /// The reader is gone: a decoder waiting for room in the ring gives up.
+    private var readerGone = false
     /// What the decoder needs to build `Start.metadata`.
     private let applyOrientation: Bool
 
@@ -54,11 +64,28 @@ final class RowHandoff: @unchecked Sendable {
 
     // MARK: The reader's side
 
-    /// Blocks until the buffer exists; nil when the decode ended before it did.
+    /// Blocks until the decoder knows the picture; nil when the decode ended before it did.
     func waitForStart() -> Start? {
         locked {
             while start == nil && !over { wait() }
             return start
+        }
+    }
+
+    /// Gives the decoder the reader's word (after `waitForStart`): a ring of `ringRows` rows, or
+    /// 0 for the whole picture.
+    func decide(ringRows rows: Int) {
+        locked {
+            ringRows = rows
+            wake()
+        }
+    }
+
+    /// The decode's buffer, once it exists; nil when the decode ended first.
+    func waitForPixels() -> UnsafeMutablePointer<UInt8>? {
+        locked {
+            while pixels == nil && !over { wait() }
+            return failed ? nil : pixels
         }
     }
 
@@ -79,15 +106,28 @@ final class RowHandoff: @unchecked Sendable {
         }
     }
 
-    /// The reader is done with the buffer.
+    /// The reader is done with every row before `count`: their slots in the ring may be rewritten.
+    func release(rowsBefore count: Int) {
+        locked {
+            guard count > releasedRows else { return }
+            releasedRows = count
+            wake()
+        }
+    }
+
+    /// The reader is done with the buffer, and reads no more rows.
     func stopReading() {
         locked {
             reading = false
+            readerGone = true
             wake()
         }
     }
 
     // MARK: The decoder's side (through `watcher`)
+
+    /// Rows of the ring the decode was told to use; 0 for the whole picture.
+    var ring: Int { locked { ringRows ?? 0 } }
 
     /// The decode failed after its buffer was handed over: no rows will come, and this returns
     /// only once the reader has let go of the buffer, which the decoder then frees.
@@ -110,25 +150,43 @@ final class RowHandoff: @unchecked Sendable {
 
     /// A libjpeg watcher reporting to this handoff, valid while the handoff lives.
     var watcher: imagepipe_jpeg_watcher {
-        imagepipe_jpeg_watcher(
+        func handoff(_ context: UnsafeMutableRawPointer?) -> RowHandoff { Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue() }
+        return imagepipe_jpeg_watcher(
             context: Unmanaged.passUnretained(self).toOpaque(),
             started: { context, result in
-                let handoff = Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue()
+                let handoff = handoff(context)
                 let result = result!.pointee
                 let metadata = StrictJPEG.metadata(of: result, applyOrientation: handoff.applyOrientation)
+                return handoff.locked {
+                    handoff.start = Start(size: Size(Int(result.width), Int(result.height)), rowStride: Int(result.rowstride),
+                                          channels: Int(result.channels), metadata: metadata)
+                    handoff.wake()
+                    while handoff.ringRows == nil && !handoff.readerGone { handoff.wait() }
+                    return Int32(clamping: handoff.ringRows ?? 0)
+                }
+            },
+            ready: { context, pixels in
+                let handoff = handoff(context)
                 handoff.locked {
-                    handoff.start = Start(pixels: result.pixels, size: Size(Int(result.width), Int(result.height)),
-                                          rowStride: Int(result.rowstride), channels: Int(result.channels), metadata: metadata)
+                    handoff.pixels = pixels
                     handoff.wake()
                 }
             },
             decoded: { context, rows in
-                let handoff = Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue()
+                let handoff = handoff(context)
                 handoff.locked {
                     handoff.decodedRows = Int(rows)
                     handoff.wake()
                 }
             },
-            failed: { context in Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue().failing() })
+            room: { context, row in
+                let handoff = handoff(context)
+                return handoff.locked {
+                    let ring = handoff.ringRows ?? 0
+                    while Int(row) - ring >= handoff.releasedRows && !handoff.readerGone { handoff.wait() }
+                    return Int(row) - ring < handoff.releasedRows ? 1 : 0
+                }
+            },
+            failed: { context in handoff(context).failing() })
     }
 }

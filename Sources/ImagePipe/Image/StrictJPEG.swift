@@ -62,6 +62,10 @@ enum StrictJPEG {
     private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafePointer<imagepipe_jpeg_limits>,
                                  UnsafeMutablePointer<imagepipe_jpeg_result>, UnsafeMutablePointer<CChar>, Int) -> Int32
 
+    /// Why a decode into a ring ended early: its reader stopped (a stage or the encoder failed,
+    /// and says why itself).
+    static let readerStopped = "the reader of the rows stopped"
+
     /// The most scans a progressive JPEG may have, as TurboJPEG's `TJFLAG_LIMITSCANS` (500):
     /// encoders write about ten, and each scan walks every block of the picture again, so a
     /// small file of thousands of tiny scans takes minutes.
@@ -91,6 +95,7 @@ enum StrictJPEG {
         case -2: throw ImageError(.tooLarge, path: path, reason: reason)
         case -3: throw ImageError(.timedOut, path: path, reason: reason)
         case -4: throw ImageError(.corrupt, path: path, reason: reason)
+        case -5: throw ImageError(.interrupted, path: path, reason: Self.readerStopped)
         default: throw ImageError(.corrupt, path: path, reason: reason.isEmpty ? "libjpeg could not decode it" : reason)
         }
         defer { imagepipe_jpeg_free_metadata(&result) }
@@ -108,7 +113,10 @@ enum StrictJPEG {
             }
         }
         let destroy: GdkPixbufDestroyNotify = { pixels, _ in imagepipe_jpeg_free(pixels, nil) }
-        guard let pixbuf = gdk_pixbuf_new_from_data(result.pixels, GDK_COLORSPACE_RGB, 0, 8, result.width, result.height,
+        // A decode into a ring (the streamed run) gives the ring, which is no picture: the image
+        // made of it only holds its memory until the reader is done.
+        let heldRows = watcher.map(\.ring).flatMap { $0 > 0 ? Int32($0) : nil } ?? result.height
+        guard let pixbuf = gdk_pixbuf_new_from_data(result.pixels, GDK_COLORSPACE_RGB, 0, 8, result.width, heldRows,
                                                     result.rowstride, destroy, nil) else {
             watcher?.failing()
             imagepipe_jpeg_free(result.pixels, nil)

@@ -3,8 +3,10 @@
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
 /// the same way). It applies when the pixels need nothing but row-local work between the two:
 /// a whole decode as stored (no DCT reduction, no EXIF turn), stages that are all `isRowLocal`,
-/// and a JPEG `save` that needs no profile conversion. The pixels are the same as the ordinary
-/// run's, byte for byte (StreamedRunTests).
+/// and a JPEG `save` that needs no profile conversion. The decode goes into a ring of rows that
+/// the decoder rewrites as the encoder lets go of them, so a 300-megapixel picture holds some
+/// 16 MiB of rows, not a gigabyte. The pixels are the same as the ordinary run's, byte for byte
+/// (StreamedRunTests).
 extension Pipeline {
     /// Rows the stages see at a time (the last strip may be shorter): enough that a strip's fixed
     /// costs (a view, a wait) vanish, few enough that the encoder starts soon after the decoder.
@@ -50,11 +52,21 @@ extension Pipeline {
                 try StrictJPEG.finished(decoder.join(), orientation: description.orientation, options: options, path: path)
             }
         }
-        guard let start = handoff.waitForStart(), start.channels == 3 else { return .declined(try decoded()) }
+        guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
         metadata.grayOnly = transforms.last?.makesGray ?? false
         let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
-        guard let saving, saving.target == metadata.iccProfile, handoff.beginReading() else { return .declined(try decoded()) }
+        guard start.channels == 3, let saving, saving.target == metadata.iccProfile else {
+            handoff.decide(ringRows: 0)
+            return .declined(try decoded())
+        }
+        let ring = Self.ringRows(width: start.size.width, rowStride: start.rowStride, height: start.size.height)
+        handoff.decide(ringRows: ring)
+        guard let pixels = handoff.waitForPixels(), handoff.beginReading() else {
+            handoff.stopReading()
+            _ = try withLocation(stage: 0) { try decoder.join() }
+            throw ImageError(.corrupt, path: path, reason: "libjpeg could not decode it")
+        }
         for warning in saving.warnings { context.warn("\(destination): \(warning)") }
         if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
 
@@ -65,15 +77,19 @@ extension Pipeline {
             defer { handoff.stopReading() }
             let height = start.size.height
             encoded = Result {
-                try JPEGEncoder.encode(start.pixels, size: start.size, rowStride: start.rowStride, quality: save.options.quality(for: .jpeg),
+                try JPEGEncoder.encode(pixels, size: start.size, rowStride: start.rowStride, ringRows: ring, quality: save.options.quality(for: .jpeg),
                                        chroma: save.options.chroma, gray: metadata.grayOnly, progressive: save.options.progressive,
                                        optimizeCoding: save.options.optimizeCoding, metadata: saving.embedded) { needed in
+                    // The encoder has written every row before this one: the decoder may reuse their slots.
+                    handoff.release(rowsBefore: needed - 1)
                     while processed < needed {
                         let end = min(height, processed + Self.streamedStripRows)
                         guard handoff.waitForRows(atLeast: end) >= end else { break } // the decode failed: its error is the one to give
                         do {
                             try context.cancellation?.check(path: context.input)
-                            try transformStrip(start, rows: processed..<end, convertingFrom: convertFrom, options: options, path: path)
+                            let first = pixels + (ring > 0 ? processed % ring : processed) * start.rowStride
+                            try transformStrip(first, width: start.size.width, rows: end - processed, rowStride: start.rowStride,
+                                               convertingFrom: convertFrom, options: options, path: path)
                         } catch {
                             stageError = error
                             break
@@ -84,8 +100,13 @@ extension Pipeline {
                 }
             }
         }
-        // The decoder's failure first (the encoder only saw rows stop), then a stage's, then the encoder's own.
-        _ = try withLocation(stage: 0) { try decoder.join() }
+        // The decoder's failure first (the encoder only saw rows stop), unless it stopped only
+        // because the reader did; then a stage's, then the encoder's own.
+        do {
+            _ = try withLocation(stage: 0) { try decoder.join() }
+        } catch let error as ImageError where error.kind == .interrupted && error.reason == StrictJPEG.readerStopped {
+            // A stage or the encoder failed, and says why below.
+        }
         if let stageError { throw stageError }
         let bytes: [UInt8]
         do { bytes = try encoded.get() } catch var error as ImageError {
@@ -96,12 +117,21 @@ extension Pipeline {
         return .written(RunResult(plan: prepared.plan, outputs: [written]))
     }
 
-    /// Puts rows of the decode through the color conversion the load makes and the stages, in
-    /// place.
-    private func transformStrip(_ start: RowHandoff.Start, rows: Range<Int>, convertingFrom profile: ICCProfile?,
-                                options: LoadOptions, path: String) throws {
-        let size = Size(start.size.width, rows.count), first = start.pixels + rows.lowerBound * start.rowStride
-        let strip = try Image.viewing(rows: first, size: size, rowStride: start.rowStride)
+    /// Rows of the ring the streamed decode uses: a whole number of strips (so a strip never
+    /// wraps), about 16 MiB of them and at least 4 strips; 0, the whole picture, when that would
+    /// hold it all anyway.
+    static func ringRows(width: Int, rowStride: Int, height: Int) -> Int {
+        let strips = max(4, (16 << 20) / max(1, rowStride * streamedStripRows))
+        let rows = strips * streamedStripRows
+        return rows >= height ? 0 : rows
+    }
+
+    /// Puts `rows` rows of the decode, from `first`, through the color conversion the load makes
+    /// and the stages, in place.
+    private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, width: Int, rows: Int, rowStride: Int,
+                                convertingFrom profile: ICCProfile?, options: LoadOptions, path: String) throws {
+        let size = Size(width, rows)
+        let strip = try Image.viewing(rows: first, size: size, rowStride: rowStride)
         var current = strip
         if let profile {
             do { current = try current.converted(from: profile, to: .sRGB, intent: options.intent) } catch var error as ImageError {
@@ -119,8 +149,8 @@ extension Pipeline {
             }
         }
         guard current !== strip else { return }
-        for y in 0..<rows.count {
-            (first + y * start.rowStride).update(from: current.rowStart(y), count: size.width * 3)
+        for y in 0..<rows {
+            (first + y * rowStride).update(from: current.rowStart(y), count: width * 3)
         }
     }
 }
