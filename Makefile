@@ -24,10 +24,10 @@ TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel python3-yaml
 # The completions are tried in real shells (InstallationTests).
 TEST_PACKAGES += zsh fish
 DEMO_OUT := out/demo
-# Debug builds are optimised from here: the pixel loops (SIMD, generic arithmetic) run some 20×
+# Debug builds are optimized from here: the pixel loops (SIMD, generic arithmetic) run some 20×
 # slower without -O, which made the tests and samples crawl. Package.swift carries no unsafe
 # flags, so that a tagged version can be a dependency (VersionDependencyTests).
-OPTIMISED := -Xswiftc -O
+OPTIMIZED := -Xswiftc -O
 
 .PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-shards fuzz sanitize install uninstall deb
 
@@ -50,7 +50,7 @@ install-packages:
 	fi
 
 build: deps
-	$(SWIFT) build $(OPTIMISED)
+	$(SWIFT) build $(OPTIMIZED)
 
 release: deps
 	$(SWIFT) build -c release
@@ -58,16 +58,16 @@ release: deps
 # The sample packages are built first: the main tests run their products (the sepia plugin
 # loaded at run time, my-imagepipe, embed-demo).
 test: test-deps samples
-	$(SWIFT) build --build-tests $(OPTIMISED)
-	$(SWIFT) test $(OPTIMISED)
+	$(SWIFT) build --build-tests $(OPTIMIZED)
+	$(SWIFT) test $(OPTIMIZED)
 
 # SwiftPM keeps a sample package's build plan while its own manifest is unchanged, so files new
 # in the framework (a path dependency) went unseen ("cannot find … in scope"): drop the plan,
 # not the objects, before building.
 samples: deps
 	rm -f Samples/*/.build/debug.yaml Samples/*/.build/debug/description.json
-	cd Samples/CustomStage && $(SWIFT) build $(OPTIMISED) && $(SWIFT) test $(OPTIMISED)
-	cd Samples/EmbedDemo && $(SWIFT) build $(OPTIMISED)
+	cd Samples/CustomStage && $(SWIFT) build $(OPTIMIZED) && $(SWIFT) test $(OPTIMIZED)
+	cd Samples/EmbedDemo && $(SWIFT) build $(OPTIMIZED)
 
 demo: build
 	@Samples/run-samples.sh "$$($(SWIFT) build --show-bin-path)/imagepipe" $(DEMO_OUT)
@@ -131,7 +131,7 @@ fuzz: deps
 	-cp Tests/Fuzz/regressions/* .build/fuzz/corpus/ 2>/dev/null
 	-cp Tests/Fuzz/decode-regressions/* .build/fuzz/decode-corpus/ 2>/dev/null
 	-cp Tests/Fuzz/ledger-regressions/* .build/fuzz/ledger-corpus/ 2>/dev/null
-	IMAGEPIPE_FUZZ_CORPUS=$(CURDIR)/.build/fuzz/decode-corpus $(SWIFT) test $(OPTIMISED) --filter DecodeFuzzTests
+	IMAGEPIPE_FUZZ_CORPUS=$(CURDIR)/.build/fuzz/decode-corpus $(SWIFT) test $(OPTIMIZED) --filter DecodeFuzzTests
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Tests/Fuzz/ .build/fuzz/corpus
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/imagepipe-fuzz-decode \
@@ -142,12 +142,12 @@ fuzz: deps
 # Every test under ThreadSanitizer, then leaks (LeakSanitizer) and peak memory of big batches.
 sanitize: test-deps samples
 	@$(MAKE) --no-print-directory install-packages WANTED="time"
-	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan $(OPTIMISED)
-	$(SWIFT) test --sanitize=thread --build-path .build/tsan $(OPTIMISED)
-	$(SWIFT) build --product imagepipe --sanitize=address --build-path .build/asan $(OPTIMISED)
+	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan $(OPTIMIZED)
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan $(OPTIMIZED)
+	$(SWIFT) build --product imagepipe --sanitize=address --build-path .build/asan $(OPTIMIZED)
 	$(SWIFT) build -c release
 	Tests/Sanitize/memory-check.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" .build/asan/debug/imagepipe
 
 # Re-record Samples/expected/ from the current code. Look at every picture before committing.
 goldens: deps
-	IMAGEPIPE_RECORD_GOLDENS=1 $(SWIFT) test $(OPTIMISED) --filter SampleTests
+	IMAGEPIPE_RECORD_GOLDENS=1 $(SWIFT) test $(OPTIMIZED) --filter SampleTests

@@ -4,7 +4,7 @@ import PackageDescription
 /// The stage plugins under Plugins/, one module each.
 ///
 /// No target carries unsafe flags, so a tagged version can be a dependency. The pixel loops
-/// (SIMD, generic arithmetic) run some 20× slower unoptimised: the Makefile builds debug
+/// (SIMD, generic arithmetic) run some 20× slower unoptimized: the Makefile builds debug
 /// builds with `-Xswiftc -O` for the tests and samples.
 let pluginNames = ["FitZoom", "Letterbox", "SquareSlice", "CircleCrop", "AnchorRotate", "Geometry", "Tone", "Filters", "Alpha", "Compose"]
 let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }

@@ -41,15 +41,19 @@ struct BatchRunner: Sendable {
         // Keyed by the input's place in the whole list; the trace's index page lists them in order.
         let traced = Locked<[Int: (outcome: FileOutcome, folder: String)]>([:])
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
-            var stopping: DispatchSemaphore? // a run of this worker's past its time limit, told to stop
+            // A run of this worker's past its time limit, told to stop, and whose it is.
+            var stopping: (run: DispatchSemaphore, input: String)?
             while interruption.received == nil, let item = feed.next() {
                 // Its thread and memory are let go before the next picture starts: given a
-                // moment, a run told to stop ends; one stuck in a C loader is left behind.
-                if let run = stopping, run.wait(timeout: .now() + .milliseconds(Int(Self.stopGrace * 1000))) != .success {
+                // moment, a run told to stop ends; one stuck in a library that checks nothing is
+                // left behind, and said to be.
+                if let (run, input) = stopping, run.wait(timeout: .now() + .milliseconds(Int(Self.stopGrace * 1000))) != .success {
                     abandoned.withLock { $0 = true }
+                    reporter.warn("\(input): still working \(Self.seconds(Self.stopGrace)) after its time limit, inside a library that cannot be stopped; the next picture starts beside it")
                 }
                 stopping = nil
-                let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context) { stopping = $0 }
+                let input = name(of: item.context)
+                let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context) { stopping = ($0, input) }
                 // In a batch, a picture given up because the run was stopped (SIGTERM) is neither
                 // done nor failed: left out of the ledger and the counts, it is made again on resuming.
                 if feed.batch, interruption.received != nil, outcome.error != nil { continue }
@@ -57,7 +61,7 @@ struct BatchRunner: Sendable {
                 if traceDirectory != nil { traced.withLock { $0[item.context.index] = (outcome, traceFolder(for: item.context)) } }
                 reporter.finished(outcome)
             }
-            if let run = stopping, run.wait(timeout: .now()) != .success { abandoned.withLock { $0 = true } }
+            if let (run, _) = stopping, run.wait(timeout: .now()) != .success { abandoned.withLock { $0 = true } }
         }
         if let traceDirectory, feed.batch {
             let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { _, run in

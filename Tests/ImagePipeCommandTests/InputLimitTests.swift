@@ -144,14 +144,18 @@ import TestSupport
         #expect(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(maxPixels: 5000)) }
     }
 
+    /// Work that takes some 30 s on a 2500x2500 picture (a second a blur, optimized), stopped
+    /// between its row pieces: what the time-limit tests cut.
+    static let slowWork = Array(repeating: "blur 50", count: 30).joined(separator: " | ")
+
     @Test func aPictureOverTheTimeLimitFailsAndTheBatchGoesOn() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(2500, 2500).encoded(as: .png), to: "slow.png")
         _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "quick.png")
-        // Five turns and masks of 6 megapixels take about 30 s of one core in a debug build, so
-        // the limit of 2 s cuts that picture and no other, however busy the machine: the 8x8
-        // picture takes 0.03 s. A run that went on to the end would take far over 20 s.
-        let slowWork = Array(repeating: "rotate angle=7 | circle-mask ring=true", count: 5).joined(separator: " | ")
+        // Thirty wide blurs of 6 megapixels take some 30 s of a core, so the limit of 2 s cuts
+        // that picture and no other, however fast or busy the machine: the 8x8 picture takes
+        // 0.03 s. A run that went on to the end would take far over 20 s.
+        let slowWork = Self.slowWork
         let start = Date()
         let result = try CommandRunner.run(["run", "-e", slowWork, "slow.png", "quick.png", "--out-dir", "out",
                                             "-o", "{stem}.png", "--timeout", "2", "--jobs", "1", "-q"], in: directory.path)
@@ -186,8 +190,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(3000, 3000).encoded(as: .png), to: "slow.png")
         let start = ContinuousClock.now
-        let work = Array(repeating: "rotate angle=7 | circle-mask ring=true", count: 5).joined(separator: " | ")
-        let script = "(sleep 8; cat slow.png) | '\(CommandRunner.binary)' run -e '\(work)' - -o out.png --timeout 9"
+        let script = "(sleep 8; cat slow.png) | '\(CommandRunner.binary)' run -e '\(Self.slowWork)' - -o out.png --timeout 9"
         let result = try CommandRunner.runProgram("/bin/sh", ["-c", script], in: directory.path)
         let took = ContinuousClock.now - start
         #expect(result.status == 1, "\(result.standardError)")

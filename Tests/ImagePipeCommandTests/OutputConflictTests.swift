@@ -36,7 +36,7 @@ import TestSupport
     @Test func aTeeIsTakenBackWhenThePictureTimesOut() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(2500, 2500).encoded(as: .jpeg), to: "slow.jpg")
-        let result = try CommandRunner.run(["run", "-e", "tee early.jpg quality=50 | rotate angle=7 | circle-mask ring=true | save late.png",
+        let result = try CommandRunner.run(["run", "-e", "tee early.jpg quality=50 | \(InputLimitTests.slowWork) | save late.png",
                                             "slow.jpg", "--timeout", "1.5"], in: directory.path)
         #expect(result.status == 1 && result.standardError.contains("timed out"), "\(result.standardError)")
         #expect(try directory.contents() == ["slow.jpg"], "nothing of the picture is left, the tee's file neither")

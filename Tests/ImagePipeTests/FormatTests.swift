@@ -97,6 +97,21 @@ import TestSupport
         #expect(Self.maxDifference(try Image.decode(optimized), try Image.decode(standard)) == 0, "the same pixels")
         let decoded = try Image.decode(optimized)
         #expect(Self.maxDifference(image, decoded) <= 4)
+        #expect(optimized == (try image.encoded(as: .jpeg, options: SaveOptions(optimizeCoding: true))), "auto makes the tables for a small picture")
+    }
+
+    /// Huffman tables made for the picture need libjpeg to keep all its DCT coefficients: auto
+    /// makes them while those take at most 256 MiB (2 bytes a sample as sampled), so memory stops
+    /// growing with larger pictures; said outright, it does what it is told.
+    @Test func autoOptimizesCodingWhileTheCoefficientsFit() {
+        let auto = SaveOptions()
+        #expect(auto.optimizesCoding(size: Size(6000, 7000), gray: false, quality: 90)) // 4:4:4, 252 MB
+        #expect(!auto.optimizesCoding(size: Size(8000, 6000), gray: false, quality: 90)) // 4:4:4, 288 MB
+        #expect(auto.optimizesCoding(size: Size(8000, 6000), gray: false, quality: 80)) // 4:2:0, 144 MB
+        #expect(auto.optimizesCoding(size: Size(8000, 6000), gray: true, quality: 90)) // gray, 96 MB
+        #expect(!auto.optimizesCoding(size: Size(12000, 12000), gray: true, quality: 90)) // gray, 288 MB
+        #expect(SaveOptions(optimizeCoding: true).optimizesCoding(size: Size(20000, 20000), gray: false, quality: 90))
+        #expect(!SaveOptions(optimizeCoding: false).optimizesCoding(size: Size(8, 8), gray: false, quality: 90))
     }
 
     /// The `av1C` box's chroma subsampling flags (x, y): (1, 1) is 4:2:0, (0, 0) is 4:4:4.

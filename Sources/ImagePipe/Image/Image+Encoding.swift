@@ -25,7 +25,9 @@ extension Image {
                                          cancellation: cancellation)
         case .jpeg:
             return try JPEGEncoder.encode(image, quality: quality, chroma: options.chroma, progressive: options.progressive,
-                                          optimizeCoding: options.optimizeCoding, metadata: embedded, cancellation: cancellation)
+                                          optimizeCoding: options.optimizesCoding(size: image.size, gray: image.metadata.grayOnly && embedded.icc == nil,
+                                                                                          quality: quality),
+                                          metadata: embedded, cancellation: cancellation)
         case .webp:
             return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless, nearLossless: options.nearLossless,
                                           effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,

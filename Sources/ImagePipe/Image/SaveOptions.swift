@@ -13,8 +13,10 @@ public struct SaveOptions: Hashable, Sendable {
     public var chroma: ChromaSubsampling
     /// Progressive JPEG (a coarse picture first, refined by later scans).
     public var progressive: Bool
-    /// JPEG Huffman tables made for the picture (a few percent smaller, lossless) rather than the standard ones.
-    public var optimizeCoding: Bool
+    /// JPEG Huffman tables made for the picture (a few percent smaller, lossless) rather than the
+    /// standard ones; nil (`auto`) makes them while the DCT coefficients libjpeg keeps for that
+    /// take at most `optimizeCodingLimit` bytes (`optimizesCoding(size:gray:quality:)`).
+    public var optimizeCoding: Bool?
 
     /// Lossless WebP and AVIF.
     public var lossless: Bool
@@ -40,7 +42,7 @@ public struct SaveOptions: Hashable, Sendable {
     public var profile: OutputProfile
 
     public init(quality: Int? = nil, compression: Int = 6, background: Color = .white, chroma: ChromaSubsampling = .auto,
-                progressive: Bool = false, optimizeCoding: Bool = true, lossless: Bool = false, nearLossless: Bool = false,
+                progressive: Bool = false, optimizeCoding: Bool? = nil, lossless: Bool = false, nearLossless: Bool = false,
                 effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool = false, colors: Int = 256,
                 dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto) {
         self.quality = quality
@@ -67,4 +69,26 @@ public struct SaveOptions: Hashable, Sendable {
     /// JPEG and WebP 90 (ImagePipe's own, kept from its first release: sharp takes 80, libvips
     /// 75); AVIF 50, as sharp and libvips (AV1's scale is not JPEG's: 50 looks like JPEG 80–90).
     public static func defaultQuality(_ format: ImageFormat) -> Int { format == .avif ? 50 : 90 }
+
+    /// The most bytes of DCT coefficients libjpeg may keep to make Huffman tables for a picture
+    /// when `optimizeCoding` is auto: 2 bytes a sample of every component as sampled, so 6 bytes
+    /// a pixel at 4:4:4 (44 megapixels), 3 at 4:2:0 (89), 2 for gray (134). Past it the standard
+    /// tables are used, a few percent larger, and memory no longer grows with the picture
+    /// (ImageMagick decides by its memory limit the same way; libvips never makes them).
+    public static let optimizeCodingLimit = 256 << 20
+
+    /// Whether a JPEG of `size` (`gray`: one component) at `quality` is written with Huffman
+    /// tables made for it.
+    public func optimizesCoding(size: Size, gray: Bool, quality: Int) -> Bool {
+        if let optimizeCoding { return optimizeCoding }
+        // Two bytes a sample: luma, then each chroma component as sampled.
+        let bytesPerPixel: Int = switch gray ? nil : chroma.resolved(quality: quality) {
+        case nil: 2
+        case .c444?: 6
+        case .c422?: 4
+        default: 3
+        }
+        let bytes = size.pixelCount * bytesPerPixel
+        return bytes <= Self.optimizeCodingLimit
+    }
 }

@@ -79,7 +79,9 @@ extension Pipeline {
             encoded = Result {
                 try JPEGEncoder.encode(pixels, size: start.size, rowStride: start.rowStride, ringRows: ring, quality: save.options.quality(for: .jpeg),
                                        chroma: save.options.chroma, gray: metadata.grayOnly, progressive: save.options.progressive,
-                                       optimizeCoding: save.options.optimizeCoding, metadata: saving.embedded) { needed in
+                                       optimizeCoding: save.options.optimizesCoding(size: start.size, gray: metadata.grayOnly && saving.embedded.icc == nil,
+                                                                                     quality: save.options.quality(for: .jpeg)),
+                                       metadata: saving.embedded) { needed in
                     // The encoder has written every row before this one: the decoder may reuse their slots.
                     handoff.release(rowsBefore: needed - 1)
                     while processed < needed {

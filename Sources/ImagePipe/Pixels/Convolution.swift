@@ -70,15 +70,15 @@ public struct Convolution: Sendable {
     public func apply(to image: Image, finish: (FilteredRow) -> Void) throws -> Image {
         let taps = self.taps, costPerPixel = self.costPerPixel, verticalTaps = 2 * verticalRadius + 1
         let strips = Self.strips(width: image.width, ringRows: verticalTaps)
-        let channels = image.channelCount
+        let channels = image.channelCount, cancellation = Cancellation.current
         return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
             // Each band filters its own 2r extra rows: bands of at least 4× the taps keep that small.
             RowBands.run(rows: image.height, workPerRow: image.width * costPerPixel * 2,
                          minimumRows: max(16, 4 * verticalTaps)) { rows in
-                for columns in strips {
+                for columns in strips where cancellation?.isCancelled != true {
                     let pass = ConvolutionPass(image: image, taps: taps, columns: columns)
                     defer { pass.release() }
-                    pass.run(rows: rows) { y, filtered in
+                    pass.run(rows: rows, cancellation: cancellation) { y, filtered in
                         finish(FilteredRow(y: y, x: columns.lowerBound, width: columns.count, channels: channels, filtered: filtered,
                                            source: image.rowStart(y) + columns.lowerBound * channels,
                                            target: writer.row(y).baseAddress! + columns.lowerBound * channels))

@@ -83,10 +83,13 @@ struct ConvolutionPass {
     }
 
     /// Output rows `band` of the strip; `finish` gets each row's index and filtered pixels.
-    func run(rows band: Range<Int>, finish: (Int, UnsafePointer<SIMD4<Float>>) -> Void) {
+    /// Once `cancellation` is set it stops at the next row, leaving the rest unmade (the run
+    /// that asked throws the picture away): a wide kernel's band is seconds of work.
+    func run(rows band: Range<Int>, cancellation: Cancellation? = nil, finish: (Int, UnsafePointer<SIMD4<Float>>) -> Void) {
         let height = image.height
         var next = 0 // the next source row the ring lacks
         for y in band {
+            if cancellation?.isCancelled == true { return }
             let low = max(0, y - ry), high = min(height - 1, y + ry)
             next = max(next, low)
             while next <= high {
