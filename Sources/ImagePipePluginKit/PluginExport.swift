@@ -51,7 +51,8 @@ public enum PluginExport {
                 interface_version: IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
                 table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
-                apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes))
+                apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
+                traits: PluginExport.traits, explain: PluginExport.explain))
         }
     }
 
@@ -137,6 +138,19 @@ public enum PluginExport {
         let thread = UInt(pthread_self())
         guard let notes = pendingNotes.withLock({ $0.removeValue(forKey: thread) }) else { return nil }
         return strdup(JSONValue.array(notes.map(\.json)).text)
+    }
+
+    /// What the stage promises, so that the host streams it and plans it as it would the stage
+    /// compiled in.
+    private static let traits: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { stage in
+        let stage = box(stage).stage
+        return (stage.isRowLocal ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
+            | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0)
+    }
+
+    private static let explain: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>? = { stage, width, height in
+        guard let text = try? box(stage).stage.explanation(for: Size(Int(width), Int(height))) else { return nil }
+        return strdup(text)
     }
 
     private static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { stage in

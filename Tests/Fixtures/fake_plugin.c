@@ -6,7 +6,9 @@
    number list whose count runs backwards and past any whole number). Accepted:
    LONGER_TABLE (a newer plugin whose table has a field this command does not know), BEFORE_NOTES
    (a table that ends before the notes field, as plugins built before it), NOTES (a working
-   stage that copies the picture and notes what it did; built with gdk-pixbuf). Crashing:
+   stage that copies the picture and notes what it did; built with gdk-pixbuf), POINT (inverts
+   the colors and says it works row by row) and TRIM (cuts a pixel off each side, and says its
+   planned size is only the largest it gives). Crashing:
    CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
    imagepipe_plugin_entry). Every variant's constructor appends a line to the file named by
    FIXTURE_MARKER, when it is set: the tests' proof that its code ran, or did not. */
@@ -61,10 +63,31 @@ static const char *describe(char **error) {
     return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
-#if defined(NOTES) || defined(BEFORE_NOTES)
+#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM)
 #include <gdk-pixbuf/gdk-pixbuf.h>
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return malloc(1); }
-static void *apply(void *stage, void *pixbuf, char **error) { (void)stage; (void)error; return gdk_pixbuf_copy(pixbuf); }
+static void *apply(void *stage, void *pixbuf, char **error) {
+    (void)stage; (void)error;
+#if defined(TRIM)
+    /* One pixel off each side: smaller than output_size said, which TRIM's traits allow. */
+    int w = gdk_pixbuf_get_width(pixbuf), h = gdk_pixbuf_get_height(pixbuf);
+    GdkPixbuf *inner = gdk_pixbuf_new_subpixbuf(pixbuf, 1, 1, w - 2, h - 2);
+    GdkPixbuf *copy = gdk_pixbuf_copy(inner);
+    g_object_unref(inner);
+    return copy;
+#else
+    GdkPixbuf *copy = gdk_pixbuf_copy(pixbuf);
+#if defined(POINT)
+    /* Inverts the colors, row by row: a stage that may be streamed. */
+    int rowstride = gdk_pixbuf_get_rowstride(copy), channels = gdk_pixbuf_get_n_channels(copy);
+    guchar *pixels = gdk_pixbuf_get_pixels(copy);
+    for (int y = 0; y < gdk_pixbuf_get_height(copy); y++)
+        for (int x = 0; x < gdk_pixbuf_get_width(copy); x++)
+            for (int c = 0; c < 3; c++) pixels[y * rowstride + x * channels + c] = 255 - pixels[y * rowstride + x * channels + c];
+#endif
+    return copy;
+#endif
+}
 static void destroy(void *stage) { free(stage); }
 #else
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return NULL; }
@@ -75,6 +98,22 @@ static int32_t output_size(void *stage, int32_t w, int32_t h, int32_t *ow, int32
     (void)stage; (void)error; *ow = w; *oh = h; return 0;
 }
 static void free_string(char *text) { free(text); }
+static uint32_t traits(void *stage) {
+    (void)stage;
+#if defined(POINT)
+    return IMAGEPIPE_STAGE_ROW_LOCAL;
+#elif defined(TRIM)
+    return IMAGEPIPE_STAGE_SIZE_UPPER_BOUND;
+#else
+    return 0;
+#endif
+}
+static char *explain(void *stage, int32_t width, int32_t height) {
+    (void)stage;
+    char text[64];
+    snprintf(text, sizeof text, "at most %dx%d, less what the border takes", width, height);
+    return strdup(text);
+}
 static char *notes(void *stage) {
     (void)stage;
     return strdup("[{\"name\":\"copy\",\"text\":\"copied by the fixture\",\"value\":{\"level\":1}}]");
@@ -105,7 +144,7 @@ static const longer_table table = {
 #else
         sizeof(imagepipe_plugin),
 #endif
-        describe, create, output_size, apply, destroy, free_string, notes
+        describe, create, output_size, apply, destroy, free_string, notes, traits, explain
     },
     added_later
 };

@@ -106,6 +106,36 @@ import TestSupport
         }
     }
 
+    /// What a plugin's stage promises crosses the interface (`traits`, `explain`): a row-local
+    /// stage streams as a compiled one does, to the ordinary run's bytes; a stage whose planned
+    /// size is only the largest it gives (trim-like) runs instead of failing as a broken plan.
+    @Test func aPluginsStagePromisesWhatACompiledOneDoes() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        _ = try directory.write(Synthetic.gradient(64, 40).encoded(as: .jpeg), to: "in.jpg")
+        let point = try fixture("POINT", in: directory, gdkPixbuf: true)
+        let explained = try CommandRunner.run(["explain", "--plugin", point, "-e", "fake", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(explained.standardOutput.contains("streamed: 32 rows at a time"), "\(explained.standardOutput)")
+        #expect(explained.standardOutput.contains("at most 64x40, less what the border takes"), "\(explained.standardOutput)")
+        let streamed = try CommandRunner.run(["run", "--plugin", point, "-e", "fake", "in.jpg", "-o", "streamed.jpg"], in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "--plugin", point, "-e", "fake", "in.jpg", "-o", "ordinary.jpg", "--trace", "trace"],
+                                             in: directory.path)
+        #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError) \(ordinary.standardError)")
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
+        #expect(try bytes("streamed.jpg") == bytes("ordinary.jpg"))
+        let source = try Image.load(path: directory.file("in.jpg")).pixel(x: 10, y: 10)
+        let inverted = try Image.load(path: directory.file("streamed.jpg")).pixel(x: 10, y: 10)
+        #expect(Synthetic.close(inverted, Color(red: 255 - source.red, green: 255 - source.green, blue: 255 - source.blue), tolerance: 8))
+
+        let trim = try fixture("TRIM", in: directory, gdkPixbuf: true)
+        let trimmed = try CommandRunner.run(["run", "--plugin", trim, "-e", "fake", "in.jpg", "-o", "trimmed.png"], in: directory.path)
+        #expect(trimmed.status == 0, "\(trimmed.standardError)")
+        #expect(try Image.load(path: directory.file("trimmed.png")).size == Size(62, 38))
+        // A plugin that promises nothing (built before the field) is run on whole pictures, as before.
+        let plain = try fixture("NOTES", in: directory, gdkPixbuf: true)
+        let whole = try CommandRunner.run(["explain", "--plugin", plain, "-e", "fake", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(!whole.standardOutput.contains("streamed"), "\(whole.standardOutput)")
+    }
+
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {
         let directory = try TemporaryDirectory.forPlugins()
         let plugin = try fixture("PLAIN", in: directory)

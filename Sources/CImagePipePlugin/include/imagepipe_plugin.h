@@ -55,7 +55,23 @@ typedef struct imagepipe_plugin {
        StageNote; NULL when it decided nothing. The command asks right after each apply, on the
        same thread, and frees the text with free_string. */
     char *(*notes)(void *stage);
+    /* Added without a version change (absent or NULL: the stage promises nothing, and is run on
+       whole pictures as it always was): what the stage promises, as IMAGEPIPE_STAGE_* bits. */
+    uint32_t (*traits)(void *stage);
+    /* Added without a version change (absent or NULL: nothing to say): what the stage will do to a
+       width x height picture, in a few words, for `imagepipe explain` (a crop's rectangle, a
+       scale); NULL when the sizes say it all. The command frees the text with free_string. */
+    char *(*explain)(void *stage, int32_t width, int32_t height);
 } imagepipe_plugin;
+
+/* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size,
+   RGB staying RGB (tone and color stages): apply may be handed strips of rows as they are
+   decoded, and the run streams. SIZE_UPPER_BOUND: output_size is the largest apply may give, the
+   real size depending on the pixels (trim). MAKES_GRAY: every output pixel is gray (R = G = B),
+   so a JPEG may be written with one component. */
+#define IMAGEPIPE_STAGE_ROW_LOCAL 1u
+#define IMAGEPIPE_STAGE_SIZE_UPPER_BOUND 2u
+#define IMAGEPIPE_STAGE_MAKES_GRAY 4u
 
 typedef const imagepipe_plugin *(*imagepipe_plugin_entry_function)(void);
 

@@ -17,10 +17,20 @@ struct ExternalStage: Transform, @unchecked Sendable {
         /// The fields every plugin of this interface version has: all up to `free_string`.
         static let requiredSize = MemoryLayout<imagepipe_plugin>.offset(of: \imagepipe_plugin.notes)!
 
-        /// The plugin's `notes`, when its table is long enough to hold the field.
+        /// Whether the plugin's table is long enough to hold the field at `field`.
+        private func has(_ field: PartialKeyPath<imagepipe_plugin>) -> Bool {
+            Int(pointer.pointee.table_size) >= MemoryLayout<imagepipe_plugin>.offset(of: field)! + MemoryLayout<UnsafeRawPointer>.size
+        }
+
+        /// The plugin's `notes`, `traits` and `explain`, when its table holds them.
         var notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)? {
-            Int(pointer.pointee.table_size) >= MemoryLayout<imagepipe_plugin>.offset(of: \imagepipe_plugin.notes)! + MemoryLayout<UnsafeRawPointer>.size
-                ? pointer.pointee.notes : nil
+            has(\imagepipe_plugin.notes) ? pointer.pointee.notes : nil
+        }
+        var traits: (@convention(c) (UnsafeMutableRawPointer?) -> UInt32)? {
+            has(\imagepipe_plugin.traits) ? pointer.pointee.traits : nil
+        }
+        var explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)? {
+            has(\imagepipe_plugin.explain) ? pointer.pointee.explain : nil
         }
     }
 
@@ -70,9 +80,25 @@ struct ExternalStage: Transform, @unchecked Sendable {
         self.arguments = arguments
         handle = Handle(table: table, stage: made)
         notes = plugin.notes
+        explain = plugin.explain
+        traits = plugin.traits?(made) ?? 0
     }
 
     private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
+    private let explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)?
+    /// What the plugin's stage promised (`IMAGEPIPE_STAGE_*`), asked once when it was made.
+    private let traits: UInt32
+
+    var isRowLocal: Bool { traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 }
+    var outputSizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
+    var makesGray: Bool { traits & IMAGEPIPE_STAGE_MAKES_GRAY != 0 }
+
+    func explanation(for input: Size) throws -> String? {
+        guard let explain, input.width <= Int(Int32.max), input.height <= Int(Int32.max),
+              let text = explain(handle.stage, Int32(input.width), Int32(input.height)) else { return nil }
+        defer { handle.table.pointee.free_string(text) }
+        return String(cString: text)
+    }
 
     static func == (a: ExternalStage, b: ExternalStage) -> Bool {
         a.stageSchema.name == b.stageSchema.name && a.arguments == b.arguments
