@@ -19,6 +19,7 @@ public struct BlurStage: Transform, DeclaredStage {
     public init(sigma: Double) { self.sigma = sigma }
 
     public func outputSize(for input: Size) -> Size { input }
+    public var stageClass: StageClass { .area(radius: ConvolutionKernel.gaussian(sigma: sigma).radius) }
 
     public func explanation(for input: Size) -> String? {
         let taps = ConvolutionKernel.gaussian(sigma: sigma).weights.count
@@ -26,6 +27,10 @@ public struct BlurStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
-        try Convolution.gaussian(sigma: sigma).apply(to: image)
+        try apply(toWindow: image, rows: 0..<image.height)
+    }
+
+    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
+        try Convolution.gaussian(sigma: sigma).apply(to: window, rows: rows) { $0.store() }
     }
 }

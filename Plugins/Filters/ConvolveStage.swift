@@ -52,6 +52,7 @@ public struct ConvolveStage: Transform, DeclaredStage {
     private func divisor(sum: Double) -> Double { scale ?? (sum == 0 ? 1 : sum) }
 
     public func outputSize(for input: Size) -> Size { input }
+    public var stageClass: StageClass { .area(radius: size.height / 2) }
 
     public func explanation(for input: Size) -> String? {
         "\(size) kernel, ÷ \(NumberFormat.short(effectiveScale))" + (offset != 0 ? " + \(NumberFormat.short(offset))" : "")
@@ -59,12 +60,16 @@ public struct ConvolveStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
+        try apply(toWindow: image, rows: 0..<image.height)
+    }
+
+    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
         let sum = weights.reduce(0, +), scale = divisor(sum: sum)
         let convolution = Convolution(width: size.width, height: size.height, weights: weights.map { Float($0 / scale) })
         // The alpha lane comes out as Σw·α / scale; × scale / sum normalises it.
         let alphaFactor = Float(sum > 0 ? scale / sum : 0), keepsAlpha = sum <= 0
         let offset = Float(self.offset)
-        return try convolution.apply(to: image) { row in
+        return try convolution.apply(to: window, rows: rows) { row in
             let channels = row.channels
             for i in 0..<row.width {
                 let v = row.filtered[i], s = row.source + i * channels, t = row.target + i * channels

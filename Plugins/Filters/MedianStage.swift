@@ -22,6 +22,7 @@ public struct MedianStage: Transform, DeclaredStage {
     }
 
     public func outputSize(for input: Size) -> Size { input }
+    public var stageClass: StageClass { .area(radius: size / 2) }
 
     public func explanation(for input: Size) -> String? {
         "median of each channel over \(size)×\(size) pixels"

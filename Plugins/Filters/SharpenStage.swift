@@ -32,6 +32,7 @@ public struct SharpenStage: Transform, DeclaredStage {
     }
 
     public func outputSize(for input: Size) -> Size { input }
+    public var stageClass: StageClass { .area(radius: ConvolutionKernel.gaussian(sigma: sigma).radius) }
 
     public func explanation(for input: Size) -> String? {
         let taps = ConvolutionKernel.gaussian(sigma: sigma).weights.count
@@ -40,11 +41,15 @@ public struct SharpenStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image {
+        try apply(toWindow: image, rows: 0..<image.height)
+    }
+
+    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
         let amount = Float(self.amount), threshold = Float(self.threshold)
         // Rec. 709 weights on 0…1 values giving levels (0…255).
         let luma = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0) * 255
         let lumaBytes = SIMD3<Float>(0.2126, 0.7152, 0.0722)
-        return try Convolution.gaussian(sigma: sigma).apply(to: image) { row in
+        return try Convolution.gaussian(sigma: sigma).apply(to: window, rows: rows) { row in
             let channels = row.channels
             for i in 0..<row.width {
                 var blurred = row.filtered[i]

@@ -20,9 +20,10 @@ import TestSupport
     /// Not under ThreadSanitizer (`make sanitize`): its shadow memory grows with what the big
     /// run touches (the PNG runs peaked at 174 MB there, against 116 MB allowed).
     /// A JPEG streamed to JPEG through tone stages is decoded into a ring of rows that the
-    /// decoder rewrites as the encoder lets go of them: 45 megapixels (134 MB decoded) through
-    /// `grayscale` without Huffman optimization peak at some 44 MB, where the same run the
-    /// ordinary way (a trace turns streaming off) holds the whole decode; the files are the same.
+    /// decoder rewrites as the encoder lets go of them, and area stages through windows and rings
+    /// of their own: 45 megapixels (134 MB decoded) through `grayscale | blur 2 | sharpen`
+    /// without Huffman optimization peak at some 78 MB, where the same run the ordinary way (a
+    /// trace turns streaming off) holds the whole decode; the files are the same.
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"))
     func aStreamedRunHoldsARingOfRowsNotThePicture() throws {
         let directory = try TemporaryDirectory()
@@ -31,11 +32,12 @@ import TestSupport
                                          in: directory.path)
         #expect(made.status == 0, "\(made.standardError)")
         let decoded = 7700 * 5800 * 3
-        let pipeline = "grayscale | save optimize-coding=false"
+        // A point stage, and area stages, which go through windows and rings of their own.
+        let pipeline = "grayscale | blur 2 | sharpen | save optimize-coding=false"
         let streamed = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "streamed.jpg"], in: directory.path)
         let ordinary = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "ordinary.jpg", "--trace", "trace"], in: directory.path)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError) \(ordinary.standardError)")
-        #expect(streamed.peakBytes < decoded / 2, "peak \(streamed.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
+        #expect(streamed.peakBytes < decoded * 3 / 4, "peak \(streamed.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
         #expect(ordinary.peakBytes > decoded, "the ordinary run holds the decode: \(ordinary.peakBytes >> 20) MiB")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg"))))
     }

@@ -18,7 +18,10 @@ import TestSupport
         let streamed = try CommandRunner.run(["explain", "-e", "grayscale | gamma 2", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(streamed.status == 0 && streamed.standardOutput.contains("streamed: 32 rows at a time go through the stages into the encoder"),
                 "\(streamed.standardOutput)\(streamed.standardError)")
-        for (pipeline, output) in [("grayscale", "out.png"), ("grayscale | blur 2", "out.jpg"), ("fit 60x60 | grayscale", "out.jpg")] {
+        // Area stages stream too, through windows of rows.
+        let area = try CommandRunner.run(["explain", "-e", "grayscale | blur 2 | sharpen", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(area.standardOutput.contains("streamed: 32 rows at a time"), "\(area.standardOutput)")
+        for (pipeline, output) in [("grayscale", "out.png"), ("grayscale | flip", "out.jpg"), ("fit 60x60 | grayscale", "out.jpg")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
@@ -27,7 +30,9 @@ import TestSupport
     @Test func theStreamedFileIsTheOrdinaryRunsByteForByte() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
-        for pipeline in ["grayscale", "modulate saturation=1.4 hue=30deg | tint orange", "save quality=70 progressive=true"] {
+        // The stock area stages among them: each strip from its window of rows.
+        for pipeline in ["grayscale", "modulate saturation=1.4 hue=30deg | tint orange", "save quality=70 progressive=true",
+                         "blur 3 | sharpen amount=2", "median 5 | gamma 1.5 | convolve 3x3 1,2,1,2,4,2,1,2,1", "blur 40 | negate | blur 0.5"] {
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
             let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")

@@ -29,6 +29,34 @@ struct StripInvert: Transform, DeclaredStage {
     }
 }
 
+/// `strip-box`: each output row the mean of the input rows `radius` above and below it (edges
+/// clamped), an area stage for the streamed run. It notes the height of every picture it is
+/// given (windows, in a streamed run).
+struct StripBox: Transform, DeclaredStage {
+    static let declaration = StageDeclaration("strip-box", summary: "A vertical box mean (test stage)", start: StripBox(), [])
+    let heights = Locked<[Int]>([])
+    var radius = 3
+
+    static func == (a: Self, b: Self) -> Bool { a.radius == b.radius }
+    var stageClass: StageClass { .area(radius: radius) }
+    func outputSize(for input: Size) -> Size { input }
+
+    func apply(to image: Image) throws -> Image {
+        heights.withLock { $0.append(image.height) }
+        let rowBytes = image.width * image.channelCount
+        return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
+            for y in 0..<image.height {
+                let target = writer.row(y)
+                for i in 0..<rowBytes {
+                    var sum = 0
+                    for k in -radius...radius { sum += Int(image.rowStart(min(max(y + k, 0), image.height - 1))[i]) }
+                    target[i] = UInt8(sum / (2 * radius + 1))
+                }
+            }
+        }
+    }
+}
+
 // A guard against a handoff that hangs, not a speed bound: under ThreadSanitizer on a busy
 // machine a test here took past one minute.
 @Suite(.timeLimit(.minutes(10))) struct StreamedRunTests {
@@ -89,6 +117,23 @@ struct StripInvert: Transform, DeclaredStage {
         }
         #expect(failing.message == "gave up after 100 rows", "\(failing)")
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// Area stages stream too: each strip made from the window of rows around it, through a ring
+    /// of its own, point stages in place between them. Taller than every ring, the file is the
+    /// ordinary run's byte for byte, and no stage saw the whole picture.
+    @Test func areaStagesStreamThroughWindowsToTheSameBytes() throws {
+        let directory = try TemporaryDirectory()
+        let picture = try Synthetic.image(6000, 1500) { x, y in Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5) % 256)) }
+        let input = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: "tall.jpg")
+        let near = StripBox(radius: 2), invert = StripInvert(), far = StripBox(radius: 45)
+        let pipeline = Pipeline(transforms: [near, invert, far], sink: Save(options: SaveOptions(quality: 90)))
+        #expect(Pipeline.ringRows(width: 6000, rowStride: 18000, height: 1500, holding: StripChain.decodeRingNeeds(StripChain.levels(of: pipeline.transforms)!, decodeStrip: 32)) > 0)
+        let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
+        let windows = near.heights.withLock { $0 } + far.heights.withLock { $0 }
+        #expect(windows.count > 4 && windows.allSatisfy { $0 < 1500 }, "\(windows)")
+        #expect(near.heights.withLock { $0.reduce(0, +) } < 1500 * 2, "windows overlap by their radius only")
+        #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory)))
     }
 
     @Test func aDecodeFailingHalfwayFailsTheRunNamingTheInputAndWritesNothing() throws {

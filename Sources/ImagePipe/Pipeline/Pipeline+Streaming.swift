@@ -2,8 +2,9 @@
 /// rows through the stages and into the JPEG encoder as soon as it is decoded, so that decoding
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
 /// the same way). It applies when the pixels need nothing but row-local work between the two:
-/// a whole decode as stored (no DCT reduction, no EXIF turn), stages that are all `isRowLocal`,
-/// and a JPEG `save` that needs no profile conversion. The decode goes into a ring of rows that
+/// a whole decode as stored (no DCT reduction, no EXIF turn), stages that work on rows,
+/// and a JPEG `save` that needs no profile conversion. Stages may be point or area stages
+/// (`StageClass`): `StripChain` pulls their strips. The decode goes into a ring of rows that
 /// the decoder rewrites as the encoder lets go of them, so a 300-megapixel picture holds some
 /// 16 MiB of rows, not a gigabyte. The pixels are the same as the ordinary run's, byte for byte
 /// (StreamedRunTests).
@@ -21,7 +22,7 @@ extension Pipeline {
     /// The `save` stage and the file it writes when this input can be streamed, else nil.
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String)? {
         guard let load = source as? Load, let save = sink as? Save, prepared.description.header?.format == "jpeg",
-              prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, transforms.allSatisfy(\.isRowLocal),
+              prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, StripChain.levels(of: transforms) != nil,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), target.format == .jpeg else { return nil }
         return (save, target.path)
@@ -60,7 +61,9 @@ extension Pipeline {
             handoff.decide(ringRows: 0)
             return .declined(try decoded())
         }
-        let ring = Self.ringRows(width: start.size.width, rowStride: start.rowStride, height: start.size.height)
+        let levels = StripChain.levels(of: transforms)! // streamingSave's promise
+        let ring = Self.ringRows(width: start.size.width, rowStride: start.rowStride, height: start.size.height,
+                                 holding: StripChain.decodeRingNeeds(levels, decodeStrip: Self.streamedStripRows))
         handoff.decide(ringRows: ring)
         guard let pixels = handoff.waitForPixels(), handoff.beginReading() else {
             handoff.stopReading()
@@ -70,35 +73,43 @@ extension Pipeline {
         for warning in saving.warnings { context.warn("\(destination): \(warning)") }
         if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
 
+        let height = start.size.height, rowStride = start.rowStride
         var processed = 0
+        // The decode ring's strips through the color conversion and the first point stages, in place.
+        let makeDecoded = { (wanted: Int) throws -> Int in
+            while processed < min(wanted, height) {
+                let end = min(height, processed + Self.streamedStripRows)
+                guard handoff.waitForRows(atLeast: end) >= end else { break } // the decode failed: its error is the one to give
+                try context.cancellation?.check(path: context.input)
+                try self.transformStrip(pixels + (ring > 0 ? processed % ring : processed) * rowStride, width: start.size.width,
+                                        rows: end - processed, rowStride: rowStride, stages: levels[0].points,
+                                        convertingFrom: convertFrom, options: options, path: path)
+                processed = end
+            }
+            return processed
+        }
+        let chain = StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
+                               decodeStrip: Self.streamedStripRows, makeDecoded: makeDecoded,
+                               releaseDecoded: { handoff.release(rowsBefore: $0) },
+                               located: { index, body in try self.withLocation(stage: index, body) })
         var stageError: (any Error)?
         let encoded: Result<[UInt8], any Error>
         do {
             defer { handoff.stopReading() }
-            let height = start.size.height
+            let output = chain.output
             encoded = Result {
-                try JPEGEncoder.encode(pixels, size: start.size, rowStride: start.rowStride, ringRows: ring, quality: save.options.quality(for: .jpeg),
+                try JPEGEncoder.encode(output.pixels, size: start.size, rowStride: rowStride, ringRows: output.ringRows,
+                                       quality: save.options.quality(for: .jpeg),
                                        chroma: save.options.chroma, gray: metadata.grayOnly, progressive: save.options.progressive,
                                        optimizeCoding: save.options.optimizesCoding(size: start.size, gray: metadata.grayOnly && saving.embedded.icc == nil,
                                                                                      quality: save.options.quality(for: .jpeg)),
                                        metadata: saving.embedded) { needed in
-                    // The encoder has written every row before this one: the decoder may reuse their slots.
-                    handoff.release(rowsBefore: needed - 1)
-                    while processed < needed {
-                        let end = min(height, processed + Self.streamedStripRows)
-                        guard handoff.waitForRows(atLeast: end) >= end else { break } // the decode failed: its error is the one to give
-                        do {
-                            try context.cancellation?.check(path: context.input)
-                            let first = pixels + (ring > 0 ? processed % ring : processed) * start.rowStride
-                            try transformStrip(first, width: start.size.width, rows: end - processed, rowStride: start.rowStride,
-                                               convertingFrom: convertFrom, options: options, path: path)
-                        } catch {
-                            stageError = error
-                            break
-                        }
-                        processed = end
+                    do {
+                        return try chain.rows(upTo: needed)
+                    } catch {
+                        stageError = error
+                        return 0
                     }
-                    return processed
                 }
             }
         }
@@ -120,17 +131,18 @@ extension Pipeline {
     }
 
     /// Rows of the ring the streamed decode uses: a whole number of strips (so a strip never
-    /// wraps), about 16 MiB of them and at least 4 strips; 0, the whole picture, when that would
-    /// hold it all anyway.
-    static func ringRows(width: Int, rowStride: Int, height: Int) -> Int {
-        let strips = max(4, (16 << 20) / max(1, rowStride * streamedStripRows))
+    /// wraps), about 16 MiB of them, at least 4 strips and at least `holding` rows (what the
+    /// first area stage reads at once); 0, the whole picture, when that would hold it all anyway.
+    static func ringRows(width: Int, rowStride: Int, height: Int, holding: Int = 0) -> Int {
+        let strips = max(4, (16 << 20) / max(1, rowStride * streamedStripRows), (holding + streamedStripRows - 1) / streamedStripRows)
         let rows = strips * streamedStripRows
         return rows >= height ? 0 : rows
     }
 
     /// Puts `rows` rows of the decode, from `first`, through the color conversion the load makes
-    /// and the stages, in place.
+    /// and `stages` (point stages), in place.
     private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, width: Int, rows: Int, rowStride: Int,
+                                stages: [(index: Int, stage: any Transform)],
                                 convertingFrom profile: ICCProfile?, options: LoadOptions, path: String) throws {
         let size = Size(width, rows)
         let strip = try Image.viewing(rows: first, size: size, rowStride: rowStride)
@@ -141,8 +153,8 @@ extension Pipeline {
                 throw error
             }
         }
-        for (offset, transform) in transforms.enumerated() {
-            current = try withLocation(stage: offset + 1) {
+        for (index, transform) in stages {
+            current = try withLocation(stage: index) {
                 let result = try transform.apply(to: current)
                 guard result.size == size, !result.hasAlpha else {
                     throw StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(size) RGB rows, though it says it works row by row (a bug in the stage)")

@@ -66,22 +66,26 @@ public struct Convolution: Sendable {
 
     /// The filtered picture, each row handed to `finish` to write its target (from several
     /// threads at once, each with its own rows; a row may come in several strips of columns,
-    /// each its own `FilteredRow`).
-    public func apply(to image: Image, finish: (FilteredRow) -> Void) throws -> Image {
+    /// each its own `FilteredRow`). With `rows`, only those rows of it are made (the output is
+    /// that tall; `FilteredRow.y` still counts in `image`): a streamed run's strip, from the
+    /// window of rows around it.
+    public func apply(to image: Image, rows wanted: Range<Int>? = nil, finish: (FilteredRow) -> Void) throws -> Image {
         let taps = self.taps, costPerPixel = self.costPerPixel, verticalTaps = 2 * verticalRadius + 1
         let strips = Self.strips(width: image.width, ringRows: verticalTaps)
         let channels = image.channelCount, cancellation = Cancellation.current
-        return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
+        let wanted = wanted ?? 0..<image.height
+        return try Image.make(size: Size(image.width, wanted.count), hasAlpha: image.hasAlpha) { writer in
             // Each band filters its own 2r extra rows: bands of at least 4× the taps keep that small.
-            RowBands.run(rows: image.height, workPerRow: image.width * costPerPixel * 2,
-                         minimumRows: max(16, 4 * verticalTaps)) { rows in
+            RowBands.run(rows: wanted.count, workPerRow: image.width * costPerPixel * 2,
+                         minimumRows: max(16, 4 * verticalTaps)) { band in
+                let rows = (band.lowerBound + wanted.lowerBound)..<(band.upperBound + wanted.lowerBound)
                 for columns in strips where cancellation?.isCancelled != true {
                     let pass = ConvolutionPass(image: image, taps: taps, columns: columns)
                     defer { pass.release() }
                     pass.run(rows: rows, cancellation: cancellation) { y, filtered in
                         finish(FilteredRow(y: y, x: columns.lowerBound, width: columns.count, channels: channels, filtered: filtered,
                                            source: image.rowStart(y) + columns.lowerBound * channels,
-                                           target: writer.row(y).baseAddress! + columns.lowerBound * channels))
+                                           target: writer.row(y - wanted.lowerBound).baseAddress! + columns.lowerBound * channels))
                     }
                 }
             }

@@ -93,6 +93,17 @@ public protocol Transform: Stage {
     /// strips of rows as the decoder makes them, and encode them while the decoder goes on
     /// (`Pipeline.runStreamed`). A promise the stage makes; false unless it says so.
     var isRowLocal: Bool { get }
+    /// How output rows depend on input rows (`StageClass`): what lets the run work in strips.
+    /// `point` when the stage says `isRowLocal`, else `whole`, unless the stage says more (an
+    /// area filter its radius). A promise the stage makes: tests hold every stage that makes it
+    /// to the same pixels on strips as on the whole picture.
+    var stageClass: StageClass { get }
+    /// An area stage's output rows `rows` of `window`, the input rows `radius` above and below
+    /// them (fewer at the picture's edges, which the window's edges then are): an image of just
+    /// those rows. The default makes the whole window and keeps those rows; a filter can make
+    /// only them (`Convolution.apply(to:rows:finish:)`), which is what the streamed run asks of
+    /// every area stage, strip after strip.
+    func apply(toWindow window: Image, rows: Range<Int>) throws -> Image
     /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
     /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
     /// gray component. False unless the stage says so.
@@ -102,6 +113,12 @@ public protocol Transform: Stage {
 extension Transform {
     public var outputSizeIsUpperBound: Bool { false }
     public var isRowLocal: Bool { false }
+    public var stageClass: StageClass { isRowLocal ? .point : .whole }
+
+    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
+        let made = try apply(to: window)
+        return rows == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: rows.lowerBound, width: made.width, height: rows.count))
+    }
     public var makesGray: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }
     public func heldBytes(for input: Size) throws -> Int { 0 }
