@@ -186,6 +186,13 @@ struct ExplainCommand {
             }
             if pipeline.streams(in: context, prepared: prepared) {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
+                let areas = pipeline.transforms.compactMap { stage -> String? in
+                    guard case let .area(radius) = stage.stageClass else { return nil }
+                    return "\(stage.stageSchema.name) \(radius)"
+                }
+                if !areas.isEmpty {
+                    how += " (area stages from the rows around each strip, so many above and below: \(areas.joined(separator: ", ")))"
+                }
             }
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))
         } else {
