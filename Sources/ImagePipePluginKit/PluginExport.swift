@@ -144,7 +144,7 @@ public enum PluginExport {
     /// compiled in.
     private static let traits: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { stage in
         let stage = box(stage).stage
-        return (stage.isRowLocal ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
+        return (stage.stageClass == .point ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
             | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0)
     }
 

@@ -100,7 +100,7 @@ struct StripBox: Transform, DeclaredStage {
         let directory = try TemporaryDirectory()
         let picture = try Synthetic.image(12000, 700) { x, y in Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5) % 256)) }
         let input = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: "wide.jpg")
-        let ring = Pipeline.ringRows(width: 12000, rowStride: 36000, height: 700)
+        let ring = Pipeline.ringRows(rowStride: 36000, height: 700)
         #expect(ring > 0 && ring < 700 && ring % Pipeline.streamedStripRows == 0, "\(ring) rows")
         let stage = StripInvert()
         let pipeline = Pipeline(transforms: [stage], sink: Save(options: SaveOptions(quality: 90)))
@@ -128,7 +128,7 @@ struct StripBox: Transform, DeclaredStage {
         let input = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: "tall.jpg")
         let near = StripBox(radius: 2), invert = StripInvert(), far = StripBox(radius: 45)
         let pipeline = Pipeline(transforms: [near, invert, far], sink: Save(options: SaveOptions(quality: 90)))
-        #expect(Pipeline.ringRows(width: 6000, rowStride: 18000, height: 1500, holding: StripChain.decodeRingNeeds(StripChain.levels(of: pipeline.transforms)!, decodeStrip: 32)) > 0)
+        #expect(Pipeline.ringRows(rowStride: 18000, height: 1500, holding: StripChain.decodeRingNeeds(StripChain.levels(of: pipeline.transforms)!, decodeStrip: 32)) > 0)
         let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
         let windows = near.heights.withLock { $0 } + far.heights.withLock { $0 }
         #expect(windows.count > 4 && windows.allSatisfy { $0 < 1500 }, "\(windows)")

@@ -27,8 +27,8 @@ struct imagepipe_jpeg_result {
  * Then told of the buffer (ready), and after each batch of rows (decoded, with how many rows of
  * the picture are done). With a ring, before writing row y the decoder asks room(context, y),
  * which returns once row y - ring is no longer needed (1), or 0 when the reader has stopped: the
- * decode then ends, returning -5. On a failure after ready (failed), before the buffer is freed:
- * failed must return only once nothing reads the buffer any more. */
+ * decode then ends, returning -5. On a failure after started (failed), before the buffer, if
+ * any, is freed: failed must return only once nothing reads the buffer any more. */
 struct imagepipe_jpeg_watcher {
     void *context;
     int (*started)(void *context, const struct imagepipe_jpeg_result *result);

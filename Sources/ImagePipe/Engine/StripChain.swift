@@ -42,11 +42,12 @@ final class StripChain {
 
     /// Rows an area level makes at a time: enough for a band of at least four windows' height per
     /// core (the filters' own bands, `RowBands`, then run on every core), and at least 128, so
-    /// that the extra rows each band filters (2 × radius) stay a small share of the work; whole
-    /// strips of the decode's 32 rows.
+    /// that the extra rows each band filters (2 × radius) stay a small share of the work; at most
+    /// 1024, so that a wide kernel's strips stay far from the picture; whole decode strips.
     static func areaStripRows(radius: Int) -> Int {
-        let rows = max(128, System.coreCount * 4 * (2 * radius + 1))
-        return (rows + 31) / 32 * 32
+        let rows = min(1024, max(128, System.coreCount * 4 * (2 * radius + 1)))
+        let decodeStrip = Pipeline.streamedStripRows
+        return (rows + decodeStrip - 1) / decodeStrip * decodeStrip
     }
 
     /// The levels of `transforms`, when every one is point or area; nil otherwise.
@@ -66,7 +67,8 @@ final class StripChain {
     }
 
     /// Rows the level-0 ring must hold at least for the level after it: its window around a
-    /// strip, and a strip of its own on each side to decode into.
+    /// strip, the rows made past it to the next whole decode strip, and room for the decoder to
+    /// go on meanwhile.
     static func decodeRingNeeds(_ levels: [Level], decodeStrip: Int) -> Int {
         guard levels.count > 1, let area = levels[1].area else { return 0 }
         return areaStripRows(radius: area.radius) + 2 * area.radius + 2 * decodeStrip
@@ -85,9 +87,10 @@ final class StripChain {
         windows = [nil]
         for (level, next) in zip(levels.dropFirst(), levels.dropFirst(2).map(Optional.some) + [nil]) {
             let radius = level.area!.radius, strip = Self.areaStripRows(radius: radius)
-            // What the next level reads at once (its window), or the encoder (a row), and a
-            // strip made ahead of it; whole strips, at most the picture.
-            let needed = (next?.area.map { Self.areaStripRows(radius: $0.radius) + 2 * $0.radius } ?? 1) + 2 * strip
+            // The next level reads a window at once, made up to a strip past it, while rows
+            // from the window's top stay; the encoder asks only once it has written every row
+            // made, so the last level needs a strip. Whole strips, at most the picture.
+            let needed = next?.area.map { Self.areaStripRows(radius: $0.radius) + 2 * $0.radius + 2 * strip } ?? strip
             let rows = min(size.height, (needed + strip - 1) / strip * strip)
             rings.append(Ring(pixels: .allocate(capacity: rows * rowStride), rows: rows < size.height ? rows : 0, strip: strip))
             windows.append(.allocate(capacity: min(size.height, strip + 2 * radius) * rowStride))
@@ -133,12 +136,15 @@ final class StripChain {
                 let view = try Image.viewing(rows: window, size: Size(size.width, high - low), rowStride: rowStride)
                 let result = try area.stage.apply(toWindow: view, rows: (first - low)..<(end - low))
                 guard result.size == Size(size.width, end - first), !result.hasAlpha else {
-                    throw StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(size.width)x\(end - first) RGB rows, though it says it works on the rows around each row (a bug in the stage)")
+                    throw Self.brokenPromise(result, of: Size(size.width, end - first), "on the rows around each row")
                 }
                 return result
             }
+            // A stopped stage leaves its rows unmade: they never reach the ring.
+            try Cancellation.checkCurrent()
             for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: size.width * 3) }
-            try applyPoints(of: level, rows: first..<end)
+            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: Size(size.width, end - first), rowStride: rowStride,
+                                 located: located)
             rings[level].made = end
             // The next strip's window starts `radius` above it: the rows before are done with.
             if level == 1 { releaseDecoded(max(0, end - radius)) }
@@ -146,22 +152,26 @@ final class StripChain {
         return rings[level].made
     }
 
-    /// The point stages of `level` on its strip `rows`, in place (a strip never wraps).
-    private func applyPoints(of level: Int, rows: Range<Int>) throws {
-        guard !levels[level].points.isEmpty else { return }
-        let first = slot(level, rows.lowerBound), strip = Size(size.width, rows.count)
-        let view = try Image.viewing(rows: first, size: strip, rowStride: rowStride)
-        var current = view
-        for (index, stage) in levels[level].points {
+    /// `stages` (point stages) on the `size` rows at `first`, in place (a strip never wraps);
+    /// `located` gives a stage's failure its name and place.
+    static func applyPoints(_ stages: [(index: Int, stage: any Transform)], toRows first: UnsafeMutablePointer<UInt8>, size: Size,
+                            rowStride: Int, startingFrom start: Image? = nil, located: (Int, () throws -> Image) throws -> Image) throws {
+        let view = try Image.viewing(rows: first, size: size, rowStride: rowStride)
+        var current = start ?? view
+        for (index, stage) in stages {
             current = try located(index) {
                 let result = try stage.apply(to: current)
-                guard result.size == strip, !result.hasAlpha else {
-                    throw StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(strip) RGB rows, though it says it works row by row (a bug in the stage)")
-                }
+                guard result.size == size, !result.hasAlpha else { throw brokenPromise(result, of: size, "row by row") }
                 return result
             }
         }
+        try Cancellation.checkCurrent()
         guard current !== view else { return }
-        for y in 0..<rows.count { (first + y * rowStride).update(from: current.rowStart(y), count: size.width * 3) }
+        for y in 0..<size.height { (first + y * rowStride).update(from: current.rowStart(y), count: size.width * 3) }
+    }
+
+    /// A stage that made other rows than its class promised.
+    static func brokenPromise(_ result: Image, of size: Size, _ how: String) -> StageError {
+        StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(size) RGB rows, though it says it works \(how) (a bug in the stage)")
     }
 }

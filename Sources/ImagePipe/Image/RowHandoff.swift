@@ -6,8 +6,8 @@ import CJPEGStrict
 /// The rows of a JPEG being decoded on one thread, handed to a reader on another as they come
 /// (the streamed run: decode on one core, stages and encoder on the other).
 ///
-/// Once the decoder knows the picture's size and metadata it waits for the reader's word: a ring
-/// of rows (`Start.ringRows`; row y in slot y % ring, rewritten once the reader has let go of
+/// Once the decoder knows the picture's size and metadata it waits for the reader's word
+/// (`decide(ringRows:)`): a ring of rows (row y in slot y % ring, rewritten once the reader has let go of
 /// row y - ring, so memory does not grow with the picture), or the whole picture (0: the reader
 /// declined, and the ordinary run takes the decode). The decoder's buffer belongs to the decoder:
 /// on a failure it frees it, so `failing` waits until the reader has let go (`stopReading`), and

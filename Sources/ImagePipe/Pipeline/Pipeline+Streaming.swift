@@ -2,7 +2,7 @@
 /// rows through the stages and into the JPEG encoder as soon as it is decoded, so that decoding
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
 /// the same way). It applies when the pixels need nothing but row-local work between the two:
-/// a whole decode as stored (no DCT reduction, no EXIF turn), stages that work on rows,
+/// a whole decode as stored (no DCT reduction, no EXIF turn), stages that are point or area stages,
 /// and a JPEG `save` that needs no profile conversion. Stages may be point or area stages
 /// (`StageClass`): `StripChain` pulls their strips. The decode goes into a ring of rows that
 /// the decoder rewrites as the encoder lets go of them, so a 300-megapixel picture holds some
@@ -47,7 +47,12 @@ extension Pipeline {
             defer { handoff.decoderReturned() }
             return try Image.decodeRawJPEG(path: path, header: header, options: options, watcher: handoff)
         }
-        defer { _ = try? decoder.join() } // on every way out: the thread is not left running
+        // On every way out the decoder is let go (it may wait for the reader's word or for room)
+        // and joined: the thread is not left running.
+        defer {
+            handoff.stopReading()
+            _ = try? decoder.join()
+        }
         func decoded() throws -> Image {
             try withLocation(stage: 0) {
                 try StrictJPEG.finished(decoder.join(), orientation: description.orientation, options: options, path: path)
@@ -62,7 +67,7 @@ extension Pipeline {
             return .declined(try decoded())
         }
         let levels = StripChain.levels(of: transforms)! // streamingSave's promise
-        let ring = Self.ringRows(width: start.size.width, rowStride: start.rowStride, height: start.size.height,
+        let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
                                  holding: StripChain.decodeRingNeeds(levels, decodeStrip: Self.streamedStripRows))
         handoff.decide(ringRows: ring)
         guard let pixels = handoff.waitForPixels(), handoff.beginReading() else {
@@ -126,6 +131,8 @@ extension Pipeline {
             error.path = destination
             throw error
         }
+        // As `Save.write` does: a run stopped meanwhile writes nothing.
+        try context.cancellation?.check(path: destination)
         let written = try withLocation(stage: transforms.count + 1) { try save.store(bytes, at: destination, in: context) }
         return .written(RunResult(plan: prepared.plan, outputs: [written]))
     }
@@ -133,7 +140,7 @@ extension Pipeline {
     /// Rows of the ring the streamed decode uses: a whole number of strips (so a strip never
     /// wraps), about 16 MiB of them, at least 4 strips and at least `holding` rows (what the
     /// first area stage reads at once); 0, the whole picture, when that would hold it all anyway.
-    static func ringRows(width: Int, rowStride: Int, height: Int, holding: Int = 0) -> Int {
+    static func ringRows(rowStride: Int, height: Int, holding: Int = 0) -> Int {
         let strips = max(4, (16 << 20) / max(1, rowStride * streamedStripRows), (holding + streamedStripRows - 1) / streamedStripRows)
         let rows = strips * streamedStripRows
         return rows >= height ? 0 : rows
@@ -145,26 +152,17 @@ extension Pipeline {
                                 stages: [(index: Int, stage: any Transform)],
                                 convertingFrom profile: ICCProfile?, options: LoadOptions, path: String) throws {
         let size = Size(width, rows)
-        let strip = try Image.viewing(rows: first, size: size, rowStride: rowStride)
-        var current = strip
+        var converted: Image?
         if let profile {
-            do { current = try current.converted(from: profile, to: .sRGB, intent: options.intent) } catch var error as ImageError {
+            do {
+                converted = try Image.viewing(rows: first, size: size, rowStride: rowStride).converted(from: profile, to: .sRGB, intent: options.intent)
+            } catch var error as ImageError {
                 error.path = path
                 throw error
             }
         }
-        for (index, transform) in stages {
-            current = try withLocation(stage: index) {
-                let result = try transform.apply(to: current)
-                guard result.size == size, !result.hasAlpha else {
-                    throw StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(size) RGB rows, though it says it works row by row (a bug in the stage)")
-                }
-                return result
-            }
-        }
-        guard current !== strip else { return }
-        for y in 0..<rows {
-            (first + y * rowStride).update(from: current.rowStart(y), count: width * 3)
+        try StripChain.applyPoints(stages, toRows: first, size: size, rowStride: rowStride, startingFrom: converted) { index, body in
+            try withLocation(stage: index, body)
         }
     }
 }

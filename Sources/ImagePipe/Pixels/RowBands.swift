@@ -34,7 +34,10 @@ public enum RowBands {
         // and all of them end before `run` returns, which is what makes that sound.
         nonisolated(unsafe) let body = body
         DispatchQueue.concurrentPerform(iterations: bands) { band in
-            inPieces((band * rows / bands)..<((band + 1) * rows / bands), piece: piece, cancellation: cancellation, body)
+            // Dispatch's threads do not inherit the task-local: a body's own checks see it too.
+            Cancellation.$current.withValue(cancellation) {
+                inPieces((band * rows / bands)..<((band + 1) * rows / bands), piece: piece, cancellation: cancellation, body)
+            }
         }
     }
 
