@@ -112,6 +112,12 @@ struct StripBox: Transform, DeclaredStage {
         let output = directory.file("out.jpg")
         let error = try #require(throws: (any Error).self) { try pipeline.run(in: RunContext(input: cut, output: output)) }
         #expect("\(error)".contains("cut.jpg"), "\(error)")
+        // Without Huffman optimization libjpeg writes as it goes: its output has grown past the
+        // first buffer when the rows stop (libjpeg's memory destination then left a freed pointer
+        // behind, and the failed encode freed it again).
+        let plain = Pipeline(transforms: [StripInvert()], sink: Save(options: SaveOptions(quality: 90, optimizeCoding: false)))
+        let cutShort = try #require(throws: (any Error).self) { try plain.run(in: RunContext(input: cut, output: output)) }
+        #expect("\(cutShort)".contains("cut.jpg"), "\(cutShort)")
         let failing = try #require(throws: PipelineError.self) {
             try Pipeline(transforms: [StripInvert(failAfterRows: 100)]).run(in: RunContext(input: input, output: output))
         }
@@ -134,6 +140,25 @@ struct StripBox: Transform, DeclaredStage {
         #expect(windows.count > 4 && windows.allSatisfy { $0 < 1500 }, "\(windows)")
         #expect(near.heights.withLock { $0.reduce(0, +) } < 1500 * 2, "windows overlap by their radius only")
         #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory)))
+    }
+
+    /// An encode whose rows stop halfway fails with libjpeg's word, however much it had written
+    /// (a stopped run, a failed decode): its output buffer had grown, and the old error path
+    /// freed libjpeg's first one again.
+    @Test func aJPEGEncodeWhoseRowsStopHalfwayFails() throws {
+        var random = SeededGenerator(seed: 8)
+        let picture = try Synthetic.image(1500, 600) { _, _ in
+            Color(red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random), blue: .random(in: 0...255, using: &random))
+        }
+        let error = try #require(throws: ImageError.self) {
+            try JPEGEncoder.encode(picture.pixels, size: picture.size, rowStride: picture.rowStride, quality: 95, chroma: .c444, gray: false,
+                                   progressive: false, optimizeCoding: false, metadata: OutputMetadata()) { needed in min(needed, 400) }
+        }
+        #expect(error.reason.hasSuffix("row 400 of the picture never came"), "\(error)")
+        // And whole, the same call writes a file.
+        let whole = try JPEGEncoder.encode(picture.pixels, size: picture.size, rowStride: picture.rowStride, quality: 95, chroma: .c444,
+                                           gray: false, progressive: false, optimizeCoding: false, metadata: OutputMetadata()) { $0 }
+        #expect(try Image.decode(whole).size == Size(1500, 600))
     }
 
     @Test func aDecodeFailingHalfwayFailsTheRunNamingTheInputAndWritesNothing() throws {
