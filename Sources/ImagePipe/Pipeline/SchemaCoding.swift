@@ -112,7 +112,7 @@ public enum SchemaCoding {
                 count = Int(pair[0])...Int(pair[1])
             }
             type = .numbers(count: count, each: range ?? -1e9...1e9)
-        default: throw StageError("stage '\(stage)': parameter '\(name)' has an unknown kind '\(kind)'")
+        default: throw refused("has an unknown kind '\(kind)'")
         }
         let acceptsAuto = json["auto"]?.boolValue ?? false
         let required = json["required"]?.boolValue ?? false
@@ -122,7 +122,7 @@ public enum SchemaCoding {
         var defaultValue: Value?
         if !acceptsAuto, let text = json["default"]?.stringValue {
             do { defaultValue = try type.parse(text) } catch {
-                throw StageError("stage '\(stage)': parameter '\(name)' has a default '\(text)' its own type refuses: \(error.reason)")
+                throw refused("has a default '\(text)' its own type refuses: \(error.reason)")
             }
         }
         return Parameter(name, type, default: defaultValue, required: required,
