@@ -28,6 +28,8 @@ struct OptionParser {
                 continue
             }
             if !argument.hasPrefix("--"), argument.count > 2 {
+                // ImageMagick's `-resize 50%` would otherwise read as the bundle `-r -e size`.
+                if let habit = OptionHabits.message(for: argument, next: remaining.first) { throw UsageError(habit) }
                 try parseBundle(argument.dropFirst(), remaining: &remaining)
                 continue
             }
@@ -37,7 +39,7 @@ struct OptionParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            let option = try self.option(named: name)
+            let option = try self.option(named: name, next: inlineValue ?? remaining.first)
             if option.takesValue {
                 guard let value = inlineValue ?? remaining.popFirst() else {
                     throw UsageError("option '\(name)' needs a value")
@@ -45,6 +47,7 @@ struct OptionParser {
                 record(option, value)
             } else {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
+                if let habit = OptionHabits.quietWithNumber(name, next: remaining.first) { throw UsageError(habit) }
                 record(option, "")
             }
         }
@@ -55,7 +58,7 @@ struct OptionParser {
     private mutating func parseBundle(_ letters: Substring, remaining: inout ArraySlice<String>) throws(UsageError) {
         var rest = letters[...]
         while let letter = rest.popFirst() {
-            let option = try self.option(named: "-\(letter)")
+            let option = try self.option(named: "-\(letter)", next: nil)
             guard option.takesValue else {
                 record(option, "")
                 continue
@@ -68,8 +71,9 @@ struct OptionParser {
         }
     }
 
-    private func option(named name: String) throws(UsageError) -> Option {
+    private func option(named name: String, next: String?) throws(UsageError) -> Option {
         guard let option = options.first(where: { $0.names.contains(name) }) else {
+            if let habit = OptionHabits.message(for: name, next: next) { throw UsageError(habit) }
             let known = options.flatMap(\.names)
             let hint = Suggestion.closestOption(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
             throw UsageError("unknown option '\(name)'\(hint)")

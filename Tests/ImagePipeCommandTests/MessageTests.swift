@@ -35,6 +35,74 @@ import TestSupport
         #expect(StageSynonyms.suggestion(for: "round", in: ["fit"]) == nil, "only stages that exist")
     }
 
+    /// Each parameter spelled as ImageMagick, libvips or sharp spell it, and the exact
+    /// replacement the error gives; running the replacement is checked too.
+    @Test(arguments: [
+        ("save o.jpg Q=80", "save: unknown parameter 'Q': write quality=80"),
+        ("save o.jpg q=80", "save: unknown parameter 'q': write quality=80"),
+        ("save o.jpg strip=true", "save: unknown parameter 'strip': write keep=none"),
+        ("save o.jpg interlace=Plane", "save: unknown parameter 'interlace': write progressive=true"),
+        ("save o.jpg chroma-subsampling=4:2:0", "save: unknown parameter 'chroma-subsampling': write chroma=420"),
+        ("resize 32x32 gravity=NorthEast", "resize: unknown parameter 'gravity': write position=top-right"),
+        ("resize 32x32 gravity=centre", "resize: unknown parameter 'gravity': write position=center"),
+        ("resize 32x32 filter=Lanczos", "resize: unknown parameter 'filter': write kernel=lanczos3"),
+        ("resize width=300", "resize: unknown parameter 'width': write size=300x"),
+        ("resize 8x8 without-enlargement=true", "resize: unknown parameter 'without-enlargement': write upscale=false"),
+        ("rotate 45", "rotate: invalid turn '45': expected one of 90, 180, 270; angle takes it: write angle=45"),
+    ])
+    func otherToolsParametersGetTheirReplacement(written: String, message: String) throws {
+        let result = try CommandRunner.run(["check", "-e", written])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("<inline>:1:"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").first?.hasSuffix("error: " + message) == true, "\(result.standardError)")
+        // The advice, taken as given, is a pipeline that checks.
+        let advice = String(message[message.range(of: "write ")!.upperBound...])
+        let key = written.split(separator: " ").dropFirst().last { $0.contains("=") || Double($0) != nil }!
+        let fixed = written.replacingOccurrences(of: String(key), with: advice)
+        #expect(try CommandRunner.run(["check", "-e", fixed]).status == 0, "\(fixed)")
+    }
+
+    @Test func aWordWhereASizeGoesIsNotCalledANumber() throws {
+        let result = try CommandRunner.run(["check", "-e", "resize top"])
+        #expect(result.standardError.hasPrefix("<inline>:1:8: error: resize: invalid size 'top': expected a size WxH, Wx (width only), xH (height only) or percentages (50%, 50%x25%); position takes it: write position=top\n"), "\(result.standardError)")
+        #expect(try CommandRunner.run(["check", "-e", "resize 300"]).standardError.contains("a bare number is ambiguous: write 300x for a width, x300 for a height"))
+    }
+
+    @Test func choiceValuesAsOtherToolsSpellThemAreTaken() throws {
+        let result = try CommandRunner.run(["check", "-e", "resize 8x8 kernel=bicubic | save o.bin format=jpg"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "load\nresize 8x8 kernel=cubic\nsave o.bin format=jpeg\n")
+        #expect(try CommandRunner.run(["check", "-e", "save format=jpg2"]).status == 2)
+    }
+
+    @Test(arguments: [
+        (["--quality", "80"], "unknown option '--quality': quality is a parameter of save: end the pipeline with '| save quality=80'"),
+        (["--quality=75"], "unknown option '--quality': quality is a parameter of save: end the pipeline with '| save quality=75'"),
+        (["-quality", "80"], "unknown option '-quality': quality is a parameter of save: end the pipeline with '| save quality=80'"),
+        (["-q", "80"], "-q is --quiet here, and 80 would be an input; quality is a parameter of save: end the pipeline with '| save quality=80'"),
+        (["--strip"], "unknown option '--strip': metadata is left out already: save writes only what its keep= names (keep=none by default)"),
+        (["-resize", "50%"], "unknown option '-resize': resizing is a stage: -e 'resize 50% fit=inside' (within the box, keeping the aspect ratio, as ImageMagick's -resize)"),
+        (["--thumbnail", "200"], "unknown option '--thumbnail': resizing is a stage: -e 'resize 200x fit=inside' (metadata is left out unless save's keep= names it)"),
+        (["--size", "200"], "unknown option '--size': resizing is a stage: -e 'resize 200x200 fit=inside' (within the box, keeping the aspect ratio, as vipsthumbnail's --size)"),
+    ])
+    func otherToolsOptionsGetTheirReplacement(arguments: [String], message: String) throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "a.png")
+        let result = try CommandRunner.run(["run", "-e", "fit 4x4", "a.png", "-o", "b.jpg"] + arguments, in: directory.path)
+        #expect(result.status == 2)
+        #expect(result.standardError == "imagepipe: \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/b.jpg"))
+    }
+
+    @Test func aBundleOfShortFlagsIsStillABundle() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "a.png")
+        #expect(try CommandRunner.run(["run", "-e", "fit 4x4", "-qr", ".", "--out-dir", "out"], in: directory.path).status == 0)
+        // -q before a number that is a file is --quiet and an input.
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "80")
+        #expect(try CommandRunner.run(["run", "-e", "fit 4x4", "-q", "80", "-o", "b.png"], in: directory.path).status == 0)
+    }
+
     @Test func anUnsetVariableIsReportedOnce() throws {
         let result = try CommandRunner.run(["check", "-e", "fit $SIZE | letterbox ${SIZE}"])
         #expect(result.status == 2)

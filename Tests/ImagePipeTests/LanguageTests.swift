@@ -75,6 +75,17 @@ import TestSupport
         #expect(try compiler.compile("save '$OUT'").sink.text == #"save "\$OUT""#)
     }
 
+    @Test func variableDefaults() throws {
+        let text = "crop ${SIZE:-300x300} | save \"${OUT:-out}.png\""
+        #expect(try compiler.compile(text).text == "load\ncrop 300x300\nsave out.png")
+        #expect(try compiler.compile(text, variables: ["SIZE": "64x64", "OUT": "a"]).text == "load\ncrop 64x64\nsave a.png")
+        // Empty counts as unset, as in a shell; without a default an empty value stays empty.
+        #expect(try compiler.compile(text, variables: ["SIZE": ""]).text == "load\ncrop 300x300\nsave out.png")
+        #expect(try compiler.compile("crop 9x9 | save \"a${X}.png\"", variables: ["X": ""]).sink.text == "save a.png")
+        #expect(errors("crop ${SIZE:300}") != nil)
+        #expect(errors("crop ${SIZE:-300") != nil)
+    }
+
     // MARK: every diagnostic, exact text
 
     @Test func unknownStage() {
@@ -157,7 +168,7 @@ import TestSupport
                      ^~~~
             """)
         #expect(errors("save 5$.png") == """
-            test.pipe:1:7: error: '$' must start a variable, like $NAME or ${NAME}; write \\$ for a dollar sign
+            test.pipe:1:7: error: '$' must start a variable, like $NAME, ${NAME} or ${NAME:-DEFAULT}; write \\$ for a dollar sign
                 save 5$.png
                       ^
             """)

@@ -50,7 +50,10 @@ public struct ResizeSize: Hashable, Sendable, CustomStringConvertible {
         let expected = "expected a size WxH, Wx (width only), xH (height only) or percentages (50%, 50%x25%)"
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         if parts.count == 1 {
-            guard text.hasSuffix("%") else { throw ValueError("\(expected); a bare number is ambiguous: write \(text)x for a width, x\(text) for a height") }
+            guard text.hasSuffix("%") else {
+                guard Int(text) != nil else { throw ValueError(expected) }
+                throw ValueError("\(expected); a bare number is ambiguous: write \(text)x for a width, x\(text) for a height")
+            }
             let side = try Self.side(parts[0], max: max, expected: expected)
             self.init(width: side, height: side)
             return

@@ -4,7 +4,8 @@
 /// - `"…"` quotes with escapes (`\"`, `\\`, `\n`, `\t`, `\$`) and `$NAME` expansion; `'…'` quotes
 ///   literally; outside quotes `\` escapes the next character, and `\` at the end of a line
 ///   continues the stage on the next line.
-/// - `$NAME` or `${NAME}` is replaced by a variable's value (`--set NAME=VALUE`).
+/// - `$NAME` or `${NAME}` is replaced by a variable's value (`--set NAME=VALUE`); `${NAME:-TEXT}`
+///   gives TEXT when the variable is unset or empty.
 /// - Comments: `#` where a stage name would start (the start of a line, or after `|`) begins a
 ///   comment to the end of the line; elsewhere `#` begins a comment only when a space or the line
 ///   end follows it. So `fill=#000` and `color #ff0000` are colours, and `fit 10x10 # small`
@@ -175,7 +176,7 @@ struct Lexer {
         error("unterminated string: add a closing '", at: opening)
     }
 
-    /// Reads `$NAME` or `${NAME}` at the cursor and returns the variable's value.
+    /// Reads `$NAME`, `${NAME}` or `${NAME:-TEXT}` at the cursor and returns the variable's value.
     private mutating func expandVariable() -> String {
         let start = here()
         advance()
@@ -186,15 +187,32 @@ struct Lexer {
             name.append(character)
             advance()
         }
+        // `${NAME:-TEXT}` gives TEXT when NAME is unset or empty, as a POSIX shell does.
+        var fallback: String?
+        if braced, !name.isEmpty, peek() == ":" {
+            advance()
+            if peek() == "-" {
+                advance()
+                var text = ""
+                while let character = peek(), character != "}", !Lexer.isNewline(character) {
+                    text.append(character)
+                    advance()
+                }
+                fallback = text
+            } else {
+                name = ""
+            }
+        }
         if braced {
             if peek() == "}" { advance() } else { name = "" }
         }
         let location = SourceLocation(file: file, line: start.line, column: start.column, length: column - start.column)
         guard !name.isEmpty, !name.first!.isNumber else {
-            error("'$' must start a variable, like $NAME or ${NAME}; write \\$ for a dollar sign", at: location)
+            error("'$' must start a variable, like $NAME, ${NAME} or ${NAME:-DEFAULT}; write \\$ for a dollar sign", at: location)
             return ""
         }
-        guard let value = variables[name] else {
+        let given = variables[name]
+        guard let value = fallback != nil && given?.isEmpty != false ? fallback : given else {
             error("unset variable '\(name)': give it with --set \(name)=VALUE", at: location)
             return ""
         }

@@ -34,12 +34,16 @@ public struct Schema: Sendable {
             let parameter: Parameter
             if let key = argument.key {
                 guard let named = self.parameter(named: key) else {
-                    let hint = Suggestion.closest(to: key, in: parameters.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-                    throw ArgumentError("\(name): unknown parameter '\(key)'\(hint)", at: .key(index))
+                    throw ArgumentError("\(name): unknown parameter '\(key)'\(hint(forKey: key, value: argument.value))", at: .key(index))
                 }
                 parameter = named
             } else {
                 guard let next = positional.next() else {
+                    // `Q=80`: not a key=value to the lexer (keys are lower-case), but meant as one.
+                    if let equals = argument.value.firstIndex(of: "="), case let key = String(argument.value[..<equals]),
+                       let replacement = ParameterHabits.replacement(forKey: key, value: String(argument.value[argument.value.index(after: equals)...]), among: parameters.map(\.name)) {
+                        throw ArgumentError("\(name): unknown parameter '\(key)': write \(replacement)", at: .value(index))
+                    }
                     let takes = parameters.filter(\.isPositional).map(\.name)
                     let what = takes.isEmpty ? "takes no positional argument" : "takes at most \(takes.count) positional (\(takes.joined(separator: ", ")))"
                     throw ArgumentError("\(name): unexpected argument '\(argument.value)': \(name) \(what); name the parameter, as key=value", at: .value(index))
@@ -50,10 +54,19 @@ public struct Schema: Sendable {
                 throw ArgumentError("\(name): '\(parameter.name)' is given twice", at: argument.key == nil ? .value(index) : .key(index))
             }
             if parameter.acceptsAuto, argument.value == "auto" { continue }
+            var written = argument.value
+            if case let .choice(options) = parameter.type, let synonym = ParameterHabits.choice(written, for: parameter.name, among: options) {
+                written = synonym
+            }
             do {
-                values[parameter.name] = try parameter.type.parse(argument.value)
+                values[parameter.name] = try parameter.type.parse(written)
             } catch {
-                throw ArgumentError("\(name): invalid \(parameter.name) '\(argument.value)': \(error.reason)", at: .value(index))
+                var reason = error.reason
+                // `rotate 45`: a positional value that another parameter of the stage takes.
+                if argument.key == nil, let other = parameters.first(where: { !$0.isPositional && (try? $0.type.parse(written)) != nil }) {
+                    reason += "; \(other.name) takes it: write \(other.name)=\(written)"
+                }
+                throw ArgumentError("\(name): invalid \(parameter.name) '\(argument.value)': \(reason)", at: .value(index))
             }
         }
         for parameter in parameters where values[parameter.name] == nil {
@@ -61,6 +74,14 @@ public struct Schema: Sendable {
             values[parameter.name] = parameter.defaultValue
         }
         return Arguments(values)
+    }
+
+    /// " (did you mean 'x'?)" for a misspelt parameter, or ": write quality=80" for another
+    /// tool's name of one.
+    private func hint(forKey key: String, value: String) -> String {
+        let names = parameters.map(\.name)
+        if let close = Suggestion.closest(to: key, in: names) { return " (did you mean '\(close)'?)" }
+        return ParameterHabits.replacement(forKey: key, value: value, among: names).map { ": write \($0)" } ?? ""
     }
 
     /// The canonical text of a stage with these arguments: defaults left out, positional

@@ -8,7 +8,7 @@ public enum StageSynonyms {
         "upscale": "resize", "size": "resize",
         "zoom": "fit", "contain": "fit",
         "grey": "grayscale", "gray": "grayscale", "greyscale": "grayscale", "gray-scale": "grayscale",
-        "grey-scale": "grayscale", "monochrome": "grayscale", "desaturate": "grayscale", "bw": "grayscale",
+        "grey-scale": "grayscale", "monochrome": "grayscale", "colorspace": "grayscale", "colourspace": "grayscale", "desaturate": "grayscale", "bw": "grayscale",
         "mirror": "flop", "hflip": "flop", "flip-horizontal": "flop", "vflip": "flip", "flip-vertical": "flip",
         "round": "circle-crop", "avatar": "circle-crop", "circle": "circle-crop", "circular": "circle-crop",
         "pad": "extend", "border": "extend", "canvas": "letterbox",

@@ -1,0 +1,77 @@
+/// Parameter names and values that people bring from ImageMagick, libvips, sharp and Pillow.
+///
+/// A value with one clear meaning here is taken as written (`format=jpg` is `format=jpeg`). A
+/// parameter name from another tool is answered with the exact replacement (`q=80` gets "write
+/// quality=80") rather than taken, so that each setting keeps one spelling in pipelines, in their
+/// canonical text and in the docs.
+public enum ParameterHabits {
+    /// Another tool's word for a parameter here, and how its value translates (nil: no
+    /// translation for that value, so only the name is pointed out).
+    struct Rename: Sendable {
+        let parameter: String
+        let value: @Sendable (String) -> String?
+    }
+
+    /// Other values of a choice, by parameter name: the choice's own value for each.
+    static let valueSynonyms: [String: [String: String]] = [
+        "format": ["jpg": "jpeg", "jpe": "jpeg", "tif": "tiff"],
+        "kernel": ["lanczos": "lanczos3", "bilinear": "linear", "bicubic": "cubic", "catmull-rom": "cubic", "point": "nearest"],
+    ]
+
+    private static let same: @Sendable (String) -> String? = { $0 }
+    private static let isTrue: @Sendable (String) -> Bool? = {
+        switch $0.lowercased() {
+        case "true", "1", "yes", "on": true
+        case "false", "0", "no", "off": false
+        default: nil
+        }
+    }
+
+    /// ImageMagick's and sharp's gravity names → positions here.
+    private static let gravities = [
+        "center": "center", "centre": "center", "north": "top", "south": "bottom", "east": "right", "west": "left",
+        "northeast": "top-right", "northwest": "top-left", "southeast": "bottom-right", "southwest": "bottom-left",
+        "smart": "attention", "attention": "attention", "entropy": "entropy",
+    ]
+
+    static let renames: [String: Rename] = [
+        "q": Rename(parameter: "quality", value: same),
+        "qual": Rename(parameter: "quality", value: same),
+        "strip": Rename(parameter: "keep") { isTrue($0).map { $0 ? "none" : "all" } },
+        "interlace": Rename(parameter: "progressive") { value in
+            isTrue(value).map(String.init) ?? (["none", "no"].contains(value.lowercased()) ? "false" : "true")
+        },
+        "interlaced": Rename(parameter: "progressive") { isTrue($0).map(String.init) },
+        "gravity": Rename(parameter: "position") { gravities[$0.lowercased().filter { $0 != "-" }] },
+        "crop": Rename(parameter: "position") { gravities[$0.lowercased()] },
+        "filter": Rename(parameter: "kernel") { value in
+            let lower = value.lowercased()
+            return valueSynonyms["kernel"]?[lower] ?? lower
+        },
+        "subsampling": Rename(parameter: "chroma") { String($0.filter { $0 != ":" }) },
+        "chroma-subsampling": Rename(parameter: "chroma") { String($0.filter { $0 != ":" }) },
+        "sampling-factor": Rename(parameter: "chroma") { ["4:2:0": "420", "2x2": "420", "4:2:2": "422", "2x1": "422", "4:4:4": "444", "1x1": "444"][$0] },
+        "without-enlargement": Rename(parameter: "upscale") { isTrue($0).map { String(!$0) } },
+        "compression-level": Rename(parameter: "compression", value: same),
+        "level": Rename(parameter: "compression", value: same),
+        "width": Rename(parameter: "size") { "\($0)x" },
+        "w": Rename(parameter: "size") { "\($0)x" },
+        "height": Rename(parameter: "size") { "x\($0)" },
+        "h": Rename(parameter: "size") { "x\($0)" },
+    ]
+
+    /// The value of a choice that `value` stands for, when it is another spelling of one.
+    static func choice(_ value: String, for parameter: String, among options: [String]) -> String? {
+        guard !options.contains(value), let synonym = valueSynonyms[parameter]?[value.lowercased()], options.contains(synonym) else { return nil }
+        return synonym
+    }
+
+    /// What to write instead of `key=value` among a stage's `parameters`, when `key` is another
+    /// tool's name for one of them: `quality=80`, or just `quality` when the value has no
+    /// translation.
+    public static func replacement(forKey key: String, value: String, among parameters: [String]) -> String? {
+        guard let rename = renames[key.lowercased()], parameters.contains(rename.parameter) else { return nil }
+        guard let translated = rename.value(value) else { return rename.parameter }
+        return "\(rename.parameter)=\(translated)"
+    }
+}
