@@ -1,8 +1,8 @@
 import ImagePipe
 
-/// `trim [threshold=10] [background=auto]` — cut away a uniform border, as sharp's `trim`: the
-/// smallest rectangle holding every pixel that differs from the background by more than the
-/// threshold in some channel.
+/// `trim [threshold=10] [background=auto] [line-art=false]` — cut away a uniform border, as
+/// sharp's `trim` and libvips' `find_trim`: the smallest rectangle holding every pixel that
+/// differs from the background by more than the threshold in some channel.
 ///
 /// Its output size depends on the pixels, so the plan gives the input size as an upper bound
 /// (`outputSizeIsUpperBound`) and `explain` says "at most".
@@ -14,14 +14,18 @@ public struct TrimStage: Transform, DeclaredStage {
                   help: "How far (0…255, in any channel, alpha included) a pixel may be from the background and still count as border; 10 as sharp."),
             Param(\.background, "background", .color, auto: true,
                   help: "The border's color; auto takes the top-left pixel's, as sharp."),
+            Param(\.lineArt, "line-art", .boolean, default: false,
+                  help: "false counts a pixel as content only when most of its 3×3 neighborhood differs too (the median libvips' find_trim takes), so JPEG ringing and noise along a border are cut with it; true counts every pixel, for drawings whose one-pixel lines must stay, as libvips' line_art."),
         ])
 
     public var threshold: Int
     public var background: Color?
+    public var lineArt: Bool
 
-    public init(threshold: Int = 10, background: Color? = nil) {
+    public init(threshold: Int = 10, background: Color? = nil, lineArt: Bool = false) {
         self.threshold = threshold
         self.background = background
+        self.lineArt = lineArt
     }
 
     public var outputSizeIsUpperBound: Bool { true }
@@ -35,12 +39,17 @@ public struct TrimStage: Transform, DeclaredStage {
 
     /// The rectangle that stays, nil when the picture is all border (it is then kept whole, as
     /// there would be nothing left).
-    public func content(of image: Image) -> Rect? {
-        image.contentBounds(background: background ?? image.pixel(x: 0, y: 0), threshold: threshold)
+    public func content(of image: Image) throws -> Rect? {
+        try image.contentBounds(background: background ?? image.pixel(x: 0, y: 0), threshold: threshold, smoothing: !lineArt)
     }
 
+    /// Crops to the content and notes the box kept (`run --json`, `explain --pixels`).
     public func apply(to image: Image) throws -> Image {
-        guard let rect = content(of: image) else { return image }
-        return try image.cropped(to: rect)
+        let rect = try content(of: image) ?? Rect(x: 0, y: 0, width: image.width, height: image.height)
+        StageNote.record(StageNote(name: "box", text: "\(rect.width)x\(rect.height)+\(rect.x)+\(rect.y) of \(image.size)", value: .object([
+            ("x", .number(Double(rect.x))), ("y", .number(Double(rect.y))),
+            ("width", .number(Double(rect.width))), ("height", .number(Double(rect.height))),
+        ])))
+        return rect.width == image.width && rect.height == image.height ? image : try image.cropped(to: rect)
     }
 }

@@ -2,19 +2,44 @@ extension Image {
     /// The smallest rectangle holding every pixel that differs from `background` by more than
     /// `threshold` in some channel (alpha included; two fully transparent pixels are equal
     /// whatever their colour), as libvips' `find_trim`; nil when every pixel is background.
-    public func contentBounds(background: Color, threshold: Int) -> Rect? {
-        let channels = channelCount, width = width
+    ///
+    /// With `smoothing`, each channel is first taken as the median of the pixel's 3×3
+    /// neighbourhood (edges repeated), as libvips' `find_trim` does: JPEG ringing swings to both
+    /// sides of the border's colour, and its median stays close to it, so the ringing along a
+    /// border is cut with the border rather than left as a strip.
+    public func contentBounds(background: Color, threshold: Int, smoothing: Bool = true) throws(ImageError) -> Rect? {
+        let channels = channelCount, width = width, height = height
         let back = [Int(background.red), Int(background.green), Int(background.blue), Int(background.alpha)]
+        var rows = [UnsafePointer<UInt8>](repeating: rowStart(0), count: 3)
+        var values = [Int](repeating: 0, count: 4)
+        var nine = [Int](repeating: 0, count: 9)
+        func differs(_ x: Int) -> Bool {
+            if smoothing {
+                let columns = [max(x - 1, 0), x, min(x + 1, width - 1)]
+                for channel in 0..<channels {
+                    var index = 0
+                    for row in rows {
+                        for column in columns {
+                            nine[index] = Int(row[column * channels + channel])
+                            index += 1
+                        }
+                    }
+                    nine.sort()
+                    values[channel] = nine[4]
+                }
+            } else {
+                let p = rows[1] + x * channels
+                for channel in 0..<channels { values[channel] = Int(p[channel]) }
+            }
+            let alpha = channels == 4 ? values[3] : 255
+            if alpha == 0 && back[3] == 0 { return false }
+            return abs(values[0] - back[0]) > threshold || abs(values[1] - back[1]) > threshold
+                || abs(values[2] - back[2]) > threshold || abs(alpha - back[3]) > threshold
+        }
         var minX = width, maxX = -1, minY = -1, maxY = -1
         for y in 0..<height {
-            let row = rowStart(y)
-            func differs(_ x: Int) -> Bool {
-                let p = row + x * channels
-                let alpha = channels == 4 ? Int(p[3]) : 255
-                if alpha == 0 && back[3] == 0 { return false }
-                return abs(Int(p[0]) - back[0]) > threshold || abs(Int(p[1]) - back[1]) > threshold
-                    || abs(Int(p[2]) - back[2]) > threshold || abs(alpha - back[3]) > threshold
-            }
+            try Cancellation.checkCurrent()
+            rows = [rowStart(max(y - 1, 0)), rowStart(y), rowStart(min(y + 1, height - 1))]
             // Only the parts of the row outside the columns already known to hold content.
             var first = -1
             for x in 0..<min(minX, width) where differs(x) { first = x; break }

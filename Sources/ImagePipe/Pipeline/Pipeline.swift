@@ -164,11 +164,11 @@ public struct Pipeline: Sendable {
                 try transform(decoded, context: writing ? context : nil, observe: observe)
             }
         }
-        guard writing else { return RunResult(plan: plan, outputs: [], notes: notes) }
+        guard writing else { return RunResult(plan: plan, outputs: [], outputSize: result.size, notes: notes) }
         let sinkStart = clock.now
         outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
         try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: (clock.now - sinkStart).inSeconds))
-        return RunResult(plan: plan, outputs: outputs, notes: notes)
+        return RunResult(plan: plan, outputs: outputs, outputSize: result.size, notes: notes)
     }
 
     /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be

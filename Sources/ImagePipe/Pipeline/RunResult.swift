@@ -2,6 +2,9 @@
 public struct RunResult: Sendable {
     public let plan: Plan
     public let outputs: [String]
+    /// The size of the picture the sink wrote: the plan's, or smaller where a stage's size
+    /// depends on the pixels (`trim`).
+    public let outputSize: Size
     /// What stages decided from the pixels (a smart crop's window), by the stage's place in the
     /// pipeline (0 the source, 1 the first transform…); stages that decided nothing are absent.
     public var notes: [Int: [StageNote]] = [:]
