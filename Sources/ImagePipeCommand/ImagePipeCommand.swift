@@ -21,6 +21,7 @@ public struct ImagePipeCommand: Sendable {
           explain      Show what a pipeline would do to a picture, from its header alone
           stages       List the stages, or describe one
           info         Show a picture's format, size, orientation, color profile and EXIF facts
+          compare      Compare two pictures: PSNR, SSIM, largest and mean difference, a diff picture
           edit         Choose a crop by hand in a browser; prints the pipeline line
           report       Merge the ledgers of a batch's shards: totals, failures, missing inputs
           man          Print the manual page, imagepipe(1)
@@ -116,12 +117,13 @@ public struct ImagePipeCommand: Sendable {
             case "edit": return try EditCommand(registry: registry).main(rest)
             case "report": return try ReportCommand().main(rest)
             case "info": return try InfoCommand().main(rest)
+            case "compare": return try CompareCommand().main(rest)
             case "man":
                 Console.output(Manual(registry: registry).page)
                 return 0
             case "completions": return try Completions(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit", "report", "info", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit", "report", "info", "compare", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {

@@ -9,7 +9,7 @@ struct Manual {
     /// Each command's help, in the order the top-level usage lists them.
     static let commands: [(name: String, help: String)] = [
         ("run", RunCommand.help), ("check", CheckCommand.help), ("explain", ExplainCommand.help),
-        ("stages", StagesCommand.help), ("info", InfoCommand.help), ("edit", EditCommand.help), ("report", ReportCommand.help),
+        ("stages", StagesCommand.help), ("info", InfoCommand.help), ("compare", CompareCommand.help), ("edit", EditCommand.help), ("report", ReportCommand.help),
     ]
 
     var page: String {
