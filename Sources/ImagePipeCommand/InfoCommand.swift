@@ -6,10 +6,12 @@ struct InfoCommand {
     static let help = """
         usage: imagepipe info FILE... [--json] [options]
 
-        Shows each picture's format, stored size, EXIF orientation (and the size as shown), frame
-        count, file size, embedded color profile (its name and color space), EXIF date, camera
-        and whether it holds a GPS position, and whether it has XMP. JPEG, PNG and WebP are only
-        scanned, HEIC and AVIF read from their container; other formats are decoded.
+        Shows each picture's format, stored size, EXIF orientation (and the size as shown), how it
+        is coded (channels, color space, alpha, bit depth; JPEG chroma, progressive and quality;
+        interlacing, lossless WebP, DPI; an animation's delays and loop count), file size,
+        embedded color profile (its name and color space), EXIF date, camera, GPS presence, lens
+        and exposure, and whether it has XMP. JPEG, PNG, GIF and WebP are only scanned, HEIC and
+        AVIF read from their container; other formats are decoded.
 
         Options:
           --json                 One JSON object per file, with "file" first

@@ -103,6 +103,61 @@ import TestSupport
         #expect(missing.status == 1 && missing.standardError.contains("none.png"))
     }
 
+    /// How each file is coded, from files another library wrote (Pillow) with known settings:
+    /// what the file's headers say, as vipsheader and identify report it.
+    @Test func infoTellsHowAFileIsCoded() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(64, 48).encoded(as: .png), to: "source.png")
+        let d = directory.path
+        try ColorReference.python("""
+            from PIL import Image
+            im = Image.open('\(d)/source.png').convert('RGB')
+            im.save('\(d)/q75.jpg', quality=75, dpi=(300, 300))
+            im.save('\(d)/q92.jpg', quality=92, subsampling=0, progressive=True)
+            im.convert('L').save('\(d)/gray.jpg', quality=80)
+            im.convert('CMYK').save('\(d)/cmyk.jpg', quality=85)
+            im.save('\(d)/plain.png', dpi=(96, 96))
+            im.convert('RGBA').save('\(d)/rgba.png')
+            im.convert('P').save('\(d)/palette.png', transparency=0)
+            frames = [im.crop((i * 4, 0, i * 4 + 32, 32)) for i in range(5)]
+            frames[0].save('\(d)/anim.gif', save_all=True, append_images=frames[1:], duration=[100, 200, 100, 100, 50], loop=3)
+            frames[0].save('\(d)/anim.webp', save_all=True, append_images=frames[1:], duration=80, loop=0, lossless=True)
+            im.save('\(d)/lossy.webp', quality=80)
+            """)
+        func info(_ name: String) throws -> (text: String, coding: JSONValue?) {
+            let text = try CommandRunner.run(["info", directory.file(name)])
+            #expect(text.status == 0, "\(name): \(text.standardError)")
+            let json = JSONValue.parse(try CommandRunner.run(["info", "--json", directory.file(name)]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+            return (text.standardOutput, json?["coding"])
+        }
+        let expected: [(String, String, [String: JSONValue])] = [
+            ("q75.jpg", "coding: 3 channels (YCbCr), 8 bits, 4:2:0, baseline, quality 75\n  resolution: 300 dpi",
+             ["jpegQuality": .number(75), "chroma": .string("4:2:0"), "interlaced": .bool(false), "dpi": .array([.number(300), .number(300)])]),
+            ("q92.jpg", "coding: 3 channels (YCbCr), 8 bits, 4:4:4, progressive, quality 92", ["jpegQuality": .number(92), "interlaced": .bool(true)]),
+            ("gray.jpg", "coding: 1 channel (gray), 8 bits, baseline, quality 80", ["colorSpace": .string("gray"), "channels": .number(1)]),
+            ("cmyk.jpg", "coding: 4 channels (CMYK), 8 bits, baseline, quality 85", ["colorSpace": .string("CMYK"), "alpha": .bool(false)]),
+            ("plain.png", "coding: 3 channels (RGB), 8 bits, not interlaced\n  resolution: 96 dpi", ["alpha": .bool(false)]),
+            ("rgba.png", "coding: 4 channels (RGB, alpha), 8 bits, not interlaced", ["alpha": .bool(true)]),
+            ("palette.png", "coding: 1 channel (palette, alpha), 8 bits palette, not interlaced", ["colorSpace": .string("palette")]),
+            ("anim.gif", "frames: 5, delays 100, 200, 100, 100, 50 ms, plays 4 times",
+             ["delays": .array([100, 200, 100, 100, 50].map { .number($0) }), "plays": .number(4)]),
+            ("anim.webp", "frames: 5, delays 80 ms each, loops forever", ["lossless": .bool(true), "plays": .number(0)]),
+            ("lossy.webp", "coding: 3 channels (YCbCr), 8 bits, lossy", ["lossless": .bool(false), "delays": .array([])]),
+        ]
+        for (name, line, fields) in expected {
+            let (text, coding) = try info(name)
+            #expect(text.contains(line), "\(name): \(text)")
+            for (key, value) in fields { #expect(coding?[key] == value, "\(name) \(key): \(coding?.text ?? "nil")") }
+        }
+        // Gray and CMYK files without a profile say what they are taken as, not "sRGB assumed".
+        #expect(try info("gray.jpg").text.contains("color profile: none (gray, shown as sRGB gray)"))
+        #expect(try info("cmyk.jpg").text.contains("color profile: none (CMYK, converted by the plain formula, as ImageMagick does)"))
+        // The exposure, as ExifTool writes it.
+        try ExifTool.write(directory.file("q75.jpg"), ["-ExposureTime=1/125", "-FNumber=2.8", "-ISO=200", "-FocalLength=50", "-LensModel=Test Lens 50mm"])
+        let exposure = try info("q75.jpg").text
+        #expect(exposure.contains("exposure: lens Test Lens 50mm, 1/125 sec., f/2.8, ISO 200, 50.0 mm"), "\(exposure)")
+    }
+
     /// The file is read once: a pipe, which gives its bytes only once, is told of as fully as a
     /// file (header, orientation, profile and the byte count all from that one read).
     @Test func infoReadsTheFileOnce() throws {

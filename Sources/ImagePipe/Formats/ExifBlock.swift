@@ -20,11 +20,18 @@ public struct ExifBlock: Sendable {
         public var date: String?
         public var camera: String?
         public var hasGPS: Bool
+        public var lens: String?
+        /// As libexif words them: `1/125 sec.`, `f/2.8`, `100`, `50.0 mm`.
+        public var exposureTime: String?
+        public var fNumber: String?
+        public var iso: String?
+        public var focalLength: String?
     }
 
-    /// The orientation, date, camera make and model, and whether there is a GPS position.
+    /// The orientation, date, camera make and model, whether there is a GPS position, the lens
+    /// and the exposure.
     public var summary: Summary {
-        var summary = Summary(orientation: nil, date: nil, camera: nil, hasGPS: false)
+        var summary = Summary(orientation: nil, date: nil, camera: nil, hasGPS: false, lens: nil, exposureTime: nil, fNumber: nil, iso: nil, focalLength: nil)
         let data = withLibexif { data in
             summary.orientation = Self.value(data, EXIF_IFD_0, EXIF_TAG_ORIENTATION).flatMap { Int($0.prefix { $0.isNumber }) }
                 ?? Self.orientationNumber(data)
@@ -34,6 +41,11 @@ public struct ExifBlock: Sendable {
             // Models often repeat the make ("Canon" "Canon EOS 5D").
             if let make, let model, model.hasPrefix(make) { summary.camera = model } else if !parts.isEmpty { summary.camera = parts.joined(separator: " ") }
             if let gps = Self.ifdContent(data, EXIF_IFD_GPS), gps.pointee.count > 0 { summary.hasGPS = true }
+            summary.lens = Self.value(data, EXIF_IFD_EXIF, EXIF_TAG_LENS_MODEL)
+            summary.exposureTime = Self.value(data, EXIF_IFD_EXIF, EXIF_TAG_EXPOSURE_TIME)
+            summary.fNumber = Self.value(data, EXIF_IFD_EXIF, EXIF_TAG_FNUMBER)
+            summary.iso = Self.value(data, EXIF_IFD_EXIF, EXIF_TAG_ISO_SPEED_RATINGS)
+            summary.focalLength = Self.value(data, EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH)
         }
         _ = data
         return summary

@@ -14,6 +14,8 @@ public struct ImageInfo: Sendable {
     public var profileSpace: ICCProfile.Space?
     public var exif: ExifBlock.Summary?
     public var hasXMP: Bool
+    /// Channels, bit depth, color space, JPEG quality and chroma, interlacing, DPI, frames.
+    public var coding: CodingFacts
 
     /// Reads the file's header and metadata. JPEG, PNG and WebP are only scanned, HEIC and AVIF
     /// read through libheif's container parser; other formats (TIFF) are decoded.
@@ -44,7 +46,33 @@ public struct ImageInfo: Sendable {
         return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),
                          orientation: header.orientation, frameCount: header.frameCount, byteCount: byteCount,
                          profileName: profile.map { $0.name.isEmpty ? "(unnamed)" : $0.name }, profileSpace: profile?.space,
-                         exif: metadata.exif.map { ExifBlock($0).summary }, hasXMP: metadata.xmp != nil)
+                         exif: metadata.exif.map { ExifBlock($0).summary }, hasXMP: metadata.xmp != nil,
+                         coding: CodingFacts.read(bytes, format: format))
+    }
+
+    /// What the pixels are taken to be without a profile: sRGB for color, and what a gray or
+    /// CMYK file is converted by.
+    var assumedColor: String {
+        switch coding.colorSpace {
+        case "gray": "none (gray, shown as sRGB gray)"
+        case "CMYK", "YCCK": "none (\(coding.colorSpace!), converted by the plain formula, as ImageMagick does)"
+        default: "none (sRGB assumed)"
+        }
+    }
+
+    /// `3 channels (YCbCr), 8 bits, 4:2:0, progressive, quality 75`
+    var codingLine: String? {
+        var parts: [String] = []
+        if let channels = coding.channels {
+            let space = coding.colorSpace.map { " (\($0)\(coding.hasAlpha == true ? ", alpha" : ""))" } ?? ""
+            parts.append("\(channels) channel\(channels == 1 ? "" : "s")\(space)")
+        }
+        if let bits = coding.bitDepth { parts.append("\(bits) bit\(bits == 1 ? "" : "s")\(coding.colorSpace == "palette" ? " palette" : "")") }
+        if let chroma = coding.chroma { parts.append(chroma) }
+        if let interlaced = coding.interlaced { parts.append(format == .jpeg ? (interlaced ? "progressive" : "baseline") : (interlaced ? "interlaced" : "not interlaced")) }
+        if let lossless = coding.lossless { parts.append(lossless ? "lossless" : "lossy") }
+        if let quality = coding.jpegQuality { parts.append("quality \(quality)") }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The facts as JSON, keys in a fixed order.
@@ -57,10 +85,27 @@ public struct ImageInfo: Sendable {
             ("frames", .number(Double(frameCount))), ("bytes", .number(Double(byteCount))),
             ("profile", profileName.map { name in .object([("name", .string(name)), ("space", .string(profileSpace?.rawValue ?? "other"))]) } ?? .null),
             ("exif", exif.map { exif in
-                .object([("date", exif.date.map(JSONValue.string) ?? .null), ("camera", exif.camera.map(JSONValue.string) ?? .null),
-                         ("gps", .bool(exif.hasGPS))])
+                func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+                return .object([("date", text(exif.date)), ("camera", text(exif.camera)), ("gps", .bool(exif.hasGPS)),
+                                ("lens", text(exif.lens)), ("exposureTime", text(exif.exposureTime)), ("fNumber", text(exif.fNumber)),
+                                ("iso", text(exif.iso)), ("focalLength", text(exif.focalLength))])
             } ?? .null),
             ("xmp", .bool(hasXMP)),
+            ("coding", codingJSON),
+        ])
+    }
+
+    private var codingJSON: JSONValue {
+        func number(_ value: Int?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+        func flag(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+        return .object([
+            ("channels", number(coding.channels)), ("alpha", flag(coding.hasAlpha)), ("bitDepth", number(coding.bitDepth)),
+            ("colorSpace", coding.colorSpace.map(JSONValue.string) ?? .null),
+            ("jpegQuality", number(coding.jpegQuality)), ("chroma", coding.chroma.map(JSONValue.string) ?? .null),
+            ("interlaced", flag(coding.interlaced)), ("lossless", flag(coding.lossless)),
+            ("dpi", coding.dpi.map { .array([.number($0.x), .number($0.y)]) } ?? .null),
+            ("delays", .array(coding.delays.map { .number(Double($0)) })), ("plays", number(coding.plays)),
+            ("colorChunks", .array(coding.colorChunks.map(JSONValue.string))),
         ])
     }
 
@@ -68,14 +113,34 @@ public struct ImageInfo: Sendable {
     public var text: String {
         var lines = ["\(format.displayName) \(storedSize), \(byteCount) bytes"]
         if orientation != 1 { lines.append("orientation: \(orientation) (shown as \(shownSize))") }
-        if frameCount > 1 { lines.append("frames: \(frameCount) (only the first is decoded)") }
-        lines.append("color profile: " + (profileName.map { "\($0) (\(profileSpace?.rawValue ?? "other"))" } ?? "none (sRGB assumed)"))
+        if let codingLine { lines.append("coding: \(codingLine)") }
+        if let dpi = coding.dpi {
+            // PNG stores pixels per metre: 3780 is 96.012 dpi, shown as the 96 it was meant as.
+            let (x, y) = (NumberFormat.text((dpi.x * 10).rounded() / 10), NumberFormat.text((dpi.y * 10).rounded() / 10))
+            lines.append("resolution: \(x == y ? x : "\(x)x\(y)") dpi")
+        }
+        if frameCount > 1 {
+            let delays = coding.delays.isEmpty ? "" : ", delays \(Self.delaysText(coding.delays))"
+            let loops = coding.plays.map { $0 == 0 ? ", loops forever" : ", plays \($0) time\($0 == 1 ? "" : "s")" } ?? ""
+            lines.append("frames: \(frameCount)\(delays)\(loops) (only the first is decoded)")
+        }
+        lines.append("color profile: " + (profileName.map { "\($0) (\(profileSpace?.rawValue ?? "other"))" } ?? assumedColor))
+        if !coding.colorChunks.isEmpty { lines.append("PNG color chunks: \(coding.colorChunks.joined(separator: ", "))") }
         if let exif {
             lines.append("EXIF: date \(exif.date ?? "none"), camera \(exif.camera ?? "none"), GPS \(exif.hasGPS ? "yes" : "no")")
+            let exposure = [exif.lens.map { "lens \($0)" }, exif.exposureTime, exif.fNumber, exif.iso.map { "ISO \($0)" }, exif.focalLength].compactMap { $0 }
+            if !exposure.isEmpty { lines.append("exposure: \(exposure.joined(separator: ", "))") }
         } else {
             lines.append("EXIF: none")
         }
         lines.append("XMP: \(hasXMP ? "yes" : "none")")
         return lines.joined(separator: "\n")
+    }
+
+    /// `100 ms each`, or the first few delays: `100, 200, 100 ms …`
+    static func delaysText(_ delays: [Int]) -> String {
+        if Set(delays).count == 1 { return "\(delays[0]) ms each" }
+        let shown = delays.prefix(8).map(String.init).joined(separator: ", ")
+        return "\(shown) ms\(delays.count > 8 ? " …" : "")"
     }
 }
