@@ -86,8 +86,9 @@ import TestSupport
     @Test func jpegChromaProgressiveAndHuffmanOptions() throws {
         let image = try Synthetic.gradient(64, 48)
         func frame(_ options: SaveOptions) throws -> JPEGFrame? { JPEGFrame(try image.encoded(as: .jpeg, options: options)) }
-        #expect(try frame(SaveOptions())?.sampling == [0x11, 0x11, 0x11], "4:4:4 at the default quality 90")
-        #expect(try frame(SaveOptions(quality: 80))?.sampling == [0x22, 0x11, 0x11], "4:2:0 below 90")
+        #expect(try frame(SaveOptions())?.sampling == [0x22, 0x11, 0x11], "4:2:0 at the default quality 80")
+        #expect(try frame(SaveOptions(quality: 90))?.sampling == [0x11, 0x11, 0x11], "4:4:4 from 90")
+        #expect(try frame(SaveOptions(quality: 89))?.sampling == [0x22, 0x11, 0x11], "4:2:0 below 90")
         #expect(try frame(SaveOptions(chroma: .c422))?.sampling == [0x21, 0x11, 0x11])
         #expect(try frame(SaveOptions(quality: 100, chroma: .c420))?.sampling == [0x22, 0x11, 0x11])
         #expect(try frame(SaveOptions())?.marker == 0xC0)
@@ -96,7 +97,7 @@ import TestSupport
         #expect(optimized.count < standard.count)
         #expect(Self.maxDifference(try Image.decode(optimized), try Image.decode(standard)) == 0, "the same pixels")
         let decoded = try Image.decode(optimized)
-        #expect(Self.maxDifference(image, decoded) <= 4)
+        #expect(Self.maxDifference(image, decoded) <= 8, "quality 80, 4:2:0")
         #expect(optimized == (try image.encoded(as: .jpeg, options: SaveOptions(optimizeCoding: true))), "auto makes the tables for a small picture")
     }
 

@@ -30,7 +30,8 @@ import TestSupport
         let expected = try compiler.compile("grayscale").applyTransforms(to: Image.load(path: input))
         for (x, y) in [(0, 0), (20, 10), (47, 39)] {
             let p = gray.image.pixel(x: x, y: y)
-            #expect(p.red == p.green && p.green == p.blue && Synthetic.close(p, expected.pixel(x: x, y: y), tolerance: 4), "\(x),\(y)")
+            // Within what JPEG at the default quality 80 moves a pixel of this picture.
+            #expect(p.red == p.green && p.green == p.blue && Synthetic.close(p, expected.pixel(x: x, y: y), tolerance: 8), "\(x),\(y)")
         }
         #expect(try written("threshold 100", from: input, in: directory).components == 1)
         #expect(try written("threshold 100 grayscale=false", from: input, in: directory).components == 3)
