@@ -17,6 +17,8 @@ PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdefla
 TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver liblcms2-utils icc-profiles-free colord-data libgs-common python3-pil libimage-exiftool-perl
 # `imagepipe compare` is checked against the benchmarks' NumPy PSNR and SSIM (Benchmarks/quality.py).
 TEST_PACKAGES += python3-numpy
+# Lossless JPEG turns and crops are checked against jpegtran's (libjpeg-turbo-progs).
+TEST_PACKAGES += libjpeg-turbo-progs
 # Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
 # Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. The Kubernetes
 # Indexed Job is read with PyYAML (python3-yaml) and its command run for every index. kubectl

@@ -134,6 +134,10 @@ public struct RotateStage: Transform, DeclaredStage {
         return "turn \(NumberFormat.short(angle(forWidth: input.width).degrees))° clockwise about \(NumberFormat.short(pivot.x)),\(NumberFormat.short(pivot.y)); canvas \(expandsCanvas ? "expanded" : "kept")"
     }
 
+    public func rearrangement(for input: Size) -> PixelRearrangement? {
+        exactQuarterTurns(forWidth: input.width).map { .orient(Dihedral(quarterTurns: $0)) }
+    }
+
     public func apply(to image: Image) throws -> Image {
         if let turns = exactQuarterTurns(forWidth: image.width) { return try image.turned(quarterTurns: turns) }
         let radians = angle(forWidth: image.width).radians

@@ -34,4 +34,6 @@ public struct CropStage: Transform, DeclaredStage {
     }
 
     public func apply(to image: Image) throws -> Image { try image.cropped(to: pixels(in: image.size)) }
+
+    public func rearrangement(for input: Size) throws -> PixelRearrangement? { .crop(try pixels(in: input)) }
 }

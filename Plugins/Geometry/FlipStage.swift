@@ -10,4 +10,6 @@ public struct FlipStage: Transform, DeclaredStage {
     public func outputSize(for input: Size) -> Size { input }
 
     public func apply(to image: Image) throws -> Image { try image.flippedVertically() }
+
+    public func rearrangement(for input: Size) -> PixelRearrangement? { .orient(.flip) }
 }

@@ -14,4 +14,6 @@ public struct FlopStage: Transform, DeclaredStage {
     public var isRowLocal: Bool { true }
 
     public func apply(to image: Image) throws -> Image { try image.flippedHorizontally() }
+
+    public func rearrangement(for input: Size) -> PixelRearrangement? { .orient(.flop) }
 }

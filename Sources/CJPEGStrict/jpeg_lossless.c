@@ -364,9 +364,9 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
             char kind[32];
             lossless_describe(input, kind, sizeof kind);
             lossless_refuse(error, IMAGEPIPE_LOSSLESS_NOT_PERFECT,
-                            "a crop of a %s JPEG%s must start at a multiple of %d across and %d down, its %dx%d iMCU "
-                            "(this one starts at %d,%d)", kind, geometry.transpose ? " turned a quarter" : "",
-                            step_x, step_y, step_x, step_y, crop->x, crop->y);
+                            "a %s JPEG crops losslessly only at multiples of its iMCU, %d across by %d down%s "
+                            "(this crop starts at %d,%d)", kind, step_x, step_y,
+                            op == IMAGEPIPE_LOSSLESS_NONE ? "" : " after the transform", crop->x, crop->y);
         }
         out_width = (JDIMENSION)crop->width;
         out_height = (JDIMENSION)crop->height;

@@ -184,7 +184,9 @@ struct ExplainCommand {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
                 how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
-            if pipeline.streams(in: context, prepared: prepared) {
+            if let lossless = pipeline.losslessJPEGSummary(in: context, prepared: prepared) {
+                how = lossless
+            } else if pipeline.streams(in: context, prepared: prepared) {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
                 let areas = pipeline.transforms.compactMap { stage -> String? in
                     guard case let .area(radius) = stage.stageClass else { return nil }

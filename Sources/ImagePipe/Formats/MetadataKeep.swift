@@ -1,4 +1,5 @@
-/// Which of the input's metadata `save` writes into the output.
+/// Which of the input's metadata `save` writes into the output: none, or any of EXIF, ICC and
+/// XMP, written as a comma list (`keep=exif,icc`) in any order.
 public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
     /// Nothing but what the colors need: a profile only when the pixels are not sRGB (as sharp
     /// strips by default, keeping only the profile it must).
@@ -9,10 +10,13 @@ public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
     case icc
     /// The XMP packet.
     case xmp
+    case exifAndICC = "exif,icc"
+    case exifAndXMP = "exif,xmp"
+    case iccAndXMP = "icc,xmp"
     /// EXIF, ICC and XMP.
     case all
 
-    var keepsEXIF: Bool { self == .exif || self == .all }
-    var keepsICC: Bool { self == .icc || self == .all }
-    var keepsXMP: Bool { self == .xmp || self == .all }
+    var keepsEXIF: Bool { rawValue.contains("exif") || self == .all }
+    var keepsICC: Bool { rawValue.contains("icc") || self == .all }
+    var keepsXMP: Bool { rawValue.contains("xmp") || self == .all }
 }

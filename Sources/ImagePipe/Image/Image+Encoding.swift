@@ -29,12 +29,12 @@ extension Image {
                                                                                           quality: quality),
                                           metadata: embedded, cancellation: cancellation)
         case .webp:
-            return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless, nearLossless: options.nearLossless,
+            return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
                                           effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,
                                           cancellation: cancellation)
         case .avif:
             return try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
-                                          lossless: options.lossless, metadata: embedded)
+                                          lossless: options.lossless ?? false, metadata: embedded)
         case .gif: return try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
         case .bmp: return try BMPEncoder.encode(image)
         case .tiff:

@@ -18,8 +18,10 @@ public struct SaveOptions: Hashable, Sendable {
     /// take at most `optimizeCodingLimit` bytes (`optimizesCoding(size:gray:quality:)`).
     public var optimizeCoding: Bool?
 
-    /// Lossless WebP and AVIF.
-    public var lossless: Bool
+    /// WebP and AVIF: lossless coding (nil, `auto`, is lossy). JPEG: whether a JPEG input is
+    /// written from its own DCT coefficients (`Pipeline.losslessJPEG`): true requires it, nil
+    /// does it when it can be done exactly, false never does.
+    public var lossless: Bool?
     /// WebP's near-lossless mode: lossless coding of slightly adjusted pixels, by `quality`.
     public var nearLossless: Bool
     /// WebP encoder effort, 0 (fastest) to 6 (smallest).
@@ -42,7 +44,7 @@ public struct SaveOptions: Hashable, Sendable {
     public var profile: OutputProfile
 
     public init(quality: Int? = nil, compression: Int = 6, background: Color = .white, chroma: ChromaSubsampling = .auto,
-                progressive: Bool = false, optimizeCoding: Bool? = nil, lossless: Bool = false, nearLossless: Bool = false,
+                progressive: Bool = false, optimizeCoding: Bool? = nil, lossless: Bool? = nil, nearLossless: Bool = false,
                 effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool = false, colors: Int = 256,
                 dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto) {
         self.quality = quality

@@ -147,6 +147,7 @@ public struct Pipeline: Sendable {
         try context.cancellation?.check(path: context.input)
         let clock = ContinuousClock()
         let start = clock.now
+        if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
         if writing, observe == nil, let (save, destination) = streamingSave(in: context, prepared: prepared) {
             switch try runStreamed(saving: save, to: destination, in: context, prepared: prepared) {
@@ -222,7 +223,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    private func located(_ error: StageError, stage index: Int) -> PipelineError {
+    func located(_ error: StageError, stage index: Int) -> PipelineError {
         PipelineError(stage: stages[index].stageSchema.name, location: locations[index], message: error.message)
     }
 }

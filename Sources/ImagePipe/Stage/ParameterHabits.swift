@@ -60,10 +60,20 @@ public enum ParameterHabits {
         "h": Rename(parameter: "size") { "x\($0)" },
     ]
 
-    /// The value of a choice that `value` stands for, when it is another spelling of one.
+    /// The value of a choice that `value` stands for, when it is another spelling of one: a
+    /// synonym, or a comma list of choices in another order (`keep=icc,exif` is `exif,icc`, and
+    /// `exif,icc,xmp` is `all`).
     static func choice(_ value: String, for parameter: String, among options: [String]) -> String? {
-        guard !options.contains(value), let synonym = valueSynonyms[parameter]?[value.lowercased()], options.contains(synonym) else { return nil }
-        return synonym
+        guard !options.contains(value) else { return nil }
+        if let synonym = valueSynonyms[parameter]?[value.lowercased()], options.contains(synonym) { return synonym }
+        let parts = value.lowercased().split(separator: ",").map(String.init)
+        let single = options.filter { !$0.contains(",") }
+        guard parts.count > 1, Set(parts).count == parts.count, parts.allSatisfy(single.contains) else { return nil }
+        let ordered = single.filter(parts.contains)
+        if options.contains(ordered.joined(separator: ",")) { return ordered.joined(separator: ",") }
+        // Every single choice but none and all: the whole set.
+        if options.contains("all"), Set(ordered) == Set(single.filter { $0 != "none" && $0 != "all" }) { return "all" }
+        return nil
     }
 
     /// What to write instead of `key=value` among a stage's `parameters`, when `key` is another

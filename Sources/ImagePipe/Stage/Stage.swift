@@ -108,9 +108,15 @@ public protocol Transform: Stage {
     /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
     /// gray component. False unless the stage says so.
     var makesGray: Bool { get }
+    /// What the stage does to a picture of `input` size when it only moves whole pixels (a
+    /// quarter turn, a mirror, a crop), so that a JPEG may be turned or cut without decoding
+    /// (`save lossless=`); nil when it makes new pixels. A promise the stage makes: tests hold
+    /// each such stage's `apply` to the same pixels moved.
+    func rearrangement(for input: Size) throws -> PixelRearrangement?
 }
 
 extension Transform {
+    public func rearrangement(for input: Size) throws -> PixelRearrangement? { nil }
     public var outputSizeIsUpperBound: Bool { false }
     public var isRowLocal: Bool { false }
     public var stageClass: StageClass { isRowLocal ? .point : .whole }

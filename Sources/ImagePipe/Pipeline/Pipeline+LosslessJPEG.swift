@@ -1,0 +1,172 @@
+import CJPEGStrict
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lossless JPEG run: a JPEG saved as JPEG through stages that only move whole pixels
+/// (`rotate 90|180|270`, `flip`, `flop`, `crop`, and the EXIF turn on load), or through none
+/// (a metadata change), is written from the file's own DCT coefficients, moved but never
+/// decoded, as jpegtran does: nothing is lost to a second quantization, and the file is not
+/// larger than the picture needs. libjpeg's coefficient API does the work (jpeg_lossless.c).
+///
+/// It is exact or not done: a turn that would move a partial block at the right or bottom edge
+/// inside the picture, or a crop off the block grid, is not lossless, and `save lossless=auto`
+/// then encodes anew (`lossless=true` fails instead).
+extension Pipeline {
+    /// What the lossless write does: one turn of the whole stored picture, then a crop of it.
+    struct LosslessJPEG {
+        let save: Save
+        let destination: String
+        let turn: Dihedral
+        /// In the turned picture's pixels; nil for the whole picture.
+        let crop: Rect?
+        let metadata: OutputMetadata
+        let warnings: [String]
+        let bytes: [UInt8]
+    }
+
+    /// What a lossless run of this input does, in words, when it is to be one: for `imagepipe
+    /// explain`. nil when the run encodes anew.
+    public func losslessJPEGSummary(in context: RunContext, prepared: PreparedRun) -> String? {
+        guard wantsLosslessJPEG(in: context), case let .success(lossless) = losslessJPEG(in: context, prepared: prepared, reading: false) else { return nil }
+        var moves: [String] = []
+        if lossless.turn != .identity { moves.append(lossless.turn.description) }
+        if let crop = lossless.crop { moves.append("crop \(crop.x),\(crop.y),\(crop.width)x\(crop.height)") }
+        let what = moves.isEmpty ? "copied" : "moved (\(moves.joined(separator: ", ")))"
+        return "lossless: not decoded; its DCT coefficients are \(what) and written as they are, when that keeps to whole blocks (8 or 16 pixels: the sides and the crop's corner); else decoded and encoded anew"
+    }
+
+    /// Whether `save lossless=` applies at all: JPEG output, and lossless not refused.
+    func wantsLosslessJPEG(in context: RunContext) -> Bool {
+        guard let save = sink as? Save, save.options.lossless != false, (try? save.target(in: context).format) == .jpeg else { return false }
+        return true
+    }
+
+    /// The lossless write when it can be done: nil when the run is to encode anew. Throws when
+    /// `lossless=true` asked for it and it cannot be done.
+    func runLosslessJPEGIfAsked(in context: RunContext, prepared: PreparedRun, observed: Bool) throws -> RunResult? {
+        guard wantsLosslessJPEG(in: context) else { return nil }
+        let required = (sink as? Save)?.options.lossless == true
+        let outcome = observed ? .failure(StageError("a trace needs the decoded pixels")) : losslessJPEG(in: context, prepared: prepared)
+        switch outcome {
+        case let .success(lossless):
+            return try runLosslessJPEG(lossless, in: context, prepared: prepared, required: required)
+        case let .failure(reason):
+            guard required else { return nil }
+            throw located(StageError("lossless=true: \(reason.message)"), stage: transforms.count + 1)
+        }
+    }
+
+    /// The lossless write of this input, or why it cannot be one. `reading` reads the file's
+    /// bytes and metadata (false: only the stages and options are looked at).
+    func losslessJPEG(in context: RunContext, prepared: PreparedRun, reading: Bool = true) -> Result<LosslessJPEG, StageError> {
+        guard let load = source as? Load, let save = sink as? Save, let header = prepared.description.header, header.format == "jpeg" else {
+            return .failure(StageError("the input is not a JPEG"))
+        }
+        guard let target = try? save.target(in: context), target.format == .jpeg else { return .failure(StageError("the output is not JPEG")) }
+        if save.options.quality != nil { return .failure(StageError("quality= asks for a new encoding")) }
+        if save.options.chroma != .auto { return .failure(StageError("chroma= asks for a new encoding")) }
+        if save.options.progressive { return .failure(StageError("progressive=true asks for a new encoding")) }
+        let options = load.loadOptions(in: context)
+        let stored = header.storedSize
+        var turn = options.applyOrientation ? Dihedral(exifOrientation: prepared.description.orientation) : .identity
+        var crop: Rect?
+        var current = turn.size(of: stored)
+        for (offset, transform) in transforms.enumerated() {
+            guard let rearrangement = try? transform.rearrangement(for: current) else {
+                return .failure(StageError("\(transform.stageSchema.name) (stage \(offset + 1)) is not a quarter turn, mirror or crop"))
+            }
+            let whole = turn.size(of: stored)
+            let kept = crop ?? Rect(x: 0, y: 0, width: whole.width, height: whole.height)
+            switch rearrangement {
+            case let .orient(next):
+                crop = next.map(kept, in: whole)
+                turn = turn.then(next)
+                current = next.size(of: current)
+            case let .crop(rect):
+                crop = Rect(x: kept.x + rect.x, y: kept.y + rect.y, width: rect.width, height: rect.height)
+                current = Size(rect.width, rect.height)
+            }
+        }
+        let whole = turn.size(of: stored)
+        if crop == Rect(x: 0, y: 0, width: whole.width, height: whole.height) { crop = nil }
+        guard reading else {
+            return .success(LosslessJPEG(save: save, destination: target.path, turn: turn, crop: crop, metadata: OutputMetadata(), warnings: [], bytes: []))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try context.inputBytes ?? ImageFile.readAll(path: load.resolvedPath(in: context), limit: options.maxInputBytes, deadline: options.deadline)
+        } catch {
+            return .failure(StageError("\(error)"))
+        }
+        guard var scanner = MetadataScanner(format: .jpeg) else { return .failure(StageError("the input is not a JPEG")) }
+        bytes.withUnsafeBytes { scanner.scan($0) }
+        var metadata = scanner.metadata
+        if metadata.profileTooLarge { return .failure(StageError("its color profile is too large to carry")) }
+        // The pixels stay in the file's own colors: its profile goes with them, or none.
+        metadata.iccProfile = metadata.sourceProfile
+        metadata.orientationApplied = options.applyOrientation && prepared.description.orientation != 1
+        guard let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options), saving.target == metadata.iccProfile else {
+            return .failure(StageError("profile= asks for the colors to be converted"))
+        }
+        return .success(LosslessJPEG(save: save, destination: target.path, turn: turn, crop: crop, metadata: saving.embedded,
+                                     warnings: saving.warnings, bytes: bytes))
+    }
+
+    /// Writes the lossless JPEG; nil when libjpeg finds it cannot be done exactly (a partial
+    /// block would move), for the ordinary run to encode anew.
+    func runLosslessJPEG(_ lossless: LosslessJPEG, in context: RunContext, prepared: PreparedRun, required: Bool) throws -> RunResult? {
+        let op: Int32 = switch lossless.turn {
+        case .rotate90: 1
+        case .rotate180: 2
+        case .rotate270: 3
+        case .flip: 4
+        case .flop: 5
+        case .transpose: 6
+        case .transverse: 7
+        default: 0
+        }
+        let crop = lossless.crop.map { imagepipe_jpeg_lossless_crop(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)) }
+        var out: UnsafeMutablePointer<UInt8>?
+        var outSize: UInt = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let maxPixels = Int64(context.loadOptions.maxPixels ?? 0)
+        let status = lossless.bytes.withUnsafeBufferPointer { input in
+            withOptionalPointer(crop) { cropPointer in
+                withOptionalBuffer(lossless.metadata.icc) { icc in
+                    withOptionalBuffer(lossless.metadata.exif) { exif in
+                        withOptionalBuffer(lossless.metadata.xmp) { xmp in
+                            imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, maxPixels,
+                                                              icc.baseAddress, icc.count, exif.baseAddress, exif.count, xmp.baseAddress, xmp.count,
+                                                              &out, &outSize, &message, message.count)
+                        }
+                    }
+                }
+            }
+        }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard status == IMAGEPIPE_LOSSLESS_OK, let out else {
+            if required {
+                throw located(StageError("lossless=true: \(status == IMAGEPIPE_LOSSLESS_NOT_PERFECT ? reason : "libjpeg could not rewrite it: \(reason)")"),
+                              stage: transforms.count + 1)
+            }
+            return nil
+        }
+        let bytes = Array(UnsafeBufferPointer(start: out, count: Int(outSize)))
+        free(out)
+        for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }
+        try context.cancellation?.check(path: lossless.destination)
+        let written = try withLocation(stage: transforms.count + 1) { try lossless.save.store(bytes, at: lossless.destination, in: context) }
+        return RunResult(plan: prepared.plan, outputs: [written], outputSize: prepared.plan.outputSize)
+    }
+}
+
+private func withOptionalPointer<T, R>(_ value: T?, _ body: (UnsafePointer<T>?) -> R) -> R {
+    guard var value else { return body(nil) }
+    return withUnsafePointer(to: &value) { body($0) }
+}
+
+private func withOptionalBuffer<R>(_ bytes: [UInt8]?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    guard let bytes else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return bytes.withUnsafeBufferPointer(body)
+}
