@@ -21,6 +21,32 @@ import TestSupport
         #expect(again.isEqual(to: stage), "\(schema.example) → \(stage.text)")
     }
 
+    /// A stage that says it only moves pixels (`rearrangement(for:)`, which lossless JPEG runs
+    /// trust) moves them exactly so: every pixel lands where its turn or crop says.
+    @Test(arguments: ["rotate 90", "rotate 180", "rotate 270", "rotate angle=-90 canvas=expand", "flip", "flop", "crop 2,1,5x3",
+                      "blur 1", "rotate angle=30"])
+    func aRearrangementIsWhatTheStageDoes(text: String) throws {
+        let stage = try #require(try StandardPlugins.compiler.compile(text).transforms.first)
+        let source = try Synthetic.image(9, 6) { x, y in Color(red: UInt8(x * 20), green: UInt8(y * 30), blue: UInt8(x * y)) }
+        guard let rearrangement = try stage.rearrangement(for: source.size) else {
+            #expect(text.hasPrefix("blur") || text.contains("30"), "\(text) says it makes new pixels")
+            return
+        }
+        let result = try stage.apply(to: source)
+        for y in 0..<source.height {
+            for x in 0..<source.width {
+                switch rearrangement {
+                case let .orient(turn):
+                    let to = turn.map(Rect(x: x, y: y, width: 1, height: 1), in: source.size)
+                    #expect(result.pixel(x: to.x, y: to.y) == source.pixel(x: x, y: y), "\(text): \(x),\(y)")
+                case let .crop(rect):
+                    guard (rect.x..<rect.x + rect.width).contains(x), (rect.y..<rect.y + rect.height).contains(y) else { continue }
+                    #expect(result.pixel(x: x - rect.x, y: y - rect.y) == source.pixel(x: x, y: y), "\(text): \(x),\(y)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: transforms)
     func tinyAndThinPicturesWorkOrFailClearly(name: String) throws {
         let example = StandardPlugins.registry.entry(named: name)!.schema.example
