@@ -18,10 +18,10 @@ struct BatchRunner: Sendable {
     /// With `--skip-existing`, inputs whose outputs all exist are passed over (to resume a batch).
     let skipExisting: Bool
     let interruption: Interruption
-    /// With `--timeout`, the longest one input may take, in seconds; past it the input fails
-    /// and the batch goes on.
-    var timeout: Double? = nil
-    /// Seconds of `timeout` already used before the one input started: reading standard input
+    /// The longest one input may take (`TimeLimit`); past it the input fails and the batch
+    /// goes on.
+    var timeLimit: TimeLimit = .none
+    /// Seconds of the limit already used before the one input started: reading standard input
     /// comes under the same limit, so a slow writer and a slow decode end at one deadline.
     var timeoutSpent = 0.0
     /// With `--ledger`, where each finished input is recorded.
@@ -92,7 +92,7 @@ struct BatchRunner: Sendable {
         }
         var context = context
         // Until the run proper starts, what reads the input is bounded by the same time limit.
-        if let timeout { context.loadOptions.deadline = .now + .milliseconds(Int64(timeout * 1000)) }
+        if let timeout = timeLimit.readingSeconds { context.loadOptions.deadline = .now + .milliseconds(Int64(timeout * 1000)) }
         if let input = context.input, input != "-", context.inputBytes == nil, Self.isReadOnce(input) {
             // A FIFO or device gives its bytes once: read them ahead (within the limits), so that
             // the header read and the decode see the same picture.
@@ -102,9 +102,11 @@ struct BatchRunner: Sendable {
                 return failure(Self.message(for: error, input: input), context: context)
             }
         }
-        guard let memory else { return processWithinTimeout(context, prepared: nil, stopping: stopping, whenEnded: {}) }
+        // The plan is needed for the memory budget and for a time limit that grows with the work.
+        guard memory != nil || timeLimit == .scaled else { return processWithinTimeout(context, prepared: nil, stopping: stopping, whenEnded: {}) }
         // A header that cannot be read or planned reserves nothing: the run reports why.
         guard let prepared = try? pipeline.prepare(in: context) else { return processWithinTimeout(context, prepared: nil, stopping: stopping, whenEnded: {}) }
+        guard let memory else { return processWithinTimeout(context, prepared: prepared, stopping: stopping, whenEnded: {}) }
         let plan = prepared.plan
         let input = name(of: context)
         let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
@@ -140,7 +142,7 @@ struct BatchRunner: Sendable {
     /// back the memory the run holds.
     private func processWithinTimeout(_ context: RunContext, prepared: PreparedRun?, stopping: (DispatchSemaphore) -> Void,
                                       whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
-        guard let timeout else {
+        guard let timeout = timeLimit.seconds(for: prepared?.plan, pipeline: pipeline, context: context) else {
             defer { whenEnded() }
             return process(context, prepared: prepared)
         }
@@ -171,7 +173,8 @@ struct BatchRunner: Sendable {
         gate.withdraw() // and what a tee of it wrote is taken back
         stopping(done)
         let input = name(of: context)
-        let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (--timeout); nothing written").description
+        let limit = timeLimit == .scaled ? "the limit for its work; --timeout SECONDS gives another" : "--timeout"
+        let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (\(limit)); nothing written").description
         return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
     }
 

@@ -23,8 +23,9 @@ enum LimitOptions {
     static let help = """
           --max-input-bytes N    Refuse inputs larger than N bytes; K, M, G suffixes (default 256M; 0 = no limit)
           --timeout SECONDS      The most one picture may take, its reading included; past it that
-                                 picture fails, and a batch goes on (default \(Int(defaultTimeout));
-                                 0 = no limit; at most \(Int(longestTimeout)), a day)
+                                 picture fails, and a batch goes on (0 = no limit; at most
+                                 \(Int(longestTimeout)), a day). Default: \(Int(defaultTimeout)) s, and for run
+                                 10 times more what the picture's work takes an idle machine
           --allow-format NAMES   Also decode these formats (repeatable, or a comma list; also the
                                  variable IMAGEPIPE_ALLOW_FORMATS). Formats are recognized by their
                                  first bytes; decoded by default: \(defaultFormats);
@@ -54,6 +55,12 @@ enum LimitOptions {
             }
             options.allowedFormats.insert(format)
         }
+    }
+
+    /// `run`'s time limit: `--timeout`, or without it one that grows with each picture's work.
+    static func timeLimit(_ parser: OptionParser) throws -> TimeLimit {
+        guard parser.last("--timeout") != nil else { return .scaled }
+        return try timeout(parser).map(TimeLimit.fixed) ?? .none
     }
 
     /// `--timeout` in seconds; nil for no limit.

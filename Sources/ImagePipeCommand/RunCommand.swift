@@ -135,7 +135,8 @@ struct RunCommand {
 
         var template = try PipelineArguments.outputContext(parser)
         try LimitOptions.apply(parser, to: &template.loadOptions)
-        let timeout = try LimitOptions.timeout(parser)
+        let timeLimit = try LimitOptions.timeLimit(parser)
+        let timeout = timeLimit.readingSeconds
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var jobs = cores
         if let text = parser.last("--jobs") {
@@ -199,7 +200,7 @@ struct RunCommand {
         if let trace = parser.last("--trace") { try TraceWriter.claim(trace, allowOverwrite: parser.has("--overwrite")) }
         interruption.install(onePicture: !feed.batch)
         var runner = BatchRunner(pipeline: pipeline, feed: feed, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
-                                 skipExisting: parser.has("--skip-existing"), interruption: interruption, timeout: timeout)
+                                 skipExisting: parser.has("--skip-existing"), interruption: interruption, timeLimit: timeLimit)
         runner.ledger = ledger
         runner.checkEach = manifest != nil
         runner.allowOverwrite = parser.has("--overwrite")

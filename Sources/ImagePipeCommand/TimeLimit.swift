@@ -1,0 +1,76 @@
+import ImagePipe
+
+/// How long one picture of a run may take. Without `--timeout`, the limit grows with the work
+/// the picture's plan asks for, so that legitimate work is never cut short: a 13-megapixel photo
+/// to AVIF at speed 0 takes minutes by itself, a thumbnail a fraction of a second. The limit
+/// still ends what hostile input can make a decoder or a library do (a FIFO that stalls, a
+/// loader that loops), since the reading alone is bounded by the base.
+enum TimeLimit: Equatable {
+    /// `--timeout 0`: none.
+    case none
+    /// `--timeout SECONDS`: the same for every picture.
+    case fixed(Double)
+    /// The default: `base` seconds, plus `safety` times the work the plan asks for.
+    case scaled
+
+    /// The reading (header, bytes from a FIFO or standard input) of every picture, and the
+    /// least any picture is given.
+    static let base = LimitOptions.defaultTimeout
+    /// How many times the work's measured cost the limit allows: a loaded machine (a batch on
+    /// every core beside other work) was seen to take 6× the idle time; 10 leaves room beyond it.
+    static let safety = 10.0
+
+    /// Seconds before the plan is known (reading the picture's header and bytes).
+    var readingSeconds: Double? {
+        switch self {
+        case .none: nil
+        case let .fixed(seconds): seconds
+        case .scaled: Self.base
+        }
+    }
+
+    /// Seconds for a picture with this plan (nil: not known, the base applies).
+    func seconds(for plan: Plan?, pipeline: Pipeline, context: RunContext) -> Double? {
+        switch self {
+        case .none: return nil
+        case let .fixed(seconds): return seconds
+        case .scaled:
+            guard let plan else { return Self.base }
+            return (Self.base + Self.safety * Self.workSeconds(plan, pipeline: pipeline, context: context)).rounded(.up)
+        }
+    }
+
+    /// The work's cost in seconds on an idle two-core machine (Debian 12, 2026), per megapixel,
+    /// measured with `/usr/bin/time imagepipe run` on photos of 1 to 13 megapixels: decoding
+    /// 0.05–0.3; a stage 0.1–0.25 (resize, rotate by an angle, sharpen); an area stage about
+    /// 0.03 more per pixel of radius (`median 31`: 0.42); encoders in `encoderSeconds`.
+    static func workSeconds(_ plan: Plan, pipeline: Pipeline, context: RunContext) -> Double {
+        func megapixels(_ size: Size) -> Double { Double(size.pixelCount) / 1_000_000 }
+        var seconds = 0.3 * megapixels(plan.decodeSize)
+        for step in plan.steps {
+            let pixels = max(megapixels(step.input), megapixels(step.output))
+            var perMegapixel = 0.25
+            if case let .area(radius) = step.stage.stageClass { perMegapixel += 0.03 * Double(radius) }
+            seconds += perMegapixel * pixels
+            if let tee = step.stage as? Tee { seconds += encoderSeconds(tee.save, context: context) * megapixels(step.output) }
+        }
+        if let save = pipeline.sink as? Save { seconds += encoderSeconds(save, context: context) * megapixels(plan.outputSize) }
+        return seconds
+    }
+
+    /// An encoder's seconds per megapixel, idle, on two cores: AVIF at speed 0 12.9, speed 2
+    /// 5.3, speed 5 0.4; lossless WebP at effort 6 0.7, lossy 0.18; PNG at compression 9 1.1;
+    /// JPEG 0.05.
+    static func encoderSeconds(_ save: Save, context: RunContext) -> Double {
+        let options = save.options
+        switch (try? save.target(in: context).format) ?? .png {
+        case .avif:
+            let bySpeed: [Double] = [13, 9, 5.5, 3, 1.5, 0.8, 0.5, 0.4, 0.3, 0.3, 0.3]
+            return bySpeed[min(max(options.speed, 0), 10)]
+        case .webp: return options.lossless == true || options.nearLossless ? 0.2 + 0.15 * Double(options.effort) : 0.3
+        case .png: return options.compression >= 7 ? 1.5 : 0.4
+        case .gif: return 0.5
+        default: return 0.1
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import ImagePipe
+@testable import ImagePipeCommand
+import TestSupport
+
+/// The default time limit grows with the work a picture's plan asks for, so that legitimate work
+/// (a 13-megapixel photo to AVIF at speed 0 takes minutes) is never cut short, while reading a
+/// picture stays bounded by the base.
+@Suite struct TimeLimitTests {
+    static func limit(_ text: String, size: Size, output: String, _ limit: TimeLimit = .scaled) throws -> Double? {
+        let pipeline = try StandardPlugins.compiler.compile(text)
+        let context = RunContext(input: "in.jpg", output: output)
+        return limit.seconds(for: try pipeline.plan(sourceSize: size), pipeline: pipeline, context: context)
+    }
+
+    @Test func theLimitGrowsWithTheWork() throws {
+        let photo = Size(4400, 3000) // 13.2 megapixels
+        let thumbnail = try #require(try Self.limit("resize 640x640 fit=inside", size: photo, output: "t.jpg"))
+        let avif = try #require(try Self.limit("save speed=0", size: photo, output: "a.avif"))
+        let avifFast = try #require(try Self.limit("save speed=8", size: photo, output: "a.avif"))
+        let blur = try #require(try Self.limit("blur 20", size: photo, output: "b.png"))
+        // What each took here, idle: the thumbnail under a second, AVIF at speed 0 about 170 s
+        // (12.9 s a megapixel), at speed 8 about 4 s.
+        #expect((60...200).contains(thumbnail), "\(thumbnail)")
+        #expect(avif >= 60 + 10 * 13.2 * 12.9, "\(avif)")
+        #expect(avifFast < avif && avifFast >= 60 + 4 * 10, "\(avifFast)")
+        #expect(blur > thumbnail, "a wide blur is more work than a thumbnail")
+        // The limit given is the limit; 0 is none; reading is bounded by the base either way.
+        #expect(try Self.limit("save speed=0", size: photo, output: "a.avif", .fixed(5)) == 5)
+        #expect(try Self.limit("save speed=0", size: photo, output: "a.avif", .none) == nil)
+        #expect(TimeLimit.scaled.readingSeconds == 60 && TimeLimit.fixed(5).readingSeconds == 5 && TimeLimit.none.readingSeconds == nil)
+    }
+
+    @Test func theCommandLineChoosesTheLimit() throws {
+        func limit(_ arguments: [String]) throws -> TimeLimit {
+            var parser = OptionParser(options: LimitOptions.options)
+            try parser.parse(arguments)
+            return try LimitOptions.timeLimit(parser)
+        }
+        #expect(try limit([]) == .scaled)
+        #expect(try limit(["--timeout", "2.5"]) == .fixed(2.5))
+        #expect(try limit(["--timeout", "0"]) == TimeLimit.none)
+    }
+}
