@@ -24,8 +24,8 @@ enum LimitOptions {
           --max-input-bytes N    Refuse inputs larger than N bytes; K, M, G suffixes (default 256M; 0 = no limit)
           --timeout SECONDS      The most one picture may take, its reading included; past it that
                                  picture fails, and a batch goes on (0 = no limit; at most
-                                 \(Int(longestTimeout)), a day). Default: \(Int(defaultTimeout)) s, and for run
-                                 10 times more what the picture's work takes an idle machine
+                                 \(Int(longestTimeout)), a day). Default: \(Int(defaultTimeout)) s; run adds ten times
+                                 what the picture's work would take on an idle machine
           --allow-format NAMES   Also decode these formats (repeatable, or a comma list; also the
                                  variable IMAGEPIPE_ALLOW_FORMATS). Formats are recognized by their
                                  first bytes; decoded by default: \(defaultFormats);
