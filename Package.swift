@@ -54,7 +54,9 @@ let package = Package(
         .target(name: "Filters", dependencies: ["ImagePipe"], path: "Plugins/Filters"),
         .target(name: "Alpha", dependencies: ["ImagePipe"], path: "Plugins/Alpha"),
         .target(name: "Compose", dependencies: ["ImagePipe", "CPangoCairo"], path: "Plugins/Compose"),
-        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins),
+        // The editor's page, script and style are files of their own, compiled into the program.
+        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins,
+                resources: [.embedInCode("Edit/editor.html"), .embedInCode("Edit/editor.js"), .embedInCode("Edit/editor.css")]),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
         .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),

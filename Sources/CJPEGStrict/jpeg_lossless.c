@@ -217,10 +217,13 @@ static JDIMENSION lossless_round_up(JDIMENSION value, int multiple) {
     return (value + (JDIMENSION)multiple - 1) / (JDIMENSION)multiple * (JDIMENSION)multiple;
 }
 
-/* The output's sampling factors: a transposed picture swaps rows for columns in every component. */
+/* The output's sampling factors: a transposed picture swaps rows for columns in every component.
+   A lone component's factors mean nothing (its blocks hold whole pixels), so it gets the plain
+   1x1 that every reader expects of greyscale. */
 static void lossless_output_factors(j_decompress_ptr input, struct lossless_geometry geometry, int c, int *h, int *v) {
     *h = geometry.transpose ? input->comp_info[c].v_samp_factor : input->comp_info[c].h_samp_factor;
     *v = geometry.transpose ? input->comp_info[c].h_samp_factor : input->comp_info[c].v_samp_factor;
+    if (input->num_components == 1) *h = *v = 1;
 }
 
 /* What the coefficients of both pictures take, for a clear refusal before libjpeg would fail to
@@ -228,8 +231,13 @@ static void lossless_output_factors(j_decompress_ptr input, struct lossless_geom
 static long long lossless_memory_needed(j_decompress_ptr input, struct lossless_geometry geometry, int copies,
                                         JDIMENSION out_width, JDIMENSION out_height) {
     long long total = 0;
-    int max_h = geometry.transpose ? input->max_v_samp_factor : input->max_h_samp_factor;
-    int max_v = geometry.transpose ? input->max_h_samp_factor : input->max_v_samp_factor;
+    int max_h = 1, max_v = 1;
+    for (int c = 0; c < input->num_components; c++) {
+        int h, v;
+        lossless_output_factors(input, geometry, c, &h, &v);
+        if (h > max_h) max_h = h;
+        if (v > max_v) max_v = v;
+    }
     for (int c = 0; c < input->num_components; c++) {
         const jpeg_component_info *component = &input->comp_info[c];
         long long in_w = lossless_round_up(lossless_blocks(input->image_width, component->h_samp_factor, input->max_h_samp_factor),
@@ -399,13 +407,13 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     jpeg_copy_critical_parameters(input, output);
     output->image_width = out_width;
     output->image_height = out_height;
+    for (int c = 0; c < output->num_components; c++) {
+        int h, v;
+        lossless_output_factors(input, geometry, c, &h, &v);
+        output->comp_info[c].h_samp_factor = h;
+        output->comp_info[c].v_samp_factor = v;
+    }
     if (geometry.transpose) {
-        for (int c = 0; c < output->num_components; c++) {
-            int h, v;
-            lossless_output_factors(input, geometry, c, &h, &v);
-            output->comp_info[c].h_samp_factor = h;
-            output->comp_info[c].v_samp_factor = v;
-        }
         /* The coefficients are transposed, so each step size must go with its coefficient: the
            table is stored in natural order, entry row * 8 + column. */
         for (int t = 0; t < NUM_QUANT_TBLS; t++) {

@@ -222,6 +222,31 @@ import Glibc
         #expect(editor.answers)
     }
 
+    // MARK: - The page's files
+
+    /// The page, script and style sheet served are the repository's own files
+    /// (Sources/ImagePipeCommand/Edit/editor.*), compiled in: the script and style byte for
+    /// byte, the page with the mode's words filled in and nothing left unfilled.
+    @Test
+    func theServedFilesAreTheRepositorysFiles() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ImagePipeCommand/Edit").path
+        let editor = try Editor()
+        for (name, file) in [("editor.js", "editor.js"), ("editor.css", "editor.css")] {
+            let answer = try editor.exchange(editor.request("GET", "/\(editor.token)/\(name)"))
+            #expect(answer.status == 200)
+            #expect(answer.body == (try String(contentsOfFile: sources + "/" + file, encoding: .utf8)), "\(name)")
+        }
+        let page = try editor.exchange(editor.request("GET", "/\(editor.token)/"))
+        let template = try String(contentsOfFile: sources + "/editor.html", encoding: .utf8)
+        #expect(page.status == 200 && page.body.hasPrefix("<!doctype html>"))
+        #expect(!page.body.contains("{{") && template.contains("{{help}}"))
+        #expect(page.body.contains("<title>imagepipe edit — avatar editor</title>") && page.body.contains("class=\"mode-avatar\""))
+        // The rest of the page is the template's, line for line.
+        let kept = template.split(separator: "\n").filter { !$0.contains("{{") }
+        #expect(kept.allSatisfy { page.body.contains($0) })
+    }
+
     // MARK: - Connections
 
     @Test

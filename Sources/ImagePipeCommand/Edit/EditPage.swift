@@ -1,44 +1,18 @@
-/// The editor's page: one screen, its toolbar and its help, in plain HTML. Its script and style
-/// are served beside it (`editor.js`, `editor.css`) so the page's Content-Security-Policy can
-/// forbid inline code.
+/// The editor's page: one screen, its toolbar and its help, from `editor.html` with the mode's
+/// words filled in.
 enum EditPage {
     static func html(mode: EditMode) -> String {
         let (title, label, help) = texts(mode)
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
-            <title>imagepipe edit — \(title)</title>
-            <link rel="stylesheet" href="editor.css">
-            <script src="editor.js" defer></script>
-            </head>
-            <body class="mode-\(mode.rawValue)">
-            <main id="stage">
-              <div id="editor" class="editor" role="application" tabindex="0" data-settled="false" data-mode="\(mode.rawValue)"
-                   aria-roledescription="\(title)" aria-label="\(label)" aria-describedby="help">
-                <div id="view" class="view">
-                  <img id="picture" class="picture" src="preview" alt="" draggable="false">
-                </div>
-                <svg id="overlay" class="overlay" aria-hidden="true" xmlns="http://www.w3.org/2000/svg">
-                  <path id="mask" class="mask" fill-rule="evenodd"></path>
-                  <circle id="ring" class="ring"></circle>
-                  <rect id="frame" class="frame"></rect>
-                </svg>
-                <p id="caption" class="caption"></p>
-                <div class="toolbar" role="toolbar" aria-label="Editor actions">
-                  <button id="cancel" type="button" aria-label="Cancel: write nothing and close the editor" aria-keyshortcuts="Escape">Cancel</button>
-                  <button id="turn" type="button" aria-label="Turn the screen between portrait and landscape" aria-keyshortcuts="T">Turn</button>
-                  <button id="ok" type="button" class="primary" aria-label="OK: write the picture and print its pipeline line" aria-keyshortcuts="Enter">OK</button>
-                </div>
-              </div>
-              <p id="help" class="help">\(help)</p>
-              <p id="status" class="status" role="status" aria-live="polite"></p>
-            </main>
-            </body>
-            </html>
-            """
+        return EditAssets.page
+            .replacing("{{title}}", with: escaped(title))
+            .replacing("{{mode}}", with: mode.rawValue)
+            .replacing("{{label}}", with: escaped(label))
+            .replacing("{{help}}", with: escaped(help))
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 
     private static func texts(_ mode: EditMode) -> (title: String, label: String, help: String) {

@@ -49,9 +49,9 @@ final class EditSession {
             launchPage = nil
             return EditServer.Response(status: 200, contentType: "text/html; charset=utf-8", body: Array(EditPage.html(mode: model.mode).utf8))
         case ("GET", "editor.js"):
-            return EditServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(EditScript.source.utf8))
+            return EditServer.Response(status: 200, contentType: "text/javascript; charset=utf-8", body: EditAssets.script)
         case ("GET", "editor.css"):
-            return EditServer.Response(status: 200, contentType: "text/css; charset=utf-8", body: Array(EditStyle.source.utf8))
+            return EditServer.Response(status: 200, contentType: "text/css; charset=utf-8", body: EditAssets.style)
         case ("GET", "preview"):
             return EditServer.Response(status: 200, contentType: preview.contentType, body: preview.bytes)
         case ("GET", let path) where path.hasPrefix("session/"):
