@@ -432,6 +432,10 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
         output->X_density = output->Y_density;
         output->Y_density = density;
     }
+    /* Readers, this project's decoder among them, take a CMYK JPEG with an Adobe marker to be
+       stored inverted, as Photoshop writes them. libjpeg puts the marker on every CMYK output,
+       which would turn the ink of a file written without one inside out. */
+    if (input->jpeg_color_space == JCS_CMYK) output->write_Adobe_marker = input->saw_Adobe_marker;
     output->optimize_coding = TRUE;
     output->arith_code = FALSE;
     /* progressive_mode, not jpeg_has_multiple_scans: a sequential file with one scan per

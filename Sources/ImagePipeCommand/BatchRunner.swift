@@ -204,7 +204,7 @@ struct BatchRunner: Sendable {
             }
             plan = result.plan
             try trace?.finish(failure: nil)
-            return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: result.outputSize,
+            return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: pipeline.sink is Branch ? nil : result.outputSize,
                                seconds: reporter.elapsed - start, error: nil, skipped: false,
                                notes: FileOutcome.notes(of: result, in: pipeline))
         } catch {

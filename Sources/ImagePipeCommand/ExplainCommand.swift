@@ -210,14 +210,42 @@ struct ExplainCommand {
             explanation.rows.append(.init(stage: step.stage.text, input: step.input, output: step.output, estimate: estimate, note: what,
                                           held: step.held))
         }
-        let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
-        explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
-                                      note: "", destination: destination))
+        if let branch = pipeline.sink as? Branch {
+            explanation.rows.append(.init(stage: "branch", input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
+                                          note: "\(branch.groups.count) groups, each from this picture (one decode)"))
+            try addGroups(of: branch, from: plan.outputSize, depth: 1, to: &explanation, in: context)
+        } else {
+            let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
+            explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
+                                          note: "", destination: destination))
+        }
         if pixels {
             // Rows are the stages in order, so a stage's place is its row.
             for (index, notes) in try pipeline.dryRun(in: context).notes { explanation.rows[index].decided = notes }
         }
         return explanation
+    }
+}
+
+extension ExplainCommand {
+    /// A branch's groups as rows of the tree: each stage indented under its group's number.
+    func addGroups(of branch: Branch, from size: Size, depth: Int, to explanation: inout Explanation, in context: RunContext) throws {
+        for (number, group) in branch.groups.enumerated() {
+            let prefix = String(repeating: "  ", count: depth - 1) + "{\(number + 1)} "
+            let plan = try group.plan(sourceSize: size)
+            for step in plan.steps {
+                explanation.rows.append(.init(stage: prefix + step.stage.text, input: step.input, output: step.output, estimate: "",
+                                              note: try step.stage.explanation(for: step.input) ?? "", held: step.held))
+            }
+            if let nested = group.sink as? Branch {
+                explanation.rows.append(.init(stage: prefix + "branch", input: plan.outputSize, output: plan.outputSize, estimate: "",
+                                              note: "\(nested.groups.count) groups, each from this picture"))
+                try addGroups(of: nested, from: plan.outputSize, depth: depth + 1, to: &explanation, in: context)
+            } else {
+                explanation.rows.append(.init(stage: prefix + group.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: "",
+                                              note: "", destination: try group.sink.destination(in: context)))
+            }
+        }
     }
 }
 

@@ -29,6 +29,9 @@ struct OutputNaming {
         self.prefix = prefix
         // `save FILE` wins over -o (`Save.target`), and a last `tee FILE` is the pipeline's sink:
         // say so rather than drop -o without a word.
+        if let output = template.output, pipeline.sink is Branch {
+            throw UsageError("-o '\(output)': the pipeline's branch names its own outputs, one save PATH a group; give them there (templates such as {stem}-640.jpg work in a batch)")
+        }
         if let output = template.output, let (stage, path) = save?.path.map({ ("save", $0) }) ?? (pipeline.sink as? Tee).map({ ("tee", $0.save.path ?? "") }) {
             throw UsageError("-o '\(output)' and the pipeline's own '\(stage) \(path)' both say where the picture goes: give one of them")
         }

@@ -28,14 +28,17 @@ struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTP
  * quantization. Only a transform that keeps every partial block at the right or bottom edge is
  * done; any other returns IMAGEPIPE_LOSSLESS_NOT_PERFECT, and the caller decodes and re-encodes
  * instead. The iMCU, the unit that must divide the sides, is 8 pixels times the largest sampling
- * factor on that axis (16x16 for 4:2:0, 16x8 for 4:2:2, 8x8 for greyscale and 4:4:4); the
- * input's width must be a multiple of it for FLOP, ROTATE_180, ROTATE_270 and TRANSVERSE, its
- * height for FLIP, ROTATE_90, ROTATE_180 and TRANSVERSE, neither for NONE and TRANSPOSE. A crop
- * must start on the output's iMCU grid; its size is free.
+ * factor on that axis (16x16 for 4:2:0, 16x8 for 4:2:2, 8x16 for 4:4:0, 32x8 for 4:1:1; 8x8 for
+ * greyscale, 4:4:4 and CMYK, and whenever all components are sampled alike). The input's width
+ * must be a multiple of it for FLOP, ROTATE_180, ROTATE_270 and TRANSVERSE, its height for FLIP,
+ * ROTATE_90, ROTATE_180 and TRANSVERSE, neither for NONE and TRANSPOSE. A crop must start on the
+ * output's iMCU grid (the input's, with width and height swapped, after a quarter turn, TRANSPOSE
+ * or TRANSVERSE); its size is free.
  *
  * None of the input's markers is kept: icc, exif (TIFF-structured, without "Exif\0\0") and xmp,
  * each written when not NULL (exif and xmp only when they fit one 64 KiB marker), are all the
- * metadata the output has. A progressive input gives a progressive output. Corrupt or cut data,
+ * metadata the output has, besides libjpeg's JFIF header (or, for CMYK, the Adobe marker when the
+ * input had one). A progressive input gives a progressive output. Corrupt or cut data,
  * which libjpeg only warns of, fails; so does a progressive input of more than 1000 scans, and
  * one whose coefficients need more than 4 GiB. A picture of more than max_pixels (when above 0)
  * is refused from its header (IMAGEPIPE_LOSSLESS_FAILED).

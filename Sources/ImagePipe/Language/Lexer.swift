@@ -6,6 +6,7 @@
 ///   continues the stage on the next line.
 /// - `$NAME` or `${NAME}` is replaced by a variable's value (`--set NAME=VALUE`); `${NAME:-TEXT}`
 ///   gives TEXT when the variable is unset or empty.
+/// - `{` and `}` standing alone open and close a `branch` group: stages of their own.
 /// - Comments: `#` where a stage name would start (the start of a line, or after `|`) begins a
 ///   comment to the end of the line; elsewhere `#` begins a comment only when a space or the line
 ///   end follows it. So `fill=#000` and `color #ff0000` are colours, and `fit 10x10 # small`
@@ -14,6 +15,9 @@ struct Lexer {
     enum Item: Equatable {
         case word(Word)
         case separator(isPipe: Bool, location: SourceLocation)
+        /// An unquoted `{` or `}` standing alone: a `branch` group opens or closes. (Inside a
+        /// word, as in `{stem}.png`, braces are the word's.)
+        case brace(opens: Bool, location: SourceLocation)
     }
 
     private let characters: [Character]
@@ -56,6 +60,10 @@ struct Lexer {
             } else if character == "\\", peek(1).map(Lexer.isNewline) == true {
                 advance()
                 advance() // a continued line: the break does not end the stage
+            } else if character == "{" || character == "}", (peek(1).map { Lexer.isWhitespace($0) || $0 == "|" } ?? true) {
+                items.append(.brace(opens: character == "{", location: here()))
+                advance()
+                expectingStageName = character == "{"
             } else {
                 lexWord()
                 expectingStageName = false

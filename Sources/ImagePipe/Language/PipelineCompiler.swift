@@ -40,22 +40,58 @@ public struct PipelineCompiler: Sendable {
                                           lineText: lines.line(location.line)))
         }
 
-        var stages: [(stage: any Stage, location: SourceLocation)] = []
-        for (index, call) in syntax.enumerated() where !faulty.contains(index) {
-            let name = call.name.text
-            guard let entry = registry.entry(named: name) else {
-                report(StageSynonyms.unknownStageMessage(name, in: registry.stageNames), at: call.name.location)
-                continue
+        /// The stages of `calls`, each with its location; a branch with its groups compiled.
+        func makeStages(_ calls: [StageSyntax]) -> [(stage: any Stage, location: SourceLocation)] {
+            var stages: [(stage: any Stage, location: SourceLocation)] = []
+            for call in calls {
+                let name = call.name.text
+                guard let entry = registry.entry(named: name) else {
+                    report(StageSynonyms.unknownStageMessage(name, in: registry.stageNames), at: call.name.location)
+                    continue
+                }
+                do {
+                    let arguments = try entry.schema.arguments(from: call.rawArguments)
+                    var stage = try entry.definition.makeStage(arguments: arguments)
+                    if var branch = stage as? Branch {
+                        if call.groups.isEmpty { report("branch: give its groups, branch { … } { … }, each ending in its own save PATH", at: call.name.location) }
+                        branch.groups = zip(call.groups, call.groupLocations).compactMap { makeGroup($0, at: $1) }
+                        stage = branch
+                    } else if let group = call.groupLocations.first {
+                        report("only branch takes groups of stages in braces; \(name) takes none", at: group)
+                    }
+                    stages.append((stage, call.name.location))
+                } catch let error as ArgumentError {
+                    report(error.message, at: location(of: error.target, in: call))
+                } catch {
+                    report("\(name): \(error)", at: call.name.location)
+                }
             }
-            do {
-                let arguments = try entry.schema.arguments(from: call.rawArguments)
-                stages.append((try entry.definition.makeStage(arguments: arguments), call.name.location))
-            } catch let error as ArgumentError {
-                report(error.message, at: location(of: error.target, in: call))
-            } catch {
-                report("\(name): \(error)", at: call.name.location)
-            }
+            return stages
         }
+        /// One group of a branch: transforms, then a save with its own path (or a branch).
+        func makeGroup(_ calls: [StageSyntax], at opening: SourceLocation) -> Pipeline? {
+            let stages = makeStages(calls)
+            guard let last = stages.last else {
+                report("an empty group: each group of a branch has stages, ending in its own save PATH", at: opening)
+                return nil
+            }
+            var transforms: [any Transform] = []
+            for (stage, location) in stages.dropLast() {
+                guard let transform = stage as? any Transform else {
+                    report("'\(stage.stageSchema.name)' cannot stand inside a group before its end: a group starts from the picture at the branch and ends in its own save", at: location)
+                    return nil
+                }
+                transforms.append(transform)
+            }
+            let sink = last.stage as? any Sink
+            guard let sink, !(sink is Tee), (sink as? Save)?.path != nil || sink is Branch else {
+                report("each group of a branch ends in its own save PATH (here: '\(last.stage.stageSchema.name)'), so that every output is named", at: last.location)
+                return nil
+            }
+            return Pipeline(source: Load(), transforms: transforms, sink: sink, locations: [nil] + stages.map(\.location))
+        }
+
+        let stages = makeStages(syntax.enumerated().filter { !faulty.contains($0.offset) }.map(\.element))
 
         var source: (any ImageSource)?
         var sink: (any Sink)?

@@ -24,7 +24,10 @@ public struct Pipeline: Sendable {
     /// Each stage checked as the language checks what it reads (`Stage.validate()`): a stage
     /// made in code with values the language refuses is refused here, before any work.
     public func validate() throws(ArgumentError) {
-        for stage in stages { try stage.validate() }
+        for stage in stages {
+            try stage.validate()
+            for group in (stage as? Branch)?.groups ?? [] { try group.validate() }
+        }
     }
 
     /// Each stage's geometry for a source of the given size, without touching pixels.
@@ -43,6 +46,9 @@ public struct Pipeline: Sendable {
             steps.append(Plan.Step(stage: transform, input: size, output: output, held: max(0, held)))
             size = output
         }
+        // A branch's groups are planned too, so that a group's impossible geometry is refused
+        // before any of the run's outputs is written.
+        for group in (sink as? Branch)?.groups ?? [] { _ = try group.plan(sourceSize: size) }
         return Plan(sourceSize: sourceSize, steps: steps)
     }
 
@@ -85,7 +91,7 @@ public struct Pipeline: Sendable {
     /// or `applyTransforms(to:)` to mean "the transforms only".
     public func apply(to image: Image, scaling: ScalingMode = .good) throws -> Image {
         let writes = stages.dropFirst().filter { stage in
-            stage is Tee || (stage as? Save)?.path != nil
+            stage is Tee || stage is Branch || (stage as? Save)?.path != nil
         }
         guard writes.isEmpty else {
             throw StageError("this pipeline writes files (\(writes.map(\.text).joined(separator: ", "))), and apply(to:) writes nothing: use run(in:) to write them, or applyTransforms(to:) for the transforms alone")
@@ -106,8 +112,11 @@ public struct Pipeline: Sendable {
     public func outputs(in context: RunContext) throws -> [String] {
         var paths: [String] = []
         for (index, stage) in stages.enumerated().dropFirst() {
-            guard let writer = stage as? any Sink else { continue }
-            paths.append(try withLocation(stage: index) { try writer.destination(in: context) })
+            if let branch = stage as? Branch {
+                paths += try withLocation(stage: index) { try branch.destinations(in: context) }
+            } else if let writer = stage as? any Sink {
+                paths.append(try withLocation(stage: index) { try writer.destination(in: context) })
+            }
         }
         return paths
     }
@@ -160,21 +169,43 @@ public struct Pipeline: Sendable {
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
+        let loadOptions = source.loadOptions(in: context)
         var (result, outputs, notes) = try ScalingMode.$current.withValue(plan.scaling) {
-            try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
+            try LoadOptions.$current.withValue(loadOptions) {
                 try transform(decoded, context: writing ? context : nil, observe: observe)
             }
         }
         guard writing else { return RunResult(plan: plan, outputs: [], outputSize: result.size, notes: notes) }
         let sinkStart = clock.now
-        outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
+        if let branch = sink as? Branch {
+            // Each group's stages resample as the run does.
+            outputs += try ScalingMode.$current.withValue(plan.scaling) {
+                try LoadOptions.$current.withValue(loadOptions) {
+                    try withLocation(stage: transforms.count + 1) { try branch.writeAll(result, in: context) }
+                }
+            }
+        } else {
+            outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
+        }
         try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: (clock.now - sinkStart).inSeconds))
         return RunResult(plan: plan, outputs: outputs, outputSize: result.size, notes: notes)
     }
 
+    /// A branch's group on the picture at the branch: its stages, then its save (or branch).
+    func runGroup(on image: Image, in context: RunContext) throws -> [String] {
+        var (result, outputs, _) = try transform(ReducedImage(image), context: context, observe: nil)
+        let end = transforms.count + 1
+        if let branch = sink as? Branch {
+            outputs += try withLocation(stage: end) { try branch.writeAll(result, in: context) }
+        } else {
+            outputs.append(try withLocation(stage: end) { try sink.write(result, in: context) })
+        }
+        return outputs
+    }
+
     /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be
     /// a reduced decode (shrink-on-load): the first transform then maps its geometry onto it.
-    private func transform(_ source: ReducedImage, context: RunContext?,
+    func transform(_ source: ReducedImage, context: RunContext?,
                            observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String], notes: [Int: [StageNote]]) {
         let clock = ContinuousClock()
         var current = source.image

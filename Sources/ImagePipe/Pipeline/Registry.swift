@@ -50,5 +50,5 @@ public struct Registry: Sendable {
     public var stageNames: [String] { entries.keys.sorted() }
 
     /// The core stages every pipeline can use: `load` and `save`.
-    public static let core = Plugin(name: "core", summary: "Reading and writing image files", stages: [Load.self, Save.self, Tee.self])
+    public static let core = Plugin(name: "core", summary: "Reading and writing image files", stages: [Load.self, Save.self, Tee.self, Branch.self])
 }

@@ -16,13 +16,14 @@ public protocol Stage: Sendable, Equatable {
     /// of the run replaces one of them unless the user says so (`--overwrite`). None unless the
     /// stage says.
     var filesRead: [String] { get }
+    /// The canonical pipeline text of this stage; it parses back to an equal stage. Its
+    /// arguments' text, unless the stage holds more (a `branch` its groups).
+    var text: String { get }
 }
 
 extension Stage {
     public var stageSchema: Schema { Self.schema }
     public var filesRead: [String] { [] }
-
-    /// The canonical pipeline text of this stage; it parses back to an equal stage.
     public var text: String { stageSchema.canonicalText(of: arguments) }
 
     /// The stage built from argument text, as the pipeline language would build it.
