@@ -95,7 +95,7 @@ import TestSupport
     @Test func lookupAndListing() throws {
         let registry = TestRegistry.registry
         #expect(registry.entry(named: "crop")?.plugin == "test")
-        #expect(registry.stageNames == ["crop", "every-type", "half", "load", "save", "tee"])
+        #expect(registry.stageNames == ["branch", "crop", "every-type", "half", "load", "save", "tee"])
         #expect(registry.plugins.map(\.name) == ["core", "test"])
     }
 }
