@@ -108,6 +108,7 @@ bench: deps
 	$(SWIFT) build -c release
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 	python3 Benchmarks/jpeg_defaults.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/photos/batch/0*.jpg
+	python3 Benchmarks/smartcrop.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/root
 
 # Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
 # shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a
