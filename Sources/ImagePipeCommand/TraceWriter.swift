@@ -52,7 +52,10 @@ final class TraceWriter {
         // Fast compression: a trace is for looking at, not for keeping.
         let bytes = try event.image.encoded(as: .png, options: SaveOptions(compression: 1))
         try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/" + file) }
-        entries.append(Entry(file: file, text: event.stage.text, size: event.image.size, standsFor: event.standsFor,
+        // A branch's stage under its group: `{2} resize 320x`; the branch itself as one word.
+        let own = event.stage is Branch ? "branch" : event.stage.text
+        let text = event.group.map { "\($0) \(own)" } ?? own
+        entries.append(Entry(file: file, text: text, size: event.image.size, standsFor: event.standsFor,
                              milliseconds: event.seconds * 1000))
     }
 

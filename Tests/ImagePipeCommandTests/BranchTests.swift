@@ -51,6 +51,21 @@ import TestSupport
         #expect(explained.contains("{1} resize 100x") && explained.contains("  {2} flip") && explained.contains("{2} save c.jpg quality=70"), "\(explained)")
     }
 
+    @Test func aTraceShowsTheTree() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.picture(in: directory)
+        let result = try CommandRunner.run(["run", "-e", "fit 500x500 | branch { resize 100x | save a.png } { resize 50x | branch { save b.png } { flip | save c.png } }",
+                                            input, "--trace", "trace"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let page = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)
+        let captions = page.split(separator: "<figcaption>").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(captions == ["0. load", "1. fit 500x500", "2. branch", "3. {1} resize 100x", "4. {1} save a.png", "5. {2} resize 50x",
+                             "6. {2} branch", "7. {2} {1} save b.png", "8. {2} {2} flip", "9. {2} {2} save c.png"], "\(captions)")
+        // Each picture is the stage's: the flip's is the 50-wide picture upside down.
+        let resized = try Image.load(path: directory.file("trace/05-resize.png")), flipped = try Image.load(path: directory.file("trace/08-flip.png"))
+        #expect(flipped.size == resized.size && flipped.pixel(x: 3, y: 0) == resized.pixel(x: 3, y: resized.height - 1))
+    }
+
     @Test(arguments: [
         ("branch { resize 320x }", "each group of a branch ends in its own save PATH (here: 'resize')"),
         ("branch { resize 320x | save }", "each group of a branch ends in its own save PATH (here: 'save')"),

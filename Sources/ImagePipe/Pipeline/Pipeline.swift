@@ -178,29 +178,54 @@ public struct Pipeline: Sendable {
         guard writing else { return RunResult(plan: plan, outputs: [], outputSize: result.size, notes: notes) }
         let sinkStart = clock.now
         if let branch = sink as? Branch {
+            // The branch before its groups, so that a trace reads as the tree.
+            try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: 0))
             // Each group's stages resample as the run does.
             outputs += try ScalingMode.$current.withValue(plan.scaling) {
                 try LoadOptions.$current.withValue(loadOptions) {
-                    try withLocation(stage: transforms.count + 1) { try branch.writeAll(result, in: context) }
+                    try withLocation(stage: transforms.count + 1) {
+                        try branch.writeAll(result, in: context, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
+                    }
                 }
             }
         } else {
             outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
+            try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: (clock.now - sinkStart).inSeconds))
         }
-        try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: (clock.now - sinkStart).inSeconds))
         return RunResult(plan: plan, outputs: outputs, outputSize: result.size, notes: notes)
     }
 
     /// A branch's group on the picture at the branch: its stages, then its save (or branch).
-    func runGroup(on image: Image, in context: RunContext) throws -> [String] {
-        var (result, outputs, _) = try transform(ReducedImage(image), context: context, observe: nil)
+    /// With `observe`, each stage's event is numbered on from `numbering` and names its `group`.
+    func runGroup(on image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil,
+                  numbering: EventNumbering = EventNumbering(next: 0), group: String = "") throws -> [String] {
+        let relabel = observe.map { observe in
+            { (event: StageEvent) throws -> Void in
+                try observe(StageEvent(index: numbering.take(), stage: event.stage, image: event.image, seconds: event.seconds,
+                                       notes: event.notes, group: group))
+            }
+        }
+        var (result, outputs, _) = try transform(ReducedImage(image), context: context, observe: relabel)
         let end = transforms.count + 1
+        let clock = ContinuousClock(), start = clock.now
         if let branch = sink as? Branch {
-            outputs += try withLocation(stage: end) { try branch.writeAll(result, in: context) }
+            try relabel?(StageEvent(index: end, stage: sink, image: result, seconds: 0))
+            outputs += try withLocation(stage: end) { try branch.writeAll(result, in: context, observe: observe, numbering: numbering, group: group) }
         } else {
             outputs.append(try withLocation(stage: end) { try sink.write(result, in: context) })
+            try relabel?(StageEvent(index: end, stage: sink, image: result, seconds: (clock.now - start).inSeconds))
         }
         return outputs
+    }
+
+    /// Numbers the events of a branch's groups on after the pipeline's own stages.
+    final class EventNumbering {
+        private var next: Int
+        init(next: Int) { self.next = next }
+        func take() -> Int {
+            defer { next += 1 }
+            return next
+        }
     }
 
     /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be

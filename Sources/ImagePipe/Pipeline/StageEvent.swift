@@ -11,4 +11,7 @@ public struct StageEvent: Sendable {
     public var standsFor: Size? = nil
     /// What the stage decided from the pixels (a smart crop's window), in its words.
     public var notes: [StageNote] = []
+    /// For a stage inside a branch: its group, `{2}`, or `{2} {1}` within a nested branch.
+    /// Such events are numbered on after the stages of the pipeline itself.
+    public var group: String? = nil
 }
