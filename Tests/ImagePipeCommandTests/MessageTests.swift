@@ -73,6 +73,8 @@ import TestSupport
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "load\nresize 8x8 kernel=cubic\nsave o.bin format=jpeg\n")
         #expect(try CommandRunner.run(["check", "-e", "save format=jpg2"]).status == 2)
+        #expect(try CommandRunner.run(["check", "-e", "rotate 90 | save lossless=require"]).standardOutput == "load\nrotate 90\nsave lossless=true\n")
+        #expect(try CommandRunner.run(["check", "-e", "save lossless=never"]).standardOutput == "load\nsave lossless=false\n")
     }
 
     @Test(arguments: [

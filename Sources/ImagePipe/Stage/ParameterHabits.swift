@@ -16,6 +16,8 @@ public enum ParameterHabits {
     static let valueSynonyms: [String: [String: String]] = [
         "format": ["jpg": "jpeg", "jpe": "jpeg", "tif": "tiff"],
         "kernel": ["lanczos": "lanczos3", "bilinear": "linear", "bicubic": "cubic", "catmull-rom": "cubic", "point": "nearest"],
+        // How lossless JPEG work is often asked for: never re-encode, or require it.
+        "lossless": ["never": "false", "require": "true"],
     ]
 
     private static let same: @Sendable (String) -> String? = { $0 }

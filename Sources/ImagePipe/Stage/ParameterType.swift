@@ -30,6 +30,15 @@ public enum ParameterType: Hashable, Sendable {
     /// `X,Y,WxH` in pixels or percentages (see `CropRect`), pixel values up to the given maximum.
     case cropRect(max: Int)
 
+    /// The words a choice or a boolean takes; nil for other types.
+    public var words: [String]? {
+        switch self {
+        case let .choice(options): options
+        case .boolean: ["true", "false"]
+        default: nil
+        }
+    }
+
     /// The type's name for machines (`imagepipe stages --json`).
     public var kind: String {
         switch self {

@@ -55,7 +55,7 @@ public struct Schema: Sendable {
             }
             if parameter.acceptsAuto, argument.value == "auto" { continue }
             var written = argument.value
-            if case let .choice(options) = parameter.type, let synonym = ParameterHabits.choice(written, for: parameter.name, among: options) {
+            if let options = parameter.type.words, let synonym = ParameterHabits.choice(written, for: parameter.name, among: options) {
                 written = synonym
             }
             do {
