@@ -73,6 +73,10 @@ import TestSupport
             let json = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), "\(name)")
             #expect(json["format"]?.stringValue == format.loaderName, "\(name): \(result.standardOutput)")
             #expect(json["width"]?.numberValue == Double(size.width) && json["height"]?.numberValue == Double(size.height), "\(name)")
+            if [.heif, .avif, .tiff, .bmp, .png, .jpeg, .webp, .gif].contains(format) {
+                // Every picture of the stock formats tells how it is coded.
+                #expect(json["coding"]?["channels"]?.numberValue != nil && json["coding"]?["bitDepth"]?.numberValue != nil, "\(name): \(json["coding"]?.text ?? "")")
+            }
             // The text form too, and the picture decodes as the header says.
             let text = try CommandRunner.run(["info", "--allow-format", all, directory.file(name)])
             #expect(text.status == 0 && text.standardOutput.contains("\(size.width)x\(size.height)"), "\(name): \(text.standardOutput)")
@@ -123,6 +127,9 @@ import TestSupport
             frames[0].save('\(d)/anim.gif', save_all=True, append_images=frames[1:], duration=[100, 200, 100, 100, 50], loop=3)
             frames[0].save('\(d)/anim.webp', save_all=True, append_images=frames[1:], duration=80, loop=0, lossless=True)
             im.save('\(d)/lossy.webp', quality=80)
+            im.convert('RGBA').save('\(d)/rgba.tif', dpi=(150, 150))
+            im.convert('L').save('\(d)/gray.tif')
+            im.save('\(d)/plain.bmp')
             """)
         func info(_ name: String) throws -> (text: String, coding: JSONValue?) {
             let text = try CommandRunner.run(["info", directory.file(name)])
@@ -143,6 +150,9 @@ import TestSupport
              ["delays": .array([100, 200, 100, 100, 50].map { .number($0) }), "plays": .number(4)]),
             ("anim.webp", "frames: 5, delays 80 ms each, loops forever", ["lossless": .bool(true), "plays": .number(0)]),
             ("lossy.webp", "coding: 3 channels (YCbCr), 8 bits, lossy", ["lossless": .bool(false), "delays": .array([])]),
+            ("rgba.tif", "coding: 4 channels (RGB, alpha), 8 bits\n  resolution: 150 dpi", ["alpha": .bool(true)]),
+            ("gray.tif", "coding: 1 channel (gray), 8 bits", ["alpha": .bool(false), "channels": .number(1)]),
+            ("plain.bmp", "coding: 3 channels (RGB), 8 bits", ["alpha": .bool(false)]),
         ]
         for (name, line, fields) in expected {
             let (text, coding) = try info(name)

@@ -26,6 +26,9 @@ import TestSupport
         #expect(avif >= 60 + 10 * 13.2 * 12.9, "\(avif)")
         #expect(avifFast < avif && avifFast >= 60 + 4 * 10, "\(avifFast)")
         #expect(blur > thumbnail, "a wide blur is more work than a thumbnail")
+        // A branch's groups count: an AVIF group at speed 0 beside a thumbnail.
+        let branch = try #require(try Self.limit("branch { save a.avif speed=0 } { resize 640x | save t.jpg }", size: photo, output: "x"))
+        #expect(branch >= avif - 10, "\(branch) against \(avif)")
         // The limit given is the limit; 0 is none; reading is bounded by the base either way.
         #expect(try Self.limit("save speed=0", size: photo, output: "a.avif", .fixed(5)) == 5)
         #expect(try Self.limit("save speed=0", size: photo, output: "a.avif", .none) == nil)

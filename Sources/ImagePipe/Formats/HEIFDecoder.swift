@@ -64,6 +64,19 @@ enum HEIFDecoder {
         }
     }
 
+    /// What the primary picture's header says of its coding: alpha and bits per sample.
+    static func codingFacts(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> CodingFacts {
+        try withPrimary(bytes, format: format, path: path) { handle in
+            var facts = CodingFacts()
+            facts.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+            facts.channels = facts.hasAlpha == true ? 4 : 3
+            facts.colorSpace = "YCbCr"
+            let bits = heif_image_handle_get_luma_bits_per_pixel(handle)
+            if bits > 0 { facts.bitDepth = Int(bits) }
+            return facts
+        }
+    }
+
     private static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, path: String?,
                                        _ body: (OpaquePointer) throws -> T) throws -> T {
         initialised
