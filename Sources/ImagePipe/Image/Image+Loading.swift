@@ -8,8 +8,9 @@ extension Image {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
         // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
-        // libheif reads a HEIF container from memory; an opt-in format goes to its own process.
-        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) {
+        // libheif reads a HEIF container from memory, and libwebp a WebP; an opt-in format goes to
+        // its own process.
+        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) || format == .webp && options.failOnDamage {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
         }
         if format == .jpeg {
@@ -17,8 +18,14 @@ extension Image {
                                            orientation: header.orientation, options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
-        try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { try decoder.write($0) }
-        return try decoder.finish()
+        let check = format == .png && options.failOnDamage ? PNGDataCheck() : nil
+        try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
+            check?.feed(chunk)
+            return try decoder.write(chunk)
+        }
+        let decoded = try decoder.finish()
+        if let damage = check?.finish() { throw ImageError(.corrupt, path: path, reason: damage) }
+        return decoded
     }
 
     /// libjpeg's decode of a JPEG file whose header passed `load`'s checks (or `Load.describe`'s),
@@ -47,10 +54,19 @@ extension Image {
             throw ImageError(.corrupt, path: path, reason: damage)
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
-        let orientation = ExifOrientation.parse(frame.bytes, format: format)
-        let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: orientation)
-        _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
-        let decoded = try decoder.finish()
+        let decoded: Image
+        if format == .webp, options.failOnDamage {
+            decoded = try StrictWebP.decode(frame.bytes, options: options, path: path)
+        } else {
+            let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: ExifOrientation.parse(frame.bytes, format: format))
+            _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
+            decoded = try decoder.finish()
+        }
+        if format == .png, options.failOnDamage {
+            let check = PNGDataCheck()
+            frame.bytes.withUnsafeBytes { check.feed($0) }
+            if let damage = check.finish() { throw ImageError(.corrupt, path: path, reason: damage) }
+        }
         guard let placement = frame.webpPlacement else { return decoded }
         try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)
         return try Image.canvas(size: placement.canvas, background: Color(red: 0, green: 0, blue: 0, alpha: 0), placing: decoded,
