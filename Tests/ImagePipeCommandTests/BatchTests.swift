@@ -116,7 +116,7 @@ import TestSupport
         _ = try directory.write(Array("garbage".utf8), to: "photos/broken.png")
         let result = try CommandRunner.run(["run", "-e", "fit 10x10", "photos", "--out-dir", "out"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError.contains("imagepipe: photos/broken.png: unsupported format: not an image format gdk-pixbuf can read\n"))
+        #expect(result.standardError.contains("imagepipe: photos/broken.png: unsupported format: not a picture format ImagePipe recognizes by its first bytes\n"))
         #expect(result.standardError.contains("4 files: 3 done, 1 failed in "))
         #expect(files(under: directory.file("out")) == ["a.png", "b.png", "c.jpg"])
     }

@@ -59,7 +59,25 @@ import TestSupport
         let directory = try setUp()
         let result = try CommandRunner.run(["run", "-e", "", "targa.jpg", "-o", "out.png"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: targa.jpg: unsupported format: not an image format gdk-pixbuf can read\n")
+        #expect(result.standardError == "imagepipe: targa.jpg: unsupported format: not a picture format ImagePipe recognizes by its first bytes; if it is a TGA (a format without a signature), allow it with --allow-format tga\n")
+    }
+
+    /// With TGA allowed, what starts as another format (a PDF, an EXR, JPEG 2000, FITS) is named
+    /// as itself, and what is neither is not handed to the TGA loader.
+    @Test func formatsWithSignaturesAreNeverBlamedOnTGA() throws {
+        let directory = try TemporaryDirectory()
+        let files: [(String, [UInt8], String)] = [
+            ("a.pdf", Array("%PDF-1.4\n%\u{00e2}\n".utf8), "PDF: a document, not a picture"),
+            ("a.exr", [0x76, 0x2F, 0x31, 0x01, 2, 0, 0, 0] + [UInt8](repeating: 0, count: 24), "OpenEXR: no decoder installed"),
+            ("a.jp2", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 24), "JPEG 2000: no decoder installed"),
+            ("a.fits", Array("SIMPLE  =                    T / conforms to FITS".utf8), "FITS: astronomical data"),
+            ("a.txt", Array("just some words, not a picture".utf8), "not a picture format ImagePipe recognizes by its first bytes\n"),
+        ]
+        for (name, bytes, message) in files {
+            _ = try directory.write(bytes, to: name)
+            let result = try CommandRunner.run(["run", "-e", "flip", name, "-o", "out.png", "--allow-format", "tga"], in: directory.path)
+            #expect(result.status == 1 && result.standardError.contains("\(name): unsupported format: \(message)"), "\(name): \(result.standardError)")
+        }
     }
 
     @Test func aBatchGoesOnPastARefusedFormat() throws {

@@ -33,7 +33,7 @@ import TestSupport
         // A device is judged as it is read, and fails on its first bytes here: not a picture.
         let device = try CommandRunner.run(["run", "-e", "fit 2x2", "/dev/zero", "-o", "zero.png"], in: directory.path)
         #expect(device.status == 1)
-        #expect(device.standardError == "imagepipe: /dev/zero: unsupported format: not an image format gdk-pixbuf can read\n")
+        #expect(device.standardError == "imagepipe: /dev/zero: unsupported format: not a picture format ImagePipe recognizes by its first bytes\n")
         let bad = try CommandRunner.run(["run", "-e", "", "small.png", "-o", "x.png", "--max-input-bytes", "lots"], in: directory.path)
         #expect(bad.status == 2)
     }

@@ -141,7 +141,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let path = try directory.write("hello, I am not a picture\n", to: "fake.png")
         let error = try #require(throws: ImageError.self) { try Image.load(path: path) }
-        #expect(error.description == "\(path): unsupported format: not an image format gdk-pixbuf can read")
+        #expect(error.description == "\(path): unsupported format: not a picture format ImagePipe recognizes by its first bytes")
     }
 
     @Test func emptyFileIsCorrupt() throws {

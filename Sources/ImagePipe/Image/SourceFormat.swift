@@ -93,9 +93,13 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     static func identify(_ bytes: some Collection<UInt8>, allowed: Set<SourceFormat>, path: String?) throws(ImageError) -> SourceFormat {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: path == nil ? "no bytes to decode" : "the file is empty") }
         guard let format = sniff(bytes) else {
-            if allowed.contains(.tga) { return .tga }
+            // Formats named by their first bytes are told apart before TGA, which has no
+            // signature: a PDF or an EXR is never blamed on a TGA loader.
             if let known = unreadable(bytes) { throw ImageError(.unsupported, path: path, reason: known) }
-            throw ImageError(.unsupported, path: path, reason: "not an image format gdk-pixbuf can read")
+            let tga = looksLikeTGA(bytes)
+            if allowed.contains(.tga), tga { return .tga }
+            let hint = !tga ? "" : allowed.contains(.tga) ? "" : "; if it is a TGA (a format without a signature), allow it with --allow-format tga"
+            throw ImageError(.unsupported, path: path, reason: "not a picture format ImagePipe recognizes by its first bytes\(hint)")
         }
         guard allowed.contains(format) else {
             throw ImageError(.unsupported, path: path, reason: "\(format.displayName): not allowed by default; allow it with --allow-format \(format.rawValue)")
@@ -117,7 +121,18 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         if at(0, Array("8BPS".utf8)) { return "Photoshop PSD: not a format ImagePipe reads; export it as PNG or TIFF" }
         if at(0, Array("%PDF".utf8)) { return "PDF: a document, not a picture; render a page with pdftoppm (Debian poppler-utils)" }
         if at(0, [0x76, 0x2F, 0x31, 0x01]) { return "OpenEXR: no decoder installed (ImagePipe holds 8-bit pictures)" }
+        if at(0, Array("SIMPLE  =".utf8)) { return "FITS: astronomical data, not a format ImagePipe reads; convert it with a FITS tool (Debian's siril, imagemagick)" }
         return nil
+    }
+
+    /// Whether the first 18 bytes could be a TGA header: a color map flag of 0 or 1, an image
+    /// type TGA defines (uncompressed or run-length: color-mapped, true-color, gray), a pixel
+    /// depth TGA has, and both sides above 0.
+    static func looksLikeTGA(_ bytes: some Collection<UInt8>) -> Bool {
+        let b = Array(bytes.prefix(18))
+        guard b.count == 18 else { return false }
+        let width = Int(b[12]) | Int(b[13]) << 8, height = Int(b[14]) | Int(b[15]) << 8
+        return b[1] <= 1 && [1, 2, 3, 9, 10, 11].contains(b[2]) && [8, 15, 16, 24, 32].contains(b[16]) && width > 0 && height > 0
     }
 
     /// Header fields a loader would trust to size a buffer before any pixel arrives, checked
