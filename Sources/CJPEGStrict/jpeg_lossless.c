@@ -1,4 +1,5 @@
 #include "jpeg_lossless.h"
+#include "growing_destination.h"
 
 #include <stdio.h> /* before jpeglib.h, which uses FILE */
 #include <jpeglib.h>
@@ -28,15 +29,6 @@ struct lossless_error {
     int status;
 };
 
-/* The output, grown in memory as libjpeg fills it. Not jpeg_mem_dest: that one frees its buffer
-   when it grows and tells the caller only at the end, so a failure halfway leaves the caller a
-   freed pointer. Here the live buffer is always the one in `buffer`. */
-struct lossless_destination {
-    struct jpeg_destination_mgr manager;
-    unsigned char *buffer;
-    size_t capacity;
-};
-
 /* Every op is a transpose (or not) followed by mirrors in the output's own coordinates: the one
    form in which block positions and coefficient signs are easy to get right for all eight. */
 struct lossless_geometry {
@@ -50,7 +42,7 @@ struct lossless_job {
     struct jpeg_compress_struct output;
     struct lossless_error error;
     struct jpeg_progress_mgr progress;
-    struct lossless_destination destination;
+    struct imagepipe_growing_destination destination;
 };
 
 static _Noreturn void lossless_refuse(struct lossless_error *error, int status, const char *format, ...) {
@@ -83,29 +75,6 @@ static void lossless_monitor(j_common_ptr cinfo) {
         lossless_refuse((struct lossless_error *)cinfo->err, IMAGEPIPE_LOSSLESS_FAILED,
                         "more than %d scans (a progressive JPEG needs at most a few dozen)", LOSSLESS_MAX_SCANS);
 }
-
-static void lossless_destination_start(j_compress_ptr cinfo) {
-    struct lossless_destination *destination = (struct lossless_destination *)cinfo->dest;
-    destination->manager.next_output_byte = destination->buffer;
-    destination->manager.free_in_buffer = destination->capacity;
-}
-
-/* Called when the buffer is full: twice the room, the bytes so far kept. */
-static boolean lossless_destination_grow(j_compress_ptr cinfo) {
-    struct lossless_destination *destination = (struct lossless_destination *)cinfo->dest;
-    size_t used = destination->capacity;
-    if (used > ((size_t)-1) / 2) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
-    size_t larger = used * 2;
-    unsigned char *grown = realloc(destination->buffer, larger);
-    if (!grown) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
-    destination->buffer = grown;
-    destination->capacity = larger;
-    destination->manager.next_output_byte = grown + used;
-    destination->manager.free_in_buffer = larger - used;
-    return TRUE;
-}
-
-static void lossless_destination_end(j_compress_ptr cinfo) { (void)cinfo; }
 
 static int lossless_gcd(int a, int b) {
     while (b) {
@@ -399,10 +368,7 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     job->destination.capacity = start < 65536 ? 65536 : start;
     job->destination.buffer = malloc(job->destination.capacity);
     if (!job->destination.buffer) lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED, "not enough memory for the output");
-    job->destination.manager.init_destination = lossless_destination_start;
-    job->destination.manager.empty_output_buffer = lossless_destination_grow;
-    job->destination.manager.term_destination = lossless_destination_end;
-    output->dest = &job->destination.manager;
+    imagepipe_growing_destination_use(output, &job->destination);
 
     jpeg_copy_critical_parameters(input, output);
     output->image_width = out_width;
@@ -499,7 +465,7 @@ int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
         return status;
     }
     lossless_run(job, data, size, op, crop, max_pixels, icc, icc_size, exif, exif_size, xmp, xmp_size);
-    size_t used = job->destination.capacity - job->destination.manager.free_in_buffer;
+    size_t used = imagepipe_growing_destination_used(&job->destination);
     jpeg_destroy_compress(&job->output);
     jpeg_destroy_decompress(&job->input);
     /* Give back the slack of the last doubling; the file is handed on, maybe kept a while. */

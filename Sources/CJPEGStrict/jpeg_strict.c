@@ -1,4 +1,5 @@
 #include "jpeg_strict.h"
+#include "growing_destination.h"
 
 #include <stdio.h> /* before jpeglib.h, which uses FILE */
 #include <jpeglib.h>
@@ -257,37 +258,6 @@ static void write_app1(j_compress_ptr cinfo, unsigned char *volatile *marker, co
     *marker = NULL;
 }
 
-/* The encoder's output, grown in memory as libjpeg fills it. libjpeg's own jpeg_mem_dest frees
-   its buffer when it grows and tells the caller only at the end, so after an error the caller
-   holds a freed pointer (a double free on every encode stopped halfway); this one's buffer is
-   always the one in `buffer`. */
-struct growing_destination {
-    struct jpeg_destination_mgr manager;
-    unsigned char *buffer;
-    size_t capacity;
-};
-
-static void destination_start(j_compress_ptr cinfo) {
-    struct growing_destination *destination = (struct growing_destination *)cinfo->dest;
-    destination->manager.next_output_byte = destination->buffer;
-    destination->manager.free_in_buffer = destination->capacity;
-}
-
-/* Called when the buffer is full: twice the room, the bytes so far kept. */
-static boolean destination_grow(j_compress_ptr cinfo) {
-    struct growing_destination *destination = (struct growing_destination *)cinfo->dest;
-    size_t used = destination->capacity, larger = destination->capacity * 2;
-    unsigned char *grown = realloc(destination->buffer, larger);
-    if (!grown) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
-    destination->buffer = grown;
-    destination->capacity = larger;
-    destination->manager.next_output_byte = grown + used;
-    destination->manager.free_in_buffer = larger - used;
-    return TRUE;
-}
-
-static void destination_end(j_compress_ptr cinfo) { (void)cinfo; }
-
 int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride, int ring_rows,
                           int quality, int subsampling, int grey, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
@@ -304,16 +274,13 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     error.message = message;
     error.message_size = message_size;
     error.tolerant = 0;
-    struct growing_destination destination;
+    struct imagepipe_growing_destination destination;
     memset(&destination, 0, sizeof destination);
-    destination.manager.init_destination = destination_start;
-    destination.manager.empty_output_buffer = destination_grow;
-    destination.manager.term_destination = destination_end;
     if (setjmp(error.escape)) {
         jpeg_destroy_compress(&cinfo);
         free(marker);
         /* Read through memory: the buffer may have grown since setjmp. */
-        free(((volatile struct growing_destination *)&destination)->buffer);
+        free(((volatile struct imagepipe_growing_destination *)&destination)->buffer);
         return -1;
     }
     destination.capacity = 1 << 16;
@@ -323,7 +290,7 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
         return -1;
     }
     jpeg_create_compress(&cinfo);
-    cinfo.dest = &destination.manager;
+    imagepipe_growing_destination_use(&cinfo, &destination);
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = 3;
@@ -370,7 +337,7 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
     *out = destination.buffer;
-    *out_size = (unsigned long)(destination.capacity - destination.manager.free_in_buffer);
+    *out_size = (unsigned long)imagepipe_growing_destination_used(&destination);
     return 0;
 }
 

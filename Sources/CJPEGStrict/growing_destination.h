@@ -1,0 +1,25 @@
+#ifndef IMAGEPIPE_GROWING_DESTINATION_H
+#define IMAGEPIPE_GROWING_DESTINATION_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <jpeglib.h>
+
+/* An encoder's output, grown in memory as libjpeg fills it. Not jpeg_mem_dest: that one frees its
+   buffer when it grows and tells the caller only at the end, so after an error the caller holds a
+   freed pointer (a double free on every encode stopped halfway). Here the live buffer is always
+   the one in `buffer`, `capacity` bytes long; the caller allocates the first one and frees the
+   last. (Not in include/: the C files of this target share it; Swift does not see it.) */
+struct imagepipe_growing_destination {
+    struct jpeg_destination_mgr manager;
+    unsigned char *buffer;
+    size_t capacity;
+};
+
+/* Makes `destination` (its buffer allocated) the output of `cinfo`. */
+void imagepipe_growing_destination_use(j_compress_ptr cinfo, struct imagepipe_growing_destination *destination);
+
+/* The bytes written so far. */
+size_t imagepipe_growing_destination_used(const struct imagepipe_growing_destination *destination);
+
+#endif
