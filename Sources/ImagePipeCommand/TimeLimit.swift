@@ -55,10 +55,9 @@ enum TimeLimit: Equatable {
             if let tee = step.stage as? Tee { seconds += encoderSeconds(tee.save, context: context) * megapixels(step.output) }
         }
         if let save = pipeline.sink as? Save { seconds += encoderSeconds(save, context: context) * megapixels(plan.outputSize) }
-        // A branch's groups, each from the picture at the branch.
-        for group in (pipeline.sink as? Branch)?.groups ?? [] {
-            guard let groupPlan = try? group.plan(sourceSize: plan.outputSize) else { continue }
-            seconds += workSeconds(groupPlan, pipeline: group, context: context) - 0.3 * megapixels(groupPlan.decodeSize) // nothing decoded again
+        // A branch's groups, each from the picture at the branch (nothing decoded again).
+        for (group, groupPlan) in zip((pipeline.sink as? Branch)?.groups ?? [], plan.groups) {
+            seconds += workSeconds(groupPlan, pipeline: group, context: context) - 0.3 * megapixels(groupPlan.decodeSize)
         }
         return seconds
     }

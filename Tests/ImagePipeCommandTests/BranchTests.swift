@@ -102,6 +102,21 @@ import TestSupport
         #expect(withOutput.status == 2 && withOutput.standardError.contains("the pipeline's branch names its own outputs"))
     }
 
+    @Test func theGroupsCountInTheLimitsAndTheMemoryBudget() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.picture(in: directory)
+        // A group's picture past --max-pixels is refused before any work.
+        let huge = try CommandRunner.run(["run", "-e", "branch { save a.png } { resize 20000x20000 | save b.png }", input, "--max-pixels", "100000000"],
+                                         in: directory.path)
+        #expect(huge.status == 1 && huge.standardError.contains("resize 20000x20000 in a group would make a 20000x20000 picture"), "\(huge.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("a.png")))
+        // The memory a run reserves counts the largest group.
+        let compiler = StandardPlugins.compiler
+        let plain = try compiler.compile("branch { save a.png } { save b.png }").plan(sourceSize: Size(1000, 1000))
+        let big = try compiler.compile("branch { save a.png } { resize 4000x4000 | save b.png }").plan(sourceSize: Size(1000, 1000))
+        #expect(big.estimatedPeakBytes() - plain.estimatedPeakBytes() >= 4 * 16_000_000, "the 16-megapixel group's picture at least")
+    }
+
     @Test func aBatchBranchesEveryInput() throws {
         let directory = try TemporaryDirectory()
         _ = try Self.picture(in: directory)

@@ -48,8 +48,8 @@ public struct Pipeline: Sendable {
         }
         // A branch's groups are planned too, so that a group's impossible geometry is refused
         // before any of the run's outputs is written.
-        for group in (sink as? Branch)?.groups ?? [] { _ = try group.plan(sourceSize: size) }
-        return Plan(sourceSize: sourceSize, steps: steps)
+        let groups = try (sink as? Branch)?.groups.map { try $0.plan(sourceSize: size) } ?? []
+        return Plan(sourceSize: sourceSize, steps: steps, groups: groups)
     }
 
     /// The plan for the source this context names, from its header alone. When the first
@@ -71,8 +71,12 @@ public struct Pipeline: Sendable {
             for (index, step) in full.steps.enumerated() where step.output.pixelCount > limit {
                 throw located(StageError("would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit); raise it with --max-pixels"), stage: index + 1)
             }
+            if let step = full.groups.flatMap(\.allSteps).first(where: { $0.output.pixelCount > limit }) {
+                throw located(StageError("\(step.stage.text) in a group would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit); raise it with --max-pixels"),
+                              stage: transforms.count + 1)
+            }
         }
-        let unreduced = Plan(sourceSize: full.sourceSize, steps: full.steps, scaling: options.scaling)
+        let unreduced = Plan(sourceSize: full.sourceSize, steps: full.steps, scaling: options.scaling, groups: full.groups)
         guard options.shrinkOnLoad, let headroom = options.scaling.decodeHeadroom, let first = transforms.first,
               let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else {
             return PreparedRun(description: description, plan: unreduced)
@@ -82,7 +86,7 @@ public struct Pipeline: Sendable {
         let reduced = description.reducedSize(atLeast: wanted)
         guard reduced != description.size else { return PreparedRun(description: description, plan: unreduced) }
         return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced,
-                                                                decodeAtLeast: wanted, scaling: options.scaling))
+                                                                decodeAtLeast: wanted, scaling: options.scaling, groups: full.groups))
     }
 
     /// Applies the transforms to an image in memory and returns the result, resampling as

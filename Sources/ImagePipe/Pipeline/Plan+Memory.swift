@@ -17,7 +17,16 @@ extension Plan {
         // The encoders write from the finished picture; the one that copies most (PNG's filtered
         // rows and its compressed stream) holds about two more of it.
         let encoding = bytes(outputSize, times: 2)
-        return min(Int.max / 8, inputBytes) + decoded + largestStep + encoding + Self.workingBytes
+        return min(Int.max / 8, inputBytes) + decoded + largestStep + encoding + groupBytes + Self.workingBytes
+    }
+
+    /// What a branch's groups hold beside the picture at the branch: they run one after the
+    /// other, so the most that one of them holds (its largest step, its encoding, its own groups).
+    var groupBytes: Int {
+        groups.map { group in
+            let largest = group.steps.map { min(Int.max / 8, 4 * ($0.input.pixelCount + $0.output.pixelCount) + $0.held) }.max() ?? 0
+            return min(Int.max / 8, largest + 8 * group.outputSize.pixelCount + group.groupBytes)
+        }.max() ?? 0
     }
 
     /// The step that holds the most beside its pictures, when one holds anything: what a

@@ -28,7 +28,12 @@ public struct Plan: Sendable {
     /// The speed/quality choice the run uses.
     public let scaling: ScalingMode
 
-    public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil, scaling: ScalingMode = .good) {
+    /// The plans of a branch's groups, each from the picture at the branch (`outputSize`).
+    public let groups: [Plan]
+
+    public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil, scaling: ScalingMode = .good,
+                groups: [Plan] = []) {
+        self.groups = groups
         self.scaling = scaling
         self.sourceSize = sourceSize
         self.steps = steps
@@ -50,4 +55,7 @@ public struct Plan: Sendable {
 
     /// The index of the first step whose size depends on the pixels, if any.
     public var firstUpperBoundStep: Int? { steps.firstIndex { $0.stage.outputSizeIsUpperBound } }
+
+    /// Every step, a branch's groups' included.
+    public var allSteps: [Step] { steps + groups.flatMap(\.allSteps) }
 }
