@@ -29,10 +29,7 @@ public struct PictureComparison: Equatable, Sendable {
 
     /// Compares `a` with `b`; they must be the same size.
     public init(_ a: Image, _ b: Image, fuzz: Int = 0) throws(ImageError) {
-        guard a.size == b.size else {
-            throw ImageError(.geometry, reason: "the pictures are \(a.size) and \(b.size); compare needs two pictures of one size")
-        }
-        let channels = a.hasAlpha || b.hasAlpha ? 4 : 3
+        let channels = try Self.channels(a, b)
         let (width, height) = (a.width, a.height)
         var squares = 0.0, absolute = 0, largest = 0, differing = 0
         for y in 0..<height {
@@ -63,6 +60,23 @@ public struct PictureComparison: Equatable, Sendable {
     }
 
     public var identical: Bool { maxDifference == 0 }
+
+    /// The channels two pictures are compared in; throws when their sizes differ.
+    static func channels(_ a: Image, _ b: Image) throws(ImageError) -> Int {
+        guard a.size == b.size else {
+            throw ImageError(.geometry, reason: "the pictures are \(a.size) and \(b.size); compare needs two pictures of one size")
+        }
+        return a.hasAlpha || b.hasAlpha ? 4 : 3
+    }
+
+    /// The largest difference of one channel at pixel `x` of two rows.
+    @inline(__always)
+    static func largestDifference(_ rowA: UnsafeBufferPointer<UInt8>, _ countA: Int, _ rowB: UnsafeBufferPointer<UInt8>, _ countB: Int,
+                                  at x: Int, channels: Int) -> Int {
+        var largest = 0
+        for channel in 0..<channels { largest = max(largest, abs(sample(rowA, x, channel, countA) - sample(rowB, x, channel, countB))) }
+        return largest
+    }
 
     @inline(__always)
     static func sample(_ row: UnsafeBufferPointer<UInt8>, _ x: Int, _ channel: Int, _ count: Int) -> Int {
@@ -133,19 +147,12 @@ public struct PictureComparison: Equatable, Sendable {
     /// A picture of where `a` and `b` differ, as ImageMagick's `compare` draws it: `a` faded
     /// toward white, and each pixel more than `fuzz` apart in red.
     public static func differencePicture(_ a: Image, _ b: Image, fuzz: Int = 0) throws -> Image {
-        guard a.size == b.size else {
-            throw ImageError(.geometry, reason: "the pictures are \(a.size) and \(b.size); compare needs two pictures of one size")
-        }
-        let channels = a.hasAlpha || b.hasAlpha ? 4 : 3
+        let channels = try Self.channels(a, b)
         return try Image.make(size: a.size, hasAlpha: false) { writer in
             for y in 0..<a.height {
                 let (rowA, rowB, target) = (a.row(y), b.row(y), writer.row(y))
                 for x in 0..<a.width {
-                    var largest = 0
-                    for channel in 0..<channels {
-                        largest = max(largest, abs(sample(rowA, x, channel, a.channelCount) - sample(rowB, x, channel, b.channelCount)))
-                    }
-                    if largest > fuzz {
+                    if largestDifference(rowA, a.channelCount, rowB, b.channelCount, at: x, channels: channels) > fuzz {
                         (target[x * 3], target[x * 3 + 1], target[x * 3 + 2]) = (255, 0, 0)
                     } else {
                         // Luma, faded 70 % toward white: the picture stays recognizable under the red.

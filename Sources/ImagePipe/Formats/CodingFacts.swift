@@ -3,7 +3,7 @@
 /// resolution, and an animation's frames, delays and loop count. Read from the file's own
 /// headers (JPEG markers up to the first scan, PNG chunks, GIF blocks, RIFF chunks), never by
 /// decoding; a fact the format does not state is nil.
-public struct CodingFacts: Equatable, Sendable {
+public struct CodingFacts: Sendable {
     /// Channels as stored: 1 gray, 2 gray and alpha, 3 color, 4 color and alpha (or CMYK).
     public var channels: Int?
     public var hasAlpha: Bool?
@@ -28,12 +28,6 @@ public struct CodingFacts: Equatable, Sendable {
     public var plays: Int?
     /// PNG color chunks present: `sRGB`, `gAMA 0.45455`, `cHRM`, `iCCP`, `cICP`.
     public var colorChunks: [String] = []
-
-    public static func == (a: CodingFacts, b: CodingFacts) -> Bool {
-        a.channels == b.channels && a.hasAlpha == b.hasAlpha && a.bitDepth == b.bitDepth && a.colorSpace == b.colorSpace
-            && a.jpegQuality == b.jpegQuality && a.chroma == b.chroma && a.interlaced == b.interlaced && a.lossless == b.lossless
-            && a.dpi?.x == b.dpi?.x && a.dpi?.y == b.dpi?.y && a.delays == b.delays && a.plays == b.plays && a.colorChunks == b.colorChunks
-    }
 
     public init() {}
 
@@ -80,9 +74,8 @@ public struct CodingFacts: Equatable, Sendable {
     /// The quality whose table is nearest `table` (sum of absolute differences).
     static func quality(ofLuma table: [Int]) -> Int? {
         guard table.count == 64 else { return nil }
-        return (1...100).min { a, b in
-            zip(lumaTable(quality: a), table).reduce(0) { $0 + abs($1.0 - $1.1) } < zip(lumaTable(quality: b), table).reduce(0) { $0 + abs($1.0 - $1.1) }
-        }
+        let distances = (1...100).map { quality in (quality, zip(lumaTable(quality: quality), table).reduce(0) { $0 + abs($1.0 - $1.1) }) }
+        return distances.min { $0.1 < $1.1 }?.0
     }
 
     private mutating func readJPEG(_ bytes: [UInt8]) {

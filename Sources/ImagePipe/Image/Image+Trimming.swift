@@ -15,14 +15,12 @@ extension Image {
         var nine = [Int](repeating: 0, count: 9)
         func differs(_ x: Int) -> Bool {
             if smoothing {
-                let columns = [max(x - 1, 0), x, min(x + 1, width - 1)]
+                let (left, right) = (max(x - 1, 0) * channels, min(x + 1, width - 1) * channels)
                 for channel in 0..<channels {
-                    var index = 0
-                    for row in rows {
-                        for column in columns {
-                            nine[index] = Int(row[column * channels + channel])
-                            index += 1
-                        }
+                    for (index, row) in rows.enumerated() {
+                        nine[index * 3] = Int(row[left + channel])
+                        nine[index * 3 + 1] = Int(row[x * channels + channel])
+                        nine[index * 3 + 2] = Int(row[right + channel])
                     }
                     nine.sort()
                     values[channel] = nine[4]

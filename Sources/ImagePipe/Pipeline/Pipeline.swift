@@ -116,11 +116,7 @@ public struct Pipeline: Sendable {
     public func outputs(in context: RunContext) throws -> [String] {
         var paths: [String] = []
         for (index, stage) in stages.enumerated().dropFirst() {
-            if let branch = stage as? Branch {
-                paths += try withLocation(stage: index) { try branch.destinations(in: context) }
-            } else if let writer = stage as? any Sink {
-                paths.append(try withLocation(stage: index) { try writer.destination(in: context) })
-            }
+            if let writer = stage as? any Sink { paths += try withLocation(stage: index) { try writer.destinations(in: context) } }
         }
         return paths
     }
@@ -180,21 +176,11 @@ public struct Pipeline: Sendable {
             }
         }
         guard writing else { return RunResult(plan: plan, outputs: [], outputSize: result.size, notes: notes) }
-        let sinkStart = clock.now
-        if let branch = sink as? Branch {
-            // The branch before its groups, so that a trace reads as the tree.
-            try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: 0))
-            // Each group's stages resample as the run does.
-            outputs += try ScalingMode.$current.withValue(plan.scaling) {
-                try LoadOptions.$current.withValue(loadOptions) {
-                    try withLocation(stage: transforms.count + 1) {
-                        try branch.writeAll(result, in: context, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
-                    }
-                }
+        // A branch's groups resample as the run does.
+        outputs += try ScalingMode.$current.withValue(plan.scaling) {
+            try LoadOptions.$current.withValue(loadOptions) {
+                try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
             }
-        } else {
-            outputs.append(try withLocation(stage: transforms.count + 1) { try sink.write(result, in: context) })
-            try observe?(StageEvent(index: transforms.count + 1, stage: sink, image: result, seconds: (clock.now - sinkStart).inSeconds))
         }
         return RunResult(plan: plan, outputs: outputs, outputSize: result.size, notes: notes)
     }
@@ -209,17 +195,24 @@ public struct Pipeline: Sendable {
                                        notes: event.notes, group: group))
             }
         }
-        var (result, outputs, _) = try transform(ReducedImage(image), context: context, observe: relabel)
+        let (result, outputs, _) = try transform(ReducedImage(image), context: context, observe: relabel)
+        return try outputs + write(result, in: context, emit: relabel, observe: observe, numbering: numbering, group: group)
+    }
+
+    /// The sink's part: a branch runs its groups (after its own event, so that a trace reads as
+    /// the tree; theirs numbered on from `numbering`, under `group`), any other sink writes once.
+    /// `emit` hears of the sink as this pipeline numbers it, `observe` of every group's stages.
+    private func write(_ result: Image, in context: RunContext, emit: ((StageEvent) throws -> Void)?, observe: ((StageEvent) throws -> Void)?,
+                       numbering: EventNumbering, group: String) throws -> [String] {
         let end = transforms.count + 1
-        let clock = ContinuousClock(), start = clock.now
         if let branch = sink as? Branch {
-            try relabel?(StageEvent(index: end, stage: sink, image: result, seconds: 0))
-            outputs += try withLocation(stage: end) { try branch.writeAll(result, in: context, observe: observe, numbering: numbering, group: group) }
-        } else {
-            outputs.append(try withLocation(stage: end) { try sink.write(result, in: context) })
-            try relabel?(StageEvent(index: end, stage: sink, image: result, seconds: (clock.now - start).inSeconds))
+            try emit?(StageEvent(index: end, stage: sink, image: result, seconds: 0))
+            return try withLocation(stage: end) { try branch.writeAll(result, in: context, observe: observe, numbering: numbering, group: group) }
         }
-        return outputs
+        let clock = ContinuousClock(), start = clock.now
+        let written = try withLocation(stage: end) { try sink.write(result, in: context) }
+        try emit?(StageEvent(index: end, stage: sink, image: result, seconds: (clock.now - start).inSeconds))
+        return [written]
     }
 
     /// Numbers the events of a branch's groups on after the pipeline's own stages.

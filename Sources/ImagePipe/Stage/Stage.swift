@@ -160,4 +160,10 @@ public protocol Sink: Stage {
     func destination(in context: RunContext) throws -> String
     /// Writes the image; returns where it went (a path, or `-` for standard output).
     func write(_ image: Image, in context: RunContext) throws -> String
+    /// Every file the sink writes: its destination, or each of a branch's groups'.
+    func destinations(in context: RunContext) throws -> [String]
+}
+
+extension Sink {
+    public func destinations(in context: RunContext) throws -> [String] { [try destination(in: context)] }
 }

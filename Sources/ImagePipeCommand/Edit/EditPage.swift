@@ -4,15 +4,10 @@ enum EditPage {
     static func html(mode: EditMode) -> String {
         let (title, label, help) = texts(mode)
         return EditAssets.page
-            .replacing("{{title}}", with: escaped(title))
+            .replacing("{{title}}", with: TraceWriter.escape(title))
             .replacing("{{mode}}", with: mode.rawValue)
-            .replacing("{{label}}", with: escaped(label))
-            .replacing("{{help}}", with: escaped(help))
-    }
-
-    private static func escaped(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+            .replacing("{{label}}", with: TraceWriter.escape(label))
+            .replacing("{{help}}", with: TraceWriter.escape(help))
     }
 
     private static func texts(_ mode: EditMode) -> (title: String, label: String, help: String) {
