@@ -17,7 +17,7 @@ public struct CircleCropStage: Transform, DeclaredStage {
             EditorParameters.zoom(\.zoom),
             EditorParameters.offset(\.offset),
             Param(\.position, "position", .position, default: .anchor(.center),
-                  help: "Without a viewport, where the largest circle sits: an anchor (center; top-left puts it in that corner; Xpx,Ypx is its square's top-left corner), or attention (edges, skin and saturated color) or entropy (the busiest part), chosen after decoding."),
+                  help: "Without a viewport, where the largest circle sits: an anchor (center; top-left puts it in that corner; Xpx,Ypx is its square's top-left corner), or attention (edges, skin and saturated color) or entropy (the busiest part), chosen after decoding (on an animation's first frame)."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])

@@ -14,7 +14,7 @@ public struct ResizeStage: Transform, DeclaredStage {
             Param(\.fit, "fit", .choice(ResizeFit.self), default: .cover,
                   help: "With both sides given: cover (the default, as sharp; vips thumbnail's default is inside) fills WxH and cuts the overflow at position; contain fits inside and letterboxes onto background; fill stretches to exactly WxH; inside fits inside with no bars; outside covers with nothing cut."),
             Param(\.position, "position", .position, default: .anchor(.center),
-                  help: "For cover, where the window is cut: an anchor (center, top, 0.3,0, or the content offset Xpx,Ypx in scaled pixels), attention (edges, skin and saturated color) or entropy (the busiest part), the last two chosen after decoding. For contain, where the picture sits on the canvas (an anchor; Xpx,Ypx is its top-left corner)."),
+                  help: "For cover, where the window is cut: an anchor (center, top, 0.3,0, or the content offset Xpx,Ypx in scaled pixels), attention (edges, skin and saturated color) or entropy (the busiest part), the last two chosen after decoding (on an animation's first frame). For contain, where the picture sits on the canvas (an anchor; Xpx,Ypx is its top-left corner)."),
             Param(\.upscale, "upscale", .boolean, default: true,
                   help: "false never enlarges (sharp's withoutEnlargement): the scale stops at 1; cover then cuts at most WxH, contain still letterboxes to WxH."),
             Param(\.background, "background", .color, default: .black,

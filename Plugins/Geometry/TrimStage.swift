@@ -8,7 +8,7 @@ import ImagePipe
 /// (`outputSizeIsUpperBound`) and `explain` says "at most".
 public struct TrimStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "trim", summary: "Cut away a uniform border (its size is known only after decoding)",
+        "trim", summary: "Cut away a uniform border (its size is known only after decoding; an animation's first frame decides it)",
         example: "trim threshold=20", start: TrimStage(), [
             Param(\.threshold, "threshold", .integer(0...255), default: 10,
                   help: "How far (0…255, in any channel, alpha included) a pixel may be from the background and still count as border; 10 as sharp."),
@@ -38,9 +38,9 @@ public struct TrimStage: Transform, DeclaredStage {
     }
 
     /// The rectangle that stays, nil when the picture is all border (it is then kept whole, as
-    /// there would be nothing left).
+    /// there would be nothing left). An animation's frames all take the first frame's.
     public func content(of image: Image) throws -> Rect? {
-        try image.contentBounds(background: background ?? image.pixel(x: 0, y: 0), threshold: threshold, smoothing: !lineArt)
+        try FrameDecisions.decide { try image.contentBounds(background: background ?? image.pixel(x: 0, y: 0), threshold: threshold, smoothing: !lineArt) }
     }
 
     /// Crops to the content and notes the box kept (`run --json`, `explain --pixels`).

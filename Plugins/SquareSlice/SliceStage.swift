@@ -15,7 +15,7 @@ public struct SliceStage: Transform, DeclaredStage {
             Param(\.zoom, "zoom", .number(1...1000), default: 1,
                   help: "Zoom relative to the covering zoom zmin = max(W/w, H/h), clamped to zmax = max(1, zmin): no enlargement past native pixels unless the picture is too small to cover."),
             Param(\.offset, "offset", .position, default: .anchor(.center),
-                  help: "The window: a unit anchor (0.5,0.5 centered, 0,0 top-left) or a scroll view's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture; or attention (edges, skin and saturated color) or entropy (the busiest part), chosen after decoding."),
+                  help: "The window: a unit anchor (0.5,0.5 centered, 0,0 top-left) or a scroll view's content offset in zoomed pixels (Xpx,Ypx), clamped to the picture; or attention (edges, skin and saturated color) or entropy (the busiest part), chosen after decoding (on an animation's first frame)."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])

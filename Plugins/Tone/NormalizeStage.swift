@@ -10,7 +10,7 @@ import ImagePipe
 /// flat tone) is returned unchanged.
 public struct NormalizeStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "normalize", summary: "Stretch lightness so its percentiles span the full range, as sharp's normalize",
+        "normalize", summary: "Stretch lightness so its percentiles span the full range, as sharp's normalize (an animation's first frame decides it)",
         example: "normalize lower=2% upper=98%", start: NormalizeStage(), [
             Param(\.lower, "lower", .percentage(0...100), default: 1,
                   help: "The share of pixels (by lightness) that become black or darker: they are clipped to black."),
@@ -80,7 +80,9 @@ public struct NormalizeStage: Transform, DeclaredStage {
 
     public func apply(to image: Image) throws -> Image {
         // One bin wide (one tone): nothing to stretch.
-        guard let (low, high) = range(of: image), high - low > 1.5 / Float(Self.binsPerUnit) else { return image }
+        // An animation's frames all take the first frame's stretch, so that they keep their tones.
+        let stretch: [Float]? = FrameDecisions.decide { self.range(of: image).map { [$0.low, $0.high] } }
+        guard let stretch, case let (low, high) = (stretch[0], stretch[1]), high - low > 1.5 / Float(Self.binsPerUnit) else { return image }
         let gain = 100 / (high - low)
         return try image.mapColors(workPerPixel: 80) { rgb in
             let lab = CIELab.fromSRGB(rgb)

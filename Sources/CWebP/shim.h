@@ -3,4 +3,5 @@
 #include <webp/encode.h>
 #include <webp/decode.h>
 #include <webp/mux.h>
+#include <webp/demux.h>
 #endif

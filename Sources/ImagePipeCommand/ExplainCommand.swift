@@ -184,7 +184,15 @@ struct ExplainCommand {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
                 how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
-            if let lossless = pipeline.losslessJPEGSummary(in: context, prepared: prepared) {
+            if let animation = prepared.animation {
+                let frames = animation.frames.count == animation.frameCount ? "all \(animation.frameCount) frames"
+                    : animation.frames.count == 1 ? "frame \(animation.frames.lowerBound) of \(animation.frameCount)"
+                    : "frames \(animation.frames.lowerBound)–\(animation.frames.upperBound - 1) of \(animation.frameCount)"
+                let facts = (try? ImageFile.readPicture(path: path, options: context.loadOptions))
+                    .map { ImageInfo.framesText(count: animation.frameCount, coding: CodingFacts.read($0, format: SourceFormat(rawValue: file.format) ?? .gif)) }
+                how = "\(frames) decoded one at a time, each composed on the canvas as a viewer shows it and run through the stages"
+                    + (animation.animatedOutput ? " into an animation" : "") + (facts.map { " (frames: \($0))" } ?? "") + "; scaling \(plan.scaling.summary)"
+            } else if let lossless = pipeline.losslessJPEGSummary(in: context, prepared: prepared) {
                 how = lossless
             } else if pipeline.streams(in: context, prepared: prepared) {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"

@@ -20,6 +20,7 @@ struct PipelineArguments {
     static let decodeOptions: [OptionParser.Option] = [
         .init(names: ["--scaling"], takesValue: true),
         .init(names: ["--max-pixels"], takesValue: true),
+        .init(names: ["--max-frames"], takesValue: true),
         .init(names: ["--no-shrink-on-load"], takesValue: false),
     ]
 
@@ -28,7 +29,9 @@ struct PipelineArguments {
           --scaling MODE         Speed against quality: fast (tightest JPEG DCT reduction, then
                                  bilinear), good (2× headroom, then lanczos3; the default) or best
                                  (full decode, then lanczos3)
-          --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit)
+          --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit);
+                                 an animation's frames count together
+          --max-frames N         Refuse animations with more frames to decode (default \(LoadOptions.defaultMaxFrames); 0 = no limit)
           --no-shrink-on-load    Always decode at full size (by default a JPEG whose first stage
                                  only shrinks is decoded at 1/2, 1/4 or 1/8 in the DCT)
         """
@@ -45,6 +48,10 @@ struct PipelineArguments {
         if let limit = parser.last("--max-pixels") {
             guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
             context.loadOptions.maxPixels = pixels == 0 ? nil : pixels
+        }
+        if let limit = parser.last("--max-frames") {
+            guard let frames = Int(limit), frames >= 0 else { throw UsageError("--max-frames needs a whole number ≥ 0, got '\(limit)'") }
+            context.loadOptions.maxFrames = frames == 0 ? nil : frames
         }
         if parser.has("--no-shrink-on-load") { context.loadOptions.shrinkOnLoad = false }
         if let name = parser.last("--format") {

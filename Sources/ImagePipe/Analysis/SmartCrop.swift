@@ -26,7 +26,10 @@ public enum SmartCrop {
     /// The window a stage crops to in a decode that may be reduced (pixels of `source.image`,
     /// over the whole picture), noted for the run (`StageNote.window`) in the full picture's pixels.
     public static func window(width: Double, height: Double, in source: ReducedImage, strategy: Strategy) throws -> Region {
-        let window = try window(width: width, height: height, in: source.image, area: source.wholePicture, strategy: strategy)
+        // An animation's frames all take the first frame's window.
+        let window = try FrameDecisions.decide {
+            try Self.window(width: width, height: height, in: source.image, area: source.wholePicture, strategy: strategy)
+        }
         StageNote.record(.window(source.unmap(window), strategy: strategy))
         return window
     }

@@ -120,11 +120,7 @@ public struct ImageInfo: Sendable {
             let (x, y) = (NumberFormat.text((dpi.x * 10).rounded() / 10), NumberFormat.text((dpi.y * 10).rounded() / 10))
             lines.append("resolution: \(x == y ? x : "\(x)x\(y)") dpi")
         }
-        if frameCount > 1 {
-            let delays = coding.delays.isEmpty ? "" : ", delays \(Self.delaysText(coding.delays))"
-            let loops = coding.plays.map { $0 == 0 ? ", loops forever" : ", plays \($0) time\($0 == 1 ? "" : "s")" } ?? ""
-            lines.append("frames: \(frameCount)\(delays)\(loops) (only the first is decoded)")
-        }
+        if frameCount > 1 { lines.append("frames: \(Self.framesText(count: frameCount, coding: coding))") }
         lines.append("color profile: " + (profileName.map { "\($0) (\(profileSpace?.rawValue ?? "other"))" } ?? assumedColor))
         if !coding.colorChunks.isEmpty { lines.append("PNG color chunks: \(coding.colorChunks.joined(separator: ", "))") }
         if let exif {
@@ -139,6 +135,14 @@ public struct ImageInfo: Sendable {
     }
 
     /// `100 ms each`, or the first few delays: `100, 200, 100 ms …`
+    /// `12, delays 100 ms each, loops forever`: an animation's frames as `info` and `explain`
+    /// show them.
+    public static func framesText(count: Int, coding: CodingFacts) -> String {
+        let delays = coding.delays.isEmpty ? "" : ", delays \(delaysText(coding.delays))"
+        let loops = coding.plays.map { $0 == 0 ? ", loops forever" : ", plays \($0) time\($0 == 1 ? "" : "s")" } ?? ", plays once"
+        return "\(count)\(delays)\(loops)"
+    }
+
     static func delaysText(_ delays: [Int]) -> String {
         if Set(delays).count == 1 { return "\(delays[0]) ms each" }
         let shown = delays.prefix(8).map(String.init).joined(separator: ", ")

@@ -8,18 +8,7 @@ enum WebPEncoder {
     /// encode ends with the `stopped` error.
     static func encode(_ image: Image, quality: Int, lossless: Bool, nearLossless: Bool, effort: Int, alphaQuality: Int,
                        metadata: OutputMetadata, cancellation: Cancellation? = nil) throws -> [UInt8] {
-        var config = WebPConfig()
-        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(quality)) != 0 else {
-            throw ImageError(.unwritable, reason: "libwebp refused its configuration (library version mismatch)")
-        }
-        config.method = Int32(min(max(effort, 0), 6))
-        config.alpha_quality = Int32(min(max(alphaQuality, 0), 100))
-        // Near-lossless is lossless coding of pixels adjusted within `quality`, as libvips and sharp take it.
-        config.lossless = lossless || nearLossless ? 1 : 0
-        if nearLossless && !lossless { config.near_lossless = Int32(quality) }
-        // Two threads where libwebp can use them (analysis and alpha): the same bytes, sooner.
-        config.thread_level = 1
-        guard WebPValidateConfig(&config) != 0 else { throw ImageError(.unwritable, reason: "libwebp refused its configuration") }
+        var config = try configuration(quality: quality, lossless: lossless, nearLossless: nearLossless, effort: effort, alphaQuality: alphaQuality)
 
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else { throw ImageError(.unwritable, reason: "libwebp could not start a picture") }
@@ -54,6 +43,23 @@ enum WebPEncoder {
         let plain = Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
         guard metadata.icc != nil || metadata.exif != nil || metadata.xmp != nil else { return plain }
         return try withChunks(plain, metadata)
+    }
+
+    /// libwebp's settings for `save`'s options (also each frame's, for an animation).
+    static func configuration(quality: Int, lossless: Bool, nearLossless: Bool, effort: Int, alphaQuality: Int) throws -> WebPConfig {
+        var config = WebPConfig()
+        guard WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, Float(quality)) != 0 else {
+            throw ImageError(.unwritable, reason: "libwebp refused its configuration (library version mismatch)")
+        }
+        config.method = Int32(min(max(effort, 0), 6))
+        config.alpha_quality = Int32(min(max(alphaQuality, 0), 100))
+        // Near-lossless is lossless coding of pixels adjusted within `quality`, as libvips and sharp take it.
+        config.lossless = lossless || nearLossless ? 1 : 0
+        if nearLossless && !lossless { config.near_lossless = Int32(quality) }
+        // Two threads where libwebp can use them (analysis and alpha): the same bytes, sooner.
+        config.thread_level = 1
+        guard WebPValidateConfig(&config) != 0 else { throw ImageError(.unwritable, reason: "libwebp refused its configuration") }
+        return config
     }
 
     /// The file with ICCP, EXIF and XMP chunks added (and the VP8X header they need).

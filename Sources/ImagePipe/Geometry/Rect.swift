@@ -25,6 +25,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         x >= 0 && y >= 0 && width > 0 && height > 0 && maxX <= bounds.width && maxY <= bounds.height
     }
 
+    /// The part both rectangles cover; nil when they do not overlap.
+    public func intersection(_ other: Rect) -> Rect? {
+        let left = max(x, other.x), top = max(y, other.y)
+        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
+        return right > left && bottom > top ? Rect(x: left, y: top, width: right - left, height: bottom - top) : nil
+    }
+
     /// `WxH+X+Y`, the form ImageMagick users know from `-crop`.
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

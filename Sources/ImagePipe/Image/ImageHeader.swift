@@ -8,7 +8,7 @@ public struct ImageHeader: Hashable, Sendable {
     public var format: String
     /// The EXIF orientation, 1–8 (1 = as stored).
     public var orientation: Int
-    /// How many frames an animated GIF or WebP holds; only the first is decoded.
+    /// How many frames an animated GIF or WebP holds.
     public var frameCount: Int
 
     public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1) {
@@ -18,11 +18,11 @@ public struct ImageHeader: Hashable, Sendable {
         self.frameCount = frameCount
     }
 
-    /// For an animation, what is decoded of it, in words; nil for a still picture.
+    /// `an animated GIF of 12 frames`; nil for a still picture.
     public var animationNote: String? {
         guard frameCount > 1 else { return nil }
         let name = SourceFormat(rawValue: format)?.displayName ?? format
-        return "an animated \(name) of \(frameCount) frames: only the first frame is decoded"
+        return "an animated \(name) of \(frameCount) frames"
     }
 
     /// Whether the orientation turns the picture a quarter (EXIF 5–8 swap width and height).

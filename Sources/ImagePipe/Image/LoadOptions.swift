@@ -5,6 +5,9 @@ public struct LoadOptions: Hashable, Sendable {
     /// Refuse pictures with more pixels than this, judged from the header before decoding;
     /// nil for no limit. The default equals Pillow's decompression-bomb error threshold.
     public var maxPixels: Int?
+    /// Refuse animations with more frames to decode than this (nil: no limit), as imgproxy limits
+    /// animation frames; the pixel limit then counts every frame decoded.
+    public var maxFrames: Int? = LoadOptions.defaultMaxFrames
     /// Let the decoder shrink while decoding so that the (oriented) picture is no smaller than
     /// this on either side: JPEG decodes at 1/2, 1/4 or 1/8 in the DCT. nil decodes at full size.
     public var atLeast: Size?
@@ -41,6 +44,7 @@ public struct LoadOptions: Hashable, Sendable {
     @TaskLocal public static var current = LoadOptions()
 
     public static let defaultMaxPixels = 178_956_970
+    public static let defaultMaxFrames = 1_000
     /// 256 MiB: four times the largest camera JPEG, far below what exhausts memory.
     public static let defaultMaxInputBytes = 256 << 20
 

@@ -77,6 +77,10 @@ public struct Pipeline: Sendable {
             }
         }
         let unreduced = Plan(sourceSize: full.sourceSize, steps: full.steps, scaling: options.scaling, groups: full.groups)
+        if let animation = try animationPlan(for: description, in: context) {
+            // Frames decode whole: no shrink-on-load.
+            return PreparedRun(description: description, plan: unreduced, animation: animation)
+        }
         guard options.shrinkOnLoad, let headroom = options.scaling.decodeHeadroom, let first = transforms.first,
               let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else {
             return PreparedRun(description: description, plan: unreduced)
@@ -154,6 +158,13 @@ public struct Pipeline: Sendable {
         let prepared = try prepared ?? prepare(in: context)
         let (description, plan) = (prepared.description, prepared.plan)
         try context.cancellation?.check(path: context.input)
+        if let animation = prepared.animation {
+            return try ScalingMode.$current.withValue(plan.scaling) {
+                try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
+                    try runAnimated(animation, in: context, prepared: prepared, writing: writing, observe: observe)
+                }
+            }
+        }
         let clock = ContinuousClock()
         let start = clock.now
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
@@ -236,6 +247,7 @@ public struct Pipeline: Sendable {
         for (offset, transform) in transforms.enumerated() {
             let index = offset + 1
             let start = clock.now
+            FrameDecisions.current?.enter(stage: index)
             try context?.cancellation?.check(path: context?.input)
             let stageNotes: [StageNote]
             (current, stageNotes) = try withLocation(stage: index) {

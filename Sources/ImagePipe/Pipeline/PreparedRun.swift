@@ -4,4 +4,7 @@
 public struct PreparedRun: Sendable {
     public let description: SourceDescription
     public let plan: Plan
+    /// For an animated input whose frames are decoded (more than the first): which, and how
+    /// they are written. nil when the input is a still picture, or its first frame alone is.
+    public var animation: AnimationPlan?
 }

@@ -14,7 +14,20 @@ public struct Load: ImageSource, DeclaredStage {
                   help: "srgb converts a picture with an embedded ICC profile (Display P3, Adobe RGB, CMYK, gray) to sRGB with Little CMS, as sharp does; keep leaves RGB pixels in their profile and carries it to save (CMYK and gray are converted all the same: pictures are held as RGB)."),
             Param(\.intent, "intent", .choice(RenderingIntent.self), default: .perceptual,
                   help: "The rendering intent of that conversion: perceptual as sharp (libvips' own default is relative; the two differ only for profiles with gamut tables, such as CMYK)."),
+            Param(\.frames, "frames", Load.framesKind, auto: true,
+                  help: "An animated GIF's or WebP's frames, counted from 0: all, first, one frame N, or a range A-B. Each frame is composed as a viewer shows it and goes through every stage; sizes are planned once for the canvas, and a stage that decides from the pixels (trim, normalize, a smart crop) decides on the first frame, so the frames stay aligned. auto is all when the output is GIF or WebP (no tee or branch), else the first frame."),
         ])
+
+    /// `frames`' values: a word or frame numbers (`FrameSelection`).
+    static let framesKind = ParameterKind<FrameSelection>(.string, value: { .string($0.description) }) { value in
+        if case let .string(text) = value { FrameSelection(text: text) } else { nil }
+    }
+
+    public func check() throws(ArgumentError) {
+        if case let .invalid(text) = frames {
+            throw ArgumentError.parameter("frames", "frames: '\(text)' names no frames; give all, first, a frame number (0 is the first) or a range like 2-5")
+        }
+    }
 
     public var path: String?
     public var autoOrient: Bool
@@ -23,9 +36,12 @@ public struct Load: ImageSource, DeclaredStage {
     public var scaling: ScalingMode?
     public var color: ColorHandling
     public var intent: RenderingIntent
+    /// nil: all frames when the output holds an animation, else the first.
+    public var frames: FrameSelection?
 
     public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode? = nil,
-                color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual) {
+                color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual, frames: FrameSelection? = nil) {
+        self.frames = frames
         self.color = color
         self.intent = intent
         self.path = path
@@ -79,10 +95,26 @@ public struct Load: ImageSource, DeclaredStage {
         } else {
             header = try ImageHeader.read(path: path, options: context.loadOptions)
         }
-        if let note = header.animationNote { context.warn("\(path): \(note)") }
         try header.checkPixels(limit: context.loadOptions.maxPixels, path: path)
         return SourceDescription(size: header.decodedSize(applyingOrientation: autoOrient), header: header,
                                  orientation: autoOrient ? header.orientation : 1)
+    }
+
+    /// The frames of the animation this load reads, one at a time (`Pipeline.runAnimated`).
+    public func animation(in context: RunContext) throws -> any AnimationDecoder {
+        let path = try resolvedPath(in: context)
+        let options = loadOptions(in: context)
+        do {
+            let bytes = try standardInput(for: path, in: context) ?? ImageFile.readPicture(path: path, options: options)
+            let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
+            guard let decoder = try AnimationDecoding.decoder(for: bytes, format: format, failOnDamage: failOnDamage, path: path) else {
+                throw ImageError(.unsupported, path: path, reason: "\(format.displayName) holds no animation")
+            }
+            return decoder
+        } catch var error as ImageError {
+            error.path = path
+            throw error
+        }
     }
 
     /// What a load says of a profile dropped for its size (`ICCProfile.maxBytes`).

@@ -1,0 +1,21 @@
+/// Writes an animation frame by frame, as the frames come out of a pipeline, into a file's bytes.
+public protocol AnimationEncoder: AnyObject {
+    /// Adds the next frame, shown for `delay` milliseconds. Every frame has the first's size.
+    func add(_ image: Image, delay: Int) throws
+    /// The finished file.
+    func finish() throws -> [UInt8]
+}
+
+/// The animation encoder for an output format, nil when the format holds one picture.
+public enum AnimationEncoding {
+    /// Formats that hold an animation.
+    public static let formats: Set<ImageFormat> = [.gif, .webp]
+
+    public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
+        switch format {
+        case .gif: GIFAnimationEncoder(colors: options.colors, dither: options.dither, plays: plays)
+        case .webp: WebPAnimationEncoder(options: options, plays: plays)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// What stages decide from the pixels (a smart crop's window, trim's box, normalize's stretch),
+/// made on an animation's first frame and given back for every later frame, so that the frames
+/// stay aligned and keep the same tones. Bound by the animated run; outside one, each call
+/// decides for itself.
+public final class FrameDecisions: @unchecked Sendable {
+    @TaskLocal static var current: FrameDecisions?
+
+    private let decisions = Locked<[Int: [any Sendable]]>([:])
+    private let position = Locked<(stage: Int, call: Int)>((0, 0))
+
+    public init() {}
+
+    /// Marks the start of the stage at `index` of the pipeline: its decisions are keyed by it.
+    func enter(stage index: Int) {
+        position.withLock { $0 = (index, 0) }
+    }
+
+    /// `decide()`'s answer for the current stage: made now on the first frame, remembered for
+    /// the rest. A stage that decides from the pixels calls this around the decision.
+    public static func decide<T: Sendable>(_ decide: () throws -> T) rethrows -> T {
+        guard let current else { return try decide() }
+        let (stage, call) = current.position.withLock { position in
+            defer { position.call += 1 }
+            return position
+        }
+        if let made = current.decisions.withLock({ $0[stage].flatMap { call < $0.count ? $0[call] : nil } }) as? T { return made }
+        let made = try decide()
+        current.decisions.withLock { $0[stage, default: []].append(made) }
+        return made
+    }
+}

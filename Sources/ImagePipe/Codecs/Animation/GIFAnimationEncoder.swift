@@ -1,0 +1,138 @@
+import CGIF
+
+/// Animated GIF writing with cgif (the encoder libvips uses) and libimagequant palettes.
+///
+/// The first frame's palette is the file's global table; later frames are mapped to the palette
+/// in use while it still suits them (a mapping error of at most `paletteReuseError`, libvips'
+/// own threshold), else they get a palette of their own, written as a local table. Frames that
+/// share colors let cgif write only the rectangle that changed and mark unchanged pixels
+/// transparent, which is where most of an animated GIF's size goes. Palettes therefore hold at
+/// most 255 colors, leaving cgif an index for that. A frame with pixels less than half opaque
+/// has them as its transparent index, and cgif clears the frame before it.
+final class GIFAnimationEncoder: AnimationEncoder {
+    /// A palette is kept for a frame while the frame's mapping error is at most this factor of
+    /// the palette's error on its own frame, plus the margin (mean square error per channel).
+    static let paletteReuseFactor = 1.5
+    static let paletteReuseMargin = 4.0
+
+    private final class Output {
+        var bytes: [UInt8] = []
+    }
+
+    private let colors: Int
+    private let dither: Double
+    private let plays: Int?
+    private let output = Output()
+    private var gif: OpaquePointer?
+    private var size: Size?
+    private var global: Quantization?
+    private var current: Quantization?
+    private var frameCount = 0
+
+    init(colors: Int, dither: Double, plays: Int?) {
+        self.colors = min(max(colors, 2), 255)
+        self.dither = dither
+        self.plays = plays
+    }
+
+    deinit {
+        // An animation given up halfway: cgif frees what it holds.
+        if let gif { _ = cgif_close(gif) }
+    }
+
+    /// A palette as cgif takes it: RGB triples. cgif pads the table to GIF's power of two, and
+    /// takes the entry past the last for its transparent index.
+    private static func table(_ palette: [Color]) -> [UInt8] {
+        palette.flatMap { [$0.red, $0.green, $0.blue] }
+    }
+
+    func add(_ image: Image, delay: Int) throws {
+        guard image.width <= 65_535, image.height <= 65_535 else {
+            throw ImageError(.unwritable, reason: "GIF holds at most 65535x65535 pixels; this picture is \(image.size)")
+        }
+        var indices: [UInt8]
+        let palette: Quantization
+        if let current, let size {
+            guard image.size == size else {
+                throw ImageError(.unwritable, reason: "frame \(frameCount) is \(image.size) where the first frame was \(size); every frame of a GIF has the canvas's size")
+            }
+            let (mapped, error) = try current.indices(of: image)
+            if error <= current.sourceError * Self.paletteReuseFactor + Self.paletteReuseMargin {
+                (palette, indices) = (current, mapped)
+            } else {
+                palette = try Quantization(image, colors: colors, dither: dither)
+                indices = palette.sourceIndices
+            }
+        } else {
+            palette = try Quantization(image, colors: colors, dither: dither)
+            indices = palette.sourceIndices
+            try start(size: image.size, globalPalette: palette)
+        }
+        current = palette
+        var transparentIndex: Int?
+        if image.hasAlpha, let clear = palette.palette.indices.min(by: { palette.palette[$0].alpha < palette.palette[$1].alpha }),
+           palette.palette[clear].alpha < 128 {
+            transparentIndex = clear
+            let seeThrough = palette.palette.map { $0.alpha < 128 }
+            for i in indices.indices where seeThrough[Int(indices[i])] { indices[i] = UInt8(clear) }
+        }
+        var local = palette === global ? [] : Self.table(palette.palette)
+        let added = indices.withUnsafeMutableBufferPointer { data in
+            local.withUnsafeMutableBufferPointer { table in
+                var frame = CGIF_FrameConfig()
+                frame.pImageData = data.baseAddress
+                frame.delay = UInt16(min(max((delay + 5) / 10, 0), 65_535))
+                if !table.isEmpty {
+                    frame.attrFlags |= UInt32(CGIF_FRAME_ATTR_USE_LOCAL_TABLE)
+                    frame.pLocalPalette = table.baseAddress
+                    frame.numLocalPaletteEntries = UInt16(table.count / 3)
+                }
+                if let transparentIndex {
+                    frame.attrFlags |= UInt32(CGIF_FRAME_ATTR_HAS_ALPHA)
+                    frame.transIndex = UInt8(transparentIndex)
+                } else {
+                    frame.genFlags = UInt32(CGIF_FRAME_GEN_USE_TRANSPARENCY | CGIF_FRAME_GEN_USE_DIFF_WINDOW)
+                }
+                return cgif_addframe(gif, &frame)
+            }
+        }
+        guard added == Int32(CGIF_OK.rawValue) else { throw ImageError(.unwritable, reason: "cgif could not encode frame \(frameCount)") }
+        frameCount += 1
+    }
+
+    private func start(size: Size, globalPalette: Quantization) throws {
+        self.size = size
+        global = globalPalette
+        var table = Self.table(globalPalette.palette)
+        let write: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = { context, data, count in
+            let output = Unmanaged<Output>.fromOpaque(context!).takeUnretainedValue()
+            output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+            return Int32(CGIF_OK.rawValue)
+        }
+        try table.withUnsafeMutableBufferPointer { table in
+            var config = CGIF_Config()
+            config.pGlobalPalette = table.baseAddress
+            config.numGlobalPaletteEntries = UInt16(table.count / 3)
+            config.width = UInt16(size.width)
+            config.height = UInt16(size.height)
+            config.pWriteFn = write
+            config.pContext = Unmanaged.passUnretained(output).toOpaque()
+            config.attrFlags = UInt32(CGIF_ATTR_IS_ANIMATED)
+            // `plays` counts showings; GIF's loop extension counts the repeats after the first.
+            switch plays {
+            case 0?: config.numLoops = UInt16(CGIF_INFINITE_LOOP)
+            case let plays? where plays > 1: config.numLoops = UInt16(min(plays - 1, 65_535))
+            default: config.attrFlags |= UInt32(CGIF_ATTR_NO_LOOP)
+            }
+            guard let made = cgif_newgif(&config) else { throw ImageError(.unwritable, reason: "cgif could not start a GIF") }
+            gif = made
+        }
+    }
+
+    func finish() throws -> [UInt8] {
+        guard let gif else { throw ImageError(.unwritable, reason: "an animation with no frames") }
+        self.gif = nil
+        guard cgif_close(gif) == Int32(CGIF_OK.rawValue) else { throw ImageError(.unwritable, reason: "cgif could not finish the GIF") }
+        return output.bytes
+    }
+}

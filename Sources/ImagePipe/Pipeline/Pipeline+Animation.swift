@@ -1,0 +1,108 @@
+/// Animated inputs: the frames go through the stages one at a time, from the decoder's canvas to
+/// the encoder, so memory holds the canvas, one frame's stages and the encoder's state, not the
+/// animation.
+extension Pipeline {
+    /// What the run does with an animated input of `description`: nil for a still picture, or
+    /// when only the first frame is decoded (which the still path does, and says so).
+    func animationPlan(for description: SourceDescription, in context: RunContext) throws -> AnimationPlan? {
+        guard let header = description.header, let load = source as? Load else { return nil }
+        let count = header.frameCount
+        guard count > 1 || load.frames != nil else { return nil }
+        let path = context.input ?? load.path ?? "the input"
+        let name = SourceFormat(rawValue: header.format)?.displayName ?? header.format
+        let output = (sink as? Save).flatMap { try? $0.target(in: context).format }
+        let others = transforms.contains { $0 is Tee } || sink is Branch
+        let holdsAnimation = !others && output.map(AnimationEncoding.formats.contains) == true
+        let frames: Range<Int>
+        switch load.frames {
+        case nil:
+            guard count > 1 else { return nil }
+            guard holdsAnimation else {
+                let why = others ? "tee and branch write one picture" : "\(output?.rawValue.uppercased() ?? "the output") holds one picture"
+                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(why); write .gif or .webp for every frame, or say load frames=first)")
+                return nil
+            }
+            frames = 0..<count
+        case let selection?:
+            guard let selected = selection.frames(of: count) else {
+                throw located(StageError("frames=\(selection): \(path) has \(count == 1 ? "1 frame (0)" : "\(count) frames (0–\(count - 1))")"), stage: 0)
+            }
+            if selected == 0..<1 { return nil }
+            if selected.count > 1 && !holdsAnimation {
+                throw located(StageError(others
+                    ? "frames=\(selection) decodes \(selected.count) frames, but tee and branch write one picture; take one frame (frames=N), or write the animation with a single save"
+                    : "frames=\(selection) decodes \(selected.count) frames, but \(output?.rawValue.uppercased() ?? "the output") holds one picture; write .gif or .webp, or take one frame (frames=N)"),
+                    stage: 0)
+            }
+            frames = selected
+        }
+        let options = load.loadOptions(in: context)
+        if let limit = options.maxFrames, frames.count > limit {
+            throw ImageError(.tooLarge, path: path, reason: "an animation of \(frames.count) frames to decode, more than the limit of \(limit) (--max-frames)")
+        }
+        if let limit = options.maxPixels, frames.count * description.size.pixelCount > limit {
+            throw ImageError(.tooLarge, path: path, reason: "\(frames.count) frames of \(description.size) are \(frames.count * description.size.pixelCount) pixels, more than the limit of \(limit) (--max-pixels counts an animation's frames together)")
+        }
+        return AnimationPlan(frameCount: count, frames: frames, animatedOutput: frames.count > 1)
+    }
+
+    /// Decodes the planned frames one at a time, runs each through the stages (the decisions
+    /// stages make from the pixels made on the first and kept, `FrameDecisions`), and hands them
+    /// to the animation encoder, or writes the one frame asked for as a still picture.
+    func runAnimated(_ animation: AnimationPlan, in context: RunContext, prepared: PreparedRun, writing: Bool,
+                     observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
+        guard let load = source as? Load else { throw StageError("only load reads an animation's frames") }
+        let end = transforms.count + 1
+        let decoder = try withLocation(stage: 0) { try load.animation(in: context) }
+        guard decoder.canvas == prepared.plan.sourceSize else {
+            throw ImageError(.corrupt, path: context.input, reason: "the frames' canvas is \(decoder.canvas), the header said \(prepared.plan.sourceSize)")
+        }
+        var encoder: (any AnimationEncoder)?
+        var destination: (path: String, format: ImageFormat)?
+        if writing, animation.animatedOutput, let save = sink as? Save {
+            destination = try withLocation(stage: end) { try save.target(in: context) }
+        }
+        let decisions = FrameDecisions()
+        var index = 0
+        var last: Image?
+        var notes: [Int: [StageNote]] = [:]
+        try FrameDecisions.$current.withValue(decisions) {
+            while index < animation.frames.upperBound, let frame = try withLocation(stage: 0, { try decoder.next() }) {
+                defer { index += 1 }
+                guard animation.frames.contains(index) else { continue }
+                try context.cancellation?.check(path: context.input)
+                let first = index == animation.frames.lowerBound
+                // A trace shows the first frame's way through the stages.
+                if first { try observe?(StageEvent(index: 0, stage: source, image: frame.image, seconds: 0)) }
+                let made = try transform(ReducedImage(frame.image), context: nil, observe: first ? observe : nil)
+                if first { notes = made.notes }
+                if let (_, format) = destination, let save = sink as? Save {
+                    // Made at the first frame: a GIF's loop count comes before it, not in the header.
+                    let adding = encoder ?? AnimationEncoding.encoder(for: format, options: save.options, plays: decoder.plays)
+                    encoder = adding
+                    try withLocation(stage: end) { try adding?.add(made.image, delay: frame.delay) }
+                }
+                last = made.image
+            }
+        }
+        guard let last, index > animation.frames.lowerBound else {
+            throw ImageError(.corrupt, path: context.input, reason: "frame \(animation.frames.lowerBound) cannot be found (the file ends after \(index) frames)")
+        }
+        guard writing else { return RunResult(plan: prepared.plan, outputs: [], outputSize: last.size, notes: notes) }
+        let written: String
+        if let encoder, let (path, _) = destination, let save = sink as? Save {
+            let bytes = try withLocation(stage: end) {
+                do { return try encoder.finish() } catch var error as ImageError {
+                    error.path = path
+                    throw error
+                }
+            }
+            try context.cancellation?.check(path: path)
+            written = try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }
+        } else {
+            written = try withLocation(stage: end) { try sink.write(last, in: context) }
+        }
+        try observe?(StageEvent(index: end, stage: sink, image: last, seconds: 0))
+        return RunResult(plan: prepared.plan, outputs: [written], outputSize: last.size, notes: notes)
+    }
+}
