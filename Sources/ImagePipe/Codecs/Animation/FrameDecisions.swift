@@ -23,7 +23,13 @@ public final class FrameDecisions: @unchecked Sendable {
             defer { position.call += 1 }
             return position
         }
-        if let made = current.decisions.withLock({ $0[stage].flatMap { call < $0.count ? $0[call] : nil } }) as? T { return made }
+        // Looked up as a value that may be absent, not cast straight to T: an absent decision
+        // cast to an optional T would read as a decision of nil.
+        let earlier: (any Sendable)? = current.decisions.withLock { made in
+            guard let calls = made[stage], call < calls.count else { return nil }
+            return calls[call]
+        }
+        if let earlier, let made = earlier as? T { return made }
         let made = try decide()
         current.decisions.withLock { $0[stage, default: []].append(made) }
         return made

@@ -68,6 +68,15 @@ final class GIFFrameDecoder: AnimationDecoder {
     }
 
     func next() throws -> AnimationFrame? {
+        do {
+            return try nextFrame()
+        } catch is ImageError where !failOnDamage && frameIndex > 0 {
+            // fail=false: the frames before the damage are the animation.
+            return end()
+        }
+    }
+
+    private func nextFrame() throws -> AnimationFrame? {
         guard !finished else { return nil }
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         while true {
@@ -75,7 +84,6 @@ final class GIFFrameDecoder: AnimationDecoder {
             guard DGifGetRecordType(gif, &record) == GIF_OK else {
                 // Many GIFs end without their trailer byte: the data simply stops after a frame.
                 if input.offset >= input.bytes.count && frameIndex > 0 { return end() }
-                if !failOnDamage && frameIndex > 0 { return end() }
                 throw damage("cannot be found")
             }
             switch record {
@@ -148,9 +156,12 @@ final class GIFFrameDecoder: AnimationDecoder {
         for (start, step) in order {
             for row in stride(from: start, to: frame.height, by: step) {
                 guard DGifGetLine(gif, &line, Int32(frame.width)) == GIF_OK else {
-                    if failOnDamage { throw damage("is damaged or cut short") }
-                    finished = true
-                    return
+                    guard failOnDamage else {
+                        // fail=false: the rows that came, over what the canvas held.
+                        finished = true
+                        return
+                    }
+                    throw damage("is damaged or cut short")
                 }
                 let y = frame.y + row
                 guard y < canvas.height else { continue }

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// Animated GIF and WebP through the pipeline: frames composed as viewers show them, every frame
+/// through the stages, delays and loop count kept, the limits, and damage.
+@Suite struct AnimationTests {
+    static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/images/boats.jpg").path
+
+    /// A GIF written byte by byte with every disposal, a transparent index, offsets, a local
+    /// color table and a frame reaching past the canvas, and each frame as a browser composes it
+    /// (`expected-N.png`), worked out in Python independently of the decoder. (Pillow 9.4 fills a
+    /// frame disposed "to background" with the background color where browsers and libvips
+    /// clear it; libvips 8.14 renders the file exactly as expected here.)
+    static func makeDisposals(in directory: TemporaryDirectory) throws {
+        try ColorReference.python(#"""
+import io, struct, sys
+from PIL import Image, ImageSequence
+d = '\#(directory.path)'
+W, H = 40, 30
+def lzw(img):
+    # The LZW data (code size byte to block terminator) of a one-frame GIF Pillow writes.
+    buf = io.BytesIO(); img.save(buf, 'GIF', optimize=False); b = buf.getvalue()
+    i = 13 + (3 << ((b[10] & 7) + 1) if b[10] & 0x80 else 13)
+    while b[i] == 0x21:
+        i += 2
+        while b[i]: i += 1 + b[i]
+        i += 1
+    assert b[i] == 0x2C
+    i += 10
+    return b[i:-1]
+def table(colors):
+    out = b''.join(bytes(c) for c in colors)
+    return out + b'\0' * (3 * 16 - len(out))
+def frame(x, y, w, h, pixels, disposal, transparent=None, delay=10, local=None):
+    img = Image.new('P', (w, h)); img.putdata(pixels)
+    img.putpalette([v for c in (local or glob) for v in c] + [0] * (768 - 3 * len(local or glob)))
+    gce = b'\x21\xf9\x04' + bytes([(disposal << 2) | (1 if transparent is not None else 0)]) + struct.pack('<H', delay) + bytes([transparent or 0]) + b'\0'
+    packed = 0x83 if local else 0
+    return gce + b'\x2c' + struct.pack('<HHHH', x, y, w, h) + bytes([packed]) + (table(local) if local else b'') + lzw(img)
+glob = [(0, 0, 0), (255, 0, 0), (0, 0, 255), (0, 255, 0), (255, 255, 255)] + [(9, 9, 9)] * 11
+body = b''
+body += frame(0, 0, W, H, [1] * (W * H), 1)                                        # red canvas, kept
+body += frame(5, 5, 10, 10, [0 if (i % 10) in (4, 5) else 2 for i in range(100)], 2, transparent=0)  # blue, a clear stripe; cleared after
+body += frame(20, 10, 10, 10, [3] * 100, 3)                                        # green; put back after
+body += frame(0, 0, 8, 8, [1] * 64, 1, local=[(0, 0, 0), (255, 255, 0)] + [(0, 0, 0)] * 14)  # yellow from a local table
+body += frame(38, 28, 4, 4, [4] * 16, 1)                                           # white, half outside the canvas
+head = b'GIF89a' + struct.pack('<HH', W, H) + bytes([0xF3, 0, 0]) + table(glob)
+loop = b'\x21\xff\x0bNETSCAPE2.0\x03\x01\x02\x00\x00'  # 2 repeats: 3 showings
+open(d + '/dispose.gif', 'wb').write(head + loop + body + b'\x3b')
+# What a browser shows, composed here independently: RGBA frames.
+canvas = [(0, 0, 0, 0)] * (W * H)
+expected = []
+def draw(x, y, w, h, color_of):
+    for j in range(h):
+        for i in range(w):
+            if x + i < W and y + j < H:
+                c = color_of(i, j)
+                if c is not None: canvas[(y + j) * W + x + i] = c
+draw(0, 0, W, H, lambda i, j: (255, 0, 0, 255)); expected.append(list(canvas))
+draw(5, 5, 10, 10, lambda i, j: None if i in (4, 5) else (0, 0, 255, 255)); expected.append(list(canvas))
+draw(5, 5, 10, 10, lambda i, j: (0, 0, 0, 0))
+saved = list(canvas)
+draw(20, 10, 10, 10, lambda i, j: (0, 255, 0, 255)); expected.append(list(canvas))
+canvas = saved
+draw(0, 0, 8, 8, lambda i, j: (255, 255, 0, 255)); expected.append(list(canvas))
+draw(38, 28, 4, 4, lambda i, j: (255, 255, 255, 255)); expected.append(list(canvas))
+for n, e in enumerate(expected):
+    im = Image.new('RGBA', (W, H)); im.putdata(e); im.save(d + '/expected-%d.png' % n)
+"""#)
+    }
+
+    /// 16 frames of a window panning across a real photo, written by Pillow.
+    static func makePan(in directory: TemporaryDirectory, frames: Int = 16, format: String = "gif") throws {
+        try ColorReference.python(#"""
+            from PIL import Image
+            src = Image.open('\#(Self.photo)').convert('RGB')
+            frames = []
+            for i in range(\#(frames)):
+                x = 40 * i
+                frames.append(src.crop((x, 100, x + 480, 400)).resize((160, 100)))
+            frames[0].save('\#(directory.path)/pan.\#(format)', save_all=True, append_images=frames[1:],
+                           duration=[60 + 10 * (i % 3) for i in range(\#(frames))], loop=0)
+            """#)
+    }
+
+    /// Each frame of an animation, its delay and the loop count, as Pillow reads them back.
+    static func pillowFrames(_ path: String) throws -> (delays: [Int], loop: Int?, frames: [[UInt8]], size: Size) {
+        let json = path + ".json"
+        try ColorReference.python("""
+            import json
+            from PIL import Image, ImageSequence
+            im = Image.open('\(path)')
+            delays, frames = [], []
+            for frame in ImageSequence.Iterator(im):
+                # Pillow reads a WebP frame's duration as it decodes the frame.
+                frames.append(list(frame.convert('RGBA').tobytes()))
+                delays.append(frame.info.get('duration', 0))
+            json.dump({'delays': delays, 'loop': im.info.get('loop'), 'frames': frames, 'size': im.size}, open('\(json)', 'w'))
+            """)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
+        let size = object["size"] as! [Int]
+        return (object["delays"] as! [Int], object["loop"] as? Int, (object["frames"] as! [[Int]]).map { $0.map(UInt8.init) }, Size(size[0], size[1]))
+    }
+
+    @Test func framesAreComposedAsBrowsersShowThem() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makeDisposals(in: directory)
+        for frame in 0..<5 {
+            let result = try CommandRunner.run(["run", "-e", "load frames=\(frame)", "dispose.gif", "-o", "frame-\(frame).png"], in: directory.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            let made = try Image.load(path: directory.file("frame-\(frame).png"))
+            let expected = try Image.load(path: directory.file("expected-\(frame).png"))
+            #expect(made.size == expected.size)
+            var differing = 0
+            for y in 0..<made.height {
+                for x in 0..<made.width {
+                    let a = made.pixel(x: x, y: y), b = expected.pixel(x: x, y: y)
+                    // Clear is clear, whatever color sits under it.
+                    if a != b && !(a.alpha == 0 && b.alpha == 0) { differing += 1 }
+                }
+            }
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
+        }
+        // Written back as an animation, a second reader sees the same frames (opaque ones exactly:
+        // Pillow's disposal of a cleared frame differs, see above) and the loop count.
+        let whole = try CommandRunner.run(["run", "-e", "load", "dispose.gif", "-o", "again.gif"], in: directory.path)
+        #expect(whole.status == 0, "\(whole.standardError)")
+        let back = try Self.pillowFrames(directory.file("again.gif"))
+        #expect(back.frames.count == 5)
+        #expect(back.loop == 2)
+        #expect(back.delays == [100, 100, 100, 100, 100])
+        let first = try Image.load(path: directory.file("expected-0.png"))
+        #expect(back.frames[0] == (0..<first.height).flatMap { y in (0..<first.width).flatMap { x in
+            let p = first.pixel(x: x, y: y)
+            return [p.red, p.green, p.blue, p.alpha]
+        } })
+    }
+
+    @Test(arguments: ["gif", "webp"])
+    func delaysAndLoopCountRoundTrip(format: String) throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 6, format: format)
+        let result = try CommandRunner.run(["run", "-e", "resize 80x", "pan.\(format)", "-o", "small.\(format)"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let source = try Self.pillowFrames(directory.file("pan.\(format)"))
+        let made = try Self.pillowFrames(directory.file("small.\(format)"))
+        #expect(made.size == Size(80, 50))
+        #expect(made.frames.count == 6)
+        #expect(made.delays == source.delays, "\(made.delays) against \(source.delays)")
+        #expect(made.loop == 0)
+        // The frames are the source's, scaled: frame 5 is not frame 0 (each went through the stages).
+        #expect(made.frames[5] != made.frames[0])
+        // GIF into WebP and back: the timing is the animation's, whatever the container.
+        let other = format == "gif" ? "webp" : "gif"
+        let crossed = try CommandRunner.run(["run", "-e", "load", "small.\(format)", "-o", "crossed.\(other)"], in: directory.path)
+        #expect(crossed.status == 0, "\(crossed.standardError)")
+        #expect(try Self.pillowFrames(directory.file("crossed.\(other)")).delays == source.delays)
+    }
+
+    @Test func everyFrameOfAnAvatarHasTheCircle() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory)
+        let result = try CommandRunner.run(["run", "-e", "circle-crop size=128", "pan.gif", "-o", "avatar.gif"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let made = try Self.pillowFrames(directory.file("avatar.gif"))
+        #expect(made.size == Size(128, 128))
+        #expect(made.frames.count == 16)
+        for (index, frame) in made.frames.enumerated() {
+            func alpha(_ x: Int, _ y: Int) -> UInt8 { frame[(y * 128 + x) * 4 + 3] }
+            // Corners outside the circle are clear; the middle and just inside the rim are not.
+            #expect([alpha(0, 0), alpha(127, 0), alpha(0, 127), alpha(127, 127), alpha(10, 10)] == [0, 0, 0, 0, 0], "frame \(index)")
+            #expect([alpha(64, 64), alpha(64, 3), alpha(3, 64), alpha(124, 64)] == [255, 255, 255, 255], "frame \(index)")
+        }
+    }
+
+    @Test func stagesThatDecideFromPixelsDecideOnTheFirstFrame() throws {
+        let directory = try TemporaryDirectory()
+        // A border that narrows frame by frame: trimmed alone, each frame would keep a different box.
+        try ColorReference.python("""
+            from PIL import Image, ImageDraw
+            frames = []
+            for i in range(4):
+                im = Image.new('RGB', (60, 40), (255, 255, 255))
+                ImageDraw.Draw(im).rectangle((20 - 4 * i, 10, 39 + 4 * i, 29), fill=(200, 30, 30))
+                frames.append(im)
+            frames[0].save('\(directory.path)/grow.gif', save_all=True, append_images=frames[1:], duration=50, loop=0)
+            """)
+        let result = try CommandRunner.run(["run", "-e", "trim", "grow.gif", "-o", "trimmed.gif", "--json"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let made = try Self.pillowFrames(directory.file("trimmed.gif"))
+        #expect(made.size == Size(20, 20))
+        #expect(made.frames.count == 4)
+        #expect(result.standardOutput.contains("20x20+20+10 of 60x40"), "\(result.standardOutput)")
+    }
+
+    @Test func theFirstFrameAloneWhenTheOutputHoldsOnePicture() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 4)
+        let still = try CommandRunner.run(["run", "-e", "resize 80x", "pan.gif", "-o", "still.png"], in: directory.path)
+        #expect(still.status == 0)
+        #expect(still.standardError.contains("pan.gif: an animated GIF of 4 frames: only the first frame is used (PNG holds one picture"), "\(still.standardError)")
+        let many = try CommandRunner.run(["run", "-e", "load frames=all | resize 80x", "pan.gif", "-o", "many.png"], in: directory.path)
+        #expect(many.status == 2 || many.status == 1)
+        #expect(many.standardError.contains("frames=all decodes 4 frames, but PNG holds one picture"), "\(many.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("many.png")))
+        // frames=N takes that frame: the third frame is not the first.
+        let third = try CommandRunner.run(["run", "-e", "load frames=2", "pan.gif", "-o", "third.png"], in: directory.path)
+        #expect(third.status == 0, "\(third.standardError)")
+        let first = try CommandRunner.run(["run", "-e", "load frames=first", "pan.gif", "-o", "first.png"], in: directory.path)
+        #expect(first.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("third.png"))) != Data(contentsOf: URL(fileURLWithPath: directory.file("first.png"))))
+        let missing = try CommandRunner.run(["run", "-e", "load frames=9", "pan.gif", "-o", "none.png"], in: directory.path)
+        #expect(missing.standardError.contains("frames=9: pan.gif has 4 frames (0–3)"), "\(missing.standardError)")
+    }
+
+    /// 10,000 one-pixel frames on a 1000x1000 canvas: decoding them would make 10 gigapixels.
+    @Test func aFrameBombIsRefusedBeforeDecoding() throws {
+        let directory = try TemporaryDirectory()
+        var gif: [UInt8] = Array("GIF89a".utf8) + [0xE8, 0x03, 0xE8, 0x03, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00]
+        for _ in 0..<10_000 { gif += frame }
+        gif.append(0x3B)
+        _ = try directory.write(gif, to: "bomb.gif")
+        let clock = ContinuousClock(), start = clock.now
+        let result = try CommandRunner.run(["run", "-e", "resize 10x", "bomb.gif", "-o", "out.gif"], in: directory.path)
+        #expect(clock.now - start < .seconds(5))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("an animation of 10000 frames to decode, more than the limit of 1000 (--max-frames)"), "\(result.standardError)")
+        let pixels = try CommandRunner.run(["run", "-e", "resize 10x", "bomb.gif", "-o", "out.gif", "--max-frames", "0"], in: directory.path)
+        #expect(pixels.standardError.contains("10000 frames of 1000x1000 are 10000000000 pixels, more than the limit"), "\(pixels.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.gif")))
+    }
+
+    @Test func aDamagedFrameInTheMiddleFailsUnlessAskedToTakeWhatCame() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 6)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory.file("pan.gif"))))
+        // The fourth image descriptor's LZW data is cut: the file ends inside frame 3.
+        var descriptors: [Int] = []
+        var index = 13 + (bytes[10] & 0x80 != 0 ? 3 << (Int(bytes[10] & 7) + 1) : 0)
+        while index < bytes.count, bytes[index] != 0x3B {
+            if bytes[index] == 0x21 {
+                index += 2
+                while bytes[index] != 0 { index += 1 + Int(bytes[index]) }
+                index += 1
+            } else {
+                descriptors.append(index)
+                let packed = bytes[index + 9]
+                index += 10 + (packed & 0x80 != 0 ? 3 << (Int(packed & 7) + 1) : 0) + 1
+                while bytes[index] != 0 { index += 1 + Int(bytes[index]) }
+                index += 1
+            }
+        }
+        #expect(descriptors.count == 6)
+        let packed = bytes[descriptors[3] + 9]
+        bytes = Array(bytes[..<(descriptors[3] + 10 + (packed & 0x80 != 0 ? 3 << (Int(packed & 7) + 1) : 0) + 200)])
+        _ = try directory.write(bytes, to: "cut.gif")
+        let refused = try CommandRunner.run(["run", "-e", "resize 80x", "cut.gif", "-o", "out.gif"], in: directory.path)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("cut.gif: corrupt image: GIF frame 3 is damaged or cut short"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.gif")))
+        let taken = try CommandRunner.run(["run", "-e", "load fail=false | resize 80x", "cut.gif", "-o", "out.gif"], in: directory.path)
+        #expect(taken.status == 0, "\(taken.standardError)")
+        // The three whole frames, and the rows of the fourth that came.
+        #expect(try Self.pillowFrames(directory.file("out.gif")).frames.count == 4)
+    }
+}
