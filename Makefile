@@ -101,7 +101,7 @@ clean:
 
 # ImagePipe against the C floor, libvips, Pillow and ImageMagick (see Benchmarks/bench.py).
 bench: deps
-	@$(MAKE) --no-print-directory install-packages WANTED="imagemagick libvips-tools libjpeg-turbo-progs gcc python3-pip"
+	@$(MAKE) --no-print-directory install-packages WANTED="imagemagick libvips-tools libjpeg-turbo-progs gcc python3-pip time"
 	@python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow
 	@python3 -c "import numpy" 2>/dev/null || pip install --quiet numpy
 	@python3 -c "import scipy" 2>/dev/null || pip install --quiet scipy || echo "no scipy: Benchmarks/quality.py uses its numpy-only path"
@@ -109,6 +109,7 @@ bench: deps
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 	python3 Benchmarks/jpeg_defaults.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/photos/batch/0*.jpg
 	python3 Benchmarks/smartcrop.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/root
+	python3 Benchmarks/animation.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
 # shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a

@@ -179,7 +179,7 @@ struct ExplainCommand {
             explanation.input = path
             explanation.header = file
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
-            var how = "decoded at full size\(turned); scaling \(plan.scaling.summary)"
+            var how = "\(file.frameCount > 1 ? "its first frame " : "")decoded at full size\(turned); scaling \(plan.scaling.summary)"
             if plan.shrinksOnLoad, let wanted = plan.decodeAtLeast, let first = plan.steps.first {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
                 how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"

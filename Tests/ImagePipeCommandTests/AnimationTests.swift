@@ -216,6 +216,28 @@ for n, e in enumerate(expected):
         #expect(missing.standardError.contains("frames=9: pan.gif has 4 frames (0–3)"), "\(missing.standardError)")
     }
 
+    /// Frames go through one at a time: 200 frames of 480x270 (100 MB as canvases, 16 MB of file)
+    /// take little more than 2 frames do, plus the output.
+    @Test func memoryHoldsAFrameNotTheAnimation() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python(#"""
+            from PIL import Image
+            src = Image.open('\#(Self.photo)').convert('RGB')
+            frames = [src.crop((3 * i, 200, 3 * i + 640, 560)).resize((480, 270)) for i in range(200)]
+            frames[0].save('\#(directory.path)/long.gif', save_all=True, append_images=frames[1:], duration=40, loop=0)
+            frames[0].save('\#(directory.path)/short.gif', save_all=True, append_images=frames[1:2], duration=40, loop=0)
+            """#)
+        let short = try PeakMemory.run(["run", "-e", "resize 240x", "short.gif", "-o", "short-out.gif"], in: directory.path)
+        let long = try PeakMemory.run(["run", "-e", "resize 240x", "long.gif", "-o", "long-out.gif"], in: directory.path)
+        #expect(short.status == 0 && long.status == 0, "\(long.standardError)")
+        let output = try FileManager.default.attributesOfItem(atPath: directory.file("long-out.gif"))[.size] as! Int
+        let input = try FileManager.default.attributesOfItem(atPath: directory.file("long.gif"))[.size] as! Int
+        #expect(input > 10 << 20)
+        // Generous: the output, plus 8 MiB for the allocator's slack. Holding the file would add
+        // its 16 MB; holding the frames, 100 MB.
+        #expect(long.peakBytes - short.peakBytes < output + (8 << 20), "\(long.peakBytes >> 20) MiB against \(short.peakBytes >> 20) MiB, output \(output >> 20) MiB")
+    }
+
     /// 10,000 one-pixel frames on a 1000x1000 canvas: decoding them would make 10 gigapixels.
     @Test func aFrameBombIsRefusedBeforeDecoding() throws {
         let directory = try TemporaryDirectory()

@@ -111,13 +111,18 @@ import TestSupport
         let explained = try CommandRunner.run(["explain", "-e", "fit 8x8", "bomb.webp"], in: directory.path)
         #expect(explained.status == 0, "\(explained.standardError)")
         // The first frame is placed on its canvas, as viewers show it: one canvas, not ten.
-        #expect(explained.standardOutput.hasPrefix("bomb.webp: webp 8000x8000, an animated WebP of 10 frames: only the first frame is decoded\n"))
+        #expect(explained.standardOutput.hasPrefix("bomb.webp: webp 8000x8000, an animated WebP of 10 frames\n"), "\(explained.standardOutput)")
+        #expect(explained.standardOutput.contains("→ 8000x8000              its first frame decoded at full size;"), "\(explained.standardOutput)")
         let run = try CommandRunner.run(["run", "-e", "fit 8x8", "bomb.webp", "anim.gif", "--out-dir", "out", "-o", "{name}.png", "-q"], in: directory.path)
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.contains("imagepipe: warning: bomb.webp: an animated WebP of 10 frames: only the first frame is decoded\n"))
-        #expect(run.standardError.contains("imagepipe: warning: anim.gif: an animated GIF of 50 frames: only the first frame is decoded\n"))
+        #expect(run.standardError.contains("imagepipe: warning: bomb.webp: an animated WebP of 10 frames: only the first frame is used (PNG holds one picture; write .gif or .webp for every frame, or say load frames=first)\n"))
+        #expect(run.standardError.contains("imagepipe: warning: anim.gif: an animated GIF of 50 frames: only the first frame is used (PNG holds one picture; write .gif or .webp for every frame, or say load frames=first)\n"))
         #expect(try Image.load(path: directory.file("out/bomb.webp.png")).size == Size(8, 8))
         #expect(try Image.load(path: directory.file("out/anim.gif.png")).size == Size(8, 5))
+        // Written as an animation, every frame counts against the pixel limit, before any is decoded.
+        let animated = try CommandRunner.run(["run", "-e", "fit 8x8", "bomb.webp", "-o", "all.webp"], in: directory.path)
+        #expect(animated.status == 1)
+        #expect(animated.standardError.contains("10 frames of 8000x8000 are 640000000 pixels, more than the limit of \(LoadOptions.defaultMaxPixels)"), "\(animated.standardError)")
         // An animation cut inside its first frame: one line, no noise from the loader.
         _ = try directory.write(Array(bomb.prefix(70)), to: "cut.webp")
         let cut = try CommandRunner.run(["run", "-e", "", "cut.webp", "-o", "cut.png"], in: directory.path)

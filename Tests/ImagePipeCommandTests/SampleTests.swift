@@ -75,6 +75,8 @@ import TestSupport
             return
         }
         let expected = try Image.load(path: expectedPath)
+        // An animation is compared by its first frame and its number of frames.
+        #expect(try ImageHeader.read(path: directory.file(outputName)).frameCount == ImageHeader.read(path: expectedPath).frameCount)
         #expect(expected.size == output.size)
         #expect(expected.hasAlpha == output.hasAlpha)
         guard expected.size == output.size else { return }

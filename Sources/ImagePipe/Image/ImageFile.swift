@@ -135,12 +135,29 @@ public enum ImageFile {
     /// With a `gate`, nothing is written once it is closed, and the rename happens only while it
     /// is open.
     public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, gate: OutputGate? = nil) throws {
+        try writeAtomically(path: path, gate: gate) { descriptor in writeAll(bytes, to: descriptor) }
+    }
+
+    /// `writeAtomically` of bytes held in chunks, written one after the other (an animation's
+    /// encoder hands its file over so, never as one copy).
+    public static func writeAtomically(_ chunks: ByteChunks, to path: String, gate: OutputGate? = nil) throws {
+        try writeAtomically(path: path, gate: gate) { descriptor in
+            for chunk in chunks.chunks {
+                if let failure = chunk.withUnsafeBytes({ writeAll($0, to: descriptor) }) { return failure }
+            }
+            return nil
+        }
+    }
+
+    /// The file's content comes from `write`, given an open descriptor; it answers the system's
+    /// reason for a failure, or nil.
+    private static func writeAtomically(path: String, gate: OutputGate?, write: (Int32) -> String?) throws {
         try gate?.whileOpen(path: path) {}
         var status = stat()
         if stat(path, &status) == 0 {
             switch status.st_mode & S_IFMT {
             case S_IFREG: break
-            case S_IFCHR, S_IFIFO: return try writeThrough(bytes, to: path)
+            case S_IFCHR, S_IFIFO: return try writeThrough(to: path, write: write)
             default: throw ImageError(.unwritable, path: path, reason: "\(kindDescription(status.st_mode)); only a file, a character device or a FIFO can be written")
             }
         }
@@ -152,7 +169,7 @@ public enum ImageFile {
         let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         temporaryFiles.withLock { _ = $0.insert(temporary) }
         defer { temporaryFiles.withLock { _ = $0.remove(temporary) } }
-        var failure = writeAll(bytes, to: descriptor)
+        var failure = write(descriptor)
         // mkstemp makes the file 0600; give it the permissions a plain new file would have.
         let mask = umask(0)
         umask(mask)
@@ -190,7 +207,7 @@ public enum ImageFile {
     }
 
     /// Writes to an existing character device or FIFO in place (a FIFO waits for its reader).
-    private static func writeThrough(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+    private static func writeThrough(to path: String, write: (Int32) -> String?) throws {
         let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
         // Checked again on the open file: the name may have been swapped since stat.
@@ -199,7 +216,7 @@ public enum ImageFile {
             close(descriptor)
             throw ImageError(.unwritable, path: path, reason: "changed while it was being opened")
         }
-        var failure = writeAll(bytes, to: descriptor)
+        var failure = write(descriptor)
         if close(descriptor) != 0, failure == nil { failure = systemMessage() }
         if let failure { throw ImageError(.unwritable, path: path, reason: failure) }
     }

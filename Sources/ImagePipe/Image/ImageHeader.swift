@@ -51,6 +51,7 @@ public struct ImageHeader: Hashable, Sendable {
         var decoder: PixbufDecoder?
         var jpeg: JPEGHeader.Reader?
         var png: PNGHeader?
+        var gif: GIFFrameCounter?
         var whole: [UInt8] = []
         try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
             if format == nil {
@@ -60,6 +61,8 @@ public struct ImageHeader: Hashable, Sendable {
                     jpeg = JPEGHeader.Reader(path: path)
                 } else if identified == .png {
                     whole = [] // the first bytes alone: see below
+                } else if identified == .gif && !options.isolates(identified) {
+                    gif = GIFFrameCounter()
                 } else if !identified.isAnimated && !identified.isHEIF && !options.isolates(identified) {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
@@ -70,6 +73,13 @@ public struct ImageHeader: Hashable, Sendable {
                 png = try PNGHeader.read(whole, path: path)
                 return png == nil
             }
+            if gif != nil {
+                // Kept up to the end of the first frame, which tells the size; the rest counted only.
+                let keptBefore = gif!.firstFrameEnd
+                gif!.feed(chunk)
+                if keptBefore == nil { whole.append(contentsOf: chunk) }
+                return true
+            }
             guard let decoder else {
                 whole.append(contentsOf: chunk)
                 return true
@@ -79,6 +89,12 @@ public struct ImageHeader: Hashable, Sendable {
         guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
         if format == .png { return try png?.imageHeader ?? PNGHeader.complete(whole, path: path).imageHeader }
         if let jpeg { return try jpeg.finished().imageHeader }
+        if let gif {
+            let kept = gif.firstFrameEnd.map { Array(whole.prefix($0)) + [0x3B] } ?? whole
+            var header = try PixbufDecoder.header(of: kept, options: options, path: path)
+            header.frameCount = max(1, gif.frames)
+            return header
+        }
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }

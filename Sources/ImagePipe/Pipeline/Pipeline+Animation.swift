@@ -3,7 +3,7 @@
 /// animation.
 extension Pipeline {
     /// What the run does with an animated input of `description`: nil for a still picture, or
-    /// when only the first frame is decoded (which the still path does, and says so).
+    /// when only the first frame is used (which the still path decodes, and says so).
     func animationPlan(for description: SourceDescription, in context: RunContext) throws -> AnimationPlan? {
         guard let header = description.header, let load = source as? Load else { return nil }
         let count = header.frameCount
@@ -18,7 +18,8 @@ extension Pipeline {
         case nil:
             guard count > 1 else { return nil }
             guard holdsAnimation else {
-                let why = others ? "tee and branch write one picture" : "\(output?.rawValue.uppercased() ?? "the output") holds one picture"
+                let why = others ? "tee and branch write one picture"
+                    : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF or WebP output is named"
                 context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(why); write .gif or .webp for every frame, or say load frames=first)")
                 return nil
             }
@@ -53,7 +54,10 @@ extension Pipeline {
                      observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
         guard let load = source as? Load else { throw StageError("only load reads an animation's frames") }
         let end = transforms.count + 1
-        let decoder = try withLocation(stage: 0) { try load.animation(in: context) }
+        guard let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }) else {
+            throw StageError("the input's format is not known from its header")
+        }
+        let decoder = try withLocation(stage: 0) { try load.animation(in: context, format: format) }
         guard decoder.canvas == prepared.plan.sourceSize else {
             throw ImageError(.corrupt, path: context.input, reason: "the frames' canvas is \(decoder.canvas), the header said \(prepared.plan.sourceSize)")
         }

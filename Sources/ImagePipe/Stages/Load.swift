@@ -100,16 +100,18 @@ public struct Load: ImageSource, DeclaredStage {
                                  orientation: autoOrient ? header.orientation : 1)
     }
 
-    /// The frames of the animation this load reads, one at a time (`Pipeline.runAnimated`).
-    public func animation(in context: RunContext) throws -> any AnimationDecoder {
+    /// The frames of the animation this load reads, one at a time (`Pipeline.runAnimated`);
+    /// `format` is what its header said.
+    public func animation(in context: RunContext, format: SourceFormat) throws -> any AnimationDecoder {
         let path = try resolvedPath(in: context)
         let options = loadOptions(in: context)
         do {
-            let bytes = try standardInput(for: path, in: context) ?? ImageFile.readPicture(path: path, options: options)
-            let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
-            guard let decoder = try AnimationDecoding.decoder(for: bytes, format: format, failOnDamage: failOnDamage, path: path) else {
-                throw ImageError(.unsupported, path: path, reason: "\(format.displayName) holds no animation")
+            let decoder = if let bytes = try standardInput(for: path, in: context) {
+                try AnimationDecoding.decoder(for: bytes, format: format, failOnDamage: failOnDamage, path: path)
+            } else {
+                try AnimationDecoding.decoder(path: path, format: format, options: options, failOnDamage: failOnDamage)
             }
+            guard let decoder else { throw ImageError(.unsupported, path: path, reason: "\(format.displayName) holds no animation") }
             return decoder
         } catch var error as ImageError {
             error.path = path

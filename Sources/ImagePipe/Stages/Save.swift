@@ -128,6 +128,14 @@ public struct Save: Sink, DeclaredStage {
         return try store(bytes, at: path, in: context)
     }
 
+    /// `store` of a file held in chunks (an animation's).
+    func store(_ chunks: ByteChunks, at path: String, in context: RunContext) throws -> String {
+        guard path != "-" else { return try store(chunks.joined, at: path, in: context) }
+        if let root = context.outputDirectory { try ImageFile.createParentDirectories(of: path, within: root) }
+        try ImageFile.writeAtomically(chunks, to: path, gate: context.outputGate)
+        return path
+    }
+
     /// Writes an encoded picture to `path` (from `target`) atomically, or to standard output.
     func store(_ bytes: [UInt8], at path: String, in context: RunContext) throws -> String {
         if let root = context.outputDirectory, path != "-" { try ImageFile.createParentDirectories(of: path, within: root) }

@@ -3,7 +3,7 @@ public protocol AnimationEncoder: AnyObject {
     /// Adds the next frame, shown for `delay` milliseconds. Every frame has the first's size.
     func add(_ image: Image, delay: Int) throws
     /// The finished file.
-    func finish() throws -> [UInt8]
+    func finish() throws -> ByteChunks
 }
 
 /// The animation encoder for an output format, nil when the format holds one picture.

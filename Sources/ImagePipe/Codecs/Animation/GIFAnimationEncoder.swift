@@ -16,7 +16,7 @@ final class GIFAnimationEncoder: AnimationEncoder {
     static let paletteReuseMargin = 4.0
 
     private final class Output {
-        var bytes: [UInt8] = []
+        var bytes = ByteChunks()
     }
 
     private let colors: Int
@@ -129,7 +129,7 @@ final class GIFAnimationEncoder: AnimationEncoder {
         }
     }
 
-    func finish() throws -> [UInt8] {
+    func finish() throws -> ByteChunks {
         guard let gif else { throw ImageError(.unwritable, reason: "an animation with no frames") }
         self.gif = nil
         guard cgif_close(gif) == Int32(CGIF_OK.rawValue) else { throw ImageError(.unwritable, reason: "cgif could not finish the GIF") }

@@ -1,4 +1,7 @@
 import CGifLib
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An animated GIF's frames through giflib (strict LZW decoding), composed here as browsers
 /// compose them: each frame drawn at its offset, clipped to the canvas, its transparent index
@@ -6,11 +9,47 @@ import CGifLib
 /// block says (kept, cleared to transparent, or put back as it was before). The canvas starts
 /// transparent. Only the canvas and one row of indices are held.
 final class GIFFrameDecoder: AnimationDecoder {
-    /// The file's bytes and how far giflib has read them.
-    private final class Input {
-        let bytes: [UInt8]
-        var offset = 0
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// What giflib reads: bytes in memory, or a file read as giflib asks, so that the file's
+    /// frames are never all in memory.
+    final class Input {
+        private let bytes: [UInt8]
+        private let descriptor: Int32?
+        private var offset = 0
+        private(set) var atEnd = false
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            descriptor = nil
+        }
+
+        /// The regular file at `path`, refused past `limit` bytes.
+        init(path: String, limit: Int?) throws {
+            try ImageFile.checkSize(path: path, limit: limit)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw ImageFile.readError(path: path) }
+            self.descriptor = descriptor
+            bytes = []
+        }
+
+        deinit { if let descriptor { close(descriptor) } }
+
+        func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+            guard let descriptor else {
+                let taken = min(count, bytes.count - offset)
+                bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + offset, count: taken) }
+                offset += taken
+                atEnd = offset >= bytes.count
+                return taken
+            }
+            var total = 0
+            while total < count {
+                let got = Glibc.read(descriptor, buffer + total, count - total)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { atEnd = true; break }
+                total += got
+            }
+            return total
+        }
     }
 
     private let input: Input
@@ -26,20 +65,15 @@ final class GIFFrameDecoder: AnimationDecoder {
     private var frameIndex = 0
     private var finished = false
 
-    init(bytes: [UInt8], failOnDamage: Bool, path: String?) throws {
+    init(input: Input, failOnDamage: Bool, path: String?) throws {
         self.failOnDamage = failOnDamage
         self.path = path
-        input = Input(bytes)
+        self.input = input
         var error: Int32 = 0
         let read: InputFunc = { gif, buffer, count in
             guard let gif, let buffer, count > 0 else { return 0 }
             let input = Unmanaged<Input>.fromOpaque(gif.pointee.UserData).takeUnretainedValue()
-            let taken = min(Int(count), input.bytes.count - input.offset)
-            input.bytes.withUnsafeBufferPointer { bytes in
-                buffer.update(from: bytes.baseAddress! + input.offset, count: taken)
-            }
-            input.offset += taken
-            return Int32(taken)
+            return Int32(input.read(into: buffer, count: Int(count)))
         }
         guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), read, &error) else {
             throw ImageError(.corrupt, path: path, reason: "giflib cannot read the GIF: \(Self.message(error))")
@@ -83,7 +117,7 @@ final class GIFFrameDecoder: AnimationDecoder {
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &record) == GIF_OK else {
                 // Many GIFs end without their trailer byte: the data simply stops after a frame.
-                if input.offset >= input.bytes.count && frameIndex > 0 { return end() }
+                if input.atEnd && frameIndex > 0 { return end() }
                 throw damage("cannot be found")
             }
             switch record {

@@ -60,7 +60,7 @@ final class WebPAnimationEncoder: AnimationEncoder {
         WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "no reason given"
     }
 
-    func finish() throws -> [UInt8] {
+    func finish() throws -> ByteChunks {
         guard let encoder else { throw ImageError(.unwritable, reason: "an animation with no frames") }
         // The last frame's end time: a frame with no pixels at the time the animation ends.
         guard WebPAnimEncoderAdd(encoder, nil, Int32(min(timestamp, Int(Int32.max))), nil) != 0 else {
@@ -71,6 +71,8 @@ final class WebPAnimationEncoder: AnimationEncoder {
             throw ImageError(.unwritable, reason: "libwebp could not assemble the animation: \(Self.message(encoder))")
         }
         defer { WebPDataClear(&data) }
-        return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+        var chunks = ByteChunks()
+        chunks.append(contentsOf: UnsafeBufferPointer(start: data.bytes, count: data.size))
+        return chunks
     }
 }
