@@ -142,7 +142,7 @@ struct BatchRunner: Sendable {
     /// back the memory the run holds.
     private func processWithinTimeout(_ context: RunContext, prepared: PreparedRun?, stopping: (DispatchSemaphore) -> Void,
                                       whenEnded: @escaping @Sendable () -> Void) -> FileOutcome {
-        guard let timeout = timeLimit.seconds(for: prepared?.plan, pipeline: pipeline, context: context) else {
+        guard let timeout = timeLimit.seconds(for: prepared?.plan, frames: prepared?.animation?.frames.count ?? 1, pipeline: pipeline, context: context) else {
             defer { whenEnded() }
             return process(context, prepared: prepared)
         }

@@ -29,14 +29,15 @@ enum TimeLimit: Equatable {
         }
     }
 
-    /// Seconds for a picture with this plan (nil: not known, the base applies).
-    func seconds(for plan: Plan?, pipeline: Pipeline, context: RunContext) -> Double? {
+    /// Seconds for a picture with this plan (nil: not known, the base applies); an animation's
+    /// frames each do the plan's work.
+    func seconds(for plan: Plan?, frames: Int = 1, pipeline: Pipeline, context: RunContext) -> Double? {
         switch self {
         case .none: return nil
         case let .fixed(seconds): return seconds
         case .scaled:
             guard let plan else { return Self.base }
-            return (Self.base + Self.safety * Self.workSeconds(plan, pipeline: pipeline, context: context)).rounded(.up)
+            return (Self.base + Self.safety * Double(frames) * Self.workSeconds(plan, pipeline: pipeline, context: context)).rounded(.up)
         }
     }
 

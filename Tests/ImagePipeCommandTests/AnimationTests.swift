@@ -160,6 +160,39 @@ for n, e in enumerate(expected):
         #expect(try Self.pillowFrames(directory.file("crossed.\(other)")).delays == source.delays)
     }
 
+    /// An AVIF image sequence (libavif): the `avis` brand, a sample a frame, each lasting its
+    /// frame's delay in a millisecond timescale; still readers see the first frame.
+    @Test func anAVIFSequenceHoldsEveryFrameWithItsDuration() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 5)
+        let result = try CommandRunner.run(["run", "-e", "resize 80x", "pan.gif", "-o", "pan.avif"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory.file("pan.avif"))))
+        func box(_ name: String) -> Int? {
+            let tag = Array(name.utf8)
+            return (0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual(tag) }
+        }
+        func word(_ at: Int) -> Int {
+            var value = 0
+            for byte in bytes[at..<at + 4] { value = value << 8 | Int(byte) }
+            return value
+        }
+        #expect(bytes[8..<12].elementsEqual("avis".utf8))
+        let sizes = try #require(box("stsz")), times = try #require(box("stts")), header = try #require(box("mdhd"))
+        #expect(word(sizes + 12) == 5, "samples")
+        // Time to sample: (count, duration) runs; the source's delays were 60, 70, 80, 60, 70 ms.
+        let runs = word(times + 8)
+        var durations: [Int] = []
+        for run in 0..<runs {
+            let entry: Int = times + 12 + run * 8
+            durations += Array(repeating: word(entry + 4), count: word(entry))
+        }
+        #expect(durations == [60, 70, 80, 60, 70])
+        // mdhd version 1: 64-bit creation and modification times, then the timescale.
+        #expect(bytes[header + 4] == 1 && word(header + 24) == 1000, "timescale")
+        #expect(try Image.load(path: directory.file("pan.avif")).size == Size(80, 50))
+    }
+
     @Test func everyFrameOfAnAvatarHasTheCircle() throws {
         let directory = try TemporaryDirectory()
         try Self.makePan(in: directory)

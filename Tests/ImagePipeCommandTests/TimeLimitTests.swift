@@ -29,6 +29,12 @@ import TestSupport
         // A branch's groups count: an AVIF group at speed 0 beside a thumbnail.
         let branch = try #require(try Self.limit("branch { save a.avif speed=0 } { resize 640x | save t.jpg }", size: photo, output: "x"))
         #expect(branch >= avif - 10, "\(branch) against \(avif)")
+        // An animation's frames each do the work: 100 frames of a 480x270 GIF into WebP.
+        let clip = try StandardPlugins.compiler.compile("resize 240x")
+        let clipPlan = try clip.plan(sourceSize: Size(480, 270))
+        let one = try #require(TimeLimit.scaled.seconds(for: clipPlan, pipeline: clip, context: RunContext(input: "a.gif", output: "a.webp")))
+        let hundred = try #require(TimeLimit.scaled.seconds(for: clipPlan, frames: 100, pipeline: clip, context: RunContext(input: "a.gif", output: "a.webp")))
+        #expect(hundred > one + 20, "\(hundred) against \(one)")
         // The limit given is the limit; 0 is none; reading is bounded by the base either way.
         #expect(try Self.limit("save speed=0", size: photo, output: "a.avif", .fixed(5)) == 5)
         #expect(try Self.limit("save speed=0", size: photo, output: "a.avif", .none) == nil)

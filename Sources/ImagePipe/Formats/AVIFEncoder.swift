@@ -9,16 +9,32 @@ import CAvif
 enum AVIFEncoder {
     static func encode(_ image: Image, quality: Int, speed: Int, chroma: ChromaSubsampling, lossless: Bool,
                        metadata: OutputMetadata) throws -> [UInt8] {
-        let format: avifPixelFormat
+        let avif = try picture(image, format: pixelFormat(quality: quality, chroma: chroma, lossless: lossless), lossless: lossless,
+                               metadata: metadata, alpha: image.hasAlpha)
+        defer { avifImageDestroy(avif) }
+        let encoder = try encoder(quality: quality, speed: speed, lossless: lossless)
+        defer { avifEncoderDestroy(encoder) }
+        var output = avifRWData()
+        defer { avifRWDataFree(&output) }
+        let result = avifEncoderWrite(encoder, avif, &output)
+        guard result == AVIF_RESULT_OK else { throw failure("encode the picture", result) }
+        return Array(UnsafeBufferPointer(start: output.data, count: output.size))
+    }
+
+    static func pixelFormat(quality: Int, chroma: ChromaSubsampling, lossless: Bool) -> avifPixelFormat {
         switch lossless ? .c444 : chroma.resolved(quality: quality) {
-        case .c444: format = AVIF_PIXEL_FORMAT_YUV444
-        case .c422: format = AVIF_PIXEL_FORMAT_YUV422
-        default: format = AVIF_PIXEL_FORMAT_YUV420
+        case .c444: AVIF_PIXEL_FORMAT_YUV444
+        case .c422: AVIF_PIXEL_FORMAT_YUV422
+        default: AVIF_PIXEL_FORMAT_YUV420
         }
+    }
+
+    /// libavif's YUV picture of `image`, with an alpha plane when `alpha` says (opaque where the
+    /// image has none); the caller destroys it.
+    static func picture(_ image: Image, format: avifPixelFormat, lossless: Bool, metadata: OutputMetadata, alpha: Bool) throws -> UnsafeMutablePointer<avifImage> {
         guard let avif = avifImageCreate(UInt32(image.width), UInt32(image.height), 8, format) else {
             throw ImageError(.unwritable, reason: "libavif could not make a \(image.size) picture")
         }
-        defer { avifImageDestroy(avif) }
         avif.pointee.yuvRange = AVIF_RANGE_FULL
         // Lossless AV1 keeps RGB as it is (the identity matrix); lossy converts with BT.601, as
         // libheif does. Without a profile, the CICP fields say sRGB.
@@ -30,18 +46,25 @@ enum AVIFEncoder {
         if let icc = metadata.icc { icc.withUnsafeBufferPointer { avifImageSetProfileICC(avif, $0.baseAddress, $0.count) } }
         if let exif = metadata.exif { exif.withUnsafeBufferPointer { avifImageSetMetadataExif(avif, $0.baseAddress, $0.count) } }
         if let xmp = metadata.xmp { xmp.withUnsafeBufferPointer { avifImageSetMetadataXMP(avif, $0.baseAddress, $0.count) } }
-
+        // An alpha plane made here is filled from the RGBA rows, or opaque from RGB ones.
+        if alpha { avifImageAllocatePlanes(avif, avifPlanesFlags(AVIF_PLANES_ALL.rawValue)) }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, avif)
         rgb.depth = 8
         rgb.format = image.hasAlpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
         rgb.pixels = UnsafeMutablePointer(mutating: image.pixels) // only read
         rgb.rowBytes = UInt32(image.rowStride)
-        var result = avifImageRGBToYUV(avif, &rgb)
-        guard result == AVIF_RESULT_OK else { throw failure("convert the picture to YUV", result) }
+        let result = avifImageRGBToYUV(avif, &rgb)
+        guard result == AVIF_RESULT_OK else {
+            avifImageDestroy(avif)
+            throw failure("convert the picture to YUV", result)
+        }
+        return avif
+    }
 
+    /// libavif's encoder at `save`'s settings; the caller destroys it.
+    static func encoder(quality: Int, speed: Int, lossless: Bool) throws -> UnsafeMutablePointer<avifEncoder> {
         guard let encoder = avifEncoderCreate() else { throw ImageError(.unwritable, reason: "libavif could not make an encoder") }
-        defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = Int32(max(1, System.coreCount))
         encoder.pointee.speed = Int32(min(max(speed, 0), 10))
         let quantizer = lossless ? Int32(AVIF_QUANTIZER_LOSSLESS) : Int32(((100 - min(max(quality, 1), 100)) * 63 + 50) / 100)
@@ -50,14 +73,10 @@ enum AVIFEncoder {
         // Alpha stays lossless (libavif's default and libheif's), whatever the color quality.
         encoder.pointee.minQuantizerAlpha = Int32(AVIF_QUANTIZER_LOSSLESS)
         encoder.pointee.maxQuantizerAlpha = Int32(AVIF_QUANTIZER_LOSSLESS)
-        var output = avifRWData()
-        defer { avifRWDataFree(&output) }
-        result = avifEncoderWrite(encoder, avif, &output)
-        guard result == AVIF_RESULT_OK else { throw failure("encode the picture", result) }
-        return Array(UnsafeBufferPointer(start: output.data, count: output.size))
+        return encoder
     }
 
-    private static func failure(_ what: String, _ result: avifResult) -> ImageError {
+    static func failure(_ what: String, _ result: avifResult) -> ImageError {
         ImageError(.unwritable, reason: "libavif could not \(what): \(String(cString: avifResultToString(result)))")
     }
 }

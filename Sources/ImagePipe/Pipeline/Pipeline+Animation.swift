@@ -19,8 +19,8 @@ extension Pipeline {
             guard count > 1 else { return nil }
             guard holdsAnimation else {
                 let why = others ? "tee and branch write one picture"
-                    : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF or WebP output is named"
-                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(why); write .gif or .webp for every frame, or say load frames=first)")
+                    : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP or AVIF output is named"
+                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(why); write .gif, .webp or .avif for every frame, or say load frames=first)")
                 return nil
             }
             frames = 0..<count
@@ -32,7 +32,7 @@ extension Pipeline {
             if selected.count > 1 && !holdsAnimation {
                 throw located(StageError(others
                     ? "frames=\(selection) decodes \(selected.count) frames, but tee and branch write one picture; take one frame (frames=N), or write the animation with a single save"
-                    : "frames=\(selection) decodes \(selected.count) frames, but \(output?.rawValue.uppercased() ?? "the output") holds one picture; write .gif or .webp, or take one frame (frames=N)"),
+                    : "frames=\(selection) decodes \(selected.count) frames, but \(output?.rawValue.uppercased() ?? "the output") holds one picture; write .gif, .webp or .avif, or take one frame (frames=N)"),
                     stage: 0)
             }
             frames = selected

@@ -9,12 +9,13 @@ public protocol AnimationEncoder: AnyObject {
 /// The animation encoder for an output format, nil when the format holds one picture.
 public enum AnimationEncoding {
     /// Formats that hold an animation.
-    public static let formats: Set<ImageFormat> = [.gif, .webp]
+    public static let formats: Set<ImageFormat> = [.gif, .webp, .avif]
 
     public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
         switch format {
         case .gif: GIFAnimationEncoder(colors: options.colors, dither: options.dither, plays: plays)
         case .webp: WebPAnimationEncoder(options: options, plays: plays)
+        case .avif: AVIFAnimationEncoder(options: options)
         default: nil
         }
     }
