@@ -31,21 +31,15 @@ enum GIFEncoder {
             palette[i * 3 + 1] = color.green
             palette[i * 3 + 2] = color.blue
         }
-        final class Sink { var bytes: [UInt8] = [] }
-        let sink = Sink()
-        let write: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = { context, data, count in
-            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
-            return Int32(CGIF_OK.rawValue)
-        }
+        let output = CGIFOutput()
         try palette.withUnsafeMutableBufferPointer { table in
             var config = CGIF_Config()
             config.pGlobalPalette = table.baseAddress
             config.numGlobalPaletteEntries = UInt16(count)
             config.width = UInt16(image.width)
             config.height = UInt16(image.height)
-            config.pWriteFn = write
-            config.pContext = Unmanaged.passUnretained(sink).toOpaque()
+            config.pWriteFn = CGIFOutput.write
+            config.pContext = output.context
             // cgif 0.3 writes the graphic control extension, which holds the transparent index, only
             // for animations: a one-frame animation that does not loop is a still GIF to readers.
             if transparent { config.attrFlags = UInt32(CGIF_ATTR_IS_ANIMATED | CGIF_ATTR_NO_LOOP) }
@@ -64,6 +58,6 @@ enum GIFEncoder {
                 throw ImageError(.unwritable, reason: "cgif could not encode the picture")
             }
         }
-        return sink.bytes
+        return output.bytes.joined
     }
 }

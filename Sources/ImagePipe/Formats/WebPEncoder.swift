@@ -10,16 +10,8 @@ enum WebPEncoder {
                        metadata: OutputMetadata, cancellation: Cancellation? = nil) throws -> [UInt8] {
         var config = try configuration(quality: quality, lossless: lossless, nearLossless: nearLossless, effort: effort, alphaQuality: alphaQuality)
 
-        var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw ImageError(.unwritable, reason: "libwebp could not start a picture") }
+        var picture = try picture(of: image, argb: config.lossless != 0)
         defer { WebPPictureFree(&picture) }
-        picture.use_argb = config.lossless
-        picture.width = Int32(image.width)
-        picture.height = Int32(image.height)
-        let imported = image.hasAlpha
-            ? WebPPictureImportRGBA(&picture, image.pixels, Int32(image.rowStride))
-            : WebPPictureImportRGB(&picture, image.pixels, Int32(image.rowStride))
-        guard imported != 0 else { throw ImageError(.unwritable, reason: "not enough memory for libwebp's copy of the picture") }
 
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
@@ -43,6 +35,24 @@ enum WebPEncoder {
         let plain = Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
         guard metadata.icc != nil || metadata.exif != nil || metadata.xmp != nil else { return plain }
         return try withChunks(plain, metadata)
+    }
+
+    /// libwebp's copy of `image`, in ARGB (what lossless coding and animation frames take) or
+    /// YUV; the caller frees it with `WebPPictureFree`.
+    static func picture(of image: Image, argb: Bool) throws -> WebPPicture {
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw ImageError(.unwritable, reason: "libwebp could not start a picture") }
+        picture.use_argb = argb ? 1 : 0
+        picture.width = Int32(image.width)
+        picture.height = Int32(image.height)
+        let imported = image.hasAlpha
+            ? WebPPictureImportRGBA(&picture, image.pixels, Int32(image.rowStride))
+            : WebPPictureImportRGB(&picture, image.pixels, Int32(image.rowStride))
+        guard imported != 0 else {
+            WebPPictureFree(&picture)
+            throw ImageError(.unwritable, reason: "not enough memory for libwebp's copy of the picture")
+        }
+        return picture
     }
 
     /// libwebp's settings for `save`'s options (also each frame's, for an animation).

@@ -18,14 +18,10 @@ final class GIFAnimationEncoder: AnimationEncoder {
     static let paletteReuseFactor = 1.1
     static let paletteReuseMargin = 1.0
 
-    private final class Output {
-        var bytes = ByteChunks()
-    }
-
     private let colors: Int
     private let dither: Double
     private let plays: Int?
-    private let output = Output()
+    private let output = CGIFOutput()
     private var gif: OpaquePointer?
     private var size: Size?
     private var global: Quantization?
@@ -107,19 +103,14 @@ final class GIFAnimationEncoder: AnimationEncoder {
         self.size = size
         global = globalPalette
         var table = Self.table(globalPalette.palette)
-        let write: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = { context, data, count in
-            let output = Unmanaged<Output>.fromOpaque(context!).takeUnretainedValue()
-            output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
-            return Int32(CGIF_OK.rawValue)
-        }
         try table.withUnsafeMutableBufferPointer { table in
             var config = CGIF_Config()
             config.pGlobalPalette = table.baseAddress
             config.numGlobalPaletteEntries = UInt16(table.count / 3)
             config.width = UInt16(size.width)
             config.height = UInt16(size.height)
-            config.pWriteFn = write
-            config.pContext = Unmanaged.passUnretained(output).toOpaque()
+            config.pWriteFn = CGIFOutput.write
+            config.pContext = output.context
             config.attrFlags = UInt32(CGIF_ATTR_IS_ANIMATED)
             // `plays` counts showings; GIF's loop extension counts the repeats after the first.
             switch plays {

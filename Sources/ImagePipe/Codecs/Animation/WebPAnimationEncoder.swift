@@ -39,16 +39,8 @@ final class WebPAnimationEncoder: AnimationEncoder {
         }
         var config = try WebPEncoder.configuration(quality: options.quality(for: .webp), lossless: options.lossless ?? false,
                                                    nearLossless: options.nearLossless, effort: options.effort, alphaQuality: options.alphaQuality)
-        var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw ImageError(.unwritable, reason: "libwebp could not start a picture") }
+        var picture = try WebPEncoder.picture(of: image, argb: true)
         defer { WebPPictureFree(&picture) }
-        picture.use_argb = 1
-        picture.width = Int32(image.width)
-        picture.height = Int32(image.height)
-        let imported = image.hasAlpha
-            ? WebPPictureImportRGBA(&picture, image.pixels, Int32(image.rowStride))
-            : WebPPictureImportRGB(&picture, image.pixels, Int32(image.rowStride))
-        guard imported != 0 else { throw ImageError(.unwritable, reason: "not enough memory for libwebp's copy of the picture") }
         guard WebPAnimEncoderAdd(encoder, &picture, Int32(min(timestamp, Int(Int32.max))), &config) != 0 else {
             throw ImageError(.unwritable, reason: "libwebp could not encode frame \(frameCount): \(Self.message(encoder))")
         }
