@@ -108,7 +108,7 @@ public struct ImagePipeCommand: Sendable {
                 Console.output(Self.usage)
                 return 0
             case "--version", "version":
-                Console.output("imagepipe \(Self.version)")
+                Console.output("imagepipe \(Self.version)\n\(BuildInfo.summary)")
                 return 0
             case "run": return try RunCommand(registry: registry).main(rest)
             case "check": return try CheckCommand(registry: registry).main(rest)

@@ -106,7 +106,15 @@ import TestSupport
     @Test func version() throws {
         let result = try CommandRunner.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.standardOutput == "imagepipe 0.1.0\n")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.first == "imagepipe 0.1.0")
+        #expect(lines.count == 2 && lines[1].hasPrefix("plugin interface \(Registry.pluginInterfaceVersion), schema \(Registry.pluginSchemaVersion); built with Swift "),
+                "\(result.standardOutput)")
+        // The toolchain named is the one that builds plugins here: `swift --version` says so too.
+        let swift = try CommandRunner.runProgram("/usr/bin/env", ["swift", "--version"])
+        #expect(swift.standardOutput.contains("Swift version \(BuildInfo.swiftVersion) ") || swift.standardOutput.contains("Swift version \(BuildInfo.swiftVersion)-"),
+                "\(swift.standardOutput) against \(BuildInfo.swiftVersion)")
+        #expect(result.standardOutput.contains("Swift \(BuildInfo.swiftVersion) "))
     }
 
     @Test(arguments: [["--help"], ["run", "--help"], ["check", "--help"], ["stages", "--help"]])

@@ -4,6 +4,24 @@ import ImagePipe
 import TestSupport
 
 @Suite struct ImageTests {
+    @Test func saveWritesTheFormatItsNameSaysAtomically() throws {
+        let directory = try TemporaryDirectory()
+        let image = try Synthetic.gradient(7, 5)
+        try image.save(to: directory.file("g.png"))
+        let back = try Image.load(path: directory.file("g.png"))
+        #expect(back.size == image.size && back.pixel(x: 6, y: 4) == image.pixel(x: 6, y: 4))
+        try image.save(to: directory.file("g.bin"), format: .webp, options: SaveOptions(lossless: true))
+        #expect(try ImageHeader.read(path: directory.file("g.bin")).format == "webp")
+        // No format to be had: an error naming the file, and nothing written.
+        let error = try #require(throws: ImageError.self) { try image.save(to: directory.file("g.xyz")) }
+        #expect(error.path == directory.file("g.xyz") && error.reason.contains("no writable format is .xyz"), "\(error)")
+        // A failed encode leaves the file there as it was.
+        let big = try Image.filled(Color(red: 1, green: 2, blue: 3), size: Size(300, 10))
+        #expect(throws: ImageError.self) { try big.save(to: directory.file("g.png"), format: .ico) }
+        #expect(try Image.load(path: directory.file("g.png")).size == Size(7, 5))
+        #expect(try directory.contents().sorted() == ["g.bin", "g.png"])
+    }
+
     @Test func makeAndProbePixels() throws {
         let image = try Synthetic.gradient(7, 5)
         #expect(image.size == Size(7, 5))

@@ -1,6 +1,23 @@
 import CGdkPixbuf
 
 extension Image {
+    /// Encodes the picture and writes it to `path` atomically: a failed save leaves no file, and
+    /// a file already there as it was. The format is `format`, else the one `path`'s extension
+    /// names. For what `options` and `warn` do, see `encoded(as:options:cancellation:warn:)`.
+    public func save(to path: String, format: ImageFormat? = nil, options: SaveOptions = SaveOptions(),
+                     warn: (String) -> Void = { _ in }) throws {
+        guard let format = format ?? ImageFormat(fileName: path) else {
+            throw ImageError(.unwritable, path: path, reason: Save.unknownExtension(path))
+        }
+        do {
+            let bytes = try encoded(as: format, options: options, warn: warn)
+            try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: path) }
+        } catch var error as ImageError {
+            error.path = error.path ?? path
+            throw error
+        }
+    }
+
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
     /// `options.background` first; the pixels are written in the profile `options.profile`
     /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG and JPEG encoders
