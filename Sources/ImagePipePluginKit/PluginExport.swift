@@ -52,7 +52,7 @@ public enum PluginExport {
                 table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
                 apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
-                traits: PluginExport.traits, explain: PluginExport.explain))
+                traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius))
         }
     }
 
@@ -146,6 +146,13 @@ public enum PluginExport {
         let stage = box(stage).stage
         return (stage.stageClass == .point ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
             | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0)
+    }
+
+    /// An area stage's radius, so that the host runs it on windows of rows as it runs the stock
+    /// filters; -1 for any other class.
+    private static let areaRadius: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { stage in
+        guard case let .area(radius) = box(stage).stage.stageClass else { return -1 }
+        return Int32(clamping: radius)
     }
 
     private static let explain: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>? = { stage, width, height in

@@ -7,8 +7,9 @@
    LONGER_TABLE (a newer plugin whose table has a field this command does not know), BEFORE_NOTES
    (a table that ends before the notes field, as plugins built before it), NOTES (a working
    stage that copies the picture and notes what it did; built with gdk-pixbuf), POINT (inverts
-   the colors and says it works row by row) and TRIM (cuts a pixel off each side, and says its
-   planned size is only the largest it gives). Crashing:
+   the colors and says it works row by row), AREA (averages each row with the rows above and
+   below, and says it is an area stage of radius 1) and TRIM (cuts a pixel off each side, and
+   says its planned size is only the largest it gives). Crashing:
    CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
    imagepipe_plugin_entry). Every variant's constructor appends a line to the file named by
    FIXTURE_MARKER, when it is set: the tests' proof that its code ran, or did not. */
@@ -63,7 +64,7 @@ static const char *describe(char **error) {
     return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
-#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM)
+#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA)
 #include <gdk-pixbuf/gdk-pixbuf.h>
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return malloc(1); }
 static void *apply(void *stage, void *pixbuf, char **error) {
@@ -84,6 +85,18 @@ static void *apply(void *stage, void *pixbuf, char **error) {
     for (int y = 0; y < gdk_pixbuf_get_height(copy); y++)
         for (int x = 0; x < gdk_pixbuf_get_width(copy); x++)
             for (int c = 0; c < 3; c++) pixels[y * rowstride + x * channels + c] = 255 - pixels[y * rowstride + x * channels + c];
+#endif
+#if defined(AREA)
+    /* Each row the mean of itself and the rows above and below (edges clamped): an area stage. */
+    int rowstride = gdk_pixbuf_get_rowstride(copy), channels = gdk_pixbuf_get_n_channels(copy);
+    int width = gdk_pixbuf_get_width(copy), height = gdk_pixbuf_get_height(copy);
+    const guchar *in = gdk_pixbuf_read_pixels(pixbuf);
+    guchar *out = gdk_pixbuf_get_pixels(copy);
+    for (int y = 0; y < height; y++) {
+        const guchar *above = in + (y > 0 ? y - 1 : 0) * rowstride, *row = in + y * rowstride;
+        const guchar *below = in + (y + 1 < height ? y + 1 : height - 1) * rowstride;
+        for (int i = 0; i < width * channels; i++) out[y * rowstride + i] = (guchar)((above[i] + row[i] + below[i] + 1) / 3);
+    }
 #endif
     return copy;
 #endif
@@ -106,6 +119,14 @@ static uint32_t traits(void *stage) {
     return IMAGEPIPE_STAGE_SIZE_UPPER_BOUND;
 #else
     return 0;
+#endif
+}
+static int32_t area_radius(void *stage) {
+    (void)stage;
+#if defined(AREA)
+    return 1;
+#else
+    return -1;
 #endif
 }
 static char *explain(void *stage, int32_t width, int32_t height) {
@@ -144,7 +165,7 @@ static const longer_table table = {
 #else
         sizeof(imagepipe_plugin),
 #endif
-        describe, create, output_size, apply, destroy, free_string, notes, traits, explain
+        describe, create, output_size, apply, destroy, free_string, notes, traits, explain, area_radius
     },
     added_later
 };

@@ -126,6 +126,27 @@ import TestSupport
         let inverted = try Image.load(path: directory.file("streamed.jpg")).pixel(x: 10, y: 10)
         #expect(Synthetic.close(inverted, Color(red: 255 - source.red, green: 255 - source.green, blue: 255 - source.blue), tolerance: 8))
 
+        // An area stage streams too, on windows of rows around each strip: a picture taller than
+        // a strip, the same bytes as the whole picture at once, and rows really averaged.
+        let stripes = try Image.make(size: Size(48, 200), hasAlpha: false) { writer in
+            for y in 0..<200 {
+                let row = writer.row(y)
+                for i in row.indices { row[i] = (y / 4) % 2 == 0 ? 0 : 255 }
+            }
+        }
+        _ = try directory.write(stripes.encoded(as: .jpeg, options: SaveOptions(quality: 98)), to: "tall.jpg")
+        let area = try fixture("AREA", in: directory, gdkPixbuf: true)
+        let areaPlan = try CommandRunner.run(["explain", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(areaPlan.standardOutput.contains("area stages from the rows around each strip, so many above and below: fake 1"), "\(areaPlan.standardOutput)")
+        let areaStreamed = try CommandRunner.run(["run", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "area-streamed.jpg"], in: directory.path)
+        let areaWhole = try CommandRunner.run(["run", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "area-whole.jpg", "--trace", "area-trace"],
+                                              in: directory.path)
+        #expect(areaStreamed.status == 0 && areaWhole.status == 0, "\(areaStreamed.standardError) \(areaWhole.standardError)")
+        #expect(try bytes("area-streamed.jpg") == bytes("area-whole.jpg"))
+        // Row 3, the last black one before white rows: (0 + 0 + 255) / 3 once averaged.
+        #expect(try Image.load(path: directory.file("tall.jpg")).pixel(x: 20, y: 3).red < 20)
+        #expect(try (70...100).contains(Image.load(path: directory.file("area-streamed.jpg")).pixel(x: 20, y: 3).red))
+
         let trim = try fixture("TRIM", in: directory, gdkPixbuf: true)
         let trimmed = try CommandRunner.run(["run", "--plugin", trim, "-e", "fake", "in.jpg", "-o", "trimmed.png"], in: directory.path)
         #expect(trimmed.status == 0, "\(trimmed.standardError)")

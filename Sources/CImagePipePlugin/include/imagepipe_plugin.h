@@ -62,6 +62,13 @@ typedef struct imagepipe_plugin {
        width x height picture, in a few words, for `imagepipe explain` (a crop's rectangle, a
        scale); NULL when the sizes say it all. The command frees the text with free_string. */
     char *(*explain)(void *stage, int32_t width, int32_t height);
+    /* Added without a version change (absent or NULL: not an area stage): for an area stage, each
+       of whose output rows is made from the input rows at most this many above and below it (the
+       picture's edges clamped), at the same size and layout, RGB staying RGB (a blur, a
+       sharpening), its radius; -1 for any other stage. The command then runs the stage on
+       windows of rows around each strip, as it runs the stock filters, and keeps the strip's
+       rows of what apply makes. */
+    int32_t (*area_radius)(void *stage);
 } imagepipe_plugin;
 
 /* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size,

@@ -22,7 +22,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
             Int(pointer.pointee.table_size) >= MemoryLayout<imagepipe_plugin>.offset(of: field)! + MemoryLayout<UnsafeRawPointer>.size
         }
 
-        /// The plugin's `notes`, `traits` and `explain`, when its table holds them.
+        /// The plugin's `notes`, `traits`, `explain` and `area_radius`, when its table holds them.
         var notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)? {
             has(\imagepipe_plugin.notes) ? pointer.pointee.notes : nil
         }
@@ -31,6 +31,9 @@ struct ExternalStage: Transform, @unchecked Sendable {
         }
         var explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)? {
             has(\imagepipe_plugin.explain) ? pointer.pointee.explain : nil
+        }
+        var areaRadius: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)? {
+            has(\imagepipe_plugin.area_radius) ? pointer.pointee.area_radius : nil
         }
     }
 
@@ -82,6 +85,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
         notes = plugin.notes
         explain = plugin.explain
         traits = plugin.traits?(made) ?? 0
+        areaRadius = Int(plugin.areaRadius?(made) ?? -1)
     }
 
     private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
@@ -89,7 +93,11 @@ struct ExternalStage: Transform, @unchecked Sendable {
     /// What the plugin's stage promised (`IMAGEPIPE_STAGE_*`), asked once when it was made.
     private let traits: UInt32
 
+    /// An area stage's radius, asked once when it was made; -1 for any other stage.
+    private let areaRadius: Int
+
     var isRowLocal: Bool { traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 }
+    var stageClass: StageClass { isRowLocal ? .point : areaRadius >= 0 ? .area(radius: areaRadius) : .whole }
     var outputSizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
     var makesGray: Bool { traits & IMAGEPIPE_STAGE_MAKES_GRAY != 0 }
 
