@@ -78,13 +78,14 @@ import TestSupport
 
     @Test func anOrientationThatWasNotAppliedIsKept() throws {
         let directory = try TemporaryDirectory()
-        // PNG's eXIf orientation is not applied by gdk-pixbuf's loader: the pixels are not turned,
-        // so the tag must stay 6 for viewers that apply it.
+        // A PNG's eXIf orientation turns the pixels as a JPEG's does, and the tag is then written
+        // as 1; a picture left as stored keeps 6 for viewers that apply it.
         let png = try directory.write(Synthetic.gradient(40, 20).encoded(as: .png), to: "sideways.png")
         try ExifTool.write(png, ["-Orientation#=6", "-Make=ImagePipeCam"])
         #expect(try ExifTool.tags(png)["EXIF:Orientation"]?.numberValue == 6)
         let (camera, _) = try Self.cameraJPEG(in: directory)
-        for (input, pipeline, orientation, size) in [(png, "save keep=exif", 6.0, Size(40, 20)),
+        for (input, pipeline, orientation, size) in [(png, "save keep=exif", 1.0, Size(20, 40)),
+                                                     (png, "load auto-orient=false | save keep=exif", 6, Size(40, 20)),
                                                      (camera, "load auto-orient=false | save keep=exif", 6, Size(40, 20)),
                                                      (camera, "save keep=exif", 1, Size(20, 40))] {
             let output = directory.file("out.jpg")

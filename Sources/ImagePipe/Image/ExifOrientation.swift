@@ -20,11 +20,57 @@ enum ExifOrientation {
         }
     }
 
-    /// The orientation of a picture held in memory, for the formats whose orientation the
-    /// gdk-pixbuf decode applies (TIFF's tag); 1 for the others. A JPEG's comes with its header
-    /// (`JPEGHeader`).
+    /// The orientation of a picture held in memory (or the start of one): TIFF's tag, a PNG's
+    /// eXIf chunk before its image data, a WebP's EXIF chunk; 1 for the others. A JPEG's comes
+    /// with its header (`JPEGHeader`).
     static func parse(_ bytes: [UInt8], format: SourceFormat) -> Int {
-        format == .tiff ? parseTIFF(bytes, start: 0, end: bytes.count) : 1
+        switch format {
+        case .tiff: return parseTIFF(bytes, start: 0, end: bytes.count)
+        case .png:
+            guard let chunk = pngChunks(bytes).first(where: { $0.type == "eXIf" }) else { return 1 }
+            return parseExifBlock(bytes, chunk.data)
+        case .webp:
+            guard let chunk = webpChunks(bytes).first(where: { $0.type == "EXIF" }) else { return 1 }
+            return parseExifBlock(bytes, chunk.data)
+        default: return 1
+        }
+    }
+
+    /// TIFF-structured EXIF in `range` of `bytes`, with or without the "Exif\0\0" that some
+    /// writers put before it.
+    private static func parseExifBlock(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        let prefixed = range.count >= 6 && bytes[range.lowerBound..<range.lowerBound + 6].elementsEqual("Exif\0\0".utf8)
+        return parseTIFF(bytes, start: range.lowerBound + (prefixed ? 6 : 0), end: range.upperBound)
+    }
+
+    /// A PNG's whole chunks before its first IDAT (the eXIf chunk counts only there, as
+    /// browsers take it), as far as `bytes` holds them.
+    static func pngChunks(_ bytes: [UInt8]) -> [(type: String, data: Range<Int>)] {
+        var chunks: [(type: String, data: Range<Int>)] = []
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            let start = offset + 8
+            guard type != "IDAT", type != "IEND", length <= bytes.count - start else { break }
+            chunks.append((type, start..<start + length))
+            offset = start + length + 4
+        }
+        return chunks
+    }
+
+    /// A WebP's RIFF chunks after the header, as far as `bytes` holds them.
+    static func webpChunks(_ bytes: [UInt8]) -> [(type: String, data: Range<Int>)] {
+        var chunks: [(type: String, data: Range<Int>)] = []
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let length = bytes[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            let start = offset + 8
+            guard length <= bytes.count - start else { break }
+            chunks.append((String(decoding: bytes[offset..<offset + 4], as: UTF8.self), start..<start + length))
+            offset = start + length + (length & 1)
+        }
+        return chunks
     }
 
     /// Walks the JPEG markers up to the first APP1 "Exif" segment and reads tag 0x0112 of IFD0.

@@ -1,6 +1,19 @@
+import CGdkPixbuf
 import Dispatch
 
 extension Image {
+    /// The picture as EXIF orientation `orientation` (1–8) says it is shown. gdk-pixbuf turns a
+    /// picture by its "orientation" option, as its own loaders set it; a sub-pixbuf shares the
+    /// pixels and has no option of its own to disagree with.
+    func orientedByExif(_ orientation: Int) -> Image {
+        guard (2...8).contains(orientation) else { return self }
+        let plain = gdk_pixbuf_new_subpixbuf(pixbuf, 0, 0, Int32(width), Int32(height))!
+        gdk_pixbuf_set_option(plain, "orientation", String(orientation))
+        let turned = Image(adopting: gdk_pixbuf_apply_embedded_orientation(plain)!, metadata: metadata)
+        g_object_unref(UnsafeMutableRawPointer(plain))
+        return turned
+    }
+
     /// The picture upside down (`flip`): rows in reverse order, pixels unchanged.
     public func flippedVertically() throws -> Image {
         let bytes = width * channelCount

@@ -38,6 +38,24 @@ public struct ImageHeader: Hashable, Sendable {
         if let limit, limit > 0, storedSize.pixelCount > limit { throw .tooManyPixels(storedSize, limit: limit, path: path) }
     }
 
+    /// How much of a PNG's start a header read takes at most, looking for an eXIf chunk before
+    /// the image data.
+    static let pngPrefixLimit = 1 << 20
+
+    /// Whether `bytes`, a PNG's start, reach its first IDAT (or the limit): no eXIf chunk that
+    /// counts can come after.
+    static func pngPrefixEnds(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count < pngPrefixLimit else { return true }
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            if bytes[offset + 4..<offset + 8].elementsEqual("IDAT".utf8) || bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) { return true }
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard length < pngPrefixLimit else { return true }
+            offset += 12 + length
+        }
+        return false
+    }
+
     /// Reads the header of a picture held in memory, refusing formats `options` does not allow.
     public static func read(bytes: [UInt8], options: LoadOptions = LoadOptions()) throws -> ImageHeader {
         try PixbufDecoder.header(of: bytes, options: options, path: nil)
@@ -69,9 +87,10 @@ public struct ImageHeader: Hashable, Sendable {
             }
             if jpeg != nil { return try jpeg!.feed(chunk) == nil }
             if format == .png {
-                whole.append(contentsOf: chunk.prefix(PNGHeader.length - whole.count))
+                // The chunks before the image data, for an eXIf orientation: within the first MiB.
+                whole.append(contentsOf: chunk.prefix(Self.pngPrefixLimit - whole.count))
                 png = try PNGHeader.read(whole, path: path)
-                return png == nil
+                return png == nil || !Self.pngPrefixEnds(whole)
             }
             if gif != nil {
                 // Kept up to the end of the first frame, which tells the size; the rest counted only.
@@ -87,7 +106,11 @@ public struct ImageHeader: Hashable, Sendable {
             return try decoder.write(chunk)
         }
         guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if format == .png { return try png?.imageHeader ?? PNGHeader.complete(whole, path: path).imageHeader }
+        if format == .png {
+            var header = try png?.imageHeader ?? PNGHeader.complete(whole, path: path).imageHeader
+            header.orientation = ExifOrientation.parse(whole, format: .png)
+            return header
+        }
         if let jpeg { return try jpeg.finished().imageHeader }
         if let gif {
             let kept = gif.firstFrameEnd.map { Array(whole.prefix($0)) + [0x3B] } ?? whole

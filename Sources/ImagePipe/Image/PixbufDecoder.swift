@@ -135,7 +135,11 @@ final class PixbufDecoder {
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
         }
-        if format == .png { return try PNGHeader.complete(bytes, path: path).imageHeader }
+        if format == .png {
+            var header = try PNGHeader.complete(bytes, path: path).imageHeader
+            header.orientation = ExifOrientation.parse(bytes, format: .png)
+            return header
+        }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0
@@ -183,9 +187,8 @@ final class PixbufDecoder {
         g_object_unref(UnsafeMutableRawPointer(plain))
         var metadata = scanner?.metadata ?? ImageMetadata()
         if metadata.sourceProfile == nil, !metadata.profileTooLarge { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
-        // Of the formats decoded here (JPEG goes through StrictJPEG), only TIFF gives an
-        // orientation to turn by; a PNG's or WebP's EXIF orientation still describes its unturned pixels.
-        metadata.orientationApplied = options.applyOrientation && formatName() == "tiff"
+        // TIFF's tag, and a PNG's or WebP's EXIF orientation (JPEG goes through StrictJPEG).
+        metadata.orientationApplied = options.applyOrientation && (formatName() == "tiff" || turn != 1)
         var image = Image(adopting: pixbuf)
         // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
         if formatName() == "tiff" && image.hasAlpha { image = try image.unpremultiplied() }

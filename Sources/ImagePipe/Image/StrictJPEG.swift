@@ -47,16 +47,8 @@ enum StrictJPEG {
 
     /// A raw decode turned as its EXIF orientation says (when asked) and color managed.
     static func finished(_ raw: (Image, ImageMetadata), orientation: Int, options: LoadOptions, path: String?) throws -> Image {
-        var decoded = raw.0
-        let metadata = raw.1
-        if options.applyOrientation, orientation != 1 {
-            // gdk-pixbuf turns a picture by its "orientation" option, as its own loader sets it.
-            let pixbuf = decoded.retainedPixbuf()
-            gdk_pixbuf_set_option(pixbuf, "orientation", String(orientation))
-            decoded = Image(adopting: gdk_pixbuf_apply_embedded_orientation(pixbuf)!)
-            g_object_unref(UnsafeMutableRawPointer(pixbuf))
-        }
-        return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
+        let decoded = options.applyOrientation ? raw.0.orientedByExif(orientation) : raw.0
+        return try Image.colorManaged(decoded, metadata: raw.1, options: options, path: path)
     }
 
     private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafePointer<imagepipe_jpeg_limits>,

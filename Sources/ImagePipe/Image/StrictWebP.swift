@@ -31,7 +31,10 @@ enum StrictWebP {
         }
         var scanner = MetadataScanner(format: .webp)!
         bytes.withUnsafeBytes { scanner.scan($0) }
-        // A WebP's EXIF orientation is not applied: it still describes the stored pixels.
-        return try Image.colorManaged(image, metadata: scanner.metadata, options: options, path: path)
+        // Its EXIF orientation is applied, as libvips' autorotate and Pillow's exif_transpose do.
+        var metadata = scanner.metadata
+        let orientation = options.applyOrientation ? ExifOrientation.parse(bytes, format: .webp) : 1
+        metadata.orientationApplied = orientation != 1
+        return try Image.colorManaged(image.orientedByExif(orientation), metadata: metadata, options: options, path: path)
     }
 }
