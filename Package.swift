@@ -41,10 +41,11 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "cgif", providers: [.apt(["libcgif-dev"])]),
         // giflib has no pkg-config file: its module map links libgif by name.
         .systemLibrary(name: "CGifLib", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CLCMS2", "CExif",
-                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib"]),
+                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),

@@ -8,9 +8,10 @@ extension Image {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
         // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
-        // libheif reads a HEIF container from memory, and libwebp a WebP; an opt-in format goes to
-        // its own process.
-        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) || format == .webp && options.failOnDamage {
+        // libheif reads a HEIF container from memory, libwebp a WebP and libspng a 16-bit PNG;
+        // an opt-in format goes to its own process.
+        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) || format == .webp && options.failOnDamage
+            || format == .png && SixteenBitPNG.isSixteenBit(path: path) {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
         }
         if format == .jpeg {
@@ -54,6 +55,20 @@ extension Image {
             throw ImageError(.corrupt, path: path, reason: damage)
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
+        if format == .png, SixteenBitPNG.isSixteenBit(contiguous) {
+            if options.failOnDamage {
+                let check = PNGDataCheck()
+                contiguous.withUnsafeBytes { check.feed($0) }
+                if let damage = check.finish() { throw ImageError(.corrupt, path: path, reason: damage) }
+            }
+            var scanner = MetadataScanner(format: .png)!
+            contiguous.withUnsafeBytes { scanner.scan($0) }
+            var metadata = scanner.metadata
+            let orientation = options.applyOrientation ? ExifOrientation.parse(contiguous, format: .png) : 1
+            metadata.orientationApplied = orientation != 1
+            let decoded = try SixteenBitPNG.decode(contiguous, options: options, path: path)
+            return try Image.colorManaged(decoded.orientedByExif(orientation), metadata: metadata, options: options, path: path)
+        }
         let decoded: Image
         if format == .webp, options.failOnDamage {
             decoded = try StrictWebP.decode(frame.bytes, options: options, path: path)

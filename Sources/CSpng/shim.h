@@ -1,0 +1,4 @@
+#ifndef IMAGEPIPE_CSPNG_SHIM_H
+#define IMAGEPIPE_CSPNG_SHIM_H
+#include <spng.h>
+#endif
