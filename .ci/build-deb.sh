@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$here/install-tree.sh" "$binary" "$work/root" /usr
-version=$("$binary" --version | awk '{ print $2 }')
+version=$("$binary" --version | awk 'NR == 1 { print $2 }')
 arch=$(dpkg --print-architecture)
 # The libraries the command names itself (not what they pull in), as ldd finds them.
 needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')

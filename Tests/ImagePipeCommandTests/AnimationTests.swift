@@ -245,6 +245,14 @@ for n, e in enumerate(expected):
         let first = try CommandRunner.run(["run", "-e", "load frames=first", "pan.gif", "-o", "first.png"], in: directory.path)
         #expect(first.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("third.png"))) != Data(contentsOf: URL(fileURLWithPath: directory.file("first.png"))))
+        // One frame is a still picture: a tee on the way writes it too, and a branch each group.
+        let teed = try CommandRunner.run(["run", "-e", "load frames=2 | tee teed.png | resize 40x", "pan.gif", "-o", "small.png"], in: directory.path)
+        #expect(teed.status == 0, "\(teed.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("teed.png"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("third.png"))))
+        #expect(try Image.load(path: directory.file("small.png")).size == Size(40, 25))
+        let branched = try CommandRunner.run(["run", "-e", "load frames=2 | branch { save a.png } { resize 40x | save b.webp }", "pan.gif"], in: directory.path)
+        #expect(branched.status == 0, "\(branched.standardError)")
+        #expect(try Image.load(path: directory.file("a.png")).size == Size(160, 100) && Image.load(path: directory.file("b.webp")).size == Size(40, 25))
         let missing = try CommandRunner.run(["run", "-e", "load frames=9", "pan.gif", "-o", "none.png"], in: directory.path)
         #expect(missing.standardError.contains("frames=9: pan.gif has 4 frames (0–3)"), "\(missing.standardError)")
     }

@@ -66,10 +66,22 @@ extension Pipeline {
         if writing, animation.animatedOutput, let save = sink as? Save {
             destination = try withLocation(stage: end) { try save.target(in: context) }
         }
+        /// An encoder's error names the file it was writing.
+        func encoding<T>(_ body: () throws -> T) throws -> T {
+            try withLocation(stage: end) {
+                do { return try body() } catch var error as ImageError {
+                    error.path = error.path ?? destination?.path
+                    throw error
+                }
+            }
+        }
+        // One frame alone is written as a still picture, by the sink and any tee on the way.
+        let single = writing && !animation.animatedOutput
         let decisions = FrameDecisions()
         var index = 0
         var last: Image?
         var notes: [Int: [StageNote]] = [:]
+        var outputs: [String] = []
         try FrameDecisions.$current.withValue(decisions) {
             while index < animation.frames.upperBound, let frame = try withLocation(stage: 0, { try decoder.next() }) {
                 defer { index += 1 }
@@ -78,13 +90,13 @@ extension Pipeline {
                 let first = index == animation.frames.lowerBound
                 // A trace shows the first frame's way through the stages.
                 if first { try observe?(StageEvent(index: 0, stage: source, image: frame.image, seconds: 0)) }
-                let made = try transform(ReducedImage(frame.image), context: nil, observe: first ? observe : nil)
-                if first { notes = made.notes }
+                let made = try transform(ReducedImage(frame.image), context: single ? context : nil, observe: first ? observe : nil)
+                if first { (notes, outputs) = (made.notes, made.outputs) }
                 if let (_, format) = destination, let save = sink as? Save {
                     // Made at the first frame: a GIF's loop count comes before it, not in the header.
                     let adding = encoder ?? AnimationEncoding.encoder(for: format, options: save.options, plays: decoder.plays)
                     encoder = adding
-                    try withLocation(stage: end) { try adding?.add(made.image, delay: frame.delay) }
+                    try encoding { try adding?.add(made.image, delay: frame.delay) }
                 }
                 last = made.image
             }
@@ -93,19 +105,13 @@ extension Pipeline {
             throw ImageError(.corrupt, path: context.input, reason: "frame \(animation.frames.lowerBound) cannot be found (the file ends after \(index) frames)")
         }
         guard writing else { return RunResult(plan: prepared.plan, outputs: [], outputSize: last.size, notes: notes) }
-        let written: String
-        if let encoder, let (path, _) = destination, let save = sink as? Save {
-            let bytes = try withLocation(stage: end) {
-                do { return try encoder.finish() } catch var error as ImageError {
-                    error.path = path
-                    throw error
-                }
-            }
-            try context.cancellation?.check(path: path)
-            written = try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }
-        } else {
-            written = try withLocation(stage: end) { try sink.write(last, in: context) }
+        guard let encoder, let (path, _) = destination, let save = sink as? Save else {
+            outputs += try write(last, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
+            return RunResult(plan: prepared.plan, outputs: outputs, outputSize: last.size, notes: notes)
         }
+        let bytes = try encoding { try encoder.finish() }
+        try context.cancellation?.check(path: path)
+        let written = try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }
         try observe?(StageEvent(index: end, stage: sink, image: last, seconds: 0))
         return RunResult(plan: prepared.plan, outputs: [written], outputSize: last.size, notes: notes)
     }

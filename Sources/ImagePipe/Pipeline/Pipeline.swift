@@ -213,7 +213,7 @@ public struct Pipeline: Sendable {
     /// The sink's part: a branch runs its groups (after its own event, so that a trace reads as
     /// the tree; theirs numbered on from `numbering`, under `group`), any other sink writes once.
     /// `emit` hears of the sink as this pipeline numbers it, `observe` of every group's stages.
-    private func write(_ result: Image, in context: RunContext, emit: ((StageEvent) throws -> Void)?, observe: ((StageEvent) throws -> Void)?,
+    func write(_ result: Image, in context: RunContext, emit: ((StageEvent) throws -> Void)?, observe: ((StageEvent) throws -> Void)?,
                        numbering: EventNumbering, group: String) throws -> [String] {
         let end = transforms.count + 1
         if let branch = sink as? Branch {
