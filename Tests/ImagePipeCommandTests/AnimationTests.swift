@@ -160,6 +160,20 @@ for n, e in enumerate(expected):
         #expect(try Self.pillowFrames(directory.file("crossed.\(other)")).delays == source.delays)
     }
 
+    /// Lossless animated WebP keeps every frame's pixels: each equals the GIF's frame as Pillow
+    /// composes it.
+    @Test func aLosslessWebPAnimationKeepsEveryPixel() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 5)
+        let result = try CommandRunner.run(["run", "-e", "save lossless=true", "pan.gif", "-o", "pan.webp"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let source = try Self.pillowFrames(directory.file("pan.gif")), made = try Self.pillowFrames(directory.file("pan.webp"))
+        #expect(made.frames.count == 5)
+        for (index, (a, b)) in zip(source.frames, made.frames).enumerated() {
+            #expect(a == b, "frame \(index)")
+        }
+    }
+
     /// An AVIF image sequence (libavif): the `avis` brand, a sample a frame, each lasting its
     /// frame's delay in a millisecond timescale; still readers see the first frame.
     @Test func anAVIFSequenceHoldsEveryFrameWithItsDuration() throws {
