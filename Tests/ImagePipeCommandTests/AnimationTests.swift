@@ -160,6 +160,51 @@ for n, e in enumerate(expected):
         #expect(try Self.pillowFrames(directory.file("crossed.\(other)")).delays == source.delays)
     }
 
+    /// The frames sit on the canvas the still picture has: a GIF's screen widened to hold a first
+    /// frame that reaches past it, and a WebP turned by its EXIF orientation.
+    @Test func framesSitOnTheCanvasTheStillPictureHas() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python(#"""
+            import io, struct
+            from PIL import Image
+            d = '\#(directory.path)'
+            def lzw(w, h, index):
+                buf = io.BytesIO(); im = Image.new('P', (w, h), index); im.putpalette([255, 0, 0, 0, 0, 255] + [0] * 762)
+                im.save(buf, 'GIF'); b = buf.getvalue()
+                i = 13 + (3 << ((b[10] & 7) + 1) if b[10] & 0x80 else 13)
+                while b[i] == 0x21:
+                    i += 2
+                    while b[i]: i += 1 + b[i]
+                    i += 1
+                return b[i + 10:-1]
+            table = bytes([255, 0, 0, 0, 0, 255]) + bytes(6)
+            head = b'GIF89a' + struct.pack('<HH', 20, 10) + bytes([0xF1, 0, 0]) + table
+            frame = lambda x, y, w, h, index: bytes([0x21, 0xF9, 4, 4, 10, 0, 0, 0, 0x2C]) + struct.pack('<HHHHB', x, y, w, h, 0) + lzw(w, h, index)
+            # The first frame is 10x30 on a 20x10 screen.
+            open(d + '/tall.gif', 'wb').write(head + frame(0, 0, 10, 30, 0) + frame(0, 0, 20, 10, 1) + bytes([0x3B]))
+            frames = [Image.new('RGB', (40, 20), c) for c in ((255, 0, 0), (0, 0, 255))]
+            for f in frames: f.paste((0, 255, 0), (0, 0, 10, 10))
+            exif = Image.Exif(); exif[0x0112] = 6
+            frames[0].save(d + '/turned.webp', save_all=True, append_images=frames[1:], duration=50, loop=0, lossless=True, exif=exif.tobytes())
+            """#)
+        let still = try CommandRunner.run(["run", "-e", "load frames=first", "tall.gif", "-o", "still.png"], in: directory.path)
+        #expect(still.status == 0, "\(still.standardError)")
+        let widened = try Image.load(path: directory.file("still.png")).size
+        let animated = try CommandRunner.run(["run", "-e", "load", "tall.gif", "-o", "all.gif"], in: directory.path)
+        #expect(animated.status == 0, "\(animated.standardError)")
+        #expect(try Self.pillowFrames(directory.file("all.gif")).size == widened)
+        #expect(widened == Size(20, 30))
+        let turned = try CommandRunner.run(["run", "-e", "load", "turned.webp", "-o", "upright.webp"], in: directory.path)
+        #expect(turned.status == 0, "\(turned.standardError)")
+        let upright = try Self.pillowFrames(directory.file("upright.webp"))
+        #expect(upright.size == Size(20, 40) && upright.frames.count == 2)
+        // Orientation 6 turns a quarter clockwise: the green top-left corner goes top-right.
+        for frame in upright.frames {
+            let pixel = Array(frame[(2 * 20 + 17) * 4..<(2 * 20 + 17) * 4 + 3]) // lossy WebP: near green
+            #expect(pixel[0] < 40 && pixel[1] > 215 && pixel[2] < 40, "\(pixel)")
+        }
+    }
+
     /// Lossless animated WebP keeps every frame's pixels: each equals the GIF's frame as Pillow
     /// composes it.
     @Test func aLosslessWebPAnimationKeepsEveryPixel() throws {

@@ -57,9 +57,12 @@ extension Pipeline {
         guard let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }) else {
             throw StageError("the input's format is not known from its header")
         }
-        let decoder = try withLocation(stage: 0) { try load.animation(in: context, format: format) }
-        guard decoder.canvas == prepared.plan.sourceSize else {
-            throw ImageError(.corrupt, path: context.input, reason: "the frames' canvas is \(decoder.canvas), the header said \(prepared.plan.sourceSize)")
+        let decoder = try withLocation(stage: 0) { try load.animation(in: context, format: format, canvas: prepared.description.header?.storedSize) }
+        // Frames are turned as the still picture would be (a WebP's EXIF orientation).
+        let orientation = prepared.description.orientation
+        let shown = (5...8).contains(orientation) ? decoder.canvas.transposed : decoder.canvas
+        guard shown == prepared.plan.sourceSize else {
+            throw ImageError(.corrupt, path: context.input, reason: "the frames' canvas is \(shown), the header said \(prepared.plan.sourceSize)")
         }
         var encoder: (any AnimationEncoder)?
         var destination: (path: String, format: ImageFormat)?
@@ -89,8 +92,9 @@ extension Pipeline {
                 try context.cancellation?.check(path: context.input)
                 let first = index == animation.frames.lowerBound
                 // A trace shows the first frame's way through the stages.
-                if first { try observe?(StageEvent(index: 0, stage: source, image: frame.image, seconds: 0)) }
-                let made = try transform(ReducedImage(frame.image), context: single ? context : nil, observe: first ? observe : nil)
+                let image = frame.image.orientedByExif(orientation)
+                if first { try observe?(StageEvent(index: 0, stage: source, image: image, seconds: 0)) }
+                let made = try transform(ReducedImage(image), context: single ? context : nil, observe: first ? observe : nil)
                 if first { (notes, outputs) = (made.notes, made.outputs) }
                 if let (_, format) = destination, let save = sink as? Save {
                     // Made at the first frame: a GIF's loop count comes before it, not in the header.

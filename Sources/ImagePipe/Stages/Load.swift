@@ -101,15 +101,15 @@ public struct Load: ImageSource, DeclaredStage {
     }
 
     /// The frames of the animation this load reads, one at a time (`Pipeline.runAnimated`);
-    /// `format` is what its header said.
-    public func animation(in context: RunContext, format: SourceFormat) throws -> any AnimationDecoder {
+    /// `format` and `canvas` are what its header said.
+    public func animation(in context: RunContext, format: SourceFormat, canvas: Size? = nil) throws -> any AnimationDecoder {
         let path = try resolvedPath(in: context)
         let options = loadOptions(in: context)
         do {
             let decoder = if let bytes = try standardInput(for: path, in: context) {
-                try AnimationDecoding.decoder(for: bytes, format: format, failOnDamage: failOnDamage, path: path)
+                try AnimationDecoding.decoder(for: bytes, format: format, canvas: canvas, failOnDamage: failOnDamage, path: path)
             } else {
-                try AnimationDecoding.decoder(path: path, format: format, options: options, failOnDamage: failOnDamage)
+                try AnimationDecoding.decoder(path: path, format: format, canvas: canvas, options: options, failOnDamage: failOnDamage)
             }
             guard let decoder else { throw ImageError(.unsupported, path: path, reason: "\(format.displayName) holds no animation") }
             return decoder

@@ -13,9 +13,10 @@ public protocol AnimationDecoder: AnyObject {
 /// Opening an animation's decoder for its format.
 public enum AnimationDecoding {
     /// A decoder over a GIF or WebP held in `bytes`; nil for other formats.
-    public static func decoder(for bytes: [UInt8], format: SourceFormat, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
+    /// `canvas` is the size the header read found (a GIF's screen widened to hold its first frame).
+    public static func decoder(for bytes: [UInt8], format: SourceFormat, canvas: Size? = nil, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
         switch format {
-        case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), failOnDamage: failOnDamage, path: path)
+        case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), canvas: canvas, failOnDamage: failOnDamage, path: path)
         case .webp: try WebPFrameDecoder(bytes: bytes, failOnDamage: failOnDamage, path: path)
         default: nil
         }
@@ -23,11 +24,11 @@ public enum AnimationDecoding {
 
     /// A decoder over the GIF or WebP file at `path`: a GIF is read as its frames are decoded,
     /// a WebP whole (libwebp's demuxer needs all of it).
-    public static func decoder(path: String, format: SourceFormat, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
+    public static func decoder(path: String, format: SourceFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
         guard format == .gif, ImageFile.isRegularFile(path) else {
-            return try decoder(for: ImageFile.readPicture(path: path, options: options), format: format, failOnDamage: failOnDamage, path: path)
+            return try decoder(for: ImageFile.readPicture(path: path, options: options), format: format, canvas: canvas, failOnDamage: failOnDamage, path: path)
         }
-        return try GIFFrameDecoder(input: .init(path: path, limit: options.maxInputBytes), failOnDamage: failOnDamage, path: path)
+        return try GIFFrameDecoder(input: .init(path: path, limit: options.maxInputBytes), canvas: canvas, failOnDamage: failOnDamage, path: path)
     }
 
     /// The image of a canvas held as RGBA rows: RGB when every pixel is opaque, so that an

@@ -65,7 +65,10 @@ final class GIFFrameDecoder: AnimationDecoder {
     private var frameIndex = 0
     private var finished = false
 
-    init(input: Input, failOnDamage: Bool, path: String?) throws {
+    /// `canvas`, when given and no smaller than the GIF's screen, is the canvas instead: the
+    /// header read widens a screen that the first frame reaches past (`FirstFrame`), and the
+    /// frames then sit on that.
+    init(input: Input, canvas wanted: Size? = nil, failOnDamage: Bool, path: String?) throws {
         self.failOnDamage = failOnDamage
         self.path = path
         self.input = input
@@ -79,7 +82,8 @@ final class GIFFrameDecoder: AnimationDecoder {
             throw ImageError(.corrupt, path: path, reason: "giflib cannot read the GIF: \(Self.message(error))")
         }
         self.gif = gif
-        canvas = Size(Int(gif.pointee.SWidth), Int(gif.pointee.SHeight))
+        let screen = Size(Int(gif.pointee.SWidth), Int(gif.pointee.SHeight))
+        if let wanted, wanted.width >= screen.width, wanted.height >= screen.height { canvas = wanted } else { canvas = screen }
         guard canvas.width > 0, canvas.height > 0 else {
             DGifCloseFile(gif, &error)
             throw ImageError(.corrupt, path: path, reason: "the GIF's canvas is \(canvas)")
