@@ -14,6 +14,18 @@ import TestSupport
             .encoded(as: .png), to: "in.png")
     }
 
+    /// The run's result names every file written with the size of its picture: a tee's, and each
+    /// group's own.
+    @Test func theResultGivesEveryOutputItsSize() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.picture(in: directory)
+        let pipeline = try StandardPlugins.compiler.compile("tee a.png | resize 500x | branch { resize 100x | save b.png } { save c.png }")
+        let result = try pipeline.run(in: RunContext(input: input, outputDirectory: directory.path))
+        #expect(result.written.map(\.size) == [Size(1000, 667), Size(100, 67), Size(500, 334)])
+        #expect(result.written.map { PathBytes.lastComponent($0.path) } == ["a.png", "b.png", "c.png"])
+        #expect(try result.written.allSatisfy { try Image.load(path: $0.path).size == $0.size })
+    }
+
     @Test func eachGroupStartsFromThePictureAtTheBranch() throws {
         let directory = try TemporaryDirectory()
         let input = try Self.picture(in: directory)

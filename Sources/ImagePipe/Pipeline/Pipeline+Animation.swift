@@ -84,7 +84,7 @@ extension Pipeline {
         var index = 0
         var last: Image?
         var notes: [Int: [StageNote]] = [:]
-        var outputs: [String] = []
+        var outputs: [WrittenFile] = []
         try FrameDecisions.$current.withValue(decisions) {
             while index < animation.frames.upperBound, let frame = try withLocation(stage: 0, { try decoder.next() }) {
                 defer { index += 1 }
@@ -108,15 +108,15 @@ extension Pipeline {
         guard let last, index > animation.frames.lowerBound else {
             throw ImageError(.corrupt, path: context.input, reason: "frame \(animation.frames.lowerBound) cannot be found (the file ends after \(index) frames)")
         }
-        guard writing else { return RunResult(plan: prepared.plan, outputs: [], outputSize: last.size, notes: notes) }
+        guard writing else { return RunResult(plan: prepared.plan, written: [], outputSize: last.size, notes: notes) }
         guard let encoder, let (path, _) = destination, let save = sink as? Save else {
             outputs += try write(last, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
-            return RunResult(plan: prepared.plan, outputs: outputs, outputSize: last.size, notes: notes)
+            return RunResult(plan: prepared.plan, written: outputs, outputSize: last.size, notes: notes)
         }
         let bytes = try encoding { try encoder.finish() }
         try context.cancellation?.check(path: path)
         let written = try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }
         try observe?(StageEvent(index: end, stage: sink, image: last, seconds: 0))
-        return RunResult(plan: prepared.plan, outputs: [written], outputSize: last.size, notes: notes)
+        return RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: last.size)], outputSize: last.size, notes: notes)
     }
 }

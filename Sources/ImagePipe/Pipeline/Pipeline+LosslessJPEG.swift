@@ -157,7 +157,7 @@ extension Pipeline {
         for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }
         try context.cancellation?.check(path: lossless.destination)
         let written = try withLocation(stage: transforms.count + 1) { try lossless.save.store(bytes, at: lossless.destination, in: context) }
-        return RunResult(plan: prepared.plan, outputs: [written], outputSize: prepared.plan.outputSize)
+        return RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: prepared.plan.outputSize)], outputSize: prepared.plan.outputSize)
     }
 }
 

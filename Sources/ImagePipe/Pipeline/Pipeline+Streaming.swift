@@ -134,7 +134,7 @@ extension Pipeline {
         // As `Save.write` does: a run stopped meanwhile writes nothing.
         try context.cancellation?.check(path: destination)
         let written = try withLocation(stage: transforms.count + 1) { try save.store(bytes, at: destination, in: context) }
-        return .written(RunResult(plan: prepared.plan, outputs: [written], outputSize: prepared.plan.outputSize))
+        return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: prepared.plan.outputSize)], outputSize: prepared.plan.outputSize))
     }
 
     /// Rows of the ring the streamed decode uses: a whole number of strips (so a strip never

@@ -186,20 +186,20 @@ public struct Pipeline: Sendable {
                 try transform(decoded, context: writing ? context : nil, observe: observe)
             }
         }
-        guard writing else { return RunResult(plan: plan, outputs: [], outputSize: result.size, notes: notes) }
+        guard writing else { return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes) }
         // A branch's groups resample as the run does.
         outputs += try ScalingMode.$current.withValue(plan.scaling) {
             try LoadOptions.$current.withValue(loadOptions) {
                 try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
             }
         }
-        return RunResult(plan: plan, outputs: outputs, outputSize: result.size, notes: notes)
+        return RunResult(plan: plan, written: outputs, outputSize: result.size, notes: notes)
     }
 
     /// A branch's group on the picture at the branch: its stages, then its save (or branch).
     /// With `observe`, each stage's event is numbered on from `numbering` and names its `group`.
     func runGroup(on image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil,
-                  numbering: EventNumbering = EventNumbering(next: 0), group: String = "") throws -> [String] {
+                  numbering: EventNumbering = EventNumbering(next: 0), group: String = "") throws -> [WrittenFile] {
         let relabel = observe.map { observe in
             { (event: StageEvent) throws -> Void in
                 try observe(StageEvent(index: numbering.take(), stage: event.stage, image: event.image, seconds: event.seconds,
@@ -214,7 +214,7 @@ public struct Pipeline: Sendable {
     /// the tree; theirs numbered on from `numbering`, under `group`), any other sink writes once.
     /// `emit` hears of the sink as this pipeline numbers it, `observe` of every group's stages.
     func write(_ result: Image, in context: RunContext, emit: ((StageEvent) throws -> Void)?, observe: ((StageEvent) throws -> Void)?,
-                       numbering: EventNumbering, group: String) throws -> [String] {
+                       numbering: EventNumbering, group: String) throws -> [WrittenFile] {
         let end = transforms.count + 1
         if let branch = sink as? Branch {
             try emit?(StageEvent(index: end, stage: sink, image: result, seconds: 0))
@@ -223,7 +223,7 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock(), start = clock.now
         let written = try withLocation(stage: end) { try sink.write(result, in: context) }
         try emit?(StageEvent(index: end, stage: sink, image: result, seconds: (clock.now - start).inSeconds))
-        return [written]
+        return [WrittenFile(path: written, size: result.size)]
     }
 
     /// Numbers the events of a branch's groups on after the pipeline's own stages.
@@ -239,10 +239,10 @@ public struct Pipeline: Sendable {
     /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be
     /// a reduced decode (shrink-on-load): the first transform then maps its geometry onto it.
     func transform(_ source: ReducedImage, context: RunContext?,
-                           observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [String], notes: [Int: [StageNote]]) {
+                           observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [WrittenFile], notes: [Int: [StageNote]]) {
         let clock = ContinuousClock()
         var current = source.image
-        var outputs: [String] = []
+        var outputs: [WrittenFile] = []
         var notes: [Int: [StageNote]] = [:]
         for (offset, transform) in transforms.enumerated() {
             let index = offset + 1
@@ -267,7 +267,9 @@ public struct Pipeline: Sendable {
                 // A stage that passed the picture on as it was (tee) leaves it as gray as it was.
                 if result !== current { metadata.grayOnly = transform.makesGray }
                 let carried = metadata == result.metadata ? result : result.withMetadata(metadata)
-                if let context, let writer = transform as? any Sink { outputs.append(try writer.write(carried, in: context)) }
+                if let context, let writer = transform as? any Sink {
+                    outputs.append(WrittenFile(path: try writer.write(carried, in: context), size: carried.size))
+                }
                 return (carried, stageNotes)
             }
             // A stage's loops leave their rows unmade once the run is stopped: never pass that on.

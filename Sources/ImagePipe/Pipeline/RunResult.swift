@@ -1,11 +1,15 @@
 /// What a run did: the plan it followed and the files it wrote, in order.
 public struct RunResult: Sendable {
     public let plan: Plan
-    public let outputs: [String]
+    /// Every file written (tees, then the sink or a branch's groups), with its picture's size.
+    public let written: [WrittenFile]
     /// The size of the picture the sink wrote: the plan's, or smaller where a stage's size
     /// depends on the pixels (`trim`).
     public let outputSize: Size
     /// What stages decided from the pixels (a smart crop's window), by the stage's place in the
     /// pipeline (0 the source, 1 the first transform…); stages that decided nothing are absent.
     public var notes: [Int: [StageNote]] = [:]
+
+    /// The paths written, in order.
+    public var outputs: [String] { written.map(\.path) }
 }

@@ -36,12 +36,12 @@ public struct Branch: Sink, DeclaredStage {
 
     /// Runs every group on `image`; returns every file written.
     public func writeAll(_ image: Image, in context: RunContext) throws -> [String] {
-        try groups.flatMap { try $0.runGroup(on: image, in: context) }
+        try groups.flatMap { try $0.runGroup(on: image, in: context) }.map(\.path)
     }
 
     /// The same, telling `observe` of every stage of every group (a trace shows the tree).
     func writeAll(_ image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)?,
-                  numbering: Pipeline.EventNumbering, group: String) throws -> [String] {
+                  numbering: Pipeline.EventNumbering, group: String) throws -> [WrittenFile] {
         try groups.enumerated().flatMap { number, pipeline in
             try pipeline.runGroup(on: image, in: context, observe: observe, numbering: numbering,
                                   group: (group.isEmpty ? "" : group + " ") + "{\(number + 1)}")
