@@ -92,6 +92,7 @@ struct MetadataScanner {
             let length = h[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let tag = Array(h[4..<8])
             var keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
+                || ["gAMA", "cHRM", "sRGB", "cICP"].contains { Array($0.utf8) == tag } && length <= 32
             // Compressed already larger than a profile may be: not copied, let alone inflated.
             if keep, tag == Array("iCCP".utf8), length > ICCProfile.maxBytes {
                 keep = false
@@ -147,6 +148,13 @@ struct MetadataScanner {
                     metadata.xmp = Self.pngXMP(data)
                 default: break
                 }
+            }
+            // The color chunks in PNG 3's order: cICP over iCCP, which is over sRGB, then gAMA/cHRM.
+            func chunk(_ name: String) -> [UInt8]? { blocks.first { $0.tag == Array(name.utf8) }?.data }
+            if let cicp = chunk("cICP"), let profile = PNGColorChunks.profile(cicp: cicp) {
+                metadata.sourceProfile = profile
+            } else if metadata.sourceProfile == nil, chunk("sRGB") == nil, let gama = chunk("gAMA") {
+                metadata.sourceProfile = PNGColorChunks.profile(gama: gama, chrm: chunk("cHRM"))
             }
         case .webp:
             for (tag, data) in blocks {
