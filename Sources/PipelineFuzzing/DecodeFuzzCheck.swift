@@ -33,6 +33,28 @@ public enum DecodeFuzzCheck {
             } catch {
                 preconditionFailure("decoding threw \(error), not an ImageError")
             }
+            checkFrames(data, header: header, failOnDamage: failOnDamage)
+        }
+    }
+
+    /// An animation's frames (giflib, libwebp's animation decoder) decode one at a time, each the
+    /// canvas's size, within the pixel limit counted over the frames, or fail with an ImageError.
+    static func checkFrames(_ data: [UInt8], header: ImageHeader, failOnDamage: Bool) {
+        // A run refuses a canvas past the pixel limit before any frame (`Load.describe`).
+        guard let format = SourceFormat(rawValue: header.format), format == .gif || format == .webp,
+              header.storedSize.pixelCount <= options.maxPixels ?? Int.max else { return }
+        do {
+            guard let decoder = try AnimationDecoding.decoder(for: data, format: format, canvas: header.storedSize,
+                                                              failOnDamage: failOnDamage, path: nil) else { return }
+            var pixels = 0
+            while let frame = try decoder.next() {
+                precondition(frame.image.size == decoder.canvas, "a \(frame.image.size) frame on a \(decoder.canvas) canvas")
+                pixels += decoder.canvas.pixelCount
+                if pixels > options.maxPixels ?? Int.max { break }
+            }
+        } catch is ImageError {
+        } catch {
+            preconditionFailure("decoding frames threw \(error), not an ImageError")
         }
     }
 }
