@@ -18,29 +18,27 @@ final class Quantization {
         guard let attributes = liq_attr_create() else { throw ImageError(.unwritable, reason: "libimagequant could not start") }
         _ = liq_set_max_colors(attributes, Int32(min(max(colors, 2), 256)))
         _ = liq_set_speed(attributes, 4)
+        // One RGBA copy of the picture for both steps: libimagequant settles the palette as it
+        // maps the picture it was made from.
         var found: OpaquePointer?
-        let status = try Self.withInput(image, attributes) { input in liq_image_quantize(input, attributes, &found) }
+        var indices = [UInt8](repeating: 0, count: image.width * image.height)
+        let status = try Self.withInput(image, attributes) { input -> liq_error in
+            let quantized = liq_image_quantize(input, attributes, &found)
+            guard quantized == LIQ_OK, let found else { return quantized }
+            _ = liq_set_dithering_level(found, Float(min(max(dither, 0), 1)))
+            return indices.withUnsafeMutableBytes { liq_write_remapped_image(found, input, $0.baseAddress!, $0.count) }
+        }
         guard status == LIQ_OK, let found else {
+            if let found { liq_result_destroy(found) }
             liq_attr_destroy(attributes)
-            throw ImageError(.unwritable, reason: "libimagequant could not find a palette")
+            throw ImageError(.unwritable, reason: "libimagequant could not find a palette for the picture and map it")
         }
         self.attributes = attributes
         result = found
-        _ = liq_set_dithering_level(result, Float(min(max(dither, 0), 1)))
-        // libimagequant settles the palette as it maps the picture.
-        var indices = [UInt8](repeating: 0, count: image.width * image.height)
-        let mapped = try Self.withInput(image, attributes) { input in
-            indices.withUnsafeMutableBytes { liq_write_remapped_image(found, input, $0.baseAddress!, $0.count) }
-        }
         let table = liq_get_palette(found)!.pointee
         palette = withUnsafeBytes(of: table.entries) { raw in
             let entries = raw.bindMemory(to: liq_color.self)
             return (0..<Int(table.count)).map { Color(red: entries[$0].r, green: entries[$0].g, blue: entries[$0].b, alpha: entries[$0].a) }
-        }
-        guard mapped == LIQ_OK else {
-            liq_result_destroy(found)
-            liq_attr_destroy(attributes)
-            throw ImageError(.unwritable, reason: "libimagequant could not map the picture to its palette")
         }
         sourceIndices = indices
         sourceError = Self.meanSquareError(of: image, as: indices, in: palette)

@@ -4,14 +4,17 @@
 /// descriptor is a frame, and bytes that start no block are passed over, as gdk-pixbuf's loader
 /// passes over them.
 struct GIFFrameCounter {
-    private enum State {
-        case screen, block, extensionLabel, descriptor, codeSize, subBlockLength, done
+    private indirect enum State: Equatable {
+        /// A fixed header of `length` bytes whose byte `packedAt` says whether a color table
+        /// follows: the logical screen (13, at 10) or an image descriptor after its 0x2C (9, at 8).
+        case header(length: Int, packedAt: Int, then: State)
+        case block, extensionLabel, codeSize, subBlockLength, done
     }
 
-    private var state = State.screen
+    private var state = State.header(length: 13, packedAt: 10, then: .block)
     /// Bytes still to pass over before the next field (a color table, a sub-block's data).
     private var skipping = 0
-    /// The field being gathered (the screen or an image descriptor) and how long it is.
+    /// The header being gathered.
     private var field: [UInt8] = []
     private var inFrame = false
     private var offset = 0
@@ -34,30 +37,23 @@ struct GIFFrameCounter {
             let byte = chunk[index]
             index += 1
             switch state {
-            case .screen:
+            case let .header(length, packedAt, then):
                 field.append(byte)
-                if field.count == 13 {
-                    skipping = Self.colorTableLength(field[10])
+                if field.count == length {
+                    skipping = Self.colorTableLength(field[packedAt])
                     field = []
-                    state = .block
+                    state = then
                 }
             case .block:
                 switch byte {
                 case 0x21: state = .extensionLabel
-                case 0x2C: state = .descriptor; frames += 1
+                case 0x2C: state = .header(length: 9, packedAt: 8, then: .codeSize); frames += 1
                 case 0x3B: state = .done
                 default: break
                 }
             case .extensionLabel:
                 inFrame = false
                 state = .subBlockLength
-            case .descriptor:
-                field.append(byte)
-                if field.count == 9 {
-                    skipping = Self.colorTableLength(field[8])
-                    field = []
-                    state = .codeSize
-                }
             case .codeSize:
                 inFrame = true
                 state = .subBlockLength

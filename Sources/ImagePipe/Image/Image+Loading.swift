@@ -56,18 +56,8 @@ extension Image {
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
         if format == .png, SixteenBitPNG.isSixteenBit(contiguous) {
-            if options.failOnDamage {
-                let check = PNGDataCheck()
-                contiguous.withUnsafeBytes { check.feed($0) }
-                if let damage = check.finish() { throw ImageError(.corrupt, path: path, reason: damage) }
-            }
-            var scanner = MetadataScanner(format: .png)!
-            contiguous.withUnsafeBytes { scanner.scan($0) }
-            var metadata = scanner.metadata
-            let orientation = options.applyOrientation ? ExifOrientation.parse(contiguous, format: .png) : 1
-            metadata.orientationApplied = orientation != 1
-            let decoded = try SixteenBitPNG.decode(contiguous, options: options, path: path)
-            return try Image.colorManaged(decoded.orientedByExif(orientation), metadata: metadata, options: options, path: path)
+            if options.failOnDamage, let damage = PNGDataCheck.damage(in: contiguous) { throw ImageError(.corrupt, path: path, reason: damage) }
+            return try finished(SixteenBitPNG.decode(contiguous, options: options, path: path), from: contiguous, format: .png, options: options, path: path)
         }
         let decoded: Image
         if format == .webp, options.failOnDamage {
@@ -77,14 +67,24 @@ extension Image {
             _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
             decoded = try decoder.finish()
         }
-        if format == .png, options.failOnDamage {
-            let check = PNGDataCheck()
-            frame.bytes.withUnsafeBytes { check.feed($0) }
-            if let damage = check.finish() { throw ImageError(.corrupt, path: path, reason: damage) }
+        if format == .png, options.failOnDamage, let damage = PNGDataCheck.damage(in: frame.bytes) {
+            throw ImageError(.corrupt, path: path, reason: damage)
         }
         guard let placement = frame.webpPlacement else { return decoded }
         try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)
         return try Image.canvas(size: placement.canvas, background: Color(red: 0, green: 0, blue: 0, alpha: 0), placing: decoded,
                                 at: (placement.x, placement.y)).withMetadata(decoded.metadata)
+    }
+
+    /// A picture decoded from `bytes` (a file of `format` held whole) by a library that reads no
+    /// metadata, finished as every decode is: its profile, EXIF and XMP, turned by its EXIF
+    /// orientation (as libvips' autorotate and Pillow's exif_transpose do), color managed.
+    static func finished(_ raw: Image, from bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
+        var scanner = MetadataScanner(format: format)!
+        bytes.withUnsafeBytes { scanner.scan($0) }
+        var metadata = scanner.metadata
+        let orientation = options.applyOrientation ? ExifOrientation.parse(bytes, format: format) : 1
+        metadata.orientationApplied = orientation != 1
+        return try colorManaged(raw.orientedByExif(orientation), metadata: metadata, options: options, path: path)
     }
 }

@@ -46,14 +46,12 @@ public struct ImageHeader: Hashable, Sendable {
     /// counts can come after.
     static func pngPrefixEnds(_ bytes: [UInt8]) -> Bool {
         guard bytes.count < pngPrefixLimit else { return true }
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            if bytes[offset + 4..<offset + 8].elementsEqual("IDAT".utf8) || bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) { return true }
-            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            guard length < pngPrefixLimit else { return true }
-            offset += 12 + length
-        }
-        return false
+        // Where the walk of the whole chunks before the image data stopped: at the image data,
+        // at a chunk that is not all here yet, or at the end of what was read.
+        let next = ExifOrientation.pngChunks(bytes).last.map { $0.data.upperBound + 4 } ?? 8
+        guard next + 8 <= bytes.count else { return false }
+        let type = bytes[next + 4..<next + 8], length = bytes[next..<next + 4].reduce(0) { $0 << 8 | Int($1) }
+        return type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) || length >= pngPrefixLimit
     }
 
     /// Reads the header of a picture held in memory, refusing formats `options` does not allow.

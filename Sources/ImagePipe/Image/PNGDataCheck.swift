@@ -28,6 +28,13 @@ final class PNGDataCheck {
     deinit { if started { inflateEnd(&stream) } }
 
     /// Takes the next bytes of the file.
+    /// What is wrong with the data of a PNG held whole, or nil.
+    static func damage(in bytes: [UInt8]) -> String? {
+        let check = PNGDataCheck()
+        bytes.withUnsafeBytes { check.feed($0) }
+        return check.finish()
+    }
+
     func feed(_ chunk: UnsafeRawBufferPointer) {
         var bytes = chunk.bindMemory(to: UInt8.self)[...]
         while !bytes.isEmpty, damage == nil, !done {

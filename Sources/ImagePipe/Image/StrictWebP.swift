@@ -29,12 +29,6 @@ enum StrictWebP {
                 throw ImageError(.corrupt, path: path, reason: "the WebP image data is damaged or cut short: libwebp cannot decode it to its end")
             }
         }
-        var scanner = MetadataScanner(format: .webp)!
-        bytes.withUnsafeBytes { scanner.scan($0) }
-        // Its EXIF orientation is applied, as libvips' autorotate and Pillow's exif_transpose do.
-        var metadata = scanner.metadata
-        let orientation = options.applyOrientation ? ExifOrientation.parse(bytes, format: .webp) : 1
-        metadata.orientationApplied = orientation != 1
-        return try Image.colorManaged(image.orientedByExif(orientation), metadata: metadata, options: options, path: path)
+        return try Image.finished(image, from: bytes, format: .webp, options: options, path: path)
     }
 }

@@ -7,6 +7,8 @@ final class WebPAnimationEncoder: AnimationEncoder {
     private let plays: Int?
     private var encoder: OpaquePointer?
     private var size: Size?
+    /// libwebp's settings for every frame, made with the encoder.
+    private var config = WebPConfig()
     private var timestamp = 0
     private var frameCount = 0
 
@@ -36,9 +38,9 @@ final class WebPAnimationEncoder: AnimationEncoder {
             }
             encoder = made
             size = image.size
-        }
-        var config = try WebPEncoder.configuration(quality: options.quality(for: .webp), lossless: options.lossless ?? false,
+            config = try WebPEncoder.configuration(quality: options.quality(for: .webp), lossless: options.lossless ?? false,
                                                    nearLossless: options.nearLossless, effort: options.effort, alphaQuality: options.alphaQuality)
+        }
         var picture = try WebPEncoder.picture(of: image, argb: true)
         defer { WebPPictureFree(&picture) }
         guard WebPAnimEncoderAdd(encoder, &picture, Int32(min(timestamp, Int(Int32.max))), &config) != 0 else {
