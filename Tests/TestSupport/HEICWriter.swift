@@ -8,8 +8,10 @@ public enum HEICWriter {
         public let description: String
     }
 
-    /// `image` (RGB) as a HEIC file at `path`, at libheif quality `quality`.
-    public static func write(_ image: Image, to path: String, quality: Int = 90) throws {
+    /// `image` (RGB) as a HEIC file at `path`, at libheif quality `quality`; an `orientation`
+    /// (EXIF's numbers, 1–8) other than 1 is written as the container's `irot`/`imir` boxes, the
+    /// pixels stored as given, as a phone stores a turned photo.
+    public static func write(_ image: Image, to path: String, quality: Int = 90, orientation: Int = 1) throws {
         func check(_ error: heif_error) throws {
             guard error.code != heif_error_Ok else { return }
             throw Failure(description: error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)")
@@ -30,7 +32,10 @@ public enum HEICWriter {
             let row = image.row(y)
             for i in 0..<image.width * 3 { plane[y * Int(stride) + i] = row[i] }
         }
-        try check(heif_context_encode_image(context, picture, encoder, nil, nil))
+        let options = heif_encoding_options_alloc()!
+        defer { heif_encoding_options_free(options) }
+        options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation))
+        try check(heif_context_encode_image(context, picture, encoder, options, nil))
         try check(heif_context_write_to_file(context, path))
     }
 }
