@@ -13,7 +13,7 @@ struct strict_error {
     jmp_buf escape;
     char *message;
     size_t message_size;
-    int tolerant;
+    int fail_on; /* the fail-on level: 0 none, 1 truncated, 2 error, 3 warning */
     int stopped; /* what stopped the decode, when not damage: 3, the deadline; 4, too many scans; 5, the reader */
 };
 
@@ -51,12 +51,23 @@ static void fail(j_common_ptr cinfo) {
     longjmp(error->escape, 1);
 }
 
-/* msg_level -1 is a warning (corrupt data, premature end): an error here, unless tolerant, when
- * libjpeg goes on as libvips' fail=false and Pillow let it: a cut file ends in grey (baseline) or
- * in the coarser scans it has (progressive). Trace messages pass. */
+/* The fail-on level from which a libjpeg warning is an error: a premature end is a cut file; an
+ * unknown JFIF version or Adobe transform, or a bad ICC marker (the profile is dropped), leave
+ * the pixels whole; every other warning is damaged data. */
+static int warning_level(int code) {
+    switch (code) {
+    case JWRN_JPEG_EOF: return 1;
+    case JWRN_JFIF_MAJOR: case JWRN_ADOBE_XFORM: case JWRN_BOGUS_ICC: return 3;
+    default: return 2;
+    }
+}
+
+/* msg_level -1 is a warning: an error from its level on; below it libjpeg goes on, as libvips'
+ * fail-on and Pillow let it: a cut file ends in grey (baseline) or in the coarser scans it has
+ * (progressive). Trace messages pass. */
 static void emit(j_common_ptr cinfo, int level) {
     struct strict_error *error = (struct strict_error *)cinfo->err;
-    if (level < 0 && !error->tolerant) fail(cinfo);
+    if (level < 0 && error->fail_on >= warning_level(cinfo->err->msg_code)) fail(cinfo);
 }
 
 static void ignore(j_common_ptr cinfo, int level) {
@@ -109,7 +120,7 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
 
 /* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
 static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                  long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                  long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                   const struct imagepipe_jpeg_watcher *watcher,
                   struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
@@ -123,7 +134,7 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
     error.manager.emit_message = emit;
     error.message = message;
     error.message_size = message_size;
-    error.tolerant = tolerant;
+    error.fail_on = fail_on;
     error.stopped = 0;
     if (setjmp(error.escape)) {
         if (watched) watcher->failed(watcher->context);
@@ -221,14 +232,14 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
 }
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                          long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                           const struct imagepipe_jpeg_watcher *watcher,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, tolerant, limits, watcher, result, message, message_size);
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
 }
 
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                               long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                                const struct imagepipe_jpeg_watcher *watcher,
                                struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
@@ -239,7 +250,7 @@ int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_leas
     }
     /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */
     setvbuf(file, NULL, _IOFBF, 1 << 20);
-    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, tolerant, limits, watcher, result, message, message_size);
+    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
     fclose(file);
     return status;
 }
@@ -273,7 +284,7 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     error.manager.error_exit = fail;
     error.message = message;
     error.message_size = message_size;
-    error.tolerant = 0;
+    error.fail_on = 3;
     struct imagepipe_growing_destination destination;
     memset(&destination, 0, sizeof destination);
     if (setjmp(error.escape)) {

@@ -21,10 +21,10 @@ public enum DecodeFuzzCheck {
         }
         precondition(header.storedSize.width > 0 && header.storedSize.height > 0, "a header with an empty size: \(header)")
         precondition(SourceFormat.vetted.contains { $0.loaderName == header.format }, "a header in a format not allowed: \(header.format)")
-        // Damaged data either way: as an error (the default), and as what the decoder makes of it.
-        for failOnDamage in [true, false] {
+        // Damaged data either way: refused at the strictest level, and as what the decoder makes of it.
+        for failOn in [FailOn.warning, .none] {
             var options = options
-            options.failOnDamage = failOnDamage
+            options.failOn = failOn
             do {
                 let image = try Image.decode(data, options: options)
                 precondition(image.size == header.decodedSize(applyingOrientation: true),
@@ -33,7 +33,7 @@ public enum DecodeFuzzCheck {
             } catch {
                 preconditionFailure("decoding threw \(error), not an ImageError")
             }
-            checkFrames(data, header: header, failOnDamage: failOnDamage)
+            checkFrames(data, header: header, failOnDamage: failOn != .none)
         }
     }
 

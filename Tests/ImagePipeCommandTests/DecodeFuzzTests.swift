@@ -72,8 +72,8 @@ import TestSupport
         let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/" + name)))
         let header = try #require(throws: ImageError.self) { try ImageHeader.read(bytes: bytes) }
         #expect(header.description.contains("the GIF's first frame is empty ("), "\(header)")
-        for failOnDamage in [true, false] {
-            let error = try #require(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOnDamage: failOnDamage)) }
+        for failOn in [FailOn.error, .none] {
+            let error = try #require(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOn: failOn)) }
             #expect(error.description.contains("the GIF's first frame is empty ("), "\(error)")
         }
     }
@@ -85,8 +85,8 @@ import TestSupport
         let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/gif-first-frame-outside-screen.gif")))
         #expect(try ImageHeader.read(bytes: bytes).storedSize == Size(20, 532))
         // Its LZW data is damaged: refused, by ImagePipe's check or (fail=false) the loader's, never a critical.
-        for failOnDamage in [true, false] {
-            #expect(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOnDamage: failOnDamage)) }
+        for failOn in [FailOn.error, .none] {
+            #expect(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOn: failOn)) }
         }
         let whole = InputLimitTests.animatedGIF(width: 30, height: 20, frames: 2)
         #expect(try ImageHeader.read(bytes: whole).storedSize == Size(30, 20), "a frame inside its screen leaves the screen as it is")

@@ -172,7 +172,7 @@ struct StripBox: Transform, DeclaredStage {
         #expect(!FileManager.default.fileExists(atPath: output))
         // With fail=false the decoder goes on to the end (gray), and the run streams all of it.
         let stage = StripInvert()
-        try Pipeline(source: Load(failOnDamage: false), transforms: [stage]).run(in: RunContext(input: cut, output: output))
+        try Pipeline(source: Load(failOn: .none), transforms: [stage]).run(in: RunContext(input: cut, output: output))
         #expect(try Image.load(path: output).size == Size(240, 200))
         #expect(stage.heights.withLock { $0.count } == 7)
     }
@@ -192,8 +192,8 @@ struct StripBox: Transform, DeclaredStage {
                 for _ in 0..<(1 + round % 5) { bytes[Int.random(in: 700..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
             }
             let input = try directory.write(bytes, to: "damaged.jpg")
-            for failOnDamage in [true, false] {
-                let pipeline = Pipeline(source: Load(failOnDamage: failOnDamage), transforms: [StripInvert()])
+            for failOn in [FailOn.error, .none] {
+                let pipeline = Pipeline(source: Load(failOn: failOn), transforms: [StripInvert()])
                 let streamed = Result { try Self.output(of: pipeline, input: input, streamed: true, in: directory) }
                 let ordinary = Result { try Self.output(of: pipeline, input: input, streamed: false, in: directory) }
                 switch (streamed, ordinary) {
@@ -201,7 +201,7 @@ struct StripBox: Transform, DeclaredStage {
                 case let (.failure(a), .failure(b)):
                     #expect("\(a)" == "\(b)", "round \(round)")
                     failures += 1
-                default: Issue.record("round \(round), fail=\(failOnDamage): streamed \(streamed), ordinary \(ordinary)")
+                default: Issue.record("round \(round), fail=\(failOn): streamed \(streamed), ordinary \(ordinary)")
                 }
             }
         }

@@ -56,21 +56,22 @@ struct imagepipe_jpeg_limits {
  * With at_least_width/height above 0 it decodes reduced in the DCT, at the smallest of 1/2,
  * 1/4 and 1/8 that is still that large (in stored orientation). A picture of more than
  * max_pixels (when above 0) is refused from its header, returning -2. On success returns 0 and
- * fills *result. On failure returns -1 with the reason in message. With tolerant set, libjpeg's
- * warnings are not errors: damaged or cut data decodes as far as it goes (load fail=false).
+ * fills *result. On failure returns -1 with the reason in message. fail_on says which of libjpeg's
+ * warnings are errors (load fail=…): 0 none (damaged or cut data decodes as far as it goes),
+ * 1 a premature end, 2 also corrupt data, 3 every warning.
  * watcher, when not NULL, is told of the rows as they come; limits, when not NULL, bound the work
  * (a decode they stop returns -3 for should_stop, -4 for too many scans, with the reason in message).
  * A decode into a ring (see the watcher) returns the ring as result->pixels, with the picture's
  * height in result->height: the caller frees it once the reader is done.
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                          long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                          long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                           const struct imagepipe_jpeg_watcher *watcher,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* The same, streaming from a file, so the compressed data is never all in memory. */
 int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int tolerant, const struct imagepipe_jpeg_limits *limits,
+                               long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                                const struct imagepipe_jpeg_watcher *watcher,
                                struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 

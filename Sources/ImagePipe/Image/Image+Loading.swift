@@ -19,13 +19,13 @@ extension Image {
                                            orientation: header.orientation, options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
-        let check = format == .png && options.failOnDamage ? PNGDataCheck() : nil
+        let check = format == .png && options.failOn > .none ? PNGDataCheck() : nil
         try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
             check?.feed(chunk)
             return try decoder.write(chunk)
         }
         let decoded = try decoder.finish()
-        if let damage = check?.finish() { throw ImageError(.corrupt, path: path, reason: damage) }
+        if let damage = check?.finish(), options.refuses(damage.level) { throw ImageError(.corrupt, path: path, reason: damage.reason) }
         return decoded
     }
 
@@ -56,7 +56,7 @@ extension Image {
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
         if format == .png, SixteenBitPNG.isSixteenBit(contiguous) {
-            if options.failOnDamage, let damage = PNGDataCheck.damage(in: contiguous) { throw ImageError(.corrupt, path: path, reason: damage) }
+            if options.failOn > .none, let damage = PNGDataCheck.damage(in: contiguous), options.refuses(damage.level) { throw ImageError(.corrupt, path: path, reason: damage.reason) }
             return try finished(SixteenBitPNG.decode(contiguous, options: options, path: path), from: contiguous, format: .png, options: options, path: path)
         }
         let decoded: Image
@@ -67,8 +67,8 @@ extension Image {
             _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
             decoded = try decoder.finish()
         }
-        if format == .png, options.failOnDamage, let damage = PNGDataCheck.damage(in: frame.bytes) {
-            throw ImageError(.corrupt, path: path, reason: damage)
+        if format == .png, options.failOn > .none, let damage = PNGDataCheck.damage(in: frame.bytes), options.refuses(damage.level) {
+            throw ImageError(.corrupt, path: path, reason: damage.reason)
         }
         guard let placement = frame.webpPlacement else { return decoded }
         try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)

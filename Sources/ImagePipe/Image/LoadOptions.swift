@@ -14,9 +14,8 @@ public struct LoadOptions: Hashable, Sendable {
 
     /// Whether a plan may decode reduced when its first stage only shrinks (`Pipeline.plan`).
     public var shrinkOnLoad: Bool
-    /// Whether damaged data (truncated, corrupt JPEG entropy data) is an error, as libvips'
-    /// `fail` option; false takes whatever the decoder makes of it.
-    public var failOnDamage: Bool
+    /// How much damage in the data is an error, as libvips' `fail_on`.
+    public var failOn: FailOn
     /// The speed/quality choice: how far shrink-on-load goes and the kernel stages default to.
     public var scaling: ScalingMode
 
@@ -49,14 +48,14 @@ public struct LoadOptions: Hashable, Sendable {
     public static let defaultMaxInputBytes = 256 << 20
 
     public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
-                shrinkOnLoad: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode = .good,
+                shrinkOnLoad: Bool = true, failOn: FailOn = .error, scaling: ScalingMode = .good,
                 maxInputBytes: Int? = LoadOptions.defaultMaxInputBytes, allowedFormats: Set<SourceFormat> = SourceFormat.vetted,
                 deadline: ContinuousClock.Instant? = nil, color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual) {
         self.color = color
         self.intent = intent
         self.scaling = scaling
         self.shrinkOnLoad = shrinkOnLoad
-        self.failOnDamage = failOnDamage
+        self.failOn = failOn
         self.applyOrientation = applyOrientation
         self.maxPixels = maxPixels
         self.atLeast = atLeast
@@ -64,6 +63,13 @@ public struct LoadOptions: Hashable, Sendable {
         self.allowedFormats = allowedFormats
         self.deadline = deadline
     }
+
+    /// Whether damage of `level` (what a decoder found: data cut short, damaged, or a warning)
+    /// makes the decode fail.
+    public func refuses(_ level: FailOn) -> Bool { level != .none && failOn >= level }
+
+    /// Whether the decode fails on damaged or cut data, for decoders that cannot tell the two apart.
+    var failOnDamage: Bool { refuses(.truncated) }
 
     /// Whether `format` is decoded in a process of its own (`isolatedDecoder`).
     func isolates(_ format: SourceFormat) -> Bool { isolatedDecoder != nil && !SourceFormat.vetted.contains(format) }

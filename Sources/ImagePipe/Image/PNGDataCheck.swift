@@ -3,7 +3,8 @@ import CZlib
 /// Checks a PNG's image data as its bytes stream past the decoder: the critical chunks' CRCs,
 /// and the IDAT stream inflated to its end (zlib verifies its Adler-32 there) and long enough
 /// for every row. gdk-pixbuf's loader takes a bad Adler-32 or a zlib stream that ends early as a
-/// warning and fills the missing rows with gray; libvips and libspng refuse both. The inflated
+/// warning and fills the missing rows with gray; libvips and libspng refuse both. An ancillary
+/// chunk whose CRC fails is what libpng warns of (and `fail=warning` refuses). The inflated
 /// rows are counted, not kept: 64 KiB of scratch whatever the picture's size.
 final class PNGDataCheck {
     private var stream = z_stream()
@@ -11,7 +12,8 @@ final class PNGDataCheck {
     private var ended = false
     private var inflated = 0
     private var expected: Int?
-    private var damage: String?
+    private var damage: (reason: String, level: FailOn)?
+    private var warning: String?
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
 
     // The chunk walk: the 8-byte signature, then length, type, data, CRC.
@@ -28,8 +30,8 @@ final class PNGDataCheck {
     deinit { if started { inflateEnd(&stream) } }
 
     /// Takes the next bytes of the file.
-    /// What is wrong with the data of a PNG held whole, or nil.
-    static func damage(in bytes: [UInt8]) -> String? {
+    /// What is wrong with the data of a PNG held whole, and how badly, or nil.
+    static func damage(in bytes: [UInt8]) -> (reason: String, level: FailOn)? {
         let check = PNGDataCheck()
         bytes.withUnsafeBytes { check.feed($0) }
         return check.finish()
@@ -76,9 +78,13 @@ final class PNGDataCheck {
     private func finishChunk() {
         let stored = UInt(trailer[0]) << 24 | UInt(trailer[1]) << 16 | UInt(trailer[2]) << 8 | UInt(trailer[3])
         // Critical chunks (an upper-case first letter) must be whole; an ancillary chunk with a
-        // bad CRC is passed over by every reader.
-        if stored != crc, let first = type.utf8.first, (65...90).contains(first) {
-            damage = "the PNG's \(type) chunk fails its CRC check: its data is damaged"
+        // bad CRC is passed over by every reader, with a warning.
+        if stored != crc, let first = type.utf8.first {
+            if (65...90).contains(first) {
+                damage = ("the PNG's \(type) chunk fails its CRC check: its data is damaged", .error)
+            } else if warning == nil {
+                warning = "the PNG's \(type) chunk fails its CRC check (an ancillary chunk, passed over)"
+            }
         }
         if type == "IHDR" { expected = Self.rawSize(ihdr) }
         if type == "IEND" { done = true }
@@ -107,22 +113,23 @@ final class PNGDataCheck {
             case Z_OK, Z_BUF_ERROR: continue
             default:
                 let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                damage = "the PNG's compressed image data is damaged (\(reason))"
+                damage = ("the PNG's compressed image data is damaged (\(reason))", .error)
                 return
             }
         }
     }
 
-    /// Why the data seen is damaged, once the whole file has passed; nil when it is whole (or
-    /// has no IHDR: the loader judges the structure).
-    func finish() -> String? {
+    /// Why the data seen is damaged, and how badly, once the whole file has passed; nil when it
+    /// is whole (or has no IHDR: the loader judges the structure).
+    func finish() -> (reason: String, level: FailOn)? {
         if let damage { return damage }
-        guard let expected else { return nil }
-        guard ended else {
-            return "the PNG's image data ends early: its compressed stream stops after \(inflated) of \(expected) bytes of rows"
+        if let expected {
+            guard ended else {
+                return ("the PNG's image data ends early: its compressed stream stops after \(inflated) of \(expected) bytes of rows", .truncated)
+            }
+            guard inflated >= expected else { return ("the PNG's image data holds \(inflated) of the \(expected) bytes its rows need", .error) }
         }
-        guard inflated >= expected else { return "the PNG's image data holds \(inflated) of the \(expected) bytes its rows need" }
-        return nil
+        return warning.map { ($0, .warning) }
     }
 
     /// Bytes of filtered rows the header asks for: each row a filter byte and its samples,

@@ -4,9 +4,9 @@ import CJPEGStrict
 /// JPEG decoding through libjpeg directly, so that corrupt data is an error: gdk-pixbuf's loader
 /// ignores libjpeg's warnings and returns a garbled or grey picture for a bit-flipped or cut
 /// file. Also decodes reduced in the DCT for shrink-on-load, keeps the ICC profile, EXIF and
-/// XMP, and turns CMYK into RGB through the picture's profile (`Image.fromCMYK`). With
-/// `failOnDamage` off it decodes what is there, which gdk-pixbuf's loader cannot do for a cut
-/// progressive JPEG ("Improper call to JPEG library in state 205").
+/// XMP, and turns CMYK into RGB through the picture's profile (`Image.fromCMYK`). Below the
+/// `fail` levels a warning calls for it decodes what is there, which gdk-pixbuf's loader cannot
+/// do for a cut progressive JPEG ("Improper call to JPEG library in state 205").
 enum StrictJPEG {
     static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.count > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF }
 
@@ -16,7 +16,7 @@ enum StrictJPEG {
     static func decodeRaw(path: String, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
         func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
             try Self.decode(orientation: orientation, options: options, path: path, watcher: watcher) { target, maxPixels, limits, result, message, count in
-                imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, limits, watching,
+                imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOn.jpegLevel, limits, watching,
                                            result, message, count)
             }
         }
@@ -29,7 +29,7 @@ enum StrictJPEG {
         let orientation = try JPEGHeader.read(bytes, path: path).orientation
         let raw = try decode(orientation: orientation, options: options, path: path, watcher: nil) { target, maxPixels, limits, result, message, count in
             bytes.withUnsafeBufferPointer { data in
-                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOnDamage ? 0 : 1, limits,
+                imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOn.jpegLevel, limits,
                                       nil, result, message, count)
             }
         }
@@ -116,4 +116,9 @@ enum StrictJPEG {
         }
         return (Image(adopting: pixbuf), metadata)
     }
+}
+
+private extension FailOn {
+    /// The level as jpeg_strict.c numbers it: 0 none, 1 truncated, 2 error, 3 warning.
+    var jpegLevel: Int32 { Int32(FailOn.allCases.firstIndex(of: self)!) }
 }

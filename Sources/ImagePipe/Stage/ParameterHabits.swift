@@ -18,6 +18,8 @@ public enum ParameterHabits {
         "kernel": ["lanczos": "lanczos3", "bilinear": "linear", "bicubic": "cubic", "catmull-rom": "cubic", "point": "nearest"],
         // How lossless JPEG work is often asked for: never re-encode, or require it.
         "lossless": ["never": "false", "require": "true"],
+        // libvips' fail=true/false, from before its fail_on levels.
+        "fail": ["true": "error", "false": "none"],
     ]
 
     private static let same: @Sendable (String) -> String? = { $0 }

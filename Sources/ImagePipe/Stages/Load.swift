@@ -6,8 +6,8 @@ public struct Load: ImageSource, DeclaredStage {
                   help: "The file to read; without it, the input given on the command line."),
             Param(\.autoOrient, "auto-orient", .boolean, default: true,
                   help: "Turn the picture as its EXIF orientation says; false keeps the stored orientation."),
-            Param(\.failOnDamage, "fail", .boolean, default: true,
-                  help: "Refuse damaged data (a truncated file, corrupt JPEG data); false takes what the decoder makes of it, as libvips' fail=false."),
+            Param(\.failOn, "fail", .choice(FailOn.self), default: .error,
+                  help: "How much damage in the data is an error, as libvips' fail-on: none takes what the decoder makes of it; truncated refuses data that ends early (a cut file, a compressed stream that stops before the last row); error (the default; also written true) also refuses damaged data (a failed checksum, corrupt JPEG, PNG, LZW or VP8 data); warning also refuses what a decoder only warns of (a damaged ancillary PNG chunk, a libtiff or libjpeg warning). false is none."),
             Param(\.scaling, "scaling", .choice(ScalingMode.self),
                   help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction and scales with gdk-pixbuf's bilinear; good keeps 2× headroom and scales with lanczos3; best decodes at full size, then lanczos3."),
             Param(\.color, "color", .choice(ColorHandling.self), default: .srgb,
@@ -31,7 +31,7 @@ public struct Load: ImageSource, DeclaredStage {
 
     public var path: String?
     public var autoOrient: Bool
-    public var failOnDamage: Bool
+    public var failOn: FailOn
     /// nil: the run's choice.
     public var scaling: ScalingMode?
     public var color: ColorHandling
@@ -39,14 +39,14 @@ public struct Load: ImageSource, DeclaredStage {
     /// nil: all frames when the output holds an animation, else the first.
     public var frames: FrameSelection?
 
-    public init(path: String? = nil, autoOrient: Bool = true, failOnDamage: Bool = true, scaling: ScalingMode? = nil,
+    public init(path: String? = nil, autoOrient: Bool = true, failOn: FailOn = .error, scaling: ScalingMode? = nil,
                 color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual, frames: FrameSelection? = nil) {
         self.frames = frames
         self.color = color
         self.intent = intent
         self.path = path
         self.autoOrient = autoOrient
-        self.failOnDamage = failOnDamage
+        self.failOn = failOn
         self.scaling = scaling
     }
 
@@ -60,7 +60,7 @@ public struct Load: ImageSource, DeclaredStage {
     public func loadOptions(in context: RunContext) -> LoadOptions {
         var options = context.loadOptions
         options.applyOrientation = autoOrient
-        options.failOnDamage = failOnDamage
+        options.failOn = failOn
         options.color = color
         options.intent = intent
         if let scaling { options.scaling = scaling }
@@ -107,9 +107,9 @@ public struct Load: ImageSource, DeclaredStage {
         let options = loadOptions(in: context)
         do {
             let decoder = if let bytes = try standardInput(for: path, in: context) {
-                try AnimationDecoding.decoder(for: bytes, format: format, canvas: canvas, failOnDamage: failOnDamage, path: path)
+                try AnimationDecoding.decoder(for: bytes, format: format, canvas: canvas, failOnDamage: options.failOnDamage, path: path)
             } else {
-                try AnimationDecoding.decoder(path: path, format: format, canvas: canvas, options: options, failOnDamage: failOnDamage)
+                try AnimationDecoding.decoder(path: path, format: format, canvas: canvas, options: options, failOnDamage: options.failOnDamage)
             }
             guard let decoder else { throw ImageError(.unsupported, path: path, reason: "\(format.displayName) holds no animation") }
             return decoder

@@ -90,7 +90,7 @@ public enum IsolatedDecoder {
         posix_spawn_file_actions_adddup2(&actions, fileno(input), 0)
         posix_spawn_file_actions_adddup2(&actions, fileno(output), 1)
         posix_spawn_file_actions_adddup2(&actions, fileno(errors), 2)
-        let arguments = helper + [format.rawValue, mode.rawValue, String(options.maxPixels ?? 0), options.failOnDamage ? "1" : "0",
+        let arguments = helper + [format.rawValue, mode.rawValue, String(options.maxPixels ?? 0), options.failOn.rawValue,
                                   String(addressSpaceLimit(maxPixels: options.maxPixels)), String(cpuSeconds(deadline: options.deadline))]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -159,7 +159,7 @@ public enum IsolatedDecoder {
         // sanitize`, `make fuzz`) only the CPU limit holds.
         if !isSanitized { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space) }
         setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &time)
-        var options = LoadOptions(maxPixels: maxPixels > 0 ? maxPixels : nil, failOnDamage: arguments[3] == "1", maxInputBytes: nil,
+        var options = LoadOptions(maxPixels: maxPixels > 0 ? maxPixels : nil, failOn: FailOn(rawValue: arguments[3]) ?? .error, maxInputBytes: nil,
                                   allowedFormats: [format])
         options.isolatedDecoder = nil
         do {

@@ -37,7 +37,7 @@ enum SixteenBitPNG {
         }
         return try bytes.withUnsafeBytes { buffer in
             try check(spng_set_png_buffer(context, buffer.baseAddress, buffer.count), "data")
-            if !options.failOnDamage { _ = spng_set_crc_action(context, Int32(SPNG_CRC_USE.rawValue), Int32(SPNG_CRC_USE.rawValue)) }
+            if !options.refuses(.error) { _ = spng_set_crc_action(context, Int32(SPNG_CRC_USE.rawValue), Int32(SPNG_CRC_USE.rawValue)) }
             // Text and other ancillary chunks are not kept here: at most 64 MiB in all.
             _ = spng_set_chunk_limits(context, 1 << 26, 1 << 26)
             var header = spng_ihdr()
