@@ -5,7 +5,8 @@
 SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev zlib1g-dev webp-pixbuf-loader libsoup-3.0-dev \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core \
-  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev
+  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev libtiff-dev
+# libtiff-dev: TIFF read and written through libtiff directly (gdk-pixbuf's loader gave every TIFF alpha and cut 16 bits to 8).
 # libpango1.0-dev and libcairo2-dev: the text stage lays text out with Pango (the GNOME text
 # stack gdk-pixbuf belongs to; HarfBuzz shapes any script) and draws it with PangoCairo.
 # fonts-dejavu-core: a known font for its tests and samples, which name DejaVu Sans.

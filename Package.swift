@@ -44,7 +44,10 @@ let package = Package(
         .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CLCMS2", "CExif",
+        // libtiff directly for TIFF both ways (docs/formats.md says why); C because TIFFGetField
+        // and TIFFSetField are variadic.
+        .target(name: "CTiffCodec", linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CTiffCodec", "CLCMS2", "CExif",
                                                  "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
