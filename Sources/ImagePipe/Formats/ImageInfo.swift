@@ -18,7 +18,7 @@ public struct ImageInfo: Sendable {
     public var coding: CodingFacts
 
     /// Reads the file's header and metadata. JPEG, PNG and WebP are only scanned, HEIC and AVIF
-    /// read through libheif's container parser; other formats (TIFF) are decoded.
+    /// read through libheif's container parser, TIFF's first directory through libtiff.
     ///
     /// The file is read once, whole (within `maxInputBytes`): the header, the orientation, the
     /// metadata and the byte count all come from those bytes, where reading the header, then
@@ -38,9 +38,7 @@ public struct ImageInfo: Sendable {
         } else if format.isHEIF {
             metadata = try HEIFDecoder.metadata(of: bytes, format: format, path: path)
         } else if format == .tiff {
-            var keep = options
-            keep.color = .keep
-            metadata = try Image.decode(bytes, options: keep).metadata
+            metadata = try TIFFDecoder.metadata(of: bytes, path: path)
         }
         let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
         return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),

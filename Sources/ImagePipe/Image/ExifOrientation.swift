@@ -7,19 +7,6 @@ import Glibc
 /// not look at either). The decode then turns the picture by this same reading, never by the
 /// loader's (`PixbufDecoder.finish`).
 enum ExifOrientation {
-    /// The orientation of a TIFF file: tag 0x0112 of its first directory, which may lie anywhere
-    /// in the file (libtiff writes it after the pixels), so it is read where it lies.
-    static func read(tiffPath path: String) -> Int {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return 1 }
-        defer { close(descriptor) }
-        return parseTIFF { offset, count in
-            var bytes = [UInt8](repeating: 0, count: count)
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-            return got == count ? bytes : nil
-        }
-    }
-
     /// The orientation of a picture held in memory (or the start of one): TIFF's tag, a PNG's
     /// eXIf chunk before its image data, a WebP's EXIF chunk; 1 for the others. A JPEG's comes
     /// with its header (`JPEGHeader`).
@@ -93,11 +80,6 @@ enum ExifOrientation {
     private static func parseTIFF(_ bytes: [UInt8], start: Int, end: Int) -> Int {
         let entry = orientationEntry(inTIFF: bytes, start: start, end: end)
         return entry?.value.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-    }
-
-    /// Reads IFD0's orientation through `bytes(offset, count)` (nil past the data's end).
-    private static func parseTIFF(_ bytes: (Int, Int) -> [UInt8]?) -> Int {
-        orientationEntry(bytes)?.value.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
     }
 
     /// IFD0's orientation entry (tag 0x0112) in TIFF-structured bytes from `start` to `end`.

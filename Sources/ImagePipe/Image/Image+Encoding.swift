@@ -21,7 +21,7 @@ extension Image {
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
     /// `options.background` first; the pixels are written in the profile `options.profile`
     /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG and JPEG encoders
-    /// between rows and libwebp at its progress reports (libavif has no way to be stopped); `warn` hears of metadata left out (`OutputMetadata.checked`).
+    /// between rows, the TIFF encoder between strips or tiles, and libwebp at its progress reports (libavif has no way to be stopped); `warn` hears of metadata left out (`OutputMetadata.checked`).
     public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil,
                         warn: (String) -> Void = { _ in }) throws -> [UInt8] {
         if format == .jpeg, hasAlpha {
@@ -55,14 +55,11 @@ extension Image {
         case .gif: return try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
         case .bmp: return try BMPEncoder.encode(image)
         case .tiff:
-            let icc = embedded.icc.map { bytes in
-                bytes.withUnsafeBufferPointer { buffer in
-                    let text = g_base64_encode(buffer.baseAddress, gsize(buffer.count))!
-                    defer { g_free(text) }
-                    return String(cString: text)
-                }
-            }
-            return try image.encodedByGdkPixbuf(type: format.rawValue, settings: icc.map { [("icc-profile", $0)] } ?? [])
+            // One gray sample, as for JPEG, unless an RGB profile is to be embedded.
+            return try TIFFEncoder.encode(image, gray: metadata.grayOnly && !image.hasAlpha && embedded.icc == nil,
+                                          compression: options.tiffCompression, level: options.compression,
+                                          quality: options.quality ?? SaveOptions.defaultQuality(.jpeg), tile: options.tile,
+                                          metadata: embedded, cancellation: cancellation)
         case .ico: return try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }
     }
@@ -95,6 +92,8 @@ extension Image {
                 embedded.exif = metadata.orientationApplied ? ExifBlock(exif).withOrientationReset().bytes : exif
             }
             if options.keep.keepsXMP { embedded.xmp = metadata.xmp }
+        } else if format == .tiff, options.keep.keepsXMP {
+            embedded.xmp = metadata.xmp // its XMLPacket tag; the EXIF directory is not written
         }
         // The profile the written pixels are to be in (nil: sRGB), and whether to embed it.
         var target: [UInt8]?
@@ -167,24 +166,6 @@ extension Image {
                     for channel in 0..<3 {
                         let blended = Int(source[x * 4 + channel]) * alpha + back[channel] * (255 - alpha)
                         target[x * 3 + channel] = UInt8((blended + 127) / 255)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Divides color by alpha, for pictures whose decoder left them premultiplied.
-    func unpremultiplied() throws -> Image {
-        try Image.make(size: size, hasAlpha: true) { writer in
-            for y in 0..<height {
-                let source = row(y)
-                let target = writer.row(y)
-                for index in stride(from: 0, to: width * 4, by: 4) {
-                    let alpha = Int(source[index + 3])
-                    target[index + 3] = UInt8(alpha)
-                    for channel in 0..<3 {
-                        let value = Int(source[index + channel])
-                        target[index + channel] = alpha == 0 ? 0 : UInt8(min(255, (value * 255 + alpha / 2) / alpha))
                     }
                 }
             }

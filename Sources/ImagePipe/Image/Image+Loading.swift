@@ -8,10 +8,10 @@ extension Image {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
         // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
-        // libheif reads a HEIF container from memory, libwebp a WebP and libspng a 16-bit PNG;
-        // an opt-in format goes to its own process.
+        // libheif reads a HEIF container from memory, libwebp a WebP, libspng a 16-bit PNG and
+        // libtiff a TIFF; an opt-in format goes to its own process.
         if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) || format == .webp && options.failOnDamage
-            || format == .png && SixteenBitPNG.isSixteenBit(path: path) {
+            || format == .png && SixteenBitPNG.isSixteenBit(path: path) || format == .tiff {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
         }
         if format == .jpeg {
@@ -47,6 +47,7 @@ extension Image {
         if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
+        if format == .tiff { return try TIFFDecoder.decode(contiguous, options: options, path: path) }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
         }

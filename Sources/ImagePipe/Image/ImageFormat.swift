@@ -35,11 +35,12 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether this system can write the format: ImagePipe's own encoders always; TIFF and ICO
-    /// through gdk-pixbuf's savers, when installed (a later gdk-pixbuf may build ICO without).
+    /// Whether this system can write the format: ImagePipe's own encoders (TIFF's is libtiff,
+    /// linked) always; ICO through gdk-pixbuf's saver, when installed (a later gdk-pixbuf may
+    /// build it without).
     public var isAvailable: Bool {
         switch self {
-        case .tiff, .ico: ImageFormat.writableNames.contains(rawValue)
+        case .ico: ImageFormat.writableNames.contains(rawValue)
         default: true
         }
     }

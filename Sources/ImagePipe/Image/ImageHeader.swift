@@ -61,7 +61,9 @@ public struct ImageHeader: Hashable, Sendable {
 
     /// Reads the header of the file at `path`: its format from the first bytes (refused unless
     /// `options` allows it), then the size from a loader for that format alone, fed only until it
-    /// knows the size. Animations are read whole (within `maxInputBytes`) to count their frames.
+    /// knows the size. Animations are read whole (within `maxInputBytes`) to count their frames,
+    /// and TIFFs for libtiff, whose directory may lie anywhere in the file (libtiff writes it after
+    /// the pixels).
     public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageHeader {
         var format: SourceFormat?
         var decoder: PixbufDecoder?
@@ -79,7 +81,7 @@ public struct ImageHeader: Hashable, Sendable {
                     whole = [] // the first bytes alone: see below
                 } else if identified == .gif && !options.isolates(identified) {
                     gif = GIFFrameCounter()
-                } else if !identified.isAnimated && !identified.isHEIF && !options.isolates(identified) {
+                } else if !identified.isAnimated && !identified.isHEIF && identified != .tiff && !options.isolates(identified) {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
             }
@@ -119,7 +121,6 @@ public struct ImageHeader: Hashable, Sendable {
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }
-        let orientation = format == .tiff ? ExifOrientation.read(tiffPath: path) : 1
-        return try decoder.header(format: format, orientation: orientation, frameCount: 1)
+        return try decoder.header(format: format, orientation: 1, frameCount: 1)
     }
 }

@@ -132,6 +132,7 @@ final class PixbufDecoder {
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
         if format == .jpeg { return try JPEGHeader.read(bytes, path: path).imageHeader }
+        if format == .tiff { return try TIFFDecoder.header(of: bytes, path: path) }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
         }
@@ -174,52 +175,21 @@ final class PixbufDecoder {
             throw ImageError(.corrupt, path: path, reason: truncation)
         }
         // Turned by the orientation the header read, which the plan was made from: on damaged
-        // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`), and its TIFF
-        // loader applies the TIFF tag, which a header read did not see (the first stage then
-        // stretched a turned TIFF). A sub-pixbuf shares the pixels and has no options of its own
-        // to disagree with.
-        let turn = formatName() == "tiff"
-            ? options.applyOrientation ? Self.tiffOrientationLeft(orientation) : Self.tiffFlipMade(orientation)
-            : options.applyOrientation ? orientation : 1
+        // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`). A sub-pixbuf
+        // shares the pixels and has no options of its own to disagree with.
+        let turn = options.applyOrientation ? orientation : 1
         let plain = gdk_pixbuf_new_subpixbuf(decoded, 0, 0, gdk_pixbuf_get_width(decoded), gdk_pixbuf_get_height(decoded))!
         if turn != 1 { gdk_pixbuf_set_option(plain, "orientation", String(turn)) }
         let pixbuf = gdk_pixbuf_apply_embedded_orientation(plain)! // a new reference, turned or not
         g_object_unref(UnsafeMutableRawPointer(plain))
         var metadata = scanner?.metadata ?? ImageMetadata()
         if metadata.sourceProfile == nil, !metadata.profileTooLarge { metadata.sourceProfile = Self.embeddedProfile(of: decoded) }
-        // TIFF's tag, and a PNG's or WebP's EXIF orientation (JPEG goes through StrictJPEG).
-        metadata.orientationApplied = options.applyOrientation && (formatName() == "tiff" || turn != 1)
-        var image = Image(adopting: pixbuf)
-        // libtiff's RGBA reader premultiplies alpha and gdk-pixbuf 2.42 passes that on as is.
-        if formatName() == "tiff" && image.hasAlpha { image = try image.unpremultiplied() }
-        return try Image.colorManaged(image, metadata: metadata, options: options, path: path)
+        // A PNG's or WebP's EXIF orientation (JPEG goes through StrictJPEG, TIFF through TIFFDecoder).
+        metadata.orientationApplied = turn != 1
+        return try Image.colorManaged(Image(adopting: pixbuf), metadata: metadata, options: options, path: path)
     }
 
-    /// What is left to do of a TIFF's orientation after gdk-pixbuf's TIFF loader, which reads
-    /// through libtiff's RGBA interface: that applies the tag's flips itself (2, 3, 4 come out
-    /// turned; 6, 7, 8 come out flipped as 2, 3, 4, the quarter turn not made), so the EXIF
-    /// meaning of the tag would turn the picture wrongly. Found by comparing every tag with
-    /// Pillow's `exif_transpose` (TIFFOrientationTests).
-    static func tiffOrientationLeft(_ tag: Int) -> Int {
-        switch tag {
-        case 5, 7: 5
-        case 6, 8: 7
-        default: 1
-        }
-    }
-
-    /// The flip libtiff made of a TIFF with orientation `tag` (see `tiffOrientationLeft`), as the
-    /// orientation that undoes it, for a decode that keeps the stored picture (`auto-orient=false`).
-    static func tiffFlipMade(_ tag: Int) -> Int {
-        switch tag {
-        case 2, 6: 2
-        case 3, 7: 3
-        case 4, 8: 4
-        default: 1
-        }
-    }
-
-    /// The ICC profile a gdk-pixbuf loader attached (the TIFF, PNG and JPEG loaders do), decoded
+    /// The ICC profile a gdk-pixbuf loader attached (the PNG loader does), decoded
     /// from its base64 option.
     private static func embeddedProfile(of pixbuf: OpaquePointer) -> [UInt8]? {
         guard let text = gdk_pixbuf_get_option(pixbuf, "icc-profile") else { return nil }

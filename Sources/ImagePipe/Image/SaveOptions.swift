@@ -38,6 +38,11 @@ public struct SaveOptions: Hashable, Sendable {
     /// Floyd–Steinberg dithering of palette PNG and GIF, 0 (none) to 1 (full).
     public var dither: Double
 
+    /// How TIFF strips or tiles are compressed.
+    public var tiffCompression: TIFFCompression
+    /// TIFF written in square tiles of this side (a multiple of 16, 16–4096); nil for strips.
+    public var tile: Int?
+
     /// Which of the input's metadata to write.
     public var keep: MetadataKeep
     /// The color profile of the written pixels.
@@ -46,7 +51,8 @@ public struct SaveOptions: Hashable, Sendable {
     public init(quality: Int? = nil, compression: Int = 6, background: Color = .white, chroma: ChromaSubsampling = .auto,
                 progressive: Bool = false, optimizeCoding: Bool? = nil, lossless: Bool? = nil, nearLossless: Bool = false,
                 effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool = false, colors: Int = 256,
-                dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto) {
+                dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto,
+                tiffCompression: TIFFCompression = .deflate, tile: Int? = nil) {
         self.quality = quality
         self.compression = compression
         self.background = background
@@ -63,6 +69,8 @@ public struct SaveOptions: Hashable, Sendable {
         self.dither = dither
         self.keep = keep
         self.profile = profile
+        self.tiffCompression = tiffCompression
+        self.tile = tile
     }
 
     /// The quality used for `format`: the one given, else the format's default.

@@ -10,7 +10,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
                   help: "The file format; auto takes it from --format, else from the file's extension."),
             Param(\.options.quality, "quality", .integer(1...100), auto: true,
-                  help: "JPEG, WebP and AVIF quality; auto is 80 for JPEG (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 90 for WebP, 50 for AVIF (as sharp and libvips)."),
+                  help: "JPEG, WebP and AVIF quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 90 for WebP, 50 for AVIF (as sharp and libvips)."),
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
                   help: "PNG zlib compression level: 0 none, 9 smallest."),
             Param(\.options.background, "background", .color, default: SaveOptions().background,
@@ -38,9 +38,13 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.dither, "dither", .number(0...1), default: SaveOptions().dither,
                   help: "Floyd–Steinberg dithering of palette PNG and GIF: 0 none, 1 full."),
             Param(\.options.keep, "keep", .choice(MetadataKeep.self), default: SaveOptions().keep,
-                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF): none strips everything but what the colors need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, a comma list of them (exif,icc), or all."),
+                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF; TIFF keeps icc and xmp): none strips everything but what the colors need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, a comma list of them (exif,icc), or all."),
             Param(\.options.profile, "profile", Save.profileKind, default: SaveOptions().profile,
                   help: "The color profile written: auto (what the colors need), srgb (sRGB pixels, profile embedded), keep (the input's own profile, converting back to it), none (sRGB pixels, no profile), or the path of an RGB ICC file to convert to and embed."),
+            Param(\.options.tiffCompression, "tiff-compression", .choice(TIFFCompression.self), default: SaveOptions().tiffCompression,
+                  help: "TIFF compression: deflate (at `compression`'s level, with the horizontal predictor) is lossless and compact; lzw is lossless, for older readers; jpeg is lossy, at `quality` (auto 80); none writes the samples as they are (libvips' default is none, sharp's jpeg)."),
+            Param(\.options.tile, "tile", .integer(16...4096), auto: true,
+                  help: "TIFF in square tiles of this side in pixels, a multiple of 16 (256 is usual); auto writes strips of about 64 KiB."),
         ])
 
     /// `profile`'s values: a word, or else a path.
@@ -49,6 +53,9 @@ public struct Save: Sink, DeclaredStage {
     }
 
     public func check() throws(ArgumentError) {
+        if let tile = options.tile, tile % 16 != 0 {
+            throw ArgumentError.parameter("tile", "tile: TIFF tiles are a multiple of 16 pixels on a side; \(tile) is not (try \(max(16, tile / 16 * 16)))")
+        }
         if case let .file(path) = options.profile, path.isEmpty {
             throw ArgumentError.parameter("profile", "profile: give srgb, keep, none, auto or the path of an ICC file")
         }

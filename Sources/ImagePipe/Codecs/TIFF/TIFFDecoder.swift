@@ -1,0 +1,365 @@
+import CTiffCodec
+
+/// TIFF reading through libtiff directly. gdk-pixbuf's TIFF loader reads every file through
+/// libtiff's RGBA interface, which gave every TIFF an alpha channel, cut 16-bit samples to their
+/// high byte, premultiplied alpha and applied half of the orientation tag. Here the common kinds
+/// (8 and 16 bits; gray, RGB and CMYK; strips or tiles; one plane or one per sample) are read
+/// sample by sample, 16 bits rounded to 8; the rest (palette, 1 to 4 bits, YCbCr, LogLuv, …) go
+/// through the RGBA interface in storage order. The picture is then turned by its orientation tag
+/// and color managed as every decode is. Only the first directory is read.
+enum TIFFDecoder {
+    /// The header of TIFF data: the first directory's size and orientation.
+    static func header(of bytes: [UInt8], path: String?) throws -> ImageHeader {
+        try withReader(bytes, options: LoadOptions(), path: path) { reader in
+            let fields = try readFields(reader, path: path)
+            return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
+                               orientation: orientation(of: fields))
+        }
+    }
+
+    /// The first directory's ICC profile and XMP packet, without decoding the pixels (`imagepipe info`).
+    static func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata {
+        try withReader(bytes, options: LoadOptions(), path: path) { reader in
+            let fields = try readFields(reader, path: path)
+            return ImageMetadata(sourceProfile: copied(fields.icc, fields.icc_size), xmp: copied(fields.xmp, fields.xmp_size))
+        }
+    }
+
+    /// Decodes the first directory of TIFF data to 8-bit RGB or RGBA: turned by its orientation
+    /// tag when `options.applyOrientation`, its profile and XMP kept, color managed.
+    static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
+        try withReader(bytes, options: options, path: path) { reader in
+            var fields = try readFields(reader, path: path)
+            let size = Size(Int(fields.width), Int(fields.height))
+            // Before any pixel memory: the size is the directory's word alone.
+            try ImageHeader(storedSize: size, format: SourceFormat.tiff.loaderName).checkPixels(limit: options.maxPixels, path: path)
+            try options.checkDeadline(path: path)
+            var metadata = ImageMetadata()
+            metadata.sourceProfile = copied(fields.icc, fields.icc_size)
+            metadata.xmp = copied(fields.xmp, fields.xmp_size)
+            // libjpeg turns JPEG-compressed YCbCr into RGB itself, so it reads as RGB samples.
+            var jpegRGB = false
+            if fields.compression == COMPRESSION_JPEG, fields.photometric == PHOTOMETRIC_YCBCR, fields.planar_config == PLANARCONFIG_CONTIG,
+               imagepipe_tiff_jpeg_as_rgb(reader) == 0 {
+                jpegRGB = true
+                fields = try readFields(reader, path: path)
+            }
+            var decoded: Image
+            if let layout = TIFFSampleLayout(fields, jpegRGB: jpegRGB) {
+                decoded = try decodeSamples(reader, layout: layout, size: size, profile: metadata.sourceProfile, options: options, path: path)
+                metadata.grayOnly = layout.color == .gray
+            } else {
+                decoded = try decodeRGBA(reader, fields: fields, size: size, options: options, path: path)
+            }
+            try checkWarnings(reader, options: options, path: path)
+            let turn = options.applyOrientation ? orientation(of: fields) : 1
+            decoded = decoded.orientedByExif(turn)
+            metadata.orientationApplied = options.applyOrientation
+            return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
+        }
+    }
+
+    // MARK: libtiff
+
+    /// Opens `bytes` with libtiff for the length of `body`. No single allocation of libtiff's
+    /// may be larger than 8 bytes for each pixel the limit allows (a 16-bit RGBA strip of the
+    /// largest picture), at least 64 MiB: a directory that claims more is refused by libtiff.
+    private static func withReader<T>(_ bytes: [UInt8], options: LoadOptions, path: String?,
+                                      _ body: (OpaquePointer) throws -> T) throws -> T {
+        let cap = options.maxPixels.map { Int64(max(64 << 20, min($0, Int.max / 8) * 8)) } ?? 0
+        return try bytes.withUnsafeBufferPointer { data in
+            var failure = imagepipe_tiff_messages()
+            guard let reader = imagepipe_tiff_open(data.baseAddress, data.count, cap, &failure) else {
+                throw ImageError(.corrupt, path: path, reason: "libtiff cannot read it: \(text(of: failure.error))")
+            }
+            defer { imagepipe_tiff_close(reader) }
+            return try body(reader)
+        }
+    }
+
+    private static func readFields(_ reader: OpaquePointer, path: String?) throws -> imagepipe_tiff_fields {
+        var fields = imagepipe_tiff_fields()
+        guard imagepipe_tiff_read_fields(reader, &fields) == 0, fields.width > 0, fields.height > 0 else {
+            throw ImageError(.corrupt, path: path, reason: "the TIFF's first directory gives no picture size"
+                + errorSuffix(reader))
+        }
+        return fields
+    }
+
+    /// The orientation tag, 1 when it says nothing valid.
+    private static func orientation(of fields: imagepipe_tiff_fields) -> Int {
+        (1...8).contains(Int(fields.orientation)) ? Int(fields.orientation) : 1
+    }
+
+    private static func copied(_ pointer: UnsafePointer<UInt8>?, _ count: UInt32) -> [UInt8]? {
+        guard let pointer, count > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
+    }
+
+    /// A C string held in a fixed array of a struct.
+    static func text<Tuple>(of array: Tuple) -> String {
+        withUnsafeBytes(of: array) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    private static func messages(_ reader: OpaquePointer) -> imagepipe_tiff_messages {
+        imagepipe_tiff_reader_messages(reader).pointee
+    }
+
+    /// libtiff's first error, as `: message`, or nothing.
+    private static func errorSuffix(_ reader: OpaquePointer) -> String {
+        let said = messages(reader)
+        return said.errors > 0 ? ": \(text(of: said.error))" : ""
+    }
+
+    /// Stops at the deadline and when the run is cancelled; called between strips and tiles.
+    private static func checkStop(options: LoadOptions, path: String?) throws {
+        try options.checkDeadline(path: path)
+        try Cancellation.checkCurrent()
+    }
+
+    /// The error a failed strip or tile read (`got` below 0, or libtiff reported an error while
+    /// reading it) is under `options.failOn`, or nil when it is taken as it is: data that ends
+    /// early ("Read error …", "Not enough data …") is `truncated`, any other a damaged `error`.
+    /// Taken, the part libtiff did not decode stays black.
+    private static func damage(_ reader: OpaquePointer, got: Int64, errorsBefore: Int32, what: String, options: LoadOptions,
+                               path: String?) -> ImageError? {
+        let said = messages(reader)
+        guard got < 0 || said.errors > errorsBefore else { return nil }
+        let reason = said.errors > errorsBefore ? text(of: said.error) : "libtiff could not decode it"
+        let cut = reason.contains("Read error") || reason.contains("Not enough data")
+        guard options.refuses(cut ? .truncated : .error) else { return nil }
+        return ImageError(.corrupt, path: path, reason: "the TIFF's \(what) cannot be read: \(reason)")
+    }
+
+    /// libtiff's first warning as an error, under `fail=warning`.
+    private static func checkWarnings(_ reader: OpaquePointer, options: LoadOptions, path: String?) throws {
+        let said = messages(reader)
+        guard said.warnings > 0, options.refuses(.warning) else { return }
+        throw ImageError(.corrupt, path: path, reason: "libtiff warns of the TIFF: \(text(of: said.warning))")
+    }
+
+    // MARK: Sample by sample
+
+    /// Reads every strip or tile of every plane and places each sample where `layout` says,
+    /// then makes the pixels RGB(A): gray spread to three channels, CMYK converted.
+    private static func decodeSamples(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, profile: [UInt8]?,
+                                      options: LoadOptions, path: String?) throws -> Image {
+        switch layout.color {
+        case .gray, .rgb:
+            return try Image.make(size: size, hasAlpha: layout.alpha != nil) { writer in
+                try readChunks(reader, layout: layout, size: size, into: writer.base, stride: writer.rowStride,
+                               channels: writer.channelCount, options: options, path: path)
+                finishPixels(writer.base, stride: writer.rowStride, size: size, channels: writer.channelCount, layout: layout)
+            }
+        case .cmyk:
+            // Inks (and alpha) gathered first: Little CMS or the plain formula converts them whole.
+            let channels = layout.alpha == nil ? 4 : 5
+            let (count, overflow) = size.pixelCount.multipliedReportingOverflow(by: channels)
+            guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
+            var inks = [UInt8](repeating: 0, count: count)
+            try inks.withUnsafeMutableBufferPointer { buffer in
+                try readChunks(reader, layout: layout, size: size, into: buffer.baseAddress!, stride: size.width * channels,
+                               channels: channels, options: options, path: path)
+                finishPixels(buffer.baseAddress!, stride: size.width * channels, size: size, channels: channels, layout: layout)
+            }
+            return try fromCMYK(&inks, alpha: layout.alpha != nil, size: size, profile: profile, options: options, path: path)
+        }
+    }
+
+    /// Decodes the strips or tiles into rows of `stride` bytes from `base`, `channels` bytes a
+    /// pixel: color samples to the first channels, alpha to the last, other samples dropped.
+    /// 16-bit samples (libtiff has put them in the machine's byte order) are rounded to 8 bits.
+    private static func readChunks(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, into base: UnsafeMutablePointer<UInt8>,
+                                   stride: Int, channels: Int, options: LoadOptions, path: String?) throws {
+        let samples = layout.samplesPerPixel
+        // Where each sample of a pixel goes: its channel, or -1 for one dropped.
+        var target = [Int](repeating: -1, count: samples)
+        for sample in 0..<layout.color.samples { target[sample] = sample }
+        if let alpha = layout.alpha { target[alpha] = channels - 1 }
+        let planes = layout.separate ? samples : 1
+        let inChunk = layout.separate ? 1 : samples
+        let chunk = layout.chunkSize(of: size)
+        // A tile far larger than the picture is a lie of a damaged directory: it would only cost memory.
+        guard chunk.width <= 1 << 16, chunk.height <= 1 << 16, chunk.pixelCount <= max(1 << 22, 2 * size.pixelCount) else {
+            throw ImageError(.corrupt, path: path, reason: "the TIFF's tiles of \(chunk) pixels are far larger than its \(size) picture")
+        }
+        let across = (size.width + chunk.width - 1) / chunk.width, down = (size.height + chunk.height - 1) / chunk.height
+        guard planes * across * down <= layout.chunkCount else {
+            throw ImageError(.corrupt, path: path, reason: "the TIFF has \(layout.chunkCount) strips or tiles, fewer than its size needs")
+        }
+        let sampleBytes = layout.bits / 8
+        let chunkRowBytes = chunk.width * inChunk * sampleBytes
+        let chunkBytes = chunkRowBytes * chunk.height
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        // 8-bit rows whose samples land as they lie (RGB into RGB, RGBA into RGBA) are copied whole.
+        let copiesRows = sampleBytes == 1 && !layout.separate && inChunk == channels && target == Array(0..<channels)
+        let what = layout.tiled ? "tile" : "strip"
+        for plane in 0..<planes {
+            for row in 0..<down {
+                for column in 0..<across {
+                    try checkStop(options: options, path: path)
+                    let index = (plane * down + row) * across + column
+                    let errorsBefore = messages(reader).errors
+                    if !options.refuses(.error) { buffer.initializeMemory(as: UInt8.self, repeating: 0, count: chunkBytes) }
+                    let got = imagepipe_tiff_read_chunk(reader, UInt32(index), buffer, chunkBytes)
+                    if let damage = damage(reader, got: got, errorsBefore: errorsBefore, what: "\(what) \(index)", options: options, path: path) {
+                        throw damage
+                    }
+                    let x0 = column * chunk.width, y0 = row * chunk.height
+                    let rows = min(chunk.height, size.height - y0), columns = min(chunk.width, size.width - x0)
+                    for y in 0..<rows {
+                        let from = buffer + y * chunkRowBytes
+                        let to = base + (y0 + y) * stride + x0 * channels
+                        if copiesRows {
+                            to.update(from: from.assumingMemoryBound(to: UInt8.self), count: columns * channels)
+                        } else if sampleBytes == 1 {
+                            let source = from.assumingMemoryBound(to: UInt8.self)
+                            for x in 0..<columns {
+                                for sample in 0..<inChunk {
+                                    let channel = target[layout.separate ? plane : sample]
+                                    if channel >= 0 { to[x * channels + channel] = source[x * inChunk + sample] }
+                                }
+                            }
+                        } else {
+                            let source = from.assumingMemoryBound(to: UInt16.self)
+                            for x in 0..<columns {
+                                for sample in 0..<inChunk {
+                                    let channel = target[layout.separate ? plane : sample]
+                                    if channel >= 0 { to[x * channels + channel] = Self.eightBits(source[x * inChunk + sample]) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A 16-bit sample rounded to the nearest of 256 levels (0x80FF is 129, where keeping the high
+    /// byte gave 128).
+    @inline(__always) static func eightBits(_ value: UInt16) -> UInt8 {
+        UInt8((UInt32(value) * 255 + 32767) / 65535)
+    }
+
+    /// What is left once the samples are in place: associated alpha divided out, min-is-white
+    /// gray turned round, gray spread into the three channels of RGB.
+    private static func finishPixels(_ base: UnsafeMutablePointer<UInt8>, stride: Int, size: Size, channels: Int, layout: TIFFSampleLayout) {
+        let colors = layout.color.samples
+        let unpremultiply = layout.alpha != nil && layout.associatedAlpha
+        let gray = layout.color == .gray
+        guard unpremultiply || gray else { return }
+        for y in 0..<size.height {
+            let row = base + y * stride
+            for x in 0..<size.width {
+                let pixel = row + x * channels
+                if unpremultiply {
+                    let alpha = Int(pixel[channels - 1])
+                    for channel in 0..<colors {
+                        pixel[channel] = alpha == 0 ? 0 : UInt8(min(255, (Int(pixel[channel]) * 255 + alpha / 2) / alpha))
+                    }
+                }
+                if gray {
+                    let level = layout.minIsWhite ? 255 - pixel[0] : pixel[0]
+                    pixel[0] = level
+                    pixel[1] = level
+                    pixel[2] = level
+                }
+            }
+        }
+    }
+
+    /// RGB(A) from CMYK pixels (C M Y K, and alpha when `alpha`), through the file's profile when
+    /// it is a CMYK one, else by the plain formula (`Image.fromCMYK`).
+    private static func fromCMYK(_ inks: inout [UInt8], alpha: Bool, size: Size, profile: [UInt8]?, options: LoadOptions,
+                                 path: String?) throws -> Image {
+        var alphas: [UInt8] = []
+        if alpha {
+            // Alpha taken out, the inks packed four bytes a pixel in place (each pixel moves back).
+            alphas.reserveCapacity(size.pixelCount)
+            for pixel in 0..<size.pixelCount {
+                alphas.append(inks[pixel * 5 + 4])
+                for channel in 0..<4 { inks[pixel * 4 + channel] = inks[pixel * 5 + channel] }
+            }
+        }
+        let opaque: Image
+        do {
+            opaque = try inks.withUnsafeBufferPointer { buffer in
+                try Image.fromCMYK(buffer.baseAddress!, size: size, stride: size.width * 4, profile: profile.flatMap(ICCProfile.cached),
+                                   intent: options.intent)
+            }
+        } catch var error as ImageError {
+            error.path = path
+            throw error
+        }
+        guard alpha else { return opaque }
+        return try Image.make(size: size, hasAlpha: true) { writer in
+            for y in 0..<size.height {
+                let from = opaque.row(y), to = writer.row(y)
+                for x in 0..<size.width {
+                    to[x * 4] = from[x * 3]
+                    to[x * 4 + 1] = from[x * 3 + 1]
+                    to[x * 4 + 2] = from[x * 3 + 2]
+                    to[x * 4 + 3] = alphas[y * size.width + x]
+                }
+            }
+        }
+    }
+
+    // MARK: The RGBA interface
+
+    /// Everything not read sample by sample, through libtiff's RGBA interface a band of strips
+    /// or tiles at a time, in storage order. Alpha is kept only when the file has some; libtiff
+    /// hands color multiplied by alpha (unassociated alpha too) except for gray with alpha.
+    private static func decodeRGBA(_ reader: OpaquePointer, fields: imagepipe_tiff_fields, size: Size, options: LoadOptions,
+                                   path: String?) throws -> Image {
+        guard imagepipe_tiff_rgba_begin(reader, options.refuses(.error) ? 1 : 0) == 0 else {
+            throw ImageError(.unsupported, path: path, reason: "libtiff cannot read this kind of TIFF\(errorSuffix(reader))")
+        }
+        let alpha = fields.alpha_kind != 0
+        let gray = fields.photometric == PHOTOMETRIC_MINISBLACK || fields.photometric == PHOTOMETRIC_MINISWHITE
+        // A band is a strip's or a tile's height: libtiff decodes each strip once per call.
+        let bandRows = max(1, min(size.height, Int(fields.tiled != 0 ? fields.tile_length : fields.rows_per_strip)))
+        let (bandBytes, overflow) = (size.width * 4).multipliedReportingOverflow(by: bandRows)
+        guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
+        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: bandBytes)
+        defer { band.deallocate() }
+        return try Image.make(size: size, hasAlpha: alpha) { writer in
+            var first = 0
+            while first < size.height {
+                try checkStop(options: options, path: path)
+                let rows = min(bandRows, size.height - first)
+                let errorsBefore = messages(reader).errors
+                band.initialize(repeating: 0, count: rows * size.width * 4)
+                let status = imagepipe_tiff_rgba_rows(reader, UInt32(first), UInt32(rows), band)
+                if let damage = damage(reader, got: status < 0 ? -1 : 0, errorsBefore: errorsBefore, what: "rows from \(first)",
+                                       options: options, path: path) {
+                    throw damage
+                }
+                for y in 0..<rows {
+                    let from = band + y * size.width * 4, to = writer.row(first + y)
+                    if alpha {
+                        for x in 0..<size.width * 4 { to[x] = from[x] }
+                        if !gray {
+                            for x in 0..<size.width {
+                                let a = Int(from[x * 4 + 3])
+                                for channel in 0..<3 {
+                                    to[x * 4 + channel] = a == 0 ? 0 : UInt8(min(255, (Int(from[x * 4 + channel]) * 255 + a / 2) / a))
+                                }
+                            }
+                        }
+                    } else {
+                        for x in 0..<size.width {
+                            to[x * 3] = from[x * 4]
+                            to[x * 3 + 1] = from[x * 4 + 1]
+                            to[x * 3 + 2] = from[x * 4 + 2]
+                        }
+                    }
+                }
+                first += rows
+            }
+        }
+    }
+}
