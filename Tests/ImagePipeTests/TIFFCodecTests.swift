@@ -336,6 +336,13 @@ import TestSupport
         }
     }
 
+    @Test func aTileLargerThanThePictureIsCutToIt() throws {
+        let original = try Self.picture(alpha: false)
+        let bytes = try original.encoded(as: .tiff, options: SaveOptions(tiffCompression: TIFFCompression.none, tile: 4096))
+        #expect(bytes.count < 64 << 10, "\(bytes.count) bytes for a 40x24 picture")
+        #expect(Self.bytes(of: try Image.decode(bytes)) == Self.bytes(of: original))
+    }
+
     @Test func jpegCompressionIsCloseAndSmaller() throws {
         let directory = try TemporaryDirectory()
         let original = try Synthetic.gradient(256, 128)

@@ -181,8 +181,9 @@ enum TIFFDecoder {
         let planes = layout.separate ? samples : 1
         let inChunk = layout.separate ? 1 : samples
         let chunk = layout.chunkSize(of: size)
-        // A tile far larger than the picture is a lie of a damaged directory: it would only cost memory.
-        guard chunk.width <= 1 << 16, chunk.height <= 1 << 16, chunk.pixelCount <= max(1 << 22, 2 * size.pixelCount) else {
+        // A tile far larger than the picture (past the 4096x4096 `save tile=` allows) is a lie of a
+        // damaged directory: it would only cost memory.
+        guard chunk.width <= 1 << 16, chunk.height <= 1 << 16, chunk.pixelCount <= max(1 << 24, 2 * size.pixelCount) else {
             throw ImageError(.corrupt, path: path, reason: "the TIFF's tiles of \(chunk) pixels are far larger than its \(size) picture")
         }
         let across = (size.width + chunk.width - 1) / chunk.width, down = (size.height + chunk.height - 1) / chunk.height

@@ -28,6 +28,8 @@ enum TIFFEncoder {
         case .lzw: COMPRESSION_LZW
         case .jpeg: COMPRESSION_JPEG
         }
+        // A tile no larger than the picture needs (its longer side, in whole 16s): the rest is padding.
+        let tile = tile.map { min($0, (max(image.width, image.height) + 15) / 16 * 16) }
         let writer = try open(image, samples: samples, codec: codec, level: level, quality: quality, tile: tile,
                               rowsPerStrip: rowsPerStrip, metadata: metadata)
         defer { imagepipe_tiff_writer_free(writer) }
