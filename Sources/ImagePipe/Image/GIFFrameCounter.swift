@@ -1,8 +1,7 @@
-/// Counts a GIF's frames as its bytes stream past, holding none of them: the header read of an
-/// animation learns how many frames it has (for `--max-frames` and the pixel limit) without
-/// keeping the file in memory. Blocks are walked as `FirstFrame` walks them: each image
-/// descriptor is a frame, and bytes that start no block are passed over, as gdk-pixbuf's loader
-/// passes over them.
+/// Reads a GIF's header as its bytes stream past, holding none of its frames: the logical
+/// screen, where the first frame lies, and how many frames there are (for `--max-frames` and
+/// the pixel limit), without keeping the file in memory. Each image descriptor is a frame, and
+/// bytes that start no block are passed over, as giflib and browsers pass over them.
 struct GIFFrameCounter {
     private indirect enum State: Equatable {
         /// A fixed header of `length` bytes whose byte `packedAt` says whether a color table
@@ -16,12 +15,12 @@ struct GIFFrameCounter {
     private var skipping = 0
     /// The header being gathered.
     private var field: [UInt8] = []
-    private var inFrame = false
-    private var offset = 0
     /// Image descriptors seen.
     private(set) var frames = 0
-    /// Where the first frame's data ends (after its block terminator), once known.
-    private(set) var firstFrameEnd: Int?
+    /// The logical screen's size.
+    private(set) var screen: Size?
+    /// Where the first frame lies on the screen.
+    private(set) var firstFrame: Rect?
 
     private static func colorTableLength(_ packed: UInt8) -> Int { packed & 0x80 != 0 ? 3 << (Int(packed & 7) + 1) : 0 }
 
@@ -40,6 +39,9 @@ struct GIFFrameCounter {
             case let .header(length, packedAt, then):
                 field.append(byte)
                 if field.count == length {
+                    func little(_ at: Int) -> Int { Int(field[at]) | Int(field[at + 1]) << 8 }
+                    if length == 13 { screen = Size(little(6), little(8)) }
+                    if length == 9, frames == 1 { firstFrame = Rect(x: little(0), y: little(2), width: little(4), height: little(6)) }
                     skipping = Self.colorTableLength(field[packedAt])
                     field = []
                     state = then
@@ -52,14 +54,11 @@ struct GIFFrameCounter {
                 default: break
                 }
             case .extensionLabel:
-                inFrame = false
                 state = .subBlockLength
             case .codeSize:
-                inFrame = true
                 state = .subBlockLength
             case .subBlockLength:
                 if byte == 0 {
-                    if inFrame && frames == 1 && firstFrameEnd == nil { firstFrameEnd = offset + index }
                     state = .block
                 } else {
                     skipping = Int(byte)
@@ -68,6 +67,27 @@ struct GIFFrameCounter {
                 break
             }
         }
-        offset += chunk.count
+    }
+
+    /// The header of the GIF seen: its canvas is the screen, widened to hold a first frame that
+    /// reaches past it (browsers and Pillow show such a frame whole), so the frames all sit on
+    /// the size the plan is made for.
+    func header(path: String?) throws(ImageError) -> ImageHeader {
+        guard let screen, let frame = firstFrame else {
+            throw ImageError(.corrupt, path: path, reason: screen == nil ? "the GIF's header is cut short" : "the GIF holds no frame")
+        }
+        // A frame without pixels: nothing to show, and nothing a stage could work on.
+        guard frame.width > 0, frame.height > 0 else {
+            throw ImageError(.corrupt, path: path, reason: "the GIF's first frame is empty (\(frame.width)x\(frame.height) pixels)")
+        }
+        let canvas = Size(max(screen.width, frame.x + frame.width), max(screen.height, frame.y + frame.height))
+        return ImageHeader(storedSize: canvas, format: SourceFormat.gif.loaderName, frameCount: frames)
+    }
+
+    /// The header of a GIF held in memory.
+    static func header(of bytes: [UInt8], path: String?) throws(ImageError) -> ImageHeader {
+        var counter = GIFFrameCounter()
+        bytes.withUnsafeBytes { counter.feed($0) }
+        return try counter.header(path: path)
     }
 }

@@ -7,9 +7,10 @@ extension Image {
         guard let format = SourceFormat(rawValue: header.format), options.allowedFormats.contains(format) else {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
-        // An animation is cut to its first frame in memory; a FIFO or device cannot be read twice;
-        // libheif reads a HEIF container from memory, libwebp a WebP, libspng a 16-bit PNG and
-        // libtiff a TIFF; an opt-in format goes to its own process.
+        // An animation is cut to its first frame in memory (a GIF's LZW codes are checked there);
+        // a FIFO or device cannot be read twice; libheif reads a HEIF container from memory,
+        // libwebp a WebP, libspng a 16-bit PNG and libtiff a TIFF; an opt-in format goes to its
+        // own process.
         if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) || format == .webp && options.failOnDamage
             || format == .png && SixteenBitPNG.isSixteenBit(path: path) || format == .tiff {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
@@ -52,8 +53,12 @@ extension Image {
             return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
         }
         let frame = try FirstFrame(of: contiguous, format: format, path: path)
-        if format == .gif, options.failOnDamage, let damage = GIFDataCheck.damage(in: frame) {
-            throw ImageError(.corrupt, path: path, reason: damage)
+        if format == .gif {
+            // giflib decodes codes that were never defined as if they were the next one: the
+            // first frame's codes are walked first, and such a frame refused.
+            if options.refuses(.error), let damage = GIFDataCheck.damage(in: frame) { throw ImageError(.corrupt, path: path, reason: damage) }
+            return try firstGIFFrame(GIFFrameDecoder.Input(bytes: frame.bytes), header: GIFFrameCounter.header(of: contiguous, path: path),
+                                     options: options, path: path)
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
         if format == .png, SixteenBitPNG.isSixteenBit(contiguous) {
@@ -75,6 +80,16 @@ extension Image {
         try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)
         return try Image.canvas(size: placement.canvas, background: Color(red: 0, green: 0, blue: 0, alpha: 0), placing: decoded,
                                 at: (placement.x, placement.y)).withMetadata(decoded.metadata)
+    }
+
+    /// A GIF's first frame, decoded by giflib and composed on the canvas its header gave, as the
+    /// frames of an animation are (`GIFFrameDecoder`).
+    private static func firstGIFFrame(_ input: GIFFrameDecoder.Input, header: ImageHeader, options: LoadOptions, path: String?) throws -> Image {
+        try header.checkPixels(limit: options.maxPixels, path: path)
+        try options.checkDeadline(path: path)
+        let decoder = try GIFFrameDecoder(input: input, canvas: header.storedSize, failOnDamage: options.failOnDamage, path: path)
+        guard let frame = try decoder.next() else { throw ImageError(.corrupt, path: path, reason: "the GIF holds no frame") }
+        return frame.image
     }
 
     /// A picture decoded from `bytes` (a file of `format` held whole) by a library that reads no

@@ -93,10 +93,8 @@ public struct ImageHeader: Hashable, Sendable {
                 return png == nil || !Self.pngPrefixEnds(whole)
             }
             if gif != nil {
-                // Kept up to the end of the first frame, which tells the size; the rest counted only.
-                let keptBefore = gif!.firstFrameEnd
+                // Read to the end, to count the frames; none of them is kept.
                 gif!.feed(chunk)
-                if keptBefore == nil { whole.append(contentsOf: chunk) }
                 return true
             }
             guard let decoder else {
@@ -112,12 +110,7 @@ public struct ImageHeader: Hashable, Sendable {
             return header
         }
         if let jpeg { return try jpeg.finished().imageHeader }
-        if let gif {
-            let kept = gif.firstFrameEnd.map { Array(whole.prefix($0)) + [0x3B] } ?? whole
-            var header = try PixbufDecoder.header(of: kept, options: options, path: path)
-            header.frameCount = max(1, gif.frames)
-            return header
-        }
+        if let gif { return try gif.header(path: path) }
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }

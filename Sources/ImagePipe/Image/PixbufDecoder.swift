@@ -141,6 +141,7 @@ final class PixbufDecoder {
             header.orientation = ExifOrientation.parse(bytes, format: .png)
             return header
         }
+        if format == .gif { return try GIFFrameCounter.header(of: bytes, path: path) }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0

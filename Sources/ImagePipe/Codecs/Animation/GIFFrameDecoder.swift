@@ -194,6 +194,17 @@ final class GIFFrameDecoder: AnimationDecoder {
         for (start, step) in order {
             for row in stride(from: start, to: frame.height, by: step) {
                 guard DGifGetLine(gif, &line, Int32(frame.width)) == GIF_OK else {
+                    if gif.pointee.Error == D_GIF_ERR_EOF_TOO_SOON {
+                        // The data's end code came before the frame was full: a short frame,
+                        // which GIF allows. Browsers leave the rest as the canvas held it; the
+                        // row the code ended in is left so too, and the frame's last data
+                        // blocks are passed over.
+                        var block: UnsafeMutablePointer<GifByteType>?
+                        repeat {
+                            guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw damage("is cut short") }
+                        } while block != nil
+                        return
+                    }
                     guard failOnDamage else {
                         // fail=false: the rows that came, over what the canvas held.
                         finished = true
