@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// 16-bit PNGs decoded by libspng (the PNG library libvips uses) and rounded to 8 bits, where
-/// gdk-pixbuf's loader keeps each sample's high byte: 0x80FF, nearer 129 than 128, became 128,
+/// gdk-pixbuf's loader keeps each sample's high byte: 0xFF00, nearer 254 than 255, became 255,
 /// and a 16-bit gradient lost up to one level everywhere. Rounding is v · 255 / 65535 to the
 /// nearest whole level, what libvips' and Pillow's own conversions do. libspng also checks
 /// every chunk's CRC and reports data cut short as errors.

@@ -239,8 +239,8 @@ enum TIFFDecoder {
         }
     }
 
-    /// A 16-bit sample rounded to the nearest of 256 levels (0x80FF is 129, where keeping the high
-    /// byte gave 128).
+    /// A 16-bit sample rounded to the nearest of 256 levels (0xFF00 is 254, where keeping the high
+    /// byte gives 255).
     @inline(__always) static func eightBits(_ value: UInt16) -> UInt8 {
         UInt8((UInt32(value) * 255 + 32767) / 65535)
     }
