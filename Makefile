@@ -20,6 +20,8 @@ TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver l
 TEST_PACKAGES += python3-numpy
 # Lossless JPEG turns and crops are checked against jpegtran's (libjpeg-turbo-progs).
 TEST_PACKAGES += libjpeg-turbo-progs
+# strace counts how often a run opens its input (OneOpenTests: once).
+TEST_PACKAGES += strace
 # Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
 # Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. The Kubernetes
 # Indexed Job is read with PyYAML (python3-yaml) and its command run for every index. kubectl
@@ -111,6 +113,7 @@ bench: deps
 	python3 Benchmarks/jpeg_defaults.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/photos/batch/0*.jpg
 	python3 Benchmarks/smartcrop.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/root
 	python3 Benchmarks/animation.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+	python3 Benchmarks/codec_speed.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
 # shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a

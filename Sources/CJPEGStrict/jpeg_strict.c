@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 struct strict_error {
     struct jpeg_error_mgr manager;
@@ -238,14 +240,18 @@ int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_w
     return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
 }
 
-int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                               const struct imagepipe_jpeg_watcher *watcher,
-                               struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
+int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
+                                     long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
+                                     const struct imagepipe_jpeg_watcher *watcher,
+                                     struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
-    FILE *file = fopen(path, "rb");
+    /* A copy of the descriptor (the same open file, not a new open) for stdio to own and close,
+     * read from the file's start. */
+    int copy = dup(descriptor);
+    FILE *file = copy >= 0 && lseek(copy, 0, SEEK_SET) == 0 ? fdopen(copy, "rb") : NULL;
     if (!file) {
-        snprintf(message, message_size, "cannot open the file");
+        if (copy >= 0) close(copy);
+        snprintf(message, message_size, "cannot read the file: %s", strerror(errno));
         return -1;
     }
     /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tiffio.h>
+#include <errno.h>
+#include <unistd.h>
 
 /* The name libtiff gives the handle, which it puts before some of its messages. */
 static const char handle_name[] = "TIFF data";
@@ -47,7 +49,9 @@ static TIFFOpenOptions *options_for(struct imagepipe_tiff_messages *messages, in
 
 struct imagepipe_tiff_reader {
     TIFF *tiff;
+    /* The data in memory, or (data NULL) the file behind descriptor, read with pread. */
     const unsigned char *data;
+    int descriptor;
     uint64_t size, offset;
     struct imagepipe_tiff_messages messages;
     TIFFRGBAImage rgba;
@@ -59,6 +63,17 @@ static tmsize_t reader_read(thandle_t handle, void *buffer, tmsize_t size) {
     if (size <= 0 || reader->offset >= reader->size) return 0;
     uint64_t left = reader->size - reader->offset;
     uint64_t count = (uint64_t)size < left ? (uint64_t)size : left;
+    if (!reader->data) {
+        uint64_t done = 0;
+        while (done < count) {
+            ssize_t got = pread(reader->descriptor, (unsigned char *)buffer + done, (size_t)(count - done), (off_t)(reader->offset + done));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) break; /* the file ended early (or cannot be read): libtiff reports a short read */
+            done += (uint64_t)got;
+        }
+        reader->offset += done;
+        return (tmsize_t)done;
+    }
     memcpy(buffer, reader->data + reader->offset, (size_t)count);
     reader->offset += count;
     return (tmsize_t)count;
@@ -89,6 +104,10 @@ static toff_t reader_size(thandle_t handle) { return ((struct imagepipe_tiff_rea
  * bytes into a buffer sized by the strip's byte count, which a damaged file can make huge. */
 static int reader_map(thandle_t handle, void **base, toff_t *size) {
     struct imagepipe_tiff_reader *reader = handle;
+    /* A file is not mapped: one cut short by another program while it is read would end the
+     * process (SIGBUS) where a read gives an error. libtiff then reads each strip into a buffer
+     * it grows as the data comes, never past the file's end. */
+    if (!reader->data) return 0;
     *base = (void *)reader->data;
     *size = reader->size;
     return 1;
@@ -96,8 +115,8 @@ static int reader_map(thandle_t handle, void **base, toff_t *size) {
 
 static void reader_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
 
-imagepipe_tiff_reader *imagepipe_tiff_open(const unsigned char *data, size_t size, int64_t max_alloc,
-                                           struct imagepipe_tiff_messages *failure) {
+static imagepipe_tiff_reader *open_reader(const unsigned char *data, int descriptor, uint64_t size, int64_t max_alloc,
+                                          struct imagepipe_tiff_messages *failure) {
     memset(failure, 0, sizeof *failure);
     struct imagepipe_tiff_reader *reader = calloc(1, sizeof *reader);
     if (!reader) {
@@ -106,6 +125,7 @@ imagepipe_tiff_reader *imagepipe_tiff_open(const unsigned char *data, size_t siz
         return NULL;
     }
     reader->data = data;
+    reader->descriptor = descriptor;
     reader->size = size;
     TIFFOpenOptions *options = options_for(&reader->messages, max_alloc);
     if (options) {
@@ -123,6 +143,16 @@ imagepipe_tiff_reader *imagepipe_tiff_open(const unsigned char *data, size_t siz
         return NULL;
     }
     return reader;
+}
+
+imagepipe_tiff_reader *imagepipe_tiff_open(const unsigned char *data, size_t size, int64_t max_alloc,
+                                           struct imagepipe_tiff_messages *failure) {
+    return open_reader(data, -1, size, max_alloc, failure);
+}
+
+imagepipe_tiff_reader *imagepipe_tiff_open_descriptor(int descriptor, uint64_t size, int64_t max_alloc,
+                                                      struct imagepipe_tiff_messages *failure) {
+    return open_reader(NULL, descriptor, size, max_alloc, failure);
 }
 
 void imagepipe_tiff_close(imagepipe_tiff_reader *reader) {

@@ -69,11 +69,12 @@ int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_w
                           const struct imagepipe_jpeg_watcher *watcher,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
-/* The same, streaming from a file, so the compressed data is never all in memory. */
-int imagepipe_jpeg_decode_file(const char *path, int at_least_width, int at_least_height,
-                               long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                               const struct imagepipe_jpeg_watcher *watcher,
-                               struct imagepipe_jpeg_result *result, char *message, size_t message_size);
+/* The same, streaming from the start of the file open on `descriptor` (which stays open), so
+ * the compressed data is never all in memory. */
+int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
+                                     long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
+                                     const struct imagepipe_jpeg_watcher *watcher,
+                                     struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* Frees everything a decode's result holds except the pixels (those go with the picture). */
 void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);

@@ -44,6 +44,10 @@ typedef struct imagepipe_tiff_reader imagepipe_tiff_reader;
  * when it cannot be read, with libtiff's reason in *failure. */
 imagepipe_tiff_reader *imagepipe_tiff_open(const unsigned char *data, size_t size, int64_t max_alloc,
                                            struct imagepipe_tiff_messages *failure);
+/* Opens the TIFF file behind `descriptor`, `size` bytes long, reading it with pread (the
+ * descriptor's offset is left as it is; the caller keeps and closes the descriptor). */
+imagepipe_tiff_reader *imagepipe_tiff_open_descriptor(int descriptor, uint64_t size, int64_t max_alloc,
+                                                      struct imagepipe_tiff_messages *failure);
 void imagepipe_tiff_close(imagepipe_tiff_reader *reader);
 /* Everything libtiff has said of the reader so far. */
 const struct imagepipe_tiff_messages *imagepipe_tiff_reader_messages(const imagepipe_tiff_reader *reader);

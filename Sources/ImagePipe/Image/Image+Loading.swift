@@ -1,27 +1,33 @@
 extension Image {
     /// Decodes the picture file at `path`; `header`, when the caller has already read it,
-    /// saves reading it again. The format is the header's, and only its loader runs.
+    /// saves reading it again, and its decoder goes on from the file the header read opened
+    /// (`ImageHeader.source`): each input is opened once. The format is the header's, and only
+    /// its decoder runs.
     public static func load(path: String, options: LoadOptions = LoadOptions(), header known: ImageHeader? = nil) throws -> Image {
         let header = try known ?? ImageHeader.read(path: path, options: options)
         try header.checkPixels(limit: options.maxPixels, path: path)
         guard let format = SourceFormat(rawValue: header.format), options.allowedFormats.contains(format) else {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
         }
-        // An animation is cut to its first frame in memory (a GIF's LZW codes are checked there);
-        // a FIFO or device cannot be read twice; libheif reads a HEIF container from memory,
-        // libwebp a WebP, libspng a 16-bit PNG and libtiff a TIFF; an opt-in format goes to its
-        // own process.
-        if format.isAnimated || format.isHEIF || !ImageFile.isRegularFile(path) || options.isolates(format) || format == .webp && options.failOnDamage
-            || format == .png && SixteenBitPNG.isSixteenBit(path: path) || format == .tiff {
+        // A FIFO or device (no file to open) can be read only once: whole, then decoded.
+        guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else {
             return try decode(ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), options: options, path: path)
         }
         if format == .jpeg {
-            return try StrictJPEG.finished(decodeRawJPEG(path: path, header: header, options: options, watcher: nil),
+            return try StrictJPEG.finished(StrictJPEG.decodeRaw(file: file, orientation: header.orientation, options: options, watcher: nil),
                                            orientation: header.orientation, options: options, path: path)
+        }
+        if format == .tiff { return try TIFFDecoder.decode(.file(file), options: options, path: path) }
+        // An animation is cut to its first frame in memory (a GIF's LZW codes are checked there);
+        // libheif reads a HEIF container from memory, libwebp a WebP and libspng a 16-bit PNG; an
+        // opt-in format goes to its own process.
+        let sixteenBitPNG = try format == .png && SixteenBitPNG.isSixteenBit(file.prefix(25))
+        if format.isAnimated || format.isHEIF || options.isolates(format) || format == .webp && options.failOnDamage || sixteenBitPNG {
+            return try decode(file.readAll(), options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
         let check = format == .png && options.failOn > .none ? PNGDataCheck() : nil
-        try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
+        try file.readChunks(deadline: options.deadline) { chunk in
             check?.feed(chunk)
             return try decoder.write(chunk)
         }
@@ -31,12 +37,13 @@ extension Image {
     }
 
     /// libjpeg's decode of a JPEG file whose header passed `load`'s checks (or `Load.describe`'s),
-    /// before the EXIF turn and color management (`StrictJPEG.finished`); `watcher` hears of the
-    /// rows as they come.
+    /// from the file the header read opened, before the EXIF turn and color management
+    /// (`StrictJPEG.finished`); `watcher` hears of the rows as they come.
     static func decodeRawJPEG(path: String, header: ImageHeader, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
-        // libjpeg reads the file itself: judge its size first.
-        try ImageFile.checkSize(path: path, limit: options.maxInputBytes)
-        return try StrictJPEG.decodeRaw(path: path, orientation: header.orientation, options: options, watcher: watcher)
+        guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else {
+            throw ImageError(.unreadable, path: path, reason: "not a regular file")
+        }
+        return try StrictJPEG.decodeRaw(file: file, orientation: header.orientation, options: options, watcher: watcher)
     }
 
     /// Decodes a picture held in memory (any format `options` allows).
@@ -48,7 +55,7 @@ extension Image {
         if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
-        if format == .tiff { return try TIFFDecoder.decode(contiguous, options: options, path: path) }
+        if format == .tiff { return try TIFFDecoder.decode(.bytes(contiguous), options: options, path: path) }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
         }

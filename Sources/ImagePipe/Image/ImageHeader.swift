@@ -10,12 +10,28 @@ public struct ImageHeader: Hashable, Sendable {
     public var orientation: Int
     /// How many frames an animated GIF or WebP holds.
     public var frameCount: Int
+    /// The file the header was read from, kept open for its decoder (`Image.load`), so that
+    /// each input is opened once; nil for a header read from memory or a stream.
+    public var source: OpenedFile?
 
     public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1) {
         self.storedSize = storedSize
         self.format = format
         self.orientation = orientation
         self.frameCount = frameCount
+    }
+
+    /// Headers are equal when they say the same: the open file travels with a header but is
+    /// not part of what it says.
+    public static func == (a: ImageHeader, b: ImageHeader) -> Bool {
+        a.storedSize == b.storedSize && a.format == b.format && a.orientation == b.orientation && a.frameCount == b.frameCount
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storedSize)
+        hasher.combine(format)
+        hasher.combine(orientation)
+        hasher.combine(frameCount)
     }
 
     /// `an animated GIF of 12 frames`; nil for a still picture.
@@ -60,18 +76,31 @@ public struct ImageHeader: Hashable, Sendable {
     }
 
     /// Reads the header of the file at `path`: its format from the first bytes (refused unless
-    /// `options` allows it), then the size from a loader for that format alone, fed only until it
-    /// knows the size. Animations are read whole (within `maxInputBytes`) to count their frames,
-    /// and TIFFs for libtiff, whose directory may lie anywhere in the file (libtiff writes it after
-    /// the pixels).
+    /// `options` allows it), then the size from a reader for that format alone, fed only until it
+    /// knows the size. Animations are read whole (within `maxInputBytes`) to count their frames;
+    /// libtiff reads a TIFF's directory where it lies (libtiff writes it after the pixels). A
+    /// regular file stays open in the header's `source`, for the decoder to go on from.
     public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageHeader {
+        guard let file = try OpenedFile.open(path: path, limit: options.maxInputBytes) else {
+            // A FIFO or device: read as its bytes come.
+            return try read(path: path, options: options, file: nil) { body in
+                try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline, body)
+            }
+        }
+        var header = try read(path: path, options: options, file: file) { body in try file.readChunks(deadline: options.deadline, body) }
+        header.source = file
+        return header
+    }
+
+    private static func read(path: String, options: LoadOptions, file: OpenedFile?,
+                             chunks: (_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void) throws -> ImageHeader {
         var format: SourceFormat?
         var decoder: PixbufDecoder?
         var jpeg: JPEGHeader.Reader?
         var png: PNGHeader?
         var gif: GIFFrameCounter?
         var whole: [UInt8] = []
-        try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
+        try chunks { chunk in
             if format == nil {
                 let identified = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
                 format = identified
@@ -81,6 +110,8 @@ public struct ImageHeader: Hashable, Sendable {
                     whole = [] // the first bytes alone: see below
                 } else if identified == .gif && !options.isolates(identified) {
                     gif = GIFFrameCounter()
+                } else if identified == .tiff, file != nil {
+                    return false // libtiff reads the file where it needs to
                 } else if !identified.isAnimated && !identified.isHEIF && identified != .tiff && !options.isolates(identified) {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
@@ -111,6 +142,7 @@ public struct ImageHeader: Hashable, Sendable {
         }
         if let jpeg { return try jpeg.finished().imageHeader }
         if let gif { return try gif.header(path: path) }
+        if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }

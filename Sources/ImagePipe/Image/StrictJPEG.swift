@@ -13,11 +13,13 @@ enum StrictJPEG {
     /// The pixels of a file (streamed from it) as libjpeg gives them (CMYK made RGB), not yet
     /// turned or color managed, with the metadata: what `finished` completes. `watcher` hears of
     /// the rows as they come.
-    static func decodeRaw(path: String, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
+    static func decodeRaw(file: OpenedFile, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
         func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
-            try Self.decode(orientation: orientation, options: options, path: path, watcher: watcher) { target, maxPixels, limits, result, message, count in
-                imagepipe_jpeg_decode_file(path, target.width, target.height, maxPixels, options.failOn.jpegLevel, limits, watching,
-                                           result, message, count)
+            try withExtendedLifetime(file) {
+                try Self.decode(orientation: orientation, options: options, path: file.path, watcher: watcher) { target, maxPixels, limits, result, message, count in
+                    imagepipe_jpeg_decode_descriptor(file.descriptor, target.width, target.height, maxPixels, options.failOn.jpegLevel, limits,
+                                                     watching, result, message, count)
+                }
             }
         }
         guard var watching = watcher?.watcher else { return try decode(watching: nil) }

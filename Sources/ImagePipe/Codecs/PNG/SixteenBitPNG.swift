@@ -15,16 +15,6 @@ enum SixteenBitPNG {
         return start.count == 25 && start[24] == 16
     }
 
-    /// Whether the PNG file at `path` has 16 bits a sample (its first 25 bytes say).
-    static func isSixteenBit(path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var start = [UInt8](repeating: 0, count: 25)
-        let got = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 25, 0) }
-        return got == 25 && isSixteenBit(start)
-    }
-
     /// The picture, RGB or RGBA (alpha when the PNG has an alpha channel or a tRNS color), its
     /// samples rounded to 8 bits. Profile, EXIF and orientation are the caller's.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {

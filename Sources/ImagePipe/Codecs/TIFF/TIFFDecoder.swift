@@ -8,9 +8,20 @@ import CTiffCodec
 /// through the RGBA interface in storage order. The picture is then turned by its orientation tag
 /// and color managed as every decode is. Only the first directory is read.
 enum TIFFDecoder {
+    /// Where libtiff reads a TIFF from: data in memory, or a file it reads where it needs to, so
+    /// that the header read takes only the directory, wherever it lies.
+    enum Input {
+        case bytes([UInt8])
+        case file(OpenedFile)
+    }
+
     /// The header of TIFF data: the first directory's size and orientation.
     static func header(of bytes: [UInt8], path: String?) throws -> ImageHeader {
-        try withReader(bytes, options: LoadOptions(), path: path) { reader in
+        try header(of: .bytes(bytes), path: path)
+    }
+
+    static func header(of input: Input, path: String?) throws -> ImageHeader {
+        try withReader(input, options: LoadOptions(), path: path) { reader in
             let fields = try readFields(reader, path: path)
             return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
                                orientation: orientation(of: fields))
@@ -19,7 +30,7 @@ enum TIFFDecoder {
 
     /// The first directory's ICC profile and XMP packet, without decoding the pixels (`imagepipe info`).
     static func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata {
-        try withReader(bytes, options: LoadOptions(), path: path) { reader in
+        try withReader(.bytes(bytes), options: LoadOptions(), path: path) { reader in
             let fields = try readFields(reader, path: path)
             return ImageMetadata(sourceProfile: copied(fields.icc, fields.icc_size), xmp: copied(fields.xmp, fields.xmp_size))
         }
@@ -27,8 +38,8 @@ enum TIFFDecoder {
 
     /// Decodes the first directory of TIFF data to 8-bit RGB or RGBA: turned by its orientation
     /// tag when `options.applyOrientation`, its profile and XMP kept, color managed.
-    static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        try withReader(bytes, options: options, path: path) { reader in
+    static func decode(_ input: Input, options: LoadOptions, path: String?) throws -> Image {
+        try withReader(input, options: options, path: path) { reader in
             var fields = try readFields(reader, path: path)
             let size = Size(Int(fields.width), Int(fields.height))
             // Before any pixel memory: the size is the directory's word alone.
@@ -61,19 +72,28 @@ enum TIFFDecoder {
 
     // MARK: libtiff
 
-    /// Opens `bytes` with libtiff for the length of `body`. No single allocation of libtiff's
+    /// Opens `input` with libtiff for the length of `body`. No single allocation of libtiff's
     /// may be larger than 8 bytes for each pixel the limit allows (a 16-bit RGBA strip of the
     /// largest picture), at least 64 MiB: a directory that claims more is refused by libtiff.
-    private static func withReader<T>(_ bytes: [UInt8], options: LoadOptions, path: String?,
+    private static func withReader<T>(_ input: Input, options: LoadOptions, path: String?,
                                       _ body: (OpaquePointer) throws -> T) throws -> T {
         let cap = options.maxPixels.map { Int64(max(64 << 20, min($0, Int.max / 8) * 8)) } ?? 0
-        return try bytes.withUnsafeBufferPointer { data in
+        func run(_ open: (inout imagepipe_tiff_messages) -> OpaquePointer?) throws -> T {
             var failure = imagepipe_tiff_messages()
-            guard let reader = imagepipe_tiff_open(data.baseAddress, data.count, cap, &failure) else {
+            guard let reader = open(&failure) else {
                 throw ImageError(.corrupt, path: path, reason: "libtiff cannot read it: \(text(of: failure.error))")
             }
             defer { imagepipe_tiff_close(reader) }
             return try body(reader)
+        }
+        switch input {
+        case let .bytes(bytes):
+            return try bytes.withUnsafeBufferPointer { data in try run { imagepipe_tiff_open(data.baseAddress, data.count, cap, &$0) } }
+        case let .file(file):
+            // The file is kept alive (and its descriptor open) until libtiff is done with it.
+            return try withExtendedLifetime(file) {
+                try run { imagepipe_tiff_open_descriptor(file.descriptor, UInt64(file.size), cap, &$0) }
+            }
         }
     }
 
