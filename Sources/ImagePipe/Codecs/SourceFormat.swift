@@ -47,8 +47,8 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     /// Whether libheif reads the format (rather than a gdk-pixbuf loader).
     var isHEIF: Bool { self == .avif || self == .heif }
 
-    /// Whether the format can hold several frames that a loader would decode all at once.
-    var isAnimated: Bool { self == .gif || self == .webp }
+    /// Whether the format can hold several frames.
+    var isAnimated: Bool { Codec.of(self).frames }
 
     /// How many leading bytes `sniff` looks at.
     static let sniffLength = 512

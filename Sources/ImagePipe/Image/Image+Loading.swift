@@ -18,11 +18,11 @@ extension Image {
                                            orientation: header.orientation, options: options, path: path)
         }
         if format == .tiff { return try TIFFDecoder.decode(.file(file), options: options, path: path) }
-        // An animation is cut to its first frame in memory (a GIF's LZW codes are checked there);
-        // libheif reads a HEIF container from memory, libwebp a WebP and libspng a 16-bit PNG; an
-        // opt-in format goes to its own process.
+        // A decoder that reads from memory gets the whole file (`Codec.wholeFile`): an animation
+        // is cut to its first frame there (a GIF's LZW codes are checked), libheif reads a HEIF
+        // container, libwebp a WebP, libspng a 16-bit PNG; an opt-in format goes to its own process.
         let sixteenBitPNG = try format == .png && SixteenBitPNG.isSixteenBit(file.prefix(25))
-        if format.isAnimated || format.isHEIF || options.isolates(format) || format == .webp && options.failOnDamage || sixteenBitPNG {
+        if Codec.of(format).wholeFile || sixteenBitPNG {
             return try decode(file.readAll(), options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)

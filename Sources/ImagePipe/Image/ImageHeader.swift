@@ -112,7 +112,7 @@ public struct ImageHeader: Hashable, Sendable {
                     gif = GIFFrameCounter()
                 } else if identified == .tiff, file != nil {
                     return false // libtiff reads the file where it needs to
-                } else if !identified.isAnimated && !identified.isHEIF && identified != .tiff && !options.isolates(identified) {
+                } else if !Codec.of(identified).wholeFile && identified != .tiff {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
             }

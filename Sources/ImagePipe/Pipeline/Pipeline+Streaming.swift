@@ -21,7 +21,8 @@ extension Pipeline {
 
     /// The `save` stage and the file it writes when this input can be streamed, else nil.
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String)? {
-        guard let load = source as? Load, let save = sink as? Save, prepared.description.header?.format == "jpeg",
+        guard let load = source as? Load, let save = sink as? Save,
+              let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
               prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, StripChain.levels(of: transforms) != nil,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), target.format == .jpeg else { return nil }

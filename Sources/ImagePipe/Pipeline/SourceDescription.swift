@@ -13,20 +13,23 @@ public struct SourceDescription: Sendable {
         self.orientation = orientation
     }
 
+    /// Whether the format's decoder can decode reduced (`Codec.reducedDecode`).
+    var decodesReduced: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codec.of($0).reducedDecode } ?? false }
+
     /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
     public var turned: Bool { (5...8).contains(orientation) }
 
     /// The size a decode allowed to shrink to no smaller than `atLeast` gives: the smallest DCT
     /// scaling of a JPEG that is still that large, else the full size.
     public func reducedSize(atLeast target: Size) -> Size {
-        guard let header, header.format == "jpeg" else { return size }
+        guard decodesReduced, let header else { return size }
         let reduced = PixbufDecoder.jpegReducedSize(stored: header.storedSize, atLeast: turned ? target.transposed : target)
         return turned ? reduced.transposed : reduced
     }
 
     /// The DCT scaling (2, 4 or 8) that gave a decode of `decoded` size, or nil for a full one.
     public func reduction(ofDecoded decoded: Size) -> Int? {
-        guard decoded != size, let header, header.format == "jpeg" else { return nil }
+        guard decoded != size, decodesReduced, let header else { return nil }
         let stored = turned ? decoded.transposed : decoded
         return [2, 4, 8].first { d in
             (header.storedSize.width + d - 1) / d == stored.width && (header.storedSize.height + d - 1) / d == stored.height
