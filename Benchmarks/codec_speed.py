@@ -10,12 +10,20 @@ file, decodes every pixel and writes the same format with the same settings:
   TIFF strips, deflate   imagepipe run -e 'save tiff-compression=deflate' in.tif -o out.tif
                          vips copy in.tif out.tif[compression=deflate,predictor=horizontal]
   TIFF strips, none / lzw / jpeg q80, and 256x256 tiles with deflate: likewise
-  PNG, level 6           imagepipe run in.png -o out.png   /   vips copy in.png out.png[compression=6]
+  PNG, level 6           imagepipe run in.png -o out.png   /   vips copy in.png out.png[compression=6,filter=all]
 
 Pillow's and ImageMagick's commands are the same work through their own APIs. Time is the best
 wall time of ROUNDS runs, memory the peak resident set of one; the output is decoded again and
 checked against the input (lossless tasks must be exact; the JPEG task's PSNR is shown), so a
 tool that skipped work would show. Ratios are to libvips' time and memory.
+
+Then libvips' own "Speed and Memory Use" task on the same picture as a tiled TIFF (256x256,
+uncompressed), in and out: crop 100 pixels off each edge, shrink by 10 % with a bilinear
+kernel, a 3x3 sharpening convolution, save. libvips runs it as its benchmark does, in one
+pyvips process with sequential access (pyvips is installed by `make bench` into
+Benchmarks/work/pylib); ImagePipe as one pipeline:
+
+  crop 100,100,4800x4800 | resize 4320x4320 kernel=linear | convolve 3x3 -1,-1,-1,-1,16,-1,-1,-1,-1 scale=8 | save tile=256 tiff-compression=none
 
 usage: codec_speed.py IMAGEPIPE
 """
@@ -45,7 +53,9 @@ TASKS = {
     "TIFF tiles 256, deflate": ("in-tiled.tif", "tiff-compression=deflate tile=256",
                                 "compression=deflate,predictor=horizontal,tile,tile-width=256,tile-height=256",
                                 None, "-compress zip -define tiff:predictor=2 -define tiff:tile-geometry=256x256"),
-    "PNG, level 6": ("in.png", "compression=6", "compression=6", {"compress_level": 6}, "-quality 65"),
+    # libvips filters no row by default; filter=all chooses each row's filter, as ImagePipe,
+    # Pillow and ImageMagick do, so that all four do the same work.
+    "PNG, level 6": ("in.png", "compression=6", "compression=6,filter=all", {"compress_level": 6}, "-quality 65"),
 }
 
 
@@ -94,6 +104,36 @@ def commands(imagepipe, work, task, out):
     return {tool: (command, written[tool]) for tool, command in tools.items()}
 
 
+PYLIB = os.path.join(HERE, "work", "pylib")
+SPEED_TASK = "libvips' Speed and Memory task, tiled TIFF"
+PYVIPS_TASK = """import sys
+sys.path.insert(0, {pylib!r})
+import pyvips
+im = pyvips.Image.new_from_file({source!r}, access='sequential')
+im = im.crop(100, 100, im.width - 200, im.height - 200)
+im = im.reduce(1.0 / 0.9, 1.0 / 0.9, kernel='linear')
+mask = pyvips.Image.new_from_array([[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]], scale=8)
+im = im.conv(mask, precision='integer')
+im.write_to_file({out!r} + '[tile,tile-width=256,tile-height=256,compression=none]')
+"""
+
+
+def speed_task(imagepipe, work):
+    """{tool: (command, file written)} for libvips' Speed and Memory task, or {} without pyvips."""
+    source = f"{work}/in-speed.tif"
+    if not os.path.exists(source):
+        subprocess.run(["vips", "copy", f"{work}/source.ppm", f"{source}[tile,tile-width=256,tile-height=256,compression=none]"], check=True)
+    inner = SIDE - 200
+    pipeline = (f"crop 100,100,{inner}x{inner} | resize {inner * 9 // 10}x{inner * 9 // 10} kernel=linear "
+                "| convolve 3x3 -1,-1,-1,-1,16,-1,-1,-1,-1 scale=8 | save tile=256 tiff-compression=none")
+    tools = {"ImagePipe": (f"{imagepipe} run -q -e '{pipeline}' {source} -o {work}/speed-imagepipe.tif", f"{work}/speed-imagepipe.tif")}
+    script = f"{work}/speed.py"
+    open(script, "w").write(PYVIPS_TASK.format(pylib=PYLIB, source=source, out=f"{work}/speed-libvips.tif"))
+    if subprocess.run(["/usr/bin/python3", script], capture_output=True).returncode == 0:
+        tools["libvips"] = (f"/usr/bin/python3 {script}", f"{work}/speed-libvips.tif")
+    return tools
+
+
 def has_imagemagick():
     try:
         return "ImageMagick" in subprocess.run(["convert", "-version"], capture_output=True, text=True).stdout
@@ -116,9 +156,12 @@ def main():
         print(f"Read, decode and write again a {SIDE}x{SIDE} RGB photo; best of {ROUNDS}; ratios to libvips.\n")
         print("| task | tool | time | × libvips | peak MiB | × libvips | bytes | check |")
         print("|---|---|---|---|---|---|---|---|")
-        for task in TASKS:
+        for task in list(TASKS) + [SPEED_TASK]:
             out = f"{work}/out-{len(task)}"
-            tools = commands(imagepipe, work, task, out)
+            tools = speed_task(imagepipe, work) if task == SPEED_TASK else commands(imagepipe, work, task, out)
+            if "libvips" not in tools:
+                print(f"| {task} | (pyvips is not installed: python3 -m pip install --target {PYLIB} pyvips) | | | | | | |")
+                continue
             results = {}
             for tool, (command, _) in tools.items():
                 times, peak = [], 0.0
@@ -132,8 +175,12 @@ def main():
             for tool, (seconds, peak) in results.items():
                 written = tools[tool][1]
                 decoded = np.asarray(Image.open(written).convert("RGB"))
-                quality = psnr(decoded, reference)
-                if "jpeg" in task:
+                quality = psnr(decoded, reference) if decoded.shape == reference.shape else None
+                if task == SPEED_TASK:
+                    # The same work: each output against libvips' (the kernels' rounding differs).
+                    other = np.asarray(Image.open(tools["libvips"][1]).convert("RGB"))
+                    check = f"{psnr(decoded, other):.2f} dB against libvips'" if decoded.shape == other.shape else f"size {decoded.shape}"
+                elif "jpeg" in task:
                     check = f"{quality:.2f} dB"
                 else:
                     check = "exact" if quality == float("inf") else f"NOT EXACT ({quality:.2f} dB)"
