@@ -24,6 +24,8 @@ public struct ImagePipeCommand: Sendable {
           compare      Compare two pictures: PSNR, SSIM, largest and mean difference, a diff picture
           edit         Choose a crop by hand in a browser; prints the pipeline line
           report       Merge the ledgers of a batch's shards: totals, failures, missing inputs
+          serve        Serve the pictures of a folder over HTTP, through pipelines in their addresses
+          url          Write (and sign) the address serve answers with a picture
           man          Print the manual page, imagepipe(1)
           completions  Print a completion script for bash, zsh or fish
 
@@ -118,12 +120,14 @@ public struct ImagePipeCommand: Sendable {
             case "report": return try ReportCommand().main(rest)
             case "info": return try InfoCommand().main(rest)
             case "compare": return try CompareCommand().main(rest)
+            case "serve": return try ServeCommand(registry: registry).main(rest)
+            case "url": return try URLCommand(registry: registry).main(rest)
             case "man":
                 Console.output(Manual(registry: registry).page)
                 return 0
             case "completions": return try Completions(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit", "report", "info", "compare", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit", "report", "serve", "url", "info", "compare", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {

@@ -10,6 +10,7 @@ struct Manual {
     static let commands: [(name: String, help: String)] = [
         ("run", RunCommand.help), ("check", CheckCommand.help), ("explain", ExplainCommand.help),
         ("stages", StagesCommand.help), ("info", InfoCommand.help), ("compare", CompareCommand.help), ("edit", EditCommand.help), ("report", ReportCommand.help),
+        ("serve", ServeCommand.help), ("url", URLCommand.help),
     ]
 
     var page: String {

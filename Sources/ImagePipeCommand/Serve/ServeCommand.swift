@@ -1,0 +1,126 @@
+import CSoup
+import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `imagepipe serve --root DIR …`: the pipelines as an image service over HTTP.
+struct ServeCommand {
+    let registry: Registry
+
+    static let help = """
+        usage: imagepipe serve --root DIR [--listen ADDR:PORT] (--key HEX --salt HEX | --unsigned)
+                               [--signature-size N] [--workers N] [--queue N] [--max-age SECONDS]
+                               [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
+
+        Serves the pictures under DIR through pipelines written in their addresses:
+
+          GET /SIGNATURE/PIPELINE/SOURCE[@EXTENSION]
+
+        PIPELINE is the pipeline's text in URL-safe base64 without padding (`-` for none),
+        SOURCE a path under DIR, and @webp, @avif, @jpg, @png or @gif the format to answer in;
+        without it the format is the
+        best the request's Accept header takes (AVIF, then WebP), else the source's own, else
+        JPEG, with Vary: Accept. `imagepipe url` writes and signs addresses.
+
+        SIGNATURE is imgproxy's: URL-safe base64 of HMAC-SHA256(KEY, SALT + "/PIPELINE/SOURCE…"),
+        the path with its percent-escapes decoded, KEY and SALT given in hex; with
+        --signature-size N only its first N bytes (8 to 32).
+        --unsigned serves any signature segment: only for a server nobody else can reach.
+
+        A picture is answered with its ETag (from the source file's identity, the pipeline and
+        the format) and Cache-Control: public, max-age (default 31536000, a year, as imgproxy's);
+        If-None-Match gets 304. Errors are JSON, {"status": N, "error": "..."}: 400 pipeline,
+        403 signature or a source outside DIR (no `..`, links out of DIR refused), 404 no such
+        source, 413 too large, 415 format, 422 damaged picture, 503 with Retry-After when every
+        worker is busy and the queue is full (or the server is stopping), 504 time limit.
+        A pipeline may not read or write other files: no paths in load, save or composite, no tee
+        or branch.
+
+        GET /health answers {"status": "ok"} (503 while stopping); GET /metrics the counters in
+        Prometheus' text format. Each request is logged on standard error as a JSON line.
+        SIGTERM stops taking requests (503) and exits once those in flight are answered; SIGINT
+        exits at once.
+
+        Options:
+          --root DIR             The folder the sources lie in (required)
+          --listen ADDR:PORT     Where to listen (default 127.0.0.1:8080; port 0: a free one, printed)
+          --key HEX, --salt HEX  The signature's key and salt
+          --unsigned             Serve without signatures
+          --signature-size N     Signature bytes, 8 to 32 (default 32)
+          --workers N            Pictures made at once (default: the number of cores)
+          --queue N              Requests that may wait for a worker (default 4 × workers)
+          --max-age SECONDS      Cache-Control max-age of pictures (default 31536000)
+        \(PipelineArguments.decodeHelp)
+        \(LimitOptions.help)
+          -h, --help             Show this help
+        """
+
+    func main(_ arguments: [String]) throws -> Int32 {
+        guard let parser = try OptionParser.parse(arguments, options: [
+            .init(names: ["--root"], takesValue: true),
+            .init(names: ["--listen"], takesValue: true),
+            .init(names: ["--key"], takesValue: true),
+            .init(names: ["--salt"], takesValue: true),
+            .init(names: ["--unsigned"], takesValue: false),
+            .init(names: ["--signature-size"], takesValue: true),
+            .init(names: ["--workers"], takesValue: true),
+            .init(names: ["--queue"], takesValue: true),
+            .init(names: ["--max-age"], takesValue: true),
+        ] + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
+        guard parser.positionals.isEmpty else { throw UsageError("serve takes no file names: give the folder with --root DIR") }
+        guard let rootText = parser.last("--root") else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
+        var status = stat()
+        guard let root = ImageFile.realPath(rootText), stat(root, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw UsageError("--root: '\(rootText)' is not a folder")
+        }
+        let signature = try Self.signature(parser)
+        let (host, port) = try Self.listenAddress(parser.last("--listen") ?? "127.0.0.1:8080")
+        func count(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+            guard let text = parser.last(name) else { return value }
+            guard let number = Int(text), range.contains(number) else { throw UsageError("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'") }
+            return number
+        }
+        let workers = try count("--workers", default: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), range: 1...256)
+        let queue = try count("--queue", default: 4 * workers, range: 0...100_000)
+        let maxAge = try count("--max-age", default: 31_536_000, range: 0...315_360_000)
+        var loadOptions = try PipelineArguments.outputContext(parser).loadOptions
+        try LimitOptions.apply(parser, to: &loadOptions)
+        let configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
+                                                      timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
+                                                      compiler: PipelineCompiler(registry: registry))
+        return try MainActor.assumeIsolated {
+            let server = try ServeServer(configuration: configuration, listen: host, port: port)
+            Console.error("imagepipe serve: listening on \(server.address) (\(workers) workers, queue \(queue)\(signature == nil ? ", unsigned" : ""))")
+            return server.run()
+        }
+    }
+
+    /// The signature's key, salt and size, or nil with --unsigned.
+    static func signature(_ parser: OptionParser) throws -> URLSignature? {
+        let size = try parser.last("--signature-size").map { text in
+            guard let size = Int(text), (8...32).contains(size) else { throw UsageError("--signature-size needs a number of bytes from 8 to 32, got '\(text)'") }
+            return size
+        } ?? 32
+        if parser.has("--unsigned") {
+            guard !parser.has("--key"), !parser.has("--salt") else { throw UsageError("--unsigned and --key/--salt exclude each other") }
+            return nil
+        }
+        guard let keyText = parser.last("--key"), let saltText = parser.last("--salt") else {
+            throw UsageError("give --key HEX and --salt HEX to sign addresses (as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT), or --unsigned")
+        }
+        guard let key = URLSignature.bytes(hex: keyText) else { throw UsageError("--key needs an even number of hexadecimal digits") }
+        guard let salt = URLSignature.bytes(hex: saltText) else { throw UsageError("--salt needs an even number of hexadecimal digits") }
+        return URLSignature(key: key, salt: salt, size: size)
+    }
+
+    /// `ADDR:PORT`, `[IPv6]:PORT` or `:PORT` (all interfaces).
+    static func listenAddress(_ text: String) throws -> (String, UInt32) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt32(text[text.index(after: colon)...]), port <= 65_535 else {
+            throw UsageError("--listen needs ADDR:PORT (like 127.0.0.1:8080 or :8080), got '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+}

@@ -1,0 +1,61 @@
+import Dispatch
+import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One request's work, run on a worker thread: the source through the pipeline, written by the
+/// pipeline's `save` into a private scratch file and read back as the response's bytes. A run
+/// past its time limit is told to stop (its cancellation and its decode deadline) and fails.
+struct ServeJob: Sendable {
+    /// The source's real path, under the root.
+    let source: String
+    /// The source as the address names it, for messages.
+    let name: String
+    let pipeline: Pipeline
+    let format: ImageFormat
+    let loadOptions: LoadOptions
+    /// Seconds the work may take; nil for no limit.
+    let timeout: Double?
+    /// The file the pipeline writes, removed once read.
+    let scratch: String
+
+    func run() -> Result<[UInt8], ServeError> {
+        var options = loadOptions
+        let cancellation = Cancellation()
+        if let timeout {
+            options.deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { cancellation.cancel() }
+        }
+        var context = RunContext(input: source, output: scratch, outputFormat: format, loadOptions: options)
+        context.cancellation = cancellation
+        defer { unlink(scratch) }
+        do {
+            _ = try pipeline.run(in: context)
+            return .success(try ImageFile.readAll(path: scratch, limit: nil))
+        } catch {
+            return .failure(Self.failure(error, name: name, stopped: cancellation.isCancelled))
+        }
+    }
+
+    /// The status and message of a failed run: the picture's fault (413, 415, 422), the
+    /// pipeline's (400), the time limit (504), else the server's (500). Messages name the source
+    /// as the address does, never by its path on the server.
+    static func failure(_ error: any Error, name: String, stopped: Bool) -> ServeError {
+        if stopped { return ServeError(504, "\(name): took longer than the time limit; stopped") }
+        if let error = error as? ImageError {
+            let status: UInt32 = switch error.kind {
+            case .unsupported: 415
+            case .tooLarge: 413
+            case .corrupt: 422
+            case .timedOut, .interrupted: 504
+            case .unreadable: 404
+            case .geometry: 400
+            case .unwritable: 500
+            }
+            return ServeError(status, "\(name): \(error.kind.rawValue): \(error.reason)")
+        }
+        if error is StageError || error is ArgumentError { return ServeError(400, "\(name): \(error)") }
+        return ServeError(500, "\(name): the picture could not be made")
+    }
+}

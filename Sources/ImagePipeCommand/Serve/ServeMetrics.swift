@@ -1,0 +1,39 @@
+/// What `/metrics` reports, in Prometheus' text format: requests by status, their durations
+/// as a histogram, bytes sent, requests refused for want of room, and requests in flight.
+@MainActor
+final class ServeMetrics {
+    private var byStatus: [UInt32: Int] = [:]
+    /// Upper bounds of the duration buckets, in seconds.
+    private let bounds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    private lazy var buckets = [Int](repeating: 0, count: bounds.count)
+    private var count = 0
+    private var sum = 0.0
+    private var bytesOut = 0
+    /// Requests answered 503 because every worker was busy and the queue full.
+    var refused = 0
+
+    func record(status: UInt32, seconds: Double, bytesOut: Int) {
+        byStatus[status, default: 0] += 1
+        for (index, bound) in bounds.enumerated() where seconds <= bound { buckets[index] += 1 }
+        count += 1
+        sum += seconds
+        self.bytesOut += bytesOut
+    }
+
+    func text(inFlight: Int) -> String {
+        var lines = ["# HELP imagepipe_requests_total Requests answered, by status.", "# TYPE imagepipe_requests_total counter"]
+        for (status, number) in byStatus.sorted(by: { $0.key < $1.key }) { lines.append("imagepipe_requests_total{code=\"\(status)\"} \(number)") }
+        lines += ["# HELP imagepipe_request_duration_seconds Time from a request's arrival to its response.",
+                  "# TYPE imagepipe_request_duration_seconds histogram"]
+        for (bound, number) in zip(bounds, buckets) { lines.append("imagepipe_request_duration_seconds_bucket{le=\"\(bound)\"} \(number)") }
+        lines += ["imagepipe_request_duration_seconds_bucket{le=\"+Inf\"} \(count)",
+                  "imagepipe_request_duration_seconds_sum \(sum)", "imagepipe_request_duration_seconds_count \(count)",
+                  "# HELP imagepipe_response_bytes_total Bytes of response bodies.", "# TYPE imagepipe_response_bytes_total counter",
+                  "imagepipe_response_bytes_total \(bytesOut)",
+                  "# HELP imagepipe_requests_refused_total Requests answered 503: every worker busy, the queue full.",
+                  "# TYPE imagepipe_requests_refused_total counter", "imagepipe_requests_refused_total \(refused)",
+                  "# HELP imagepipe_requests_in_flight Requests at work or waiting for a worker.", "# TYPE imagepipe_requests_in_flight gauge",
+                  "imagepipe_requests_in_flight \(inFlight)"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

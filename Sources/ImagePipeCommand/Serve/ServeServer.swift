@@ -1,0 +1,308 @@
+import CSoup
+import Dispatch
+import ImagePipe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `imagepipe serve`'s HTTP server: libsoup 3 on the GLib main loop, which reads requests and
+/// writes responses for every connection without blocking, so a slow client holds no worker.
+/// The picture work runs on `workers` threads beside the loop: a request for a picture is
+/// paused, handed to a worker, and resumed with its response when the work is done. At most
+/// `workers + queue` requests are at work or waiting; past that a request is answered 503 with
+/// Retry-After at once.
+@MainActor
+final class ServeServer {
+    struct Configuration: Sendable {
+        /// The real path of the folder the sources lie in.
+        let root: String
+        /// nil: unsigned addresses are served (`--unsigned`).
+        let signature: URLSignature?
+        let workers: Int
+        let queue: Int
+        let loadOptions: LoadOptions
+        let timeout: Double?
+        /// Cache-Control max-age of a picture, in seconds.
+        let maxAge: Int
+        let compiler: PipelineCompiler
+    }
+
+    struct Response {
+        var status: UInt32
+        var contentType: String
+        var body: [UInt8]
+        var headers: [(String, String)] = []
+
+        static func json(_ status: UInt32, _ value: JSONValue, headers: [(String, String)] = []) -> Response {
+            Response(status: status, contentType: "application/json", body: Array((value.text + "\n").utf8), headers: headers)
+        }
+
+        static func error(_ error: ServeError, headers: [(String, String)] = []) -> Response {
+            json(error.status, .object([("status", .number(Double(error.status))), ("error", .string(error.message))]), headers: headers)
+        }
+    }
+
+    let configuration: Configuration
+    private(set) var address = ""
+    private let server: UnsafeMutablePointer<SoupServer>
+    private let loop: OpaquePointer
+    private let scratch: String
+    private let workerSlots: DispatchSemaphore
+    private var scratchCount = 0
+    /// Requests at work or waiting for a worker.
+    private(set) var inFlight = 0
+    /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
+    private var draining = false
+    private let metrics = ServeMetrics()
+
+    init(configuration: Configuration, listen: String, port: UInt32) throws {
+        self.configuration = configuration
+        workerSlots = DispatchSemaphore(value: configuration.workers)
+        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(temporary)/imagepipe-serve-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw UsageError("serve cannot make its scratch folder: \(String(cString: strerror(errno)))") }
+        scratch = String(cString: made)
+        guard let object = g_object_new_with_properties(soup_server_get_type(), 0, nil, nil) else {
+            throw UsageError("serve cannot make its server")
+        }
+        server = UnsafeMutableRawPointer(object).assumingMemoryBound(to: SoupServer.self)
+        loop = g_main_loop_new(nil, 0)
+        soup_server_add_handler(server, nil, { _, message, _, _, context in
+            guard let message, let context else { return }
+            // The path as sent, still percent-encoded: what a signature signs (the handler's own
+            // argument is decoded).
+            let path = soup_server_message_get_uri(message).flatMap { g_uri_get_path($0) }.map { String(cString: $0) } ?? "/"
+            MainActor.assumeIsolated {
+                Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path)
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // While draining, the loop ends once the last response in flight has been sent.
+        typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        let finished: MessageSignal = { _, _, context in
+            guard let context else { return }
+            MainActor.assumeIsolated {
+                let server = Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue()
+                if server.draining, server.inFlight == 0 { g_main_loop_quit(server.loop) }
+            }
+        }
+        for name in ["request-finished", "request-aborted"] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(finished, to: GCallback.self),
+                                  Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let socketAddress = g_inet_socket_address_new_from_string(listen, port) else {
+            throw UsageError("--listen: '\(listen)' is not an IP address")
+        }
+        defer { g_object_unref(socketAddress) }
+        let family = g_socket_address_get_family(UnsafeMutableRawPointer(socketAddress).assumingMemoryBound(to: GSocketAddress.self))
+        guard let socket = g_socket_new(family, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else {
+            throw UsageError("serve cannot listen: \(Self.take(error))")
+        }
+        defer { g_object_unref(socket) }
+        // A burst of connections waits in the kernel's queue rather than being refused.
+        g_socket_set_listen_backlog(socket, 1024)
+        guard g_socket_bind(socket, UnsafeMutableRawPointer(socketAddress).assumingMemoryBound(to: GSocketAddress.self), 1, &error) != 0, g_socket_listen(socket, &error) != 0,
+              soup_server_listen_socket(server, socket, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
+            throw UsageError("serve cannot listen on \(listen):\(port): \(Self.take(error))")
+        }
+        let uris = soup_server_get_uris(server)
+        if let first = uris?.pointee.data, let text = g_uri_to_string(OpaquePointer(first)) {
+            address = String(cString: text)
+            g_free(text)
+        }
+        g_slist_free_full(uris) { g_uri_unref(OpaquePointer($0)) }
+    }
+
+    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
+        defer { if let error { g_error_free(error) } }
+        return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+    }
+
+    /// Serves until SIGINT, or SIGTERM and the drain after it; returns the exit status.
+    func run() -> Int32 {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        g_unix_signal_add(SIGTERM, { context in
+            MainActor.assumeIsolated { Unmanaged<ServeServer>.fromOpaque(context!).takeUnretainedValue().drain() }
+            return 0
+        }, context)
+        g_unix_signal_add(SIGINT, { context in
+            MainActor.assumeIsolated { g_main_loop_quit(Unmanaged<ServeServer>.fromOpaque(context!).takeUnretainedValue().loop) }
+            return 0
+        }, context)
+        g_main_loop_run(loop)
+        soup_server_disconnect(server)
+        rmdir(scratch)
+        return 0
+    }
+
+    /// SIGTERM: the requests in flight finish, new ones are answered 503, then the loop ends.
+    private func drain() {
+        draining = true
+        Console.error("imagepipe serve: draining \(inFlight) request(s), then stopping")
+        if inFlight == 0 { g_main_loop_quit(loop) }
+    }
+
+    private func handle(_ message: OpaquePointer, path: String) {
+        let started = ContinuousClock.now
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
+        let headers = soup_server_message_get_request_headers(message)
+        func header(_ name: String) -> String? { soup_message_headers_get_one(headers, name).map { String(cString: $0) } }
+        let finish = { [self] (response: Response) in
+            respond(message, response, method: method, path: path, started: started)
+        }
+        guard method == "GET" || method == "HEAD" else {
+            return finish(.error(ServeError(405, "only GET and HEAD are served"), headers: [("Allow", "GET, HEAD")]))
+        }
+        switch path {
+        case "/health":
+            return finish(.json(draining ? 503 : 200, .object([("status", .string(draining ? "draining" : "ok")),
+                                                             ("in_flight", .number(Double(inFlight)))])))
+        case "/metrics":
+            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight).utf8)))
+        default:
+            break
+        }
+        if draining { return finish(.error(ServeError(503, "the server is stopping"), headers: [("Retry-After", "1")])) }
+        let job: ServeJob
+        let etag: String
+        let negotiated: Bool
+        do {
+            (job, etag, negotiated) = try prepare(path: path, accept: header("Accept"))
+        } catch {
+            return finish(.error(error))
+        }
+        let cacheHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")] + (negotiated ? [("Vary", "Accept")] : [])
+        if let match = header("If-None-Match"), match.split(separator: ",").map({ String($0).trimmingSpaces() }).contains(where: { $0 == etag || $0 == "*" }) {
+            return finish(Response(status: 304, contentType: "", body: [], headers: cacheHeaders))
+        }
+        guard inFlight < configuration.workers + configuration.queue else {
+            metrics.refused += 1
+            return finish(.error(ServeError(503, "every worker is busy and the queue is full; try again"), headers: [("Retry-After", "1")]))
+        }
+        inFlight += 1
+        g_object_ref(UnsafeMutableRawPointer(message))
+        soup_server_message_pause(message)
+        let slots = workerSlots
+        // The server lives as long as the process, and the message while it holds a reference:
+        // the worker names both by address.
+        let server = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        let messageAddress = UInt(bitPattern: UnsafeRawPointer(message))
+        let contentType = "image/" + (job.format == .jpeg ? "jpeg" : job.format.rawValue)
+        DispatchQueue.global().async {
+            slots.wait()
+            let outcome = job.run()
+            slots.signal()
+            let response: Response = switch outcome {
+            case let .success(bytes): Response(status: 200, contentType: contentType, body: bytes, headers: cacheHeaders)
+            case let .failure(error): .error(error)
+            }
+            Self.onLoop(server) { server in
+                let message = OpaquePointer(bitPattern: messageAddress)!
+                server.inFlight -= 1
+                soup_server_message_unpause(message)
+                server.respond(message, response, method: method, path: path, started: started)
+                g_object_unref(UnsafeMutableRawPointer(message))
+            }
+        }
+    }
+
+    /// Everything decided before any pixel: the address, its signature, the source under the
+    /// root, the pipeline and the format, and the response's entity tag.
+    private func prepare(path: String, accept: String?) throws(ServeError) -> (ServeJob, etag: String, negotiated: Bool) {
+        let url = try ImageURL(path: path)
+        if let signature = configuration.signature, !signature.verifies(url.signature, for: url.signedPath) {
+            throw ServeError(403, "the signature does not match the address")
+        }
+        let full = configuration.root + "/" + url.source
+        var status = stat()
+        guard stat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw ServeError(404, "\(url.source): no such picture") }
+        // A link may point anywhere: the file it names must lie under the root too.
+        guard let real = ImageFile.realPath(full), real.hasPrefix(configuration.root + "/") else {
+            throw ServeError(403, "\(url.source): lies outside the server's root")
+        }
+        let pipeline: Pipeline
+        do {
+            pipeline = try configuration.compiler.compile(url.pipeline, file: "pipeline")
+        } catch {
+            throw ServeError(400, error.description)
+        }
+        // The address says what to make, never what else to read or write.
+        let reads = pipeline.stages.flatMap(\.filesRead)
+        guard let load = pipeline.source as? Load, let save = pipeline.sink as? Save, load.path == nil, save.path == nil,
+              pipeline.transforms.allSatisfy({ !($0 is Tee) }), reads.isEmpty else {
+            throw ServeError(400, "a served pipeline reads only its source and writes only its response: no paths, tee or branch")
+        }
+        var negotiated = false
+        let format: ImageFormat
+        if let asked = url.format ?? save.format {
+            format = asked
+        } else {
+            negotiated = true
+            let accepted = accept ?? ""
+            let own = ImageFormat(fileName: url.source).flatMap { [.jpeg, .png, .webp, .avif, .gif].contains($0) ? $0 : nil }
+            format = accepted.contains("image/avif") ? .avif : accepted.contains("image/webp") ? .webp : own ?? .jpeg
+        }
+        let identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
+        scratchCount += 1
+        let job = ServeJob(source: real, name: url.source, pipeline: pipeline, format: format, loadOptions: configuration.loadOptions,
+                           timeout: configuration.timeout, scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)")
+        return (job, etag, negotiated)
+    }
+
+    private func respond(_ message: OpaquePointer, _ response: Response, method: String, path: String, started: ContinuousClock.Instant) {
+        let headers = soup_server_message_get_response_headers(message)
+        soup_message_headers_replace(headers, "X-Content-Type-Options", "nosniff")
+        for (name, value) in response.headers { soup_message_headers_replace(headers, name, value) }
+        soup_server_message_set_status(message, response.status, nil)
+        if response.status == 304 {
+            soup_server_message_set_response(message, nil, SOUP_MEMORY_COPY, nil, 0)
+        } else if method == "HEAD" {
+            soup_message_headers_set_content_length(headers, goffset(response.body.count))
+            soup_message_headers_replace(headers, "Content-Type", response.contentType)
+        } else {
+            response.body.withUnsafeBytes { buffer in
+                soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY,
+                                                 buffer.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(buffer.count))
+            }
+        }
+        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
+        metrics.record(status: response.status, seconds: seconds, bytesOut: response.body.count)
+        let line: JSONValue = .object([("method", .string(method)), ("path", .string(path)), ("status", .number(Double(response.status))),
+                                       ("bytes", .number(Double(response.body.count))), ("ms", .number((seconds * 1000).rounded()))])
+        Console.diagnostics(line.text)
+    }
+
+    /// Runs `body` on the loop's thread, from any thread.
+    nonisolated private static func onLoop(_ server: UInt, _ body: @escaping @MainActor (ServeServer) -> Void) {
+        let box = Unmanaged.passRetained(LoopCall(server: server, body: body)).toOpaque()
+        g_idle_add({ context in
+            let call = Unmanaged<LoopCall>.fromOpaque(context!).takeRetainedValue()
+            MainActor.assumeIsolated {
+                call.body(Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue())
+            }
+            return 0
+        }, box)
+    }
+
+    private final class LoopCall: @unchecked Sendable {
+        let server: UInt
+        let body: @MainActor (ServeServer) -> Void
+        init(server: UInt, body: @escaping @MainActor (ServeServer) -> Void) {
+            self.server = server
+            self.body = body
+        }
+    }
+
+    /// SHA-256 of `text` in hexadecimal, by GLib.
+    static func sha256(_ text: String) -> String {
+        let hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)!
+        defer { g_free(hex) }
+        return String(cString: hex)
+    }
+}

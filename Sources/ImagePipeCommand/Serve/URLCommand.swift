@@ -1,0 +1,45 @@
+import ImagePipe
+
+/// `imagepipe url PIPELINE SOURCE`: the address `imagepipe serve` answers with that picture,
+/// signed with the server's key and salt.
+struct URLCommand {
+    let registry: Registry
+
+    static let help = """
+        usage: imagepipe url (--key HEX --salt HEX [--signature-size N] | --unsigned) [--format EXT] PIPELINE SOURCE
+
+        Prints the path `imagepipe serve` answers with SOURCE (a path under its --root) through
+        PIPELINE (stages only; '' or - for none): /SIGNATURE/PIPELINE/SOURCE[@EXT], the pipeline
+        in URL-safe base64. The pipeline is checked first. With --unsigned the signature segment
+        is `_`.
+
+        Options:
+          --key HEX, --salt HEX  The server's key and salt
+          --signature-size N     Signature bytes, 8 to 32 (default 32), as the server's
+          --unsigned             For a server run with --unsigned
+          --format EXT           The format to answer in (jpg, png, webp, avif, gif); without it the
+                                 server negotiates from the request's Accept header
+          -h, --help             Show this help
+        """
+
+    func main(_ arguments: [String]) throws -> Int32 {
+        guard let parser = try OptionParser.parse(arguments, options: [
+            .init(names: ["--key"], takesValue: true),
+            .init(names: ["--salt"], takesValue: true),
+            .init(names: ["--unsigned"], takesValue: false),
+            .init(names: ["--signature-size"], takesValue: true),
+            .init(names: ["--format"], takesValue: true),
+        ], help: Self.help) else { return 0 }
+        guard parser.positionals.count == 2 else { throw UsageError("url takes a pipeline and a source: imagepipe url 'resize 300x' photos/a.jpg --key … --salt …") }
+        let text = parser.positionals[0] == "-" ? "" : parser.positionals[0]
+        _ = try PipelineCompiler(registry: registry).compile(text, file: "pipeline")
+        let format = try parser.last("--format").map { name in
+            guard let format = ImageFormat(fileName: "x." + name) else { throw UsageError("--format: unknown format '\(name)'") }
+            return format
+        }
+        let path = ImageURL.unsignedPath(pipeline: text, source: parser.positionals[1], format: format)
+        let signature = try ServeCommand.signature(parser)
+        Console.output((signature.map { "/" + $0.sign(path.signed) } ?? "/_") + path.sent)
+        return 0
+    }
+}

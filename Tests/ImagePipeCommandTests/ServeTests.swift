@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `imagepipe serve` with real clients (Tests/Serve/serve_test.py): signatures checked against
+/// Python's own hmac, every status code, traversal in every spelling, a slow client, 300
+/// connections at once, the time limit, a full queue, and the drain on SIGTERM.
+@Suite struct ServeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(.timeLimit(.minutes(5))) func theServiceAnswersRealClients() throws {
+        let directory = try TemporaryDirectory()
+        let script = Self.root.appendingPathComponent("Tests/Serve/serve_test.py").path
+        let result = try CommandRunner.runProgram("/usr/bin/python3", [script, CommandRunner.binary, directory.path])
+        #expect(result.status == 0, "serve_test.py failed:\n\(result.standardOutput)\n\(result.standardError.suffix(4000))")
+        #expect(result.standardOutput.contains("0 failure(s)"))
+    }
+
+    @Test func urlWritesWhatServeReads() throws {
+        let signed = try CommandRunner.run(["url", "--key", "00ff", "--salt", "ab", "resize 300x", "a b/c.jpg", "--format", "webp"])
+        #expect(signed.status == 0, "\(signed.standardError)")
+        // The pipeline in URL-safe base64, the space of the source escaped, @webp after it.
+        #expect(signed.standardOutput.hasSuffix("/cmVzaXplIDMwMHg/a%20b/c.jpg@webp\n"), "\(signed.standardOutput)")
+        let refused = try CommandRunner.run(["url", "--unsigned", "nonsense 3", "a.jpg"])
+        #expect(refused.status == 2 && refused.standardError.contains("nonsense"), "\(refused.standardError)")
+        let noKey = try CommandRunner.run(["serve", "--root", "."])
+        #expect(noKey.status == 2 && noKey.standardError.contains("--unsigned"), "\(noKey.standardError)")
+    }
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+"""`imagepipe serve` tried with real clients: Python's http.client and raw sockets, and
+signatures made by Python's own hmac (a second implementation of imgproxy's scheme).
+
+usage: serve_test.py IMAGEPIPE WORKDIR
+Exits 0 when every check passes; prints each failure and exits 1 otherwise.
+"""
+import base64
+import hashlib
+import hmac
+import http.client
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+from PIL import Image
+
+IMAGEPIPE, WORK = sys.argv[1], sys.argv[2]
+ROOT = os.path.join(WORK, "root")
+KEY, SALT = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881", "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def b64(text):
+    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
+
+
+def sign(path, size=32):
+    """imgproxy's signature, by Python's hmac: over the salt and the path after the signature."""
+    digest = hmac.new(bytes.fromhex(KEY), bytes.fromhex(SALT) + path.encode(), hashlib.sha256).digest()[:size]
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+class Server:
+    def __init__(self, *arguments):
+        self.log = open(os.path.join(WORK, f"serve-{time.monotonic_ns()}.log"), "w+")
+        self.process = subprocess.Popen([IMAGEPIPE, "serve", "--root", ROOT, "--listen", "127.0.0.1:0", *arguments],
+                                        stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            self.log.seek(0)
+            text = self.log.read()
+            if "listening on http://127.0.0.1:" in text:
+                self.port = int(text.split("listening on http://127.0.0.1:")[1].split("/")[0])
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise SystemExit("the server did not start:\n" + text)
+
+    def get(self, path, headers=None, timeout=60):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+        return response.status, dict(response.getheaders()), body
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(timeout=20)
+
+
+def picture(body):
+    return Image.open(io.BytesIO(body))
+
+
+def main():
+    os.makedirs(os.path.join(ROOT, "photos"), exist_ok=True)
+    photo = Image.new("RGB", (640, 400))
+    photo.putdata([((x * 3) % 256, (y * 5) % 256, (x + y) % 256) for y in range(400) for x in range(640)])
+    photo.save(os.path.join(ROOT, "photos", "wide.jpg"), quality=90)
+    photo.save(os.path.join(ROOT, "photos", "wide.png"))
+    good = open(os.path.join(ROOT, "photos", "wide.jpg"), "rb").read()
+    open(os.path.join(ROOT, "photos", "cut.jpg"), "wb").write(good[: len(good) // 2])
+    open(os.path.join(ROOT, "photos", "text.jpg"), "wb").write(b"not a picture at all\n" * 10)
+    Image.new("RGB", (3000, 2000), (200, 100, 50)).save(os.path.join(ROOT, "photos", "big.png"), compress_level=1)
+    outside = os.path.join(WORK, "secret.jpg")
+    photo.save(outside)
+    if not os.path.lexists(os.path.join(ROOT, "photos", "link.jpg")):
+        os.symlink(outside, os.path.join(ROOT, "photos", "link.jpg"))
+
+    server = Server("--key", KEY, "--salt", SALT, "--timeout", "3", "--workers", "2", "--queue", "2")
+    try:
+        # /health and /metrics.
+        status, _, body = server.get("/health")
+        check(status == 200 and json.loads(body)["status"] == "ok", f"/health: {status} {body!r}")
+
+        # A signed address from `imagepipe url`, and the same signature from Python's hmac.
+        made = subprocess.run([IMAGEPIPE, "url", "--key", KEY, "--salt", SALT, "resize 200x", "photos/wide.jpg", "--format", "webp"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        path = "/" + b64("resize 200x") + "/photos/wide.jpg@webp"
+        check(made == "/" + sign(path) + path, f"imagepipe url wrote {made}, Python's hmac signs {sign(path)}")
+        status, headers, body = server.get("/" + sign(path) + path)
+        check(status == 200 and headers.get("Content-Type") == "image/webp", f"signed webp: {status} {headers}")
+        check(status == 200 and picture(body).size == (200, 125), "the webp is 200x125")
+        check("Vary" not in headers, "an @extension needs no Vary")
+
+        # Wrong, truncated and missing signatures.
+        status, _, body = server.get("/" + sign(path)[:-2] + "AA" + path)
+        check(status == 403 and b"signature" in body, f"a wrong signature: {status} {body!r}")
+        status, _, _ = server.get("/" + sign(path, 8) + path)
+        check(status == 403, f"a truncated signature on a full-size server: {status}")
+        status, _, _ = server.get("/_" + path)
+        check(status == 403, f"no signature: {status}")
+
+        # Accept negotiation, Vary, ETag and 304.
+        plain = "/" + b64("resize 100x") + "/photos/wide.jpg"
+        status, headers, body = server.get("/" + sign(plain) + plain, {"Accept": "image/avif,image/webp,*/*"})
+        check(status == 200 and headers.get("Content-Type") == "image/avif" and headers.get("Vary") == "Accept", f"Accept avif: {status} {headers}")
+        avif_tag = headers.get("ETag")
+        status, headers, body = server.get("/" + sign(plain) + plain, {"Accept": "image/webp,*/*"})
+        check(status == 200 and headers.get("Content-Type") == "image/webp", f"Accept webp: {status} {headers}")
+        status, headers, body = server.get("/" + sign(plain) + plain, {"Accept": "*/*"})
+        check(status == 200 and headers.get("Content-Type") == "image/jpeg" and picture(body).size == (100, 63), f"Accept */*: {status} {headers}")
+        tag = headers.get("ETag")
+        check(tag and tag != avif_tag, f"each format its own ETag: {tag} {avif_tag}")
+        check("max-age=31536000" in headers.get("Cache-Control", ""), f"Cache-Control: {headers.get('Cache-Control')}")
+        status, headers, body = server.get("/" + sign(plain) + plain, {"Accept": "*/*", "If-None-Match": tag})
+        check(status == 304 and body == b"", f"If-None-Match: {status}")
+
+        # Errors, as JSON with their codes, naming no path on the server.
+        for pipeline, source, want in [
+            ("resize 100x", "photos/none.jpg", 404),
+            ("nonsense 1", "photos/wide.jpg", 400),
+            ("save /tmp/stolen.png", "photos/wide.jpg", 400),
+            ("composite /etc/passwd", "photos/wide.jpg", 400),
+            ("tee /tmp/stolen.png", "photos/wide.jpg", 400),
+            ("resize 100x", "photos/cut.jpg", 422),
+            ("resize 100x", "photos/text.jpg", 415),
+            ("resize 100x", "photos/link.jpg", 403),
+        ]:
+            address = "/" + b64(pipeline) + "/" + source
+            status, headers, body = server.get("/" + sign(address) + address)
+            check(status == want and headers.get("Content-Type") == "application/json", f"{pipeline} on {source}: {status}, wanted {want}: {body!r}")
+            check(WORK.encode() not in body and b"/etc/" not in body, f"{pipeline} on {source}: a server path in {body!r}")
+            check(json.loads(body).get("status") == want, f"{pipeline} on {source}: its JSON says {body!r}")
+        check(not os.path.exists("/tmp/stolen.png"), "nothing written outside")
+
+        # The time limit stops the work: 504.
+        slow = "/" + b64(" | ".join(["blur 80"] * 8)) + "/photos/big.png@jpg"
+        started = time.monotonic()
+        status, _, body = server.get("/" + sign(slow) + slow)
+        check(status == 504, f"past the time limit: {status} {body!r}")
+        check(time.monotonic() - started < 15, f"the time limit stopped the work: {time.monotonic() - started:.1f} s")
+
+        # A slow client (slowloris) holds no worker: other requests are answered meanwhile.
+        lazy = socket.create_connection(("127.0.0.1", server.port))
+        lazy.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        started = time.monotonic()
+        status, _, _ = server.get("/" + sign(plain) + plain, {"Accept": "*/*"})
+        check(status == 200 and time.monotonic() - started < 5, f"beside a slow client: {status}")
+        lazy.close()
+
+        # Many connections at once, each answered.
+        results = []
+        def ping():
+            try:
+                results.append(server.get("/health", timeout=30)[0])
+            except Exception as error:  # noqa: BLE001
+                results.append(str(error))
+        threads = [threading.Thread(target=ping) for _ in range(300)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        check(results.count(200) == 300, f"300 connections at once: {sorted(set(map(str, results)))}")
+
+        # Huge headers and a huge address are refused, not served.
+        status = None
+        try:
+            status, _, _ = server.get("/health", {"X-Big": "a" * 200_000})
+        except Exception:  # noqa: BLE001
+            status = "closed"
+        check(status != 200, f"a 200 KB header: {status}")
+
+        status, _, body = server.get("/metrics")
+        check(status == 200 and b'imagepipe_requests_total{code="200"}' in body and b"imagepipe_request_duration_seconds_bucket" in body,
+              f"/metrics: {body[:200]!r}")
+    finally:
+        server.stop()
+
+    # Unsigned: traversal in every spelling never leaves the root.
+    server = Server("--unsigned")
+    try:
+        for address in ["/_/-/../secret.jpg", "/_/-/%2e%2e/secret.jpg", "/_/-/photos/%2E%2E/%2E%2E/secret.jpg", "/_/-/photos/..%2F..%2Fsecret.jpg",
+                        "/_/-/%252e%252e/secret.jpg", "/_/-/photos/link.jpg", "/_/-/photos/wide.jpg%00.png", "/_/-/photos/%E2%80%8Dwide.jpg"]:
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            connection.putrequest("GET", address, skip_accept_encoding=True)
+            connection.endheaders()
+            response = connection.getresponse()
+            body = response.read()
+            check(response.status in (400, 403, 404), f"{address}: {response.status} {body[:80]!r}")
+        status, headers, body = server.get("/_/-/photos/wide.png")
+        check(status == 200 and headers.get("Content-Type") == "image/png", f"unsigned, the source's own format: {status} {headers}")
+    finally:
+        server.stop()
+
+    # A full queue answers 503 with Retry-After; SIGTERM lets the request in flight finish.
+    server = Server("--unsigned", "--workers", "1", "--queue", "0", "--timeout", "20")
+    try:
+        heavy = "/_/" + b64("blur 40 | blur 40 | blur 40 | blur 40") + "/photos/big.png@jpg"
+        first = {}
+        worker = threading.Thread(target=lambda: first.update(result=server.get(heavy)))
+        worker.start()
+        time.sleep(0.5)
+        status, headers, _ = server.get("/_/-/photos/wide.png")
+        check(status == 503 and headers.get("Retry-After") == "1", f"a full queue: {status} {headers}")
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        try:
+            status = server.get("/_/-/photos/wide.png", timeout=10)[0]
+        except Exception:  # noqa: BLE001
+            status = "closed"
+        check(status in (503, "closed"), f"a new request while draining: {status}")
+        worker.join(60)
+        check(first.get("result", (None,))[0] == 200, f"the request in flight at SIGTERM: {first.get('result', (None,))[0]}")
+        check(server.process.wait(timeout=30) == 0, "the server exits 0 after draining")
+    finally:
+        server.stop()
+
+    # Signatures cut to 8 bytes, as imgproxy's IMGPROXY_SIGNATURE_SIZE=8.
+    server = Server("--key", KEY, "--salt", SALT, "--signature-size", "8")
+    try:
+        path = "/" + b64("flip") + "/photos/wide.jpg@png"
+        status, headers, _ = server.get("/" + sign(path, 8) + path)
+        check(status == 200 and headers.get("Content-Type") == "image/png", f"an 8-byte signature: {status}")
+        status, _, _ = server.get("/" + sign(path) + path)
+        check(status == 403, f"a full signature where 8 bytes are asked: {status}")
+    finally:
+        server.stop()
+
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+main()
