@@ -193,9 +193,25 @@ def main():
     finally:
         server.stop()
 
-    # Unsigned: traversal in every spelling never leaves the root.
-    server = Server("--unsigned")
+    # Unsigned: traversal in every spelling never leaves the root. Slow clients are cut off,
+    # and connections bounded.
+    server = Server("--unsigned", "--client-timeout", "1", "--max-connections", "20")
     try:
+        lazy = socket.create_connection(("127.0.0.1", server.port))
+        lazy.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        lazy.settimeout(5)
+        started = time.monotonic()
+        try:
+            ended = lazy.recv(100) == b""
+        except (ConnectionResetError, socket.timeout):
+            ended = time.monotonic() - started < 5
+        check(ended and time.monotonic() - started < 4, f"a half-sent request is closed after the client timeout ({time.monotonic() - started:.1f} s)")
+        lazy.close()
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(60)]
+        status, _, _ = server.get("/health")
+        check(status == 200, f"60 idle connections beside a request: {status}")
+        for connection in idle:
+            connection.close()
         for address in ["/_/-/../secret.jpg", "/_/-/%2e%2e/secret.jpg", "/_/-/photos/%2E%2E/%2E%2E/secret.jpg", "/_/-/photos/..%2F..%2Fsecret.jpg",
                         "/_/-/%252e%252e/secret.jpg", "/_/-/photos/link.jpg", "/_/-/photos/wide.jpg%00.png", "/_/-/photos/%E2%80%8Dwide.jpg"]:
             connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
@@ -210,9 +226,10 @@ def main():
         server.stop()
 
     # A full queue answers 503 with Retry-After; SIGTERM lets the request in flight finish.
-    server = Server("--unsigned", "--workers", "1", "--queue", "0", "--timeout", "20")
+    # The client timeout (1 s) does not cut a request the server is still working on.
+    server = Server("--unsigned", "--workers", "1", "--queue", "0", "--timeout", "20", "--client-timeout", "1")
     try:
-        heavy = "/_/" + b64("blur 40 | blur 40 | blur 40 | blur 40") + "/photos/big.png@jpg"
+        heavy = "/_/" + b64(" | ".join(["blur 40"] * 8)) + "/photos/big.png@jpg"
         first = {}
         worker = threading.Thread(target=lambda: first.update(result=server.get(heavy)))
         worker.start()

@@ -13,7 +13,7 @@ import Glibc
 /// read: a refused request (403), a body announced larger than `EditLimits.maxBody` (413) or one
 /// libsoup could not bound (411) is answered there and its connection closed, so its body is
 /// never read; a chunked body is counted as it comes and cut off (413) past the limit.
-/// `EditConnections` closes connections that are slow to send a request or take a response,
+/// `ServerConnections` closes connections that are slow to send a request or take a response,
 /// and keeps their number bounded.
 @MainActor
 final class EditServer {
@@ -52,12 +52,12 @@ final class EditServer {
     private var lastMessage: OpaquePointer?
 
     let limits: EditLimits
-    private let connections: EditConnections
+    private let connections: ServerConnections
 
     init(port requestedPort: UInt32 = 0, limits: EditLimits = .fromEnvironment()) throws {
         token = Self.makeToken()
         self.limits = limits
-        connections = EditConnections(limits: limits)
+        connections = ServerConnections(timeoutMilliseconds: limits.timeoutMilliseconds, maxConnections: limits.maxConnections)
         guard let object = g_object_new_with_properties(soup_server_get_type(), 0, nil, nil) else {
             throw StageError("cannot make the editor's server")
         }

@@ -11,6 +11,7 @@ struct ServeCommand {
     static let help = """
         usage: imagepipe serve --root DIR [--listen ADDR:PORT] (--key HEX --salt HEX | --unsigned)
                                [--signature-size N] [--workers N] [--queue N] [--max-age SECONDS]
+                               [--max-connections N] [--client-timeout SECONDS]
                                [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
 
         Serves the pictures under DIR through pipelines written in their addresses:
@@ -51,6 +52,11 @@ struct ServeCommand {
           --workers N            Pictures made at once (default: the number of cores)
           --queue N              Requests that may wait for a worker (default 4 × workers)
           --max-age SECONDS      Cache-Control max-age of pictures (default 31536000)
+          --max-connections N    Open connections at most (default 1000); past it the oldest one
+                                 waiting for a request is closed
+          --client-timeout SECONDS  How long a client may take to send a request, or to take its
+                                 response (default 10); then its connection is closed. A slow
+                                 client holds a connection, never a worker
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
           -h, --help             Show this help
@@ -67,6 +73,8 @@ struct ServeCommand {
             .init(names: ["--workers"], takesValue: true),
             .init(names: ["--queue"], takesValue: true),
             .init(names: ["--max-age"], takesValue: true),
+            .init(names: ["--max-connections"], takesValue: true),
+            .init(names: ["--client-timeout"], takesValue: true),
         ] + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
         guard parser.positionals.isEmpty else { throw UsageError("serve takes no file names: give the folder with --root DIR") }
         guard let rootText = parser.last("--root") else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
@@ -84,10 +92,13 @@ struct ServeCommand {
         let workers = try count("--workers", default: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), range: 1...256)
         let queue = try count("--queue", default: 4 * workers, range: 0...100_000)
         let maxAge = try count("--max-age", default: 31_536_000, range: 0...315_360_000)
+        let maxConnections = try count("--max-connections", default: 1000, range: 1...1_000_000)
+        let clientTimeout = try count("--client-timeout", default: 10, range: 1...3600)
         var loadOptions = try PipelineArguments.outputContext(parser).loadOptions
         try LimitOptions.apply(parser, to: &loadOptions)
         let configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
                                                       timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
+                                                      maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000),
                                                       compiler: PipelineCompiler(registry: registry))
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)

@@ -24,6 +24,9 @@ final class ServeServer {
         let timeout: Double?
         /// Cache-Control max-age of a picture, in seconds.
         let maxAge: Int
+        /// Open connections at most, and how long one may take to send a request or take a response.
+        let maxConnections: Int
+        let clientTimeoutMilliseconds: UInt32
         let compiler: PipelineCompiler
     }
 
@@ -54,10 +57,13 @@ final class ServeServer {
     /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
     private var draining = false
     private let metrics = ServeMetrics()
+    /// Slow clients are cut off and the connections bounded: libsoup's server does neither.
+    private let connections: ServerConnections
 
     init(configuration: Configuration, listen: String, port: UInt32) throws {
         self.configuration = configuration
         workerSlots = DispatchSemaphore(value: configuration.workers)
+        connections = ServerConnections(timeoutMilliseconds: configuration.clientTimeoutMilliseconds, maxConnections: configuration.maxConnections)
         let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(temporary)/imagepipe-serve-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw UsageError("serve cannot make its scratch folder: \(String(cString: strerror(errno)))") }
@@ -76,17 +82,26 @@ final class ServeServer {
                 Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path)
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        // While draining, the loop ends once the last response in flight has been sent.
         typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
-        let finished: MessageSignal = { _, _, context in
+        let started: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().connections.started(socket) }
+        }
+        let read: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().connections.read(socket) }
+        }
+        // While draining, the loop ends once the last response in flight has been sent.
+        let finished: MessageSignal = { _, message, context in
             guard let context else { return }
             MainActor.assumeIsolated {
                 let server = Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue()
+                if let message, let socket = soup_server_message_get_socket(message) { server.connections.finished(socket) }
                 if server.draining, server.inFlight == 0 { g_main_loop_quit(server.loop) }
             }
         }
-        for name in ["request-finished", "request-aborted"] {
-            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(finished, to: GCallback.self),
+        for (name, callback) in [("request-started", started), ("request-read", read), ("request-finished", finished), ("request-aborted", finished)] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(callback, to: GCallback.self),
                                   Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
         }
         var error: UnsafeMutablePointer<GError>?
@@ -187,6 +202,7 @@ final class ServeServer {
         inFlight += 1
         g_object_ref(UnsafeMutableRawPointer(message))
         soup_server_message_pause(message)
+        if let socket = soup_server_message_get_socket(message) { connections.working(socket) }
         let slots = workerSlots
         // The server lives as long as the process, and the message while it holds a reference:
         // the worker names both by address.
@@ -204,6 +220,7 @@ final class ServeServer {
             Self.onLoop(server) { server in
                 let message = OpaquePointer(bitPattern: messageAddress)!
                 server.inFlight -= 1
+                if let socket = soup_server_message_get_socket(message) { server.connections.read(socket) }
                 soup_server_message_unpause(message)
                 server.respond(message, response, method: method, path: path, started: started)
                 g_object_unref(UnsafeMutableRawPointer(message))

@@ -1,13 +1,14 @@
 import CSoup
 
-/// The editor server's open connections, each with a deadline: a connection must deliver a
-/// whole request within the timeout of opening (or of its previous response), and take its
-/// response within the timeout too, else it is shut down. libsoup 3's SoupServer has neither an
+/// A libsoup server's open connections (`imagepipe edit`'s and `imagepipe serve`'s), each with a
+/// deadline: a connection must deliver a whole request within the timeout of opening (or of its
+/// previous response), and take its response within the timeout too, else it is shut down;
+/// while the server itself works on a request (`working`), it has no deadline. libsoup 3's SoupServer has neither an
 /// idle timeout nor a connection limit, so both are kept here, from its signals: a connection
 /// is known by its GSocket from the first "request-started" (emitted as it is accepted) until
 /// the socket is finalized (its descriptor closed), which a weak reference reports.
 @MainActor
-final class EditConnections {
+final class ServerConnections {
     private struct Connection {
         /// Accept order: the oldest waiting connection is the one closed when the cap is reached.
         let number: Int
@@ -19,17 +20,21 @@ final class EditConnections {
         var closing = false
     }
 
-    let limits: EditLimits
+    /// How long a connection may take to deliver a request, or to take its response.
+    let timeoutMilliseconds: UInt32
+    /// Open connections at most; past it, the oldest one waiting for a request is closed.
+    let maxConnections: Int
     private var open: [UnsafeMutableRawPointer: Connection] = [:]
     private var accepted = 0
 
-    init(limits: EditLimits) {
-        self.limits = limits
+    init(timeoutMilliseconds: UInt32, maxConnections: Int) {
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.maxConnections = maxConnections
         // A quarter of the timeout between sweeps closes a late connection within 1.25 timeouts.
-        let interval = max(25, limits.timeoutMilliseconds / 4)
+        let interval = max(25, timeoutMilliseconds / 4)
         // The sweep runs for the life of the process; it keeps its own reference.
         g_timeout_add(interval, { context in
-            MainActor.assumeIsolated { Unmanaged<EditConnections>.fromOpaque(context!).takeUnretainedValue().sweep() }
+            MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context!).takeUnretainedValue().sweep() }
             return 1
         }, Unmanaged.passRetained(self).toOpaque())
     }
@@ -46,12 +51,12 @@ final class EditConnections {
         open[key] = Connection(number: accepted, deadline: deadline())
         g_object_weak_ref(UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self), { context, object in
             MainActor.assumeIsolated {
-                let connections = Unmanaged<EditConnections>.fromOpaque(context!).takeRetainedValue()
+                let connections = Unmanaged<ServerConnections>.fromOpaque(context!).takeRetainedValue()
                 if let object { connections.open[UnsafeMutableRawPointer(object)] = nil }
             }
         }, Unmanaged.passRetained(self).toOpaque())
         let live = open.values.filter { !$0.closing }
-        guard live.count > limits.maxConnections else { return }
+        guard live.count > maxConnections else { return }
         let oldest = live.filter(\.waiting).min { $0.number < $1.number }
         let victim = oldest.flatMap { oldest in open.first { $0.value.number == oldest.number }?.key } ?? key
         shut(victim)
@@ -60,6 +65,13 @@ final class EditConnections {
     /// The request on `socket` is read: its response must be taken within the timeout.
     func read(_ socket: UnsafeMutablePointer<GSocket>) {
         update(socket) { $0.waiting = false }
+    }
+
+    /// The server works on the request on `socket` (a picture being made): no deadline until
+    /// its response is ready (`read` again).
+    func working(_ socket: UnsafeMutablePointer<GSocket>) {
+        update(socket) { $0.waiting = false }
+        open[UnsafeMutableRawPointer(socket)]?.deadline = .max
     }
 
     /// The response on `socket` is sent: a next request must come within the timeout.
@@ -75,7 +87,7 @@ final class EditConnections {
         open[key] = connection
     }
 
-    private func deadline() -> Int64 { Int64(g_get_monotonic_time()) + Int64(limits.timeoutMilliseconds) * 1000 }
+    private func deadline() -> Int64 { Int64(g_get_monotonic_time()) + Int64(timeoutMilliseconds) * 1000 }
 
     private func sweep() {
         let now = Int64(g_get_monotonic_time())
