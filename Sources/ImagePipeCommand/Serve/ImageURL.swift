@@ -21,14 +21,37 @@ struct ImageURL: Sendable, Equatable {
     let format: ImageFormat?
 
     /// The address `path`, its percent-escapes already decoded (libsoup decodes them): nothing
-    /// is decoded twice, so `%252e%252e` stays a name and never becomes `..`.
+    /// is decoded twice, so `%252e%252e` stays a name and never becomes `..`. imgproxy's forms
+    /// are read too: `/SIGNATURE/OPTIONS…/plain/local:///SOURCE[@EXT]` and
+    /// `/SIGNATURE/OPTIONS…/BASE64_SOURCE_URL[.EXT]` (`ImgproxyOptions`).
     init(path: String) throws(ServeError) {
+        (signature, signedPath) = try Self.signed(path)
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        guard path.hasPrefix("/"), segments.count >= 3 else {
-            throw ServeError(404, "no picture here: addresses are /SIGNATURE/PIPELINE/SOURCE")
+        let rest = Array(segments.dropFirst())
+        // imgproxy's options hold a colon; this form's pipeline (base64 or `-`) never does.
+        let optionCount = rest.prefix { $0.contains(":") }.count
+        if optionCount > 0 || rest.count == 1 || rest[0] == "plain" {
+            let options = try ImgproxyOptions(Array(rest[..<optionCount]))
+            var source: String, format: ImageFormat?
+            if rest.count > optionCount + 1, rest[optionCount] == "plain" {
+                (source, format) = try Self.splitFormat(rest[(optionCount + 1)...].joined(separator: "/"), at: "@")
+            } else {
+                let encoded: String
+                (encoded, format) = try Self.splitFormat(rest[optionCount...].joined(), at: ".")
+                guard let bytes = Self.base64URLDecoded(encoded), let text = String(validating: bytes, as: UTF8.self) else {
+                    throw ServeError(400, "the source is neither plain/… nor URL-safe base64")
+                }
+                source = text
+            }
+            guard source.hasPrefix("local:///") else {
+                throw ServeError(400, "only local:/// sources (files under the root) are served")
+            }
+            pipeline = options.pipeline
+            self.format = format ?? options.format
+            self.source = try Self.checked(String(source.dropFirst("local:///".count)))
+            return
         }
-        signature = segments[0]
-        signedPath = "/" + segments.dropFirst().joined(separator: "/")
+        guard segments.count >= 3 else { throw ServeError(404, "no picture here: addresses are /SIGNATURE/PIPELINE/SOURCE") }
         if segments[1] == "-" {
             pipeline = ""
         } else {
@@ -37,22 +60,40 @@ struct ImageURL: Sendable, Equatable {
             }
             pipeline = text
         }
-        var sourceSegments = Array(segments.dropFirst(2))
-        var format: ImageFormat?
-        if let last = sourceSegments.last, let at = last.lastIndex(of: "@") {
-            let name = String(last[last.index(after: at)...])
-            guard let asked = ImageFormat(fileName: "x." + name) else {
-                throw ServeError(415, "'@\(name)' names no format this server writes; use @jpg, @png, @webp, @avif or @gif")
-            }
-            format = asked
-            sourceSegments[sourceSegments.count - 1] = String(last[..<at])
-        }
+        let (source, format) = try Self.splitFormat(segments.dropFirst(2).joined(separator: "/"), at: "@")
         self.format = format
-        // The root confines every source: nothing climbs out, and no segment is empty.
-        for name in sourceSegments where name.isEmpty || name == "." || name == ".." || name.utf8.contains(0) {
+        self.source = try Self.checked(source)
+    }
+
+    /// The signature segment of `path`, and the rest that it signs: read before anything else
+    /// of the address, so that an unsigned request learns nothing of how the rest would be read.
+    static func signed(_ path: String) throws(ServeError) -> (signature: String, rest: String) {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard path.hasPrefix("/"), segments.count >= 2 else {
+            throw ServeError(404, "no picture here: addresses are /SIGNATURE/PIPELINE/SOURCE")
+        }
+        return (String(segments.first!), "/" + segments.dropFirst().joined(separator: "/"))
+    }
+
+    /// `text` cut at its last `separator` into what comes before and the format named after it.
+    private static func splitFormat(_ text: String, at separator: Character) throws(ServeError) -> (String, ImageFormat?) {
+        // A bare extension only: `x@2x.png` is a file's name, not `x` as PNG.
+        guard let at = text.lastIndex(of: separator) else { return (text, nil) }
+        let name = String(text[text.index(after: at)...])
+        guard !name.contains("/"), !name.contains(".") else { return (text, nil) }
+        guard let format = ImageFormat(fileName: "x." + name) else {
+            throw ServeError(415, "'\(separator)\(name)' names no format this server writes; use jpg, png, webp, avif or gif")
+        }
+        return (String(text[..<at]), format)
+    }
+
+    /// `source` when it is a path under the root: no segment empty, `.` or `..`, no NUL.
+    private static func checked(_ source: String) throws(ServeError) -> String {
+        for name in source.split(separator: "/", omittingEmptySubsequences: false)
+        where name.isEmpty || name == "." || name == ".." || name.utf8.contains(0) {
             throw ServeError(403, "the source must be a path under the server's root, without empty, '.' or '..' segments")
         }
-        source = sourceSegments.joined(separator: "/")
+        return source
     }
 
     /// The address of `source` through `pipeline` (empty: none) after the signature segment:

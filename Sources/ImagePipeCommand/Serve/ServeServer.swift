@@ -231,10 +231,11 @@ final class ServeServer {
     /// Everything decided before any pixel: the address, its signature, the source under the
     /// root, the pipeline and the format, and the response's entity tag.
     private func prepare(path: String, accept: String?) throws(ServeError) -> (ServeJob, etag: String, negotiated: Bool) {
-        let url = try ImageURL(path: path)
-        if let signature = configuration.signature, !signature.verifies(url.signature, for: url.signedPath) {
+        let (given, signed) = try ImageURL.signed(path)
+        if let signature = configuration.signature, !signature.verifies(given, for: signed) {
             throw ServeError(403, "the signature does not match the address")
         }
+        let url = try ImageURL(path: path)
         let full = configuration.root + "/" + url.source
         var status = stat()
         guard stat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw ServeError(404, "\(url.source): no such picture") }
