@@ -16,6 +16,17 @@ import TestSupport
         #expect(result.standardOutput.contains("0 failure(s)"))
     }
 
+    /// Samples/serve: the Kubernetes Deployment, Service and autoscaler, and the systemd unit,
+    /// read offline (PyYAML, an INI reader), their fields checked against each other, and each
+    /// command run here against a folder of its own (Tests/Serve/deployment_test.py).
+    @Test(.timeLimit(.minutes(3))) func theDeploymentSamplesServe() throws {
+        let directory = try TemporaryDirectory()
+        let script = Self.root.appendingPathComponent("Tests/Serve/deployment_test.py").path
+        let result = try CommandRunner.runProgram("/usr/bin/python3", [script, CommandRunner.binary, Self.root.path, directory.path])
+        #expect(result.status == 0, "deployment_test.py failed:\n\(result.standardOutput)\n\(result.standardError.suffix(4000))")
+        #expect(result.standardOutput.contains("0 failure(s)"))
+    }
+
     @Test func urlWritesWhatServeReads() throws {
         let signed = try CommandRunner.run(["url", "--key", "00ff", "--salt", "ab", "resize 300x", "a b/c.jpg", "--format", "webp"])
         #expect(signed.status == 0, "\(signed.standardError)")

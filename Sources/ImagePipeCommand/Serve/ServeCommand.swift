@@ -46,7 +46,8 @@ struct ServeCommand {
         Options:
           --root DIR             The folder the sources lie in (required)
           --listen ADDR:PORT     Where to listen (default 127.0.0.1:8080; port 0: a free one, printed)
-          --key HEX, --salt HEX  The signature's key and salt
+          --key HEX, --salt HEX  The signature's key and salt (else the variables IMAGEPIPE_KEY and
+                                 IMAGEPIPE_SALT: a command line is visible to every process)
           --unsigned             Serve without signatures
           --signature-size N     Signature bytes, 8 to 32 (default 32)
           --workers N            Pictures made at once (default: the number of cores)
@@ -117,8 +118,13 @@ struct ServeCommand {
             guard !parser.has("--key"), !parser.has("--salt") else { throw UsageError("--unsigned and --key/--salt exclude each other") }
             return nil
         }
-        guard let keyText = parser.last("--key"), let saltText = parser.last("--salt") else {
-            throw UsageError("give --key HEX and --salt HEX to sign addresses (as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT), or --unsigned")
+        // From the environment too, so that a secret need not stand in a command line that every
+        // process on the machine can read.
+        func given(_ option: String, _ variable: String) -> String? {
+            parser.last(option) ?? getenv(variable).map { String(cString: $0) }
+        }
+        guard let keyText = given("--key", "IMAGEPIPE_KEY"), let saltText = given("--salt", "IMAGEPIPE_SALT") else {
+            throw UsageError("give --key HEX and --salt HEX (or IMAGEPIPE_KEY and IMAGEPIPE_SALT) to sign addresses, as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT, or --unsigned")
         }
         guard let key = URLSignature.bytes(hex: keyText) else { throw UsageError("--key needs an even number of hexadecimal digits") }
         guard let salt = URLSignature.bytes(hex: saltText) else { throw UsageError("--salt needs an even number of hexadecimal digits") }

@@ -14,7 +14,7 @@ struct URLCommand {
         is `_`.
 
         Options:
-          --key HEX, --salt HEX  The server's key and salt
+          --key HEX, --salt HEX  The server's key and salt (else IMAGEPIPE_KEY and IMAGEPIPE_SALT)
           --signature-size N     Signature bytes, 8 to 32 (default 32), as the server's
           --unsigned             For a server run with --unsigned
           --format EXT           The format to answer in (jpg, png, webp, avif, gif); without it the
