@@ -36,7 +36,7 @@ DEMO_OUT := out/demo
 # flags, so that a tagged version can be a dependency (VersionDependencyTests).
 OPTIMIZED := -Xswiftc -O
 
-.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-shards fuzz sanitize install uninstall deb
+.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -116,6 +116,13 @@ bench: deps
 	@/usr/bin/python3 -c "import sys; sys.path.insert(0, 'Benchmarks/work/pylib'); import pyvips" 2>/dev/null \
 	  || /usr/bin/python3 -m pip install --quiet --target Benchmarks/work/pylib pyvips || echo "no pyvips: codec_speed.py leaves out libvips' Speed and Memory task"
 	/usr/bin/python3 Benchmarks/codec_speed.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+
+# The image service under load (Benchmarks/serve.py): imagepipe serve against thumbor (from
+# PyPI) and against imagepipe run as a batch, with wrk.
+bench-serve: deps
+	@$(MAKE) --no-print-directory install-packages WANTED="wrk libjpeg-turbo-progs python3-pip python3-numpy python3-pil"
+	$(SWIFT) build -c release
+	/usr/bin/python3 Benchmarks/serve.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
 # shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""`imagepipe serve` under load, for `make bench-serve`: requests per second and latency of
+ImagePipe's service against thumbor on the same work and machine, in one run, with the same
+pictures' quality beside them; and the service against `imagepipe run` doing the same work as a
+batch.
+
+The work is the issue's: the 50 batch photos of `make bench` (Benchmarks/bench.py makes them from
+Debian's wallpapers), each fitted into 640x640 and written as JPEG quality 80.
+
+  ImagePipe serve   imagepipe serve --unsigned --root BATCH (a worker per core), addresses
+                    /_/<base64 of 'resize 640x640 fit=inside upscale=false | save quality=80'>/NAME@jpg,
+                    in the default (good) scaling mode and with --scaling fast
+  thumbor           thumbor 7 from PyPI (installed here into Benchmarks/work/thumbor),
+                    its file loader on BATCH, a process per core, /unsafe/fit-in/640x640/NAME
+                    with QUALITY = 80 (Pillow, JPEG draft decoding)
+  imagepipe run     the same pipeline over the 50 files as one batch (--jobs per core), for the
+                    service's share of the batch's throughput
+
+Each server is loaded by wrk (-t2 -c4, DURATION seconds) cycling over the 50 addresses after a
+warm-up pass; wrk reports requests per second and the latency distribution. Quality is the mean
+PSNR over 10 photos of each server's response against the float Lanczos3 reference (quality.py).
+
+usage: serve.py IMAGEPIPE
+"""
+import base64
+import glob
+import http.client
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench  # noqa: E402
+import quality  # noqa: E402
+
+DURATION = int(os.environ.get("SERVE_BENCH_SECONDS", 20))
+THUMBOR = os.path.join(HERE, "work", "thumbor")
+PIPELINE = "resize 640x640 fit=inside upscale=false | save quality=80"
+CORES = os.cpu_count() or 2
+
+
+def start(command, env=None, ready=None):
+    """Starts a server; returns the process once `ready()` succeeds."""
+    # The servers' logs go to a file: a pipe nobody reads would fill and stall them.
+    log = tempfile.TemporaryFile(mode="w+")
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, env=env, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            log.seek(0)
+            sys.exit(f"failed to start: {command}\n{log.read()[-4000:]}")
+        if ready():
+            return process
+        time.sleep(0.2)
+    sys.exit(f"did not start: {command}")
+
+
+def answers(port, path):
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read()
+        return response.status == 200 and body or None
+    except OSError:
+        return None
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def load(port, paths, work, name):
+    """wrk's requests per second and latencies (ms) cycling over `paths`."""
+    script = os.path.join(work, f"{name}.lua")
+    listed = ", ".join('"' + path + '"' for path in paths)
+    open(script, "w").write(f"local paths = {{{listed}}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n"
+                            f"  return wrk.format(\"GET\", paths[i])\nend\n")
+    for path in paths:  # warm-up: every picture once, so the page cache is warm for all
+        answers(port, path)
+    run = subprocess.run(["wrk", "-t2", "-c4", f"-d{DURATION}s", "--latency", "-s", script, f"http://127.0.0.1:{port}"],
+                         capture_output=True, text=True, check=True).stdout
+    def after(label):
+        line = next(line for line in run.splitlines() if line.strip().startswith(label))
+        return line.split()[1]
+    def millis(text):
+        for unit, factor in [("us", 0.001), ("ms", 1), ("s", 1000)]:
+            if text.endswith(unit):
+                return float(text[: -len(unit)]) * factor
+        return float(text)
+    errors = [line.strip() for line in run.splitlines() if "Non-2xx" in line or "Socket errors" in line]
+    return float(after("Requests/sec:")), millis(after("50%")), millis(after("99%")), errors
+
+
+def mean_psnr(port, paths, names, batch):
+    values = []
+    for path, name in zip(paths[:10], names[:10]):
+        body = answers(port, path)
+        output = os.path.join(tempfile.gettempdir(), "serve-bench-output.jpg")
+        open(output, "wb").write(body)
+        got = quality.load_output(output)
+        reference = quality.reference(os.path.join(batch, name), got.shape[1], got.shape[0])
+        values.append(quality.psnr(got, reference))
+    return float(np.mean(values))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    imagepipe = os.path.abspath(sys.argv[1])
+    bench.prepare_photos()  # first, since it starts Benchmarks/work afresh
+    if not os.path.isdir(THUMBOR):
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", THUMBOR, "thumbor"])
+    batch = os.path.join(bench.PHOTOS, "batch")
+    names = sorted(os.path.basename(path) for path in glob.glob(os.path.join(batch, "*.jpg")))
+    work = tempfile.mkdtemp(prefix="imagepipe-serve-bench-")
+    rows = []
+    try:
+        # The batch: the same work through `imagepipe run`.
+        out = os.path.join(work, "batch-out")
+        started = time.perf_counter()
+        subprocess.run([imagepipe, "run", "-q", "-e", PIPELINE, *[os.path.join(batch, name) for name in names], "--out-dir", out,
+                        "-o", "{stem}.jpg", "--jobs", str(CORES)], check=True)
+        batch_rate = len(names) / (time.perf_counter() - started)
+
+        encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
+        paths = [f"/_/{encoded}/{name}@jpg" for name in names]
+        for mode in ["good", "fast"]:
+            port = free_port()
+            server = start([imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}", "--scaling", mode,
+                            "--workers", str(CORES)], ready=lambda: answers(port, "/health"))
+            try:
+                rate, p50, p99, errors = load(port, paths, work, f"imagepipe-{mode}")
+                rows.append((f"ImagePipe serve ({mode})", rate, p50, p99, mean_psnr(port, paths, names, batch), errors))
+            finally:
+                server.send_signal(signal.SIGINT)
+                server.wait(timeout=30)
+
+        if os.path.isdir(THUMBOR):
+            port = free_port()
+            conf = os.path.join(work, "thumbor.conf")
+            open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {batch!r}\nALLOW_UNSAFE_URL = True\n"
+                                  "QUALITY = 80\nRESULT_STORAGE = None\nSTORAGE = 'thumbor.storages.no_storage'\n")
+            env = dict(os.environ, PYTHONPATH=THUMBOR)
+            thumbor = [sys.executable, "-c", "import sys; from thumbor.server import main; main(sys.argv[1:])",
+                       "--port", str(port), "--conf", conf, "--processes", str(CORES)]
+            server = start(thumbor, env=env, ready=lambda: answers(port, "/healthcheck"))
+            try:
+                thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
+                rate, p50, p99, errors = load(port, thumbor_paths, work, "thumbor")
+                rows.append(("thumbor 7 (Pillow)", rate, p50, p99, mean_psnr(port, thumbor_paths, names, batch), errors))
+            finally:
+                server.send_signal(signal.SIGINT)
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+        else:
+            print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
+
+        base = next((row[1] for row in rows if row[0].startswith("thumbor")), None)
+        print(f"50 photos fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s; {CORES} cores.")
+        print(f"imagepipe run as a batch: {batch_rate:.1f} pictures/s.\n")
+        print("| server | requests/s | × thumbor | × batch | p50 ms | p99 ms | p99 / p50 | PSNR dB | errors |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, rate, p50, p99, psnr, errors in rows:
+            versus = f"{rate / base:.2f}" if base else "—"
+            print(f"| {name} | {rate:.1f} | {versus} | {rate / batch_rate:.2f} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {psnr:.2f} | "
+                  f"{'; '.join(errors) or 'none'} |")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
