@@ -39,6 +39,28 @@ final class ServerConnections {
         }, Unmanaged.passRetained(self).toOpaque())
     }
 
+    /// Follows `server`'s connections from its signals: accepted, request read, response sent
+    /// (or the request aborted). The connections live as long as the process, as the servers do.
+    func watch(_ server: UnsafeMutablePointer<SoupServer>) {
+        typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
+        let started: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context).takeUnretainedValue().started(socket) }
+        }
+        let read: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context).takeUnretainedValue().read(socket) }
+        }
+        let finished: MessageSignal = { _, message, context in
+            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context).takeUnretainedValue().finished(socket) }
+        }
+        let context = Unmanaged.passRetained(self).toOpaque()
+        for (name, callback) in [("request-started", started), ("request-read", read), ("request-finished", finished), ("request-aborted", finished)] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(callback, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+        }
+    }
+
     /// Connections whose descriptor is open, closing ones included.
     var count: Int { open.count }
 

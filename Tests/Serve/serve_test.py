@@ -109,6 +109,14 @@ def main():
         check(status == 200 and picture(body).size == (200, 125), "the webp is 200x125")
         check("Vary" not in headers, "an @extension needs no Vary")
 
+        # ?explain: the plan, for a signed address only, naming no server path.
+        status, headers, body = server.get("/" + sign(path) + path + "?explain")
+        plan = json.loads(body) if status == 200 else {}
+        check(status == 200 and plan.get("input") == "photos/wide.jpg" and plan.get("stages"), f"?explain: {status} {body[:200]!r}")
+        check(WORK.encode() not in body, f"?explain names a server path: {body[:300]!r}")
+        status, _, _ = server.get("/" + sign(path)[:-2] + "AA" + path + "?explain")
+        check(status == 403, f"?explain without a valid signature: {status}")
+
         # Wrong, truncated and missing signatures.
         status, _, body = server.get("/" + sign(path)[:-2] + "AA" + path)
         check(status == 403 and b"signature" in body, f"a wrong signature: {status} {body!r}")

@@ -76,25 +76,17 @@ final class EditServer {
                 Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().early(message, path: path.map { String(cString: $0) } ?? "/")
             }
         }, context, nil)
-        typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
-        let started: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
-            MainActor.assumeIsolated { Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().connections.started(socket) }
-        }
-        let read: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
-            MainActor.assumeIsolated { Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().connections.read(socket) }
-        }
-        let finished: MessageSignal = { _, message, context in
+        connections.watch(server)
+        // The response that ends the run, once sent, ends the loop.
+        let finished: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, context in
             guard let context else { return }
             MainActor.assumeIsolated {
                 let server = Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue()
-                if let message, let socket = soup_server_message_get_socket(message) { server.connections.finished(socket) }
                 if let message, message == server.lastMessage { g_main_loop_quit(server.loop) }
             }
         }
-        for (name, callback) in [("request-started", started), ("request-read", read), ("request-finished", finished), ("request-aborted", finished)] {
-            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(callback, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
+        for name in ["request-finished", "request-aborted"] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(finished, to: GCallback.self), context, nil, GConnectFlags(rawValue: 0))
         }
         // The listening socket is made here, not by soup_server_listen_local, for its backlog:
         // libsoup accepts one connection per turn of the loop, and with the default backlog of

@@ -38,6 +38,7 @@ struct ServeCommand {
         A pipeline may not read or write other files: no paths in load, save or composite, no tee
         or branch.
 
+        ADDRESS?explain answers `imagepipe explain --json` of the work instead of the picture.
         GET /health answers {"status": "ok"} (503 while stopping); GET /metrics the counters in
         Prometheus' text format. Each request is logged on standard error as a JSON line.
         SIGTERM stops taking requests (503) and exits once those in flight are answered; SIGINT
@@ -103,7 +104,7 @@ struct ServeCommand {
                                                       compiler: PipelineCompiler(registry: registry))
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)
-            Console.error("imagepipe serve: listening on \(server.address) (\(workers) workers, queue \(queue)\(signature == nil ? ", unsigned" : ""))")
+            Console.error("serve: listening on \(server.address) (\(workers) workers, queue \(queue)\(signature == nil ? ", unsigned" : ""))")
             return server.run()
         }
     }

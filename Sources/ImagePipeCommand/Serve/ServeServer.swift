@@ -73,35 +73,26 @@ final class ServeServer {
         }
         server = UnsafeMutableRawPointer(object).assumingMemoryBound(to: SoupServer.self)
         loop = g_main_loop_new(nil, 0)
-        soup_server_add_handler(server, nil, { _, message, _, _, context in
+        soup_server_add_handler(server, nil, { _, message, path, _, context in
             guard let message, let context else { return }
-            // The path as sent, still percent-encoded: what a signature signs (the handler's own
-            // argument is decoded).
-            let path = soup_server_message_get_uri(message).flatMap { g_uri_get_path($0) }.map { String(cString: $0) } ?? "/"
+            // libsoup has decoded every escape of the path (`%2F` too): see ImageURL.
+            let query = soup_server_message_get_uri(message).flatMap { g_uri_get_query($0) }.map { String(cString: $0) }
             MainActor.assumeIsolated {
-                Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path)
+                Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().handle(message, path: path.map { String(cString: $0) } ?? "/",
+                                                                                        query: query)
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
-        let started: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
-            MainActor.assumeIsolated { Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().connections.started(socket) }
-        }
-        let read: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
-            MainActor.assumeIsolated { Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue().connections.read(socket) }
-        }
+        connections.watch(server)
         // While draining, the loop ends once the last response in flight has been sent.
-        let finished: MessageSignal = { _, message, context in
+        let finished: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, context in
             guard let context else { return }
             MainActor.assumeIsolated {
                 let server = Unmanaged<ServeServer>.fromOpaque(context).takeUnretainedValue()
-                if let message, let socket = soup_server_message_get_socket(message) { server.connections.finished(socket) }
                 if server.draining, server.inFlight == 0 { g_main_loop_quit(server.loop) }
             }
         }
-        for (name, callback) in [("request-started", started), ("request-read", read), ("request-finished", finished), ("request-aborted", finished)] {
-            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(callback, to: GCallback.self),
+        for name in ["request-finished", "request-aborted"] {
+            g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(finished, to: GCallback.self),
                                   Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
         }
         var error: UnsafeMutablePointer<GError>?
@@ -158,11 +149,11 @@ final class ServeServer {
     /// SIGTERM: the requests in flight finish, new ones are answered 503, then the loop ends.
     private func drain() {
         draining = true
-        Console.error("imagepipe serve: draining \(inFlight) request(s), then stopping")
+        Console.error("serve: draining \(inFlight) request(s), then stopping")
         if inFlight == 0 { g_main_loop_quit(loop) }
     }
 
-    private func handle(_ message: OpaquePointer, path: String) {
+    private func handle(_ message: OpaquePointer, path: String, query: String?) {
         let started = ContinuousClock.now
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
         let headers = soup_server_message_get_request_headers(message)
@@ -191,6 +182,9 @@ final class ServeServer {
         } catch {
             return finish(.error(error))
         }
+        // `?explain`: what the work would be, from the source's header alone (as `imagepipe
+        // explain --json`), for a signed address only.
+        if query == "explain" { return finish(explanation(of: job)) }
         let cacheHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")] + (negotiated ? [("Vary", "Accept")] : [])
         if let match = header("If-None-Match"), match.split(separator: ",").map({ String($0).trimmingSpaces() }).contains(where: { $0 == etag || $0 == "*" }) {
             return finish(Response(status: 304, contentType: "", body: [], headers: cacheHeaders))
@@ -271,6 +265,19 @@ final class ServeServer {
         let job = ServeJob(source: real, name: url.source, pipeline: pipeline, format: format, loadOptions: configuration.loadOptions,
                            timeout: configuration.timeout, scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)")
         return (job, etag, negotiated)
+    }
+
+    /// `imagepipe explain --json` of a job, naming the source as the address does and no file
+    /// of the server's.
+    private func explanation(of job: ServeJob) -> Response {
+        let context = RunContext(input: job.source, output: job.scratch, outputFormat: job.format, loadOptions: job.loadOptions)
+        do {
+            let json = try ExplainCommand(registry: configuration.compiler.registry).explanation(of: job.pipeline, in: context).json
+            let text = json.text.replacingAll(job.source, with: job.name).replacingAll(job.scratch, with: "response")
+            return Response(status: 200, contentType: "application/json", body: Array((text + "\n").utf8))
+        } catch {
+            return .error(ServeJob.failure(error, name: job.name, stopped: false))
+        }
     }
 
     private func respond(_ message: OpaquePointer, _ response: Response, method: String, path: String, started: ContinuousClock.Instant) {
