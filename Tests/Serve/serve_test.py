@@ -274,6 +274,16 @@ def main():
     finally:
         server.stop()
 
+    # The memory budget: a picture that could never fit is 413; a small one is made.
+    server = Server("--unsigned", "--max-memory", "60M")
+    try:
+        status, _, body = server.get("/_/" + b64("resize 100x") + "/photos/big.png@jpg")
+        check(status == 413 and b"memory" in body, f"past --max-memory: {status} {body!r}")
+        status, _, _ = server.get("/_/" + b64("resize 100x") + "/photos/wide.jpg@jpg")
+        check(status == 200, f"within --max-memory: {status}")
+    finally:
+        server.stop()
+
     # Signatures cut to 8 bytes, as imgproxy's IMGPROXY_SIGNATURE_SIZE=8.
     server = Server("--key", KEY, "--salt", SALT, "--signature-size", "8")
     try:

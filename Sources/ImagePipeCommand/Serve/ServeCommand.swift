@@ -11,7 +11,7 @@ struct ServeCommand {
     static let help = """
         usage: imagepipe serve --root DIR [--listen ADDR:PORT] (--key HEX --salt HEX | --unsigned)
                                [--signature-size N] [--workers N] [--queue N] [--max-age SECONDS]
-                               [--max-connections N] [--client-timeout SECONDS]
+                               [--max-connections N] [--client-timeout SECONDS] [--max-memory N]
                                [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
 
         Serves the pictures under DIR through pipelines written in their addresses:
@@ -54,6 +54,10 @@ struct ServeCommand {
           --workers N            Pictures made at once (default: the number of cores)
           --queue N              Requests that may wait for a worker (default 4 × workers)
           --max-age SECONDS      Cache-Control max-age of pictures (default 31536000)
+          --max-memory N         What the pictures being made may hold together, estimated from each
+                                 header: one that does not fit beside the others waits, one that
+                                 could never fit is answered 413; K, M, G suffixes (default: 3/4 of
+                                 the machine's memory, or of its control group's limit; 0 = no limit)
           --max-connections N    Open connections at most (default 1000); past it the oldest one
                                  waiting for a request is closed
           --client-timeout SECONDS  How long a client may take to send a request, or to take its
@@ -77,6 +81,7 @@ struct ServeCommand {
             .init(names: ["--max-age"], takesValue: true),
             .init(names: ["--max-connections"], takesValue: true),
             .init(names: ["--client-timeout"], takesValue: true),
+            .init(names: ["--max-memory"], takesValue: true),
         ] + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
         guard parser.positionals.isEmpty else { throw UsageError("serve takes no file names: give the folder with --root DIR") }
         guard let rootText = parser.last("--root") else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
@@ -96,11 +101,16 @@ struct ServeCommand {
         let maxAge = try count("--max-age", default: 31_536_000, range: 0...315_360_000)
         let maxConnections = try count("--max-connections", default: 1000, range: 1...1_000_000)
         let clientTimeout = try count("--client-timeout", default: 10, range: 1...3600)
+        var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
+        if let text = parser.last("--max-memory") {
+            guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }
+            memory = bytes == 0 ? nil : MemoryBudget(limit: bytes)
+        }
         var loadOptions = try PipelineArguments.outputContext(parser).loadOptions
         try LimitOptions.apply(parser, to: &loadOptions)
         let configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
                                                       timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
-                                                      maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000),
+                                                      maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000), memory: memory,
                                                       compiler: PipelineCompiler(registry: registry))
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)

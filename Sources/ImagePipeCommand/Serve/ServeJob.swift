@@ -19,6 +19,8 @@ struct ServeJob: Sendable {
     let timeout: Double?
     /// The file the pipeline writes, removed once read.
     let scratch: String
+    /// What the pictures in progress may hold together; nil for no limit.
+    let memory: MemoryBudget?
 
     func run() -> Result<[UInt8], ServeError> {
         var options = loadOptions
@@ -31,7 +33,18 @@ struct ServeJob: Sendable {
         context.cancellation = cancellation
         defer { unlink(scratch) }
         do {
-            _ = try pipeline.run(in: context)
+            let prepared = try pipeline.prepare(in: context)
+            // The picture's estimated cost is reserved from the budget the requests share, as a
+            // batch's pictures reserve theirs (`--max-memory`): it waits while others hold too much.
+            let cost = memory == nil ? 0 : prepared.plan.estimatedPeakBytes(inputBytes: 0)
+            if let memory {
+                guard memory.fits(cost) else {
+                    return .failure(ServeError(413, "\(name): needs about \(MemoryBudget.describe(cost)) of memory, more than the server allows a picture"))
+                }
+                memory.reserve(cost) { _ in }
+            }
+            defer { memory?.release(cost) }
+            _ = try pipeline.run(in: context, prepared: prepared)
             return .success(try ImageFile.readAll(path: scratch, limit: nil))
         } catch {
             return .failure(Self.failure(error, name: name, stopped: cancellation.isCancelled))

@@ -27,6 +27,8 @@ final class ServeServer {
         /// Open connections at most, and how long one may take to send a request or take a response.
         let maxConnections: Int
         let clientTimeoutMilliseconds: UInt32
+        /// What the pictures being made may hold together; nil for no limit.
+        let memory: MemoryBudget?
         let compiler: PipelineCompiler
     }
 
@@ -263,7 +265,8 @@ final class ServeServer {
         let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
         scratchCount += 1
         let job = ServeJob(source: real, name: url.source, pipeline: pipeline, format: format, loadOptions: configuration.loadOptions,
-                           timeout: configuration.timeout, scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)")
+                           timeout: configuration.timeout, scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)",
+                           memory: configuration.memory)
         return (job, etag, negotiated)
     }
 
