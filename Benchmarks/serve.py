@@ -135,6 +135,7 @@ def main():
 
         encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
         paths = [f"/_/{encoded}/{name}@jpg" for name in names]
+        overload = None
         for mode in ["good", "fast"]:
             port = free_port()
             server = start([imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}", "--scaling", mode,
@@ -142,6 +143,8 @@ def main():
             try:
                 rate, p50, p99, errors = load(port, paths, work, f"imagepipe-{mode}")
                 rows.append((f"ImagePipe serve ({mode})", rate, p50, p99, mean_psnr(port, paths, names, batch), errors))
+                if mode == "good":
+                    overload = overloaded(server.pid, port, paths, work)
             finally:
                 server.send_signal(signal.SIGINT)
                 server.wait(timeout=30)
@@ -168,6 +171,7 @@ def main():
         else:
             print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
 
+        crop_rows = attention_crops(imagepipe, batch, names, work)
         base = next((row[1] for row in rows if row[0].startswith("thumbor")), None)
         print(f"50 photos fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s; {CORES} cores.")
         print(f"imagepipe run as a batch: {batch_rate:.1f} pictures/s.\n")
@@ -177,8 +181,80 @@ def main():
             versus = f"{rate / base:.2f}" if base else "—"
             print(f"| {name} | {rate:.1f} | {versus} | {rate / batch_rate:.2f} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {psnr:.2f} | "
                   f"{'; '.join(errors) or 'none'} |")
+        if overload:
+            print(f"\nAt 10x the connections (wrk -c40, {DURATION} s; the queue holds {4 * CORES}): {overload}")
+        if crop_rows:
+            print("\n800x800 around what matters, as WebP (thumbor's smart crop needs OpenCV, not installed: its plain centre crop):\n")
+            print("| server | requests/s | × thumbor | p50 ms | p99 ms |")
+            print("|---|---|---|---|---|")
+            crop_base = next((row[1] for row in crop_rows if row[0].startswith("thumbor")), None)
+            for name, rate, p50, p99 in crop_rows:
+                print(f"| {name} | {rate:.1f} | {f'{rate / crop_base:.2f}' if crop_base else '—'} | {p50:.1f} | {p99:.1f} |")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def rss(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def overloaded(pid, port, paths, work):
+    """10x the connections: what came back, and the server's resident memory before and after."""
+    before = rss(pid)
+    script = os.path.join(work, "overload.lua")
+    listed = ", ".join('"' + path + '"' for path in paths)
+    open(script, "w").write(f"local paths = {{{listed}}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n"
+                            f"  return wrk.format(\"GET\", paths[i])\nend\n"
+                            "done = function(summary, latency, requests)\n  io.write(string.format(\"total %d\\n\", summary.requests))\nend\n")
+    run = subprocess.run(["wrk", "-t2", "-c40", f"-d{DURATION}s", "-s", script, f"http://127.0.0.1:{port}"],
+                         capture_output=True, text=True, check=True).stdout
+    after = rss(pid)
+    total = int(next(line.split()[1] for line in run.splitlines() if line.startswith("total ")))
+    non2xx = next((int(line.split()[-1]) for line in run.splitlines() if "Non-2xx" in line), 0)
+    socket_errors = next((line.strip() for line in run.splitlines() if "Socket errors" in line), "no socket errors")
+    # Every non-2xx answer is counted by the server's metrics: they must all be 503s.
+    metrics = answers(port, "/metrics").decode()
+    codes = {line.split('"')[1]: int(float(line.split()[-1])) for line in metrics.splitlines() if line.startswith("imagepipe_requests_total{")}
+    other = {code: count for code, count in codes.items() if code not in ("200", "503")}
+    return (f"{total} requests, {non2xx} answered 503 and none otherwise refused ({other or 'no other codes'}), {socket_errors}; "
+            f"resident memory {before:.0f} MiB before, {after:.0f} MiB after")
+
+
+def attention_crops(imagepipe, batch, names, work):
+    """Requests per second of an 800x800 attention crop to WebP, and thumbor's plain crop."""
+    rows = []
+    text = "resize 800x800 fit=cover position=attention"
+    encoded = base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
+    port = free_port()
+    server = start([imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}", "--workers", str(CORES)],
+                   ready=lambda: answers(port, "/health"))
+    try:
+        rate, p50, p99, _ = load(port, [f"/_/{encoded}/{name}@webp" for name in names], work, "crop-imagepipe")
+        rows.append(("ImagePipe serve (attention)", rate, p50, p99))
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    if os.path.isdir(THUMBOR):
+        port = free_port()
+        conf = os.path.join(work, "thumbor-crop.conf")
+        open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {batch!r}\nALLOW_UNSAFE_URL = True\n"
+                              "RESULT_STORAGE = None\nSTORAGE = 'thumbor.storages.no_storage'\n")
+        server = start([sys.executable, "-c", "import sys; from thumbor.server import main; main(sys.argv[1:])", "--port", str(port),
+                        "--conf", conf, "--processes", str(CORES)], env=dict(os.environ, PYTHONPATH=THUMBOR),
+                       ready=lambda: answers(port, "/healthcheck"))
+        try:
+            rate, p50, p99, _ = load(port, [f"/unsafe/800x800/filters:format(webp)/{name}" for name in names], work, "crop-thumbor")
+            rows.append(("thumbor 7 (centre crop)", rate, p50, p99))
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return rows
 
 
 if __name__ == "__main__":

@@ -309,13 +309,15 @@ final class ServeServer {
     /// Runs `body` on the loop's thread, from any thread.
     nonisolated private static func onLoop(_ server: UInt, _ body: @escaping @MainActor (ServeServer) -> Void) {
         let box = Unmanaged.passRetained(LoopCall(server: server, body: body)).toOpaque()
-        g_idle_add({ context in
+        // Ahead of the loop's I/O: under a flood of requests (each answered 503 at once), an idle
+        // source would never run, and the pictures made would never be sent.
+        g_idle_add_full(G_PRIORITY_HIGH, { context in
             let call = Unmanaged<LoopCall>.fromOpaque(context!).takeRetainedValue()
             MainActor.assumeIsolated {
                 call.body(Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue())
             }
             return 0
-        }, box)
+        }, box, nil)
     }
 
     private final class LoopCall: @unchecked Sendable {
