@@ -184,7 +184,7 @@ def main():
         if overload:
             print(f"\nAt 10x the connections (wrk -c40, {DURATION} s; the queue holds {4 * CORES}): {overload}")
         if crop_rows:
-            print("\n800x800 around what matters, as WebP (thumbor's smart crop needs OpenCV, not installed: its plain centre crop):\n")
+            print("\n800x800 around what matters, as WebP (thumbor's smart crop needs OpenCV, not installed: its plain center crop):\n")
             print("| server | requests/s | × thumbor | p50 ms | p99 ms |")
             print("|---|---|---|---|---|")
             crop_base = next((row[1] for row in crop_rows if row[0].startswith("thumbor")), None)
@@ -247,7 +247,7 @@ def attention_crops(imagepipe, batch, names, work):
                        ready=lambda: answers(port, "/healthcheck"))
         try:
             rate, p50, p99, _ = load(port, [f"/unsafe/800x800/filters:format(webp)/{name}" for name in names], work, "crop-thumbor")
-            rows.append(("thumbor 7 (centre crop)", rate, p50, p99))
+            rows.append(("thumbor 7 (center crop)", rate, p50, p99))
         finally:
             server.send_signal(signal.SIGINT)
             try:

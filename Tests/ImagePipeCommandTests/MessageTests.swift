@@ -181,7 +181,7 @@ import TestSupport
         for document in documents {
             texts.append((document, try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)))
         }
-        for command in ["run", "check", "explain", "stages", "info", "edit", "report"] {
+        for command in ["run", "check", "explain", "stages", "info", "edit", "report", "serve", "url"] {
             texts.append(("\(command) --help", try CommandRunner.run([command, "--help"]).standardOutput))
         }
         texts.append(("imagepipe man", try CommandRunner.run(["man"]).standardOutput))
