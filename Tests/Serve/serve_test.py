@@ -274,6 +274,56 @@ def main():
     finally:
         server.stop()
 
+    # A flood of requests answered 503 does not hold back a picture already being made: it is
+    # sent while the flood goes on (finished work goes ahead of the loop's input).
+    server = Server("--unsigned", "--workers", "1", "--queue", "0", "--timeout", "60", "--client-timeout", "2")
+    try:
+        heavy = "/_/" + b64(" | ".join(["blur 40"] * 8)) + "/photos/big.png@jpg"
+        done = {}
+        def made():
+            done["status"] = server.get(heavy, timeout=120)[0]
+            done["at"] = time.monotonic()
+        worker = threading.Thread(target=made)
+        worker.start()
+        time.sleep(0.3)
+        flood_path = "/_/-/photos/wide.png"
+        request = f"GET {flood_path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        def flood():
+            connection = socket.create_connection(("127.0.0.1", server.port))
+            connection.settimeout(120)
+            def drain():
+                try:
+                    while connection.recv(1 << 16):
+                        last_answer.append(time.monotonic())
+                except OSError:
+                    pass
+            reader = threading.Thread(target=drain)
+            reader.start()
+            try:
+                for _ in range(50):
+                    connection.sendall(request * 500)
+            except OSError:
+                pass
+            connection.shutdown(socket.SHUT_WR)
+            reader.join(120)
+            connection.close()
+        last_answer = []
+        flood_started = time.monotonic()
+        floods = [threading.Thread(target=flood) for _ in range(4)]
+        for thread in floods:
+            thread.start()
+        for thread in floods:
+            thread.join(180)
+        # When the last 503 came, not when the idle connections were closed after it.
+        flood_ended = max(last_answer, default=time.monotonic())
+        worker.join(120)
+        print(f"flood: the picture sent at {done.get('at', 0) - flood_started:.1f} s, the last 503 at {flood_ended - flood_started:.1f} s", flush=True)
+        check(done.get("status") == 200, f"the picture made during the flood: {done.get('status')}")
+        check(done.get("at", flood_ended) < flood_ended - 0.5,
+              f"the picture was sent {flood_ended - done.get('at', flood_ended):.1f} s before the flood of 100,000 requests ended, not during it")
+    finally:
+        server.stop()
+
     # The memory budget: a picture that could never fit is 413; a small one is made.
     server = Server("--unsigned", "--max-memory", "60M")
     try:
