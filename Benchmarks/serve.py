@@ -23,6 +23,7 @@ PSNR over 10 photos of each server's response against the float Lanczos3 referen
 usage: serve.py IMAGEPIPE
 """
 import base64
+import contextlib
 import glob
 import http.client
 import os
@@ -46,20 +47,53 @@ PIPELINE = "resize 640x640 fit=inside upscale=false | save quality=80"
 CORES = os.cpu_count() or 2
 
 
-def start(command, env=None, ready=None):
-    """Starts a server; returns the process once `ready()` succeeds."""
+@contextlib.contextmanager
+def serving(command, env=None, health="/health"):
+    """The server `command(port)` starts on a free port, yielding the port (and the process) once
+    `health` answers; stopped on the way out."""
+    port = free_port()
     # The servers' logs go to a file: a pipe nobody reads would fill and stall them.
     log = tempfile.TemporaryFile(mode="w+")
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, env=env, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            log.seek(0)
-            sys.exit(f"failed to start: {command}\n{log.read()[-4000:]}")
-        if ready():
-            return process
-        time.sleep(0.2)
-    sys.exit(f"did not start: {command}")
+    process = subprocess.Popen(command(port), stdout=subprocess.DEVNULL, stderr=log, env=env, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not answers(port, health):
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                sys.exit(f"failed to start: {command(port)}\n{log.read()[-4000:]}")
+            time.sleep(0.2)
+        yield port, process
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def imagepipe_serve(imagepipe, batch, *options):
+    return serving(lambda port: [imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}",
+                                 "--workers", str(CORES), *options])
+
+
+def thumbor_serve(batch, work, quality=None):
+    """thumbor with its file loader on `batch`, a process per core."""
+    conf = os.path.join(work, f"thumbor-{quality}.conf")
+    open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {batch!r}\nALLOW_UNSAFE_URL = True\n"
+                          "RESULT_STORAGE = None\nSTORAGE = 'thumbor.storages.no_storage'\n"
+                          + (f"QUALITY = {quality}\n" if quality else ""))
+    return serving(lambda port: [sys.executable, "-c", "import sys; from thumbor.server import main; main(sys.argv[1:])",
+                                 "--port", str(port), "--conf", conf, "--processes", str(CORES)],
+                   env=dict(os.environ, PYTHONPATH=THUMBOR), health="/healthcheck")
+
+
+def wrk_script(paths, work, name, done=""):
+    """A wrk script asking `paths` in turn (and `done`, Lua run at the end)."""
+    script = os.path.join(work, f"{name}.lua")
+    listed = ", ".join('"' + path + '"' for path in paths)
+    open(script, "w").write(f"local paths = {{{listed}}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n"
+                            f"  return wrk.format(\"GET\", paths[i])\nend\n{done}")
+    return script
 
 
 def answers(port, path):
@@ -82,10 +116,7 @@ def free_port():
 
 def load(port, paths, work, name):
     """wrk's requests per second and latencies (ms) cycling over `paths`."""
-    script = os.path.join(work, f"{name}.lua")
-    listed = ", ".join('"' + path + '"' for path in paths)
-    open(script, "w").write(f"local paths = {{{listed}}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n"
-                            f"  return wrk.format(\"GET\", paths[i])\nend\n")
+    script = wrk_script(paths, work, name)
     for path in paths:  # warm-up: every picture once, so the page cache is warm for all
         answers(port, path)
     run = subprocess.run(["wrk", "-t2", "-c4", f"-d{DURATION}s", "--latency", "-s", script, f"http://127.0.0.1:{port}"],
@@ -137,37 +168,17 @@ def main():
         paths = [f"/_/{encoded}/{name}@jpg" for name in names]
         overload = None
         for mode in ["good", "fast"]:
-            port = free_port()
-            server = start([imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}", "--scaling", mode,
-                            "--workers", str(CORES)], ready=lambda: answers(port, "/health"))
-            try:
+            with imagepipe_serve(imagepipe, batch, "--scaling", mode) as (port, server):
                 rate, p50, p99, errors = load(port, paths, work, f"imagepipe-{mode}")
                 rows.append((f"ImagePipe serve ({mode})", rate, p50, p99, mean_psnr(port, paths, names, batch), errors))
                 if mode == "good":
                     overload = overloaded(server.pid, port, paths, work)
-            finally:
-                server.send_signal(signal.SIGINT)
-                server.wait(timeout=30)
 
         if os.path.isdir(THUMBOR):
-            port = free_port()
-            conf = os.path.join(work, "thumbor.conf")
-            open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {batch!r}\nALLOW_UNSAFE_URL = True\n"
-                                  "QUALITY = 80\nRESULT_STORAGE = None\nSTORAGE = 'thumbor.storages.no_storage'\n")
-            env = dict(os.environ, PYTHONPATH=THUMBOR)
-            thumbor = [sys.executable, "-c", "import sys; from thumbor.server import main; main(sys.argv[1:])",
-                       "--port", str(port), "--conf", conf, "--processes", str(CORES)]
-            server = start(thumbor, env=env, ready=lambda: answers(port, "/healthcheck"))
-            try:
+            with thumbor_serve(batch, work, quality=80) as (port, _):
                 thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
                 rate, p50, p99, errors = load(port, thumbor_paths, work, "thumbor")
                 rows.append(("thumbor 7 (Pillow)", rate, p50, p99, mean_psnr(port, thumbor_paths, names, batch), errors))
-            finally:
-                server.send_signal(signal.SIGINT)
-                try:
-                    server.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    server.kill()
         else:
             print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
 
@@ -204,11 +215,8 @@ def rss(pid):
 def overloaded(pid, port, paths, work):
     """10x the connections: what came back, and the server's resident memory before and after."""
     before = rss(pid)
-    script = os.path.join(work, "overload.lua")
-    listed = ", ".join('"' + path + '"' for path in paths)
-    open(script, "w").write(f"local paths = {{{listed}}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n"
-                            f"  return wrk.format(\"GET\", paths[i])\nend\n"
-                            "done = function(summary, latency, requests)\n  io.write(string.format(\"total %d\\n\", summary.requests))\nend\n")
+    script = wrk_script(paths, work, "overload",
+                        done="done = function(summary, latency, requests)\n  io.write(string.format(\"total %d\\n\", summary.requests))\nend\n")
     run = subprocess.run(["wrk", "-t2", "-c40", f"-d{DURATION}s", "-s", script, f"http://127.0.0.1:{port}"],
                          capture_output=True, text=True, check=True).stdout
     after = rss(pid)
@@ -228,32 +236,13 @@ def attention_crops(imagepipe, batch, names, work):
     rows = []
     text = "resize 800x800 fit=cover position=attention"
     encoded = base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
-    port = free_port()
-    server = start([imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}", "--workers", str(CORES)],
-                   ready=lambda: answers(port, "/health"))
-    try:
+    with imagepipe_serve(imagepipe, batch) as (port, _):
         rate, p50, p99, _ = load(port, [f"/_/{encoded}/{name}@webp" for name in names], work, "crop-imagepipe")
         rows.append(("ImagePipe serve (attention)", rate, p50, p99))
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=30)
     if os.path.isdir(THUMBOR):
-        port = free_port()
-        conf = os.path.join(work, "thumbor-crop.conf")
-        open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {batch!r}\nALLOW_UNSAFE_URL = True\n"
-                              "RESULT_STORAGE = None\nSTORAGE = 'thumbor.storages.no_storage'\n")
-        server = start([sys.executable, "-c", "import sys; from thumbor.server import main; main(sys.argv[1:])", "--port", str(port),
-                        "--conf", conf, "--processes", str(CORES)], env=dict(os.environ, PYTHONPATH=THUMBOR),
-                       ready=lambda: answers(port, "/healthcheck"))
-        try:
+        with thumbor_serve(batch, work) as (port, _):
             rate, p50, p99, _ = load(port, [f"/unsafe/800x800/filters:format(webp)/{name}" for name in names], work, "crop-thumbor")
             rows.append(("thumbor 7 (center crop)", rate, p50, p99))
-        finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
     return rows
 
 

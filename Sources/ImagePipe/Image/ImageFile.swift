@@ -113,6 +113,20 @@ public enum ImageFile {
         return ImageError(.unreadable, path: path, reason: systemMessage())
     }
 
+    /// The process's umask, read from /proc without changing it. Setting it to learn it
+    /// (`umask(0)`, then back) leaves it 0 for a moment for every thread: a folder another thread
+    /// made then (a batch's output folder, a ledger's) came out writable by every user.
+    private static let processUmask: mode_t = {
+        if let status = try? readAll(path: "/proc/self/status", limit: 1 << 20),
+           let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+           let value = mode_t(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) {
+            return value
+        }
+        let mask = umask(0o022) // a kernel without the line (before 4.7): learned once, at first use
+        umask(mask)
+        return mask
+    }()
+
     /// The temporary files being written right now, so that an interrupted run can remove them.
     private static let temporaryFiles = Locked<Set<String>>([])
 
@@ -171,9 +185,7 @@ public enum ImageFile {
         defer { temporaryFiles.withLock { _ = $0.remove(temporary) } }
         var failure = write(descriptor)
         // mkstemp makes the file 0600; give it the permissions a plain new file would have.
-        let mask = umask(0)
-        umask(mask)
-        if failure == nil, fchmod(descriptor, 0o666 & ~mask) != 0 { failure = systemMessage() }
+        if failure == nil, fchmod(descriptor, 0o666 & ~processUmask) != 0 { failure = systemMessage() }
         if failure == nil, fsync(descriptor) != 0 { failure = systemMessage() }
         if close(descriptor) != 0, failure == nil { failure = systemMessage() }
         if failure == nil {

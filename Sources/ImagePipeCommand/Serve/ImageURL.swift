@@ -9,7 +9,7 @@ import ImagePipe
 /// asks for that format (imgproxy's form). The signature signs the path after it as the server
 /// reads it, percent-escapes decoded: for an address without escapes (every one `imagepipe url`
 /// writes for plain file names, and imgproxy's) that is the path as sent.
-struct ImageURL: Sendable, Equatable {
+struct ImageURL: Sendable {
     let signature: String
     /// What the signature signs: the address from the `/` after the signature, decoded.
     let signedPath: String
