@@ -108,8 +108,11 @@ final class StripChain {
         return ring.pixels + (ring.rows > 0 ? y % ring.rows : y) * rowStride
     }
 
-    /// The encoder's side: the last level's pixels, and how many rows are in its ring (0: all).
-    var output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int) { (rings[rings.count - 1].pixels, rings[rings.count - 1].rows) }
+    /// The encoder's side: the last level's pixels, how many rows are in its ring (0: all), the
+    /// picture they make and the bytes from one row to the next.
+    var output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int, size: Size, rowStride: Int) {
+        (rings[rings.count - 1].pixels, rings[rings.count - 1].rows, size, rowStride)
+    }
 
     /// Makes the last level's rows up to `count` (the encoder's `needed`) and says how many are
     /// made: fewer only when the decode failed. The encoder has written every row before

@@ -104,10 +104,10 @@ extension Pipeline {
             defer { handoff.stopReading() }
             let output = chain.output
             encoded = Result {
-                try JPEGEncoder.encode(output.pixels, size: start.size, rowStride: rowStride, ringRows: output.ringRows,
+                try JPEGEncoder.encode(output.pixels, size: output.size, rowStride: output.rowStride, ringRows: output.ringRows,
                                        quality: save.options.quality(for: .jpeg),
                                        chroma: save.options.chroma, gray: metadata.grayOnly, progressive: save.options.progressive,
-                                       optimizeCoding: save.options.optimizesCoding(size: start.size, gray: metadata.grayOnly && saving.embedded.icc == nil,
+                                       optimizeCoding: save.options.optimizesCoding(size: output.size, gray: metadata.grayOnly && saving.embedded.icc == nil,
                                                                                      quality: save.options.quality(for: .jpeg)),
                                        metadata: saving.embedded) { needed in
                     do {
