@@ -20,7 +20,7 @@ import TestSupport
         func word(_ value: Bool) -> String { value ? "yes" : "no" }
         for codec in Codec.all {
             let row = "| \(codec.format.displayName) | \(codec.reader) | \(codec.writer ?? "—") | \(word(codec.reducedDecode)) | "
-                + "\(word(codec.rowsInOrder)) | \(word(codec.tiles)) | \(word(codec.wholeFile)) | \(word(codec.frames)) | "
+                + "\(word(codec.rowsInOrder)) | \(word(codec.writesRows)) | \(word(codec.tiles)) | \(word(codec.wholeFile)) | \(word(codec.frames)) | "
                 + "\(codec.metadata.isEmpty ? "—" : codec.metadata.joined(separator: ", ")) |"
             #expect(manual.contains(row + "\n"), "docs/formats.md lacks the row:\n\(row)")
         }

@@ -11,8 +11,11 @@ public struct Codec: Sendable {
     /// shrinks decodes no more pixels than it needs (shrink-on-load).
     public let reducedDecode: Bool
     /// Hands out rows in order as it decodes them, so that a run can stream them through the
-    /// stages (`Pipeline+Streaming`).
+    /// stages (`RowSource`, `Pipeline+Streaming`).
     public let rowsInOrder: Bool
+    /// Encodes rows in order as they come, so that a run can stream the stages' strips into it
+    /// (`RowEncoding`; PNG without a palette).
+    public let writesRows: Bool
     /// Can store the picture in tiles, each read on its own.
     public let tiles: Bool
     /// Decodes only from the whole file in memory (the library takes no stream, or the file must
@@ -28,25 +31,25 @@ public struct Codec: Sendable {
 
     /// Every format ImagePipe recognizes, vetted ones first.
     public static let all: [Codec] = [
-        Codec(format: .jpeg, reader: "libjpeg-turbo", writer: "libjpeg-turbo", reducedDecode: true, rowsInOrder: true, tiles: false,
+        Codec(format: .jpeg, reader: "libjpeg-turbo", writer: "libjpeg-turbo", reducedDecode: true, rowsInOrder: true, writesRows: true, tiles: false,
               wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .png, reader: "libpng through gdk-pixbuf (8 bits), libspng (16 bits)", writer: "libdeflate and zlib",
-              reducedDecode: false, rowsInOrder: false, tiles: false, wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .webp, reader: "libwebp", writer: "libwebp", reducedDecode: false, rowsInOrder: false, tiles: false,
+              reducedDecode: false, rowsInOrder: false, writesRows: true, tiles: false, wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
+        Codec(format: .webp, reader: "libwebp", writer: "libwebp", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .gif, reader: "giflib", writer: "cgif with libimagequant", reducedDecode: false, rowsInOrder: false, tiles: false,
+        Codec(format: .gif, reader: "giflib", writer: "cgif with libimagequant", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: true, metadata: []),
-        Codec(format: .tiff, reader: "libtiff", writer: "libtiff", reducedDecode: false, rowsInOrder: false, tiles: true,
+        Codec(format: .tiff, reader: "libtiff", writer: "libtiff", reducedDecode: false, rowsInOrder: true, writesRows: true, tiles: true,
               wholeFile: false, frames: false, metadata: ["icc", "xmp"]),
-        Codec(format: .bmp, reader: "gdk-pixbuf", writer: "ImagePipe", reducedDecode: false, rowsInOrder: false, tiles: false,
+        Codec(format: .bmp, reader: "gdk-pixbuf", writer: "ImagePipe", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: false, frames: false, metadata: []),
-        Codec(format: .avif, reader: "libheif (dav1d or libaom)", writer: "libavif", reducedDecode: false, rowsInOrder: false, tiles: false,
+        Codec(format: .avif, reader: "libheif (dav1d or libaom)", writer: "libavif", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: false, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .heif, reader: "libheif (libde265)", writer: nil, reducedDecode: false, rowsInOrder: false, tiles: false,
+        Codec(format: .heif, reader: "libheif (libde265)", writer: nil, reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: false, metadata: ["exif", "icc", "xmp"]),
     ] + [SourceFormat.svg, .xpm, .xbm, .tga, .icns, .ani, .qtif, .pnm, .ico].map { format in
         // The opt-in formats: gdk-pixbuf's loaders, in a process of their own, from memory.
         Codec(format: format, reader: "gdk-pixbuf, in a separate process", writer: format == .ico ? "gdk-pixbuf" : nil,
-              reducedDecode: false, rowsInOrder: false, tiles: false, wholeFile: true, frames: false, metadata: [])
+              reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false, wholeFile: true, frames: false, metadata: [])
     }
 }

@@ -35,16 +35,15 @@ extension Image {
         }
         let (image, embedded) = try preparedForSaving(as: format, options: options, warn: warn)
         let quality = options.quality(for: format)
+        if RowEncoding.takesRows(format, options: options) {
+            return try RowEncoding.encode(RowFeed(image, cancellation: cancellation), as: format, options: options,
+                                          gray: image.metadata.grayOnly, metadata: embedded)
+        }
         switch format {
-        case .png:
-            let palette = options.palette ? try PaletteQuantizer(image, colors: options.colors, dither: options.dither) : nil
-            return try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette,
-                                         cancellation: cancellation)
-        case .jpeg:
-            return try JPEGEncoder.encode(image, quality: quality, chroma: options.chroma, progressive: options.progressive,
-                                          optimizeCoding: options.optimizesCoding(size: image.size, gray: image.metadata.grayOnly && embedded.icc == nil,
-                                                                                          quality: quality),
-                                          metadata: embedded, cancellation: cancellation)
+        case .jpeg, .tiff: preconditionFailure("\(format) is written from rows")
+        case .png: // with a palette: PNG without one is written from rows
+            let palette = try PaletteQuantizer(image, colors: options.colors, dither: options.dither)
+            return try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette)
         case .webp:
             return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
                                           effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,
@@ -54,12 +53,6 @@ extension Image {
                                           lossless: options.lossless ?? false, metadata: embedded)
         case .gif: return try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
         case .bmp: return try BMPEncoder.encode(image)
-        case .tiff:
-            // One gray sample, as for JPEG, unless an RGB profile is to be embedded.
-            return try TIFFEncoder.encode(image, gray: metadata.grayOnly && !image.hasAlpha && embedded.icc == nil,
-                                          compression: options.tiffCompression, level: options.compression,
-                                          quality: options.quality ?? SaveOptions.defaultQuality(.jpeg), tile: options.tile,
-                                          metadata: embedded, cancellation: cancellation)
         case .ico: return try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }
     }

@@ -169,8 +169,8 @@ public struct Pipeline: Sendable {
         let start = clock.now
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
-        if writing, observe == nil, let (save, destination) = streamingSave(in: context, prepared: prepared) {
-            switch try runStreamed(saving: save, to: destination, in: context, prepared: prepared) {
+        if writing, observe == nil, let (save, destination, format) = streamingSave(in: context, prepared: prepared) {
+            switch try runStreamed(saving: save, to: destination, as: format, in: context, prepared: prepared) {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
             }

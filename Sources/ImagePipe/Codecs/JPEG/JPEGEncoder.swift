@@ -4,17 +4,16 @@ import CJPEGStrict
 /// subsamples chroma 4:2:0): chroma subsampling, progressive scans, optimised Huffman tables,
 /// and the ICC profile (in APP2 chunks), EXIF and XMP (APP1).
 enum JPEGEncoder {
-    /// Encodes a whole picture; once `cancellation` is set, libjpeg is told that no more rows
-    /// come, and the encode ends with the `stopped` error.
-    static func encode(_ image: Image, quality: Int, chroma: ChromaSubsampling, progressive: Bool, optimizeCoding: Bool,
-                       metadata: OutputMetadata, cancellation: Cancellation? = nil) throws -> [UInt8] {
-        precondition(!image.hasAlpha, "flatten before encoding JPEG")
-        let rowsReady: RowsReady? = cancellation.map { stop in { needed in stop.isCancelled ? 0 : needed } }
+    /// Encodes `rows` (RGB); a whole picture's encode that is stopped (`RowFeed.cancellation`)
+    /// ends with the `stopped` error.
+    static func encode(_ rows: RowFeed, quality: Int, chroma: ChromaSubsampling, gray: Bool, progressive: Bool, optimizeCoding: Bool,
+                       metadata: OutputMetadata) throws -> [UInt8] {
+        // libjpeg asks for rows only when they may not be there yet; a whole picture's stop is asked for alike.
+        let rowsReady: RowsReady? = rows.rowsReady ?? rows.cancellation.map { stop in { needed in stop.isCancelled ? 0 : needed } }
         do {
-            return try encode(image.pixels, size: image.size, rowStride: image.rowStride, quality: quality, chroma: chroma,
-                              gray: image.metadata.grayOnly, progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata,
-                              rowsReady: rowsReady)
-        } catch where cancellation?.isCancelled == true {
+            return try encode(rows.pixels, size: rows.size, rowStride: rows.rowStride, ringRows: rows.ringRows, quality: quality, chroma: chroma,
+                              gray: gray, progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata, rowsReady: rowsReady)
+        } catch where rows.cancellation?.isCancelled == true {
             throw Cancellation.stopped(path: nil)
         }
     }

@@ -56,10 +56,6 @@ enum StrictJPEG {
     private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafePointer<imagepipe_jpeg_limits>,
                                  UnsafeMutablePointer<imagepipe_jpeg_result>, UnsafeMutablePointer<CChar>, Int) -> Int32
 
-    /// Why a decode into a ring ended early: its reader stopped (a stage or the encoder failed,
-    /// and says why itself).
-    static let readerStopped = "the reader of the rows stopped"
-
     /// The most scans a progressive JPEG may have, as TurboJPEG's `TJFLAG_LIMITSCANS` (500):
     /// encoders write about ten, and each scan walks every block of the picture again, so a
     /// small file of thousands of tiny scans takes minutes.
@@ -89,7 +85,7 @@ enum StrictJPEG {
         case -2: throw ImageError(.tooLarge, path: path, reason: reason)
         case -3: throw ImageError(.timedOut, path: path, reason: reason)
         case -4: throw ImageError(.corrupt, path: path, reason: reason)
-        case -5: throw ImageError(.interrupted, path: path, reason: Self.readerStopped)
+        case -5: throw ImageError(.interrupted, path: path, reason: RowHandoff.readerStopped)
         default: throw ImageError(.corrupt, path: path, reason: reason.isEmpty ? "libjpeg could not decode it" : reason)
         }
         defer { imagepipe_jpeg_free_metadata(&result) }

@@ -18,14 +18,38 @@ enum PNGEncoder {
     static let streamingThreshold = 4 << 20
     static func encode(_ image: Image, compression: Int, metadata: OutputMetadata = OutputMetadata(),
                        palette: PaletteQuantizer? = nil, cancellation: Cancellation? = nil) throws -> [UInt8] {
-        let channels = image.channelCount
-        let depth: UInt8 = palette.map { $0.palette.count <= 2 ? 1 : $0.palette.count <= 4 ? 2 : $0.palette.count <= 16 ? 4 : 8 } ?? 8
+        guard let palette else { return try encode(RowFeed(image, cancellation: cancellation), compression: compression, metadata: metadata) }
+        let depth: UInt8 = palette.palette.count <= 2 ? 1 : palette.palette.count <= 4 ? 2 : palette.palette.count <= 16 ? 4 : 8
+        var png = try start(size: image.size, depth: depth, colorType: 3, metadata: metadata, palette: palette)
+        appendChunk("IDAT", try zlib(packedRows(palette, depth: Int(depth)), level: compression)[...], to: &png)
+        appendChunk("IEND", [][...], to: &png)
+        return png
+    }
+
+    /// RGB or RGBA rows, read in order: filtered whole and deflated by libdeflate when small,
+    /// else a strip at a time through zlib.
+    static func encode(_ rows: RowFeed, compression: Int, metadata: OutputMetadata) throws -> [UInt8] {
+        var png = try start(size: rows.size, depth: 8, colorType: rows.channels == 4 ? 6 : 2, metadata: metadata, palette: nil)
+        let rowLength = rows.size.width * rows.channels
+        if rows.size.height * (rowLength + 1) <= streamingThreshold {
+            let compressed = try zlib(filterRows(rows, rowLength: rowLength), level: compression)
+            png.reserveCapacity(png.count + compressed.count + 24)
+            appendChunk("IDAT", compressed[...], to: &png)
+        } else {
+            try streamRows(rows, rowLength: rowLength, level: compression, into: &png)
+        }
+        appendChunk("IEND", [][...], to: &png)
+        return png
+    }
+
+    /// The signature and every chunk before the pixels.
+    private static func start(size: Size, depth: UInt8, colorType: UInt8, metadata: OutputMetadata, palette: PaletteQuantizer?) throws -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
-        header.appendBigEndian(UInt32(image.width))
-        header.appendBigEndian(UInt32(image.height))
-        // palette, or RGBA or RGB; deflate, adaptive filters, no interlace
-        header += [depth, palette != nil ? 3 : channels == 4 ? 6 : 2, 0, 0, 0]
+        header.appendBigEndian(UInt32(size.width))
+        header.appendBigEndian(UInt32(size.height))
+        // deflate, adaptive filters, no interlace
+        header += [depth, colorType, 0, 0, 0]
         appendChunk("IHDR", header[...], to: &png)
         if let icc = metadata.icc {
             appendChunk("iCCP", (Array("ICC profile".utf8) + [0, 0] + (try zlib(icc, level: 9)))[...], to: &png)
@@ -42,55 +66,56 @@ enum PNGEncoder {
             // iTXt: keyword, NUL, uncompressed, method 0, no language, NUL, no translated keyword, NUL, text
             appendChunk("iTXt", (Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)[...], to: &png)
         }
-        let rowLength = image.width * channels
-        let interrupted = Cancellation.stopped(path: nil)
-        if let palette {
-            appendChunk("IDAT", try zlib(packedRows(palette, depth: Int(depth)), level: compression)[...], to: &png)
-        } else if image.height * (rowLength + 1) <= streamingThreshold {
-            guard let filtered = filterRows(image, rowLength: rowLength, bytesPerPixel: channels, cancellation: cancellation) else { throw interrupted }
-            let compressed = try zlib(filtered, level: compression)
-            png.reserveCapacity(png.count + compressed.count + 24)
-            appendChunk("IDAT", compressed[...], to: &png)
-        } else {
-            guard try streamRows(image, rowLength: rowLength, bytesPerPixel: channels, level: compression, cancellation: cancellation, into: &png) else {
-                throw interrupted
-            }
-        }
-        appendChunk("IEND", [][...], to: &png)
         return png
     }
 
+    /// Row after row of `rows` filtered into `output` (`rowLength + 1` bytes each, from `first`),
+    /// the row above kept aside, since a streamed run may rewrite it once the next is asked for.
+    private struct RowFilter {
+        let rowLength: Int
+        let bpp: Int
+        var above: [UInt8]
+        var candidates: [[UInt8]]
+
+        init(rowLength: Int, bpp: Int) {
+            self.rowLength = rowLength
+            self.bpp = bpp
+            above = [UInt8](repeating: 0, count: rowLength)
+            candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowLength), count: 5)
+        }
+
+        mutating func filter(_ rows: RowFeed, _ y: Int, into target: UnsafeMutablePointer<UInt8>) throws {
+            guard let pixels = rows.row(y) else { throw rows.stopped() }
+            let row = UnsafeBufferPointer(start: pixels, count: rowLength)
+            above.withUnsafeBufferPointer { above in filterRow(row, above: above, bpp: bpp, candidates: &candidates, into: target) }
+            above.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels, count: rowLength) }
+        }
+    }
+
     /// Filters the rows a strip at a time and deflates them with zlib into IDAT chunks of at
-    /// most `chunkSize` bytes appended to `png`. False when `cancellation` was cancelled.
-    private static func streamRows(_ image: Image, rowLength: Int, bytesPerPixel bpp: Int, level: Int,
-                                   cancellation: Cancellation?, into png: inout [UInt8]) throws -> Bool {
+    /// most `chunkSize` bytes appended to `png`.
+    private static func streamRows(_ rows: RowFeed, rowLength: Int, level: Int, into png: inout [UInt8]) throws {
         let failed = ImageError(.unwritable, reason: "zlib could not compress the picture")
         var stream = z_stream()
         // libdeflate's levels above 9 are zlib's 9.
         guard deflateInit_(&stream, Int32(min(max(level, 0), 9)), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw failed }
         defer { deflateEnd(&stream) }
-        let stripRows = max(1, min(image.height, (1 << 20) / (rowLength + 1)))
+        let height = rows.size.height
+        let stripRows = max(1, min(height, (1 << 20) / (rowLength + 1)))
         var strip = [UInt8](repeating: 0, count: stripRows * (rowLength + 1))
         var compressed = [UInt8](repeating: 0, count: chunkSize)
-        let zeros = [UInt8](repeating: 0, count: rowLength)
-        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowLength), count: 5)
+        var filter = RowFilter(rowLength: rowLength, bpp: rows.channels)
         var y = 0
-        while y < image.height {
-            if cancellation?.isCancelled == true { return false }
-            let rows = min(stripRows, image.height - y)
-            strip.withUnsafeMutableBufferPointer { out in
-                zeros.withUnsafeBufferPointer { zeroRow in
-                    for row in 0..<rows {
-                        filterRow(image, y + row, above: y + row > 0 ? image.row(y + row - 1) : zeroRow, bpp: bpp,
-                                  candidates: &candidates, into: out.baseAddress! + row * (rowLength + 1))
-                    }
-                }
+        while y < height {
+            let count = min(stripRows, height - y)
+            try strip.withUnsafeMutableBufferPointer { out in
+                for row in 0..<count { try filter.filter(rows, y + row, into: out.baseAddress! + row * (rowLength + 1)) }
             }
-            y += rows
-            let finishing = y == image.height
+            y += count
+            let finishing = y == height
             try strip.withUnsafeMutableBufferPointer { input in
                 stream.next_in = input.baseAddress
-                stream.avail_in = UInt32(rows * (rowLength + 1))
+                stream.avail_in = UInt32(count * (rowLength + 1))
                 while true {
                     let status = compressed.withUnsafeMutableBufferPointer { output in
                         stream.next_out = output.baseAddress
@@ -105,7 +130,6 @@ enum PNGEncoder {
                 }
             }
         }
-        return true
     }
 
     /// The most bytes of one streamed IDAT chunk.
@@ -147,30 +171,20 @@ enum PNGEncoder {
     }
 
     /// Each row prefixed with the filter byte of the filter that gives the least sum of absolute
-    /// (signed) values. Nil when `cancellation` was cancelled meanwhile (checked every 32 rows:
-    /// a few milliseconds of a 20-megapixel picture).
-    private static func filterRows(_ image: Image, rowLength: Int, bytesPerPixel bpp: Int, cancellation: Cancellation?) -> [UInt8]? {
-        var output = [UInt8](repeating: 0, count: image.height * (rowLength + 1))
-        let zeros = [UInt8](repeating: 0, count: rowLength)
-        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowLength), count: 5)
-        let finished = output.withUnsafeMutableBufferPointer { out in
-            zeros.withUnsafeBufferPointer { zeroRow in
-                for y in 0..<image.height {
-                    if y % 32 == 0, cancellation?.isCancelled == true { return false }
-                    filterRow(image, y, above: y > 0 ? image.row(y - 1) : zeroRow, bpp: bpp, candidates: &candidates,
-                              into: out.baseAddress! + y * (rowLength + 1))
-                }
-                return true
-            }
+    /// (signed) values.
+    private static func filterRows(_ rows: RowFeed, rowLength: Int) throws -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: rows.size.height * (rowLength + 1))
+        var filter = RowFilter(rowLength: rowLength, bpp: rows.channels)
+        try output.withUnsafeMutableBufferPointer { out in
+            for y in 0..<rows.size.height { try filter.filter(rows, y, into: out.baseAddress! + y * (rowLength + 1)) }
         }
-        return finished ? output : nil
+        return output
     }
 
-    /// Row `y` after its filter byte, at `target`: the filter with the least score.
+    /// `row` after its filter byte, at `target`: the filter with the least score.
     @inline(__always)
-    private static func filterRow(_ image: Image, _ y: Int, above: UnsafeBufferPointer<UInt8>, bpp: Int,
+    private static func filterRow(_ row: UnsafeBufferPointer<UInt8>, above: UnsafeBufferPointer<UInt8>, bpp: Int,
                                   candidates: inout [[UInt8]], into target: UnsafeMutablePointer<UInt8>) {
-        let row = image.row(y)
         var best = 0, bestScore = Int.max
         for filter in 0..<5 {
             let score = candidates[filter].withUnsafeMutableBufferPointer { buffer in

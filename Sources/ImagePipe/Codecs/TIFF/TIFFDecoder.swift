@@ -39,34 +39,84 @@ enum TIFFDecoder {
     /// Decodes the first directory of TIFF data to 8-bit RGB or RGBA: turned by its orientation
     /// tag when `options.applyOrientation`, its profile and XMP kept, color managed.
     static func decode(_ input: Input, options: LoadOptions, path: String?) throws -> Image {
-        try withReader(input, options: options, path: path) { reader in
-            var fields = try readFields(reader, path: path)
-            let size = Size(Int(fields.width), Int(fields.height))
-            // Before any pixel memory: the size is the directory's word alone.
-            try ImageHeader(storedSize: size, format: SourceFormat.tiff.loaderName).checkPixels(limit: options.maxPixels, path: path)
-            try options.checkDeadline(path: path)
-            var metadata = ImageMetadata()
-            metadata.sourceProfile = copied(fields.icc, fields.icc_size)
-            metadata.xmp = copied(fields.xmp, fields.xmp_size)
-            // libjpeg turns JPEG-compressed YCbCr into RGB itself, so it reads as RGB samples.
-            var jpegRGB = false
-            if fields.compression == COMPRESSION_JPEG, fields.photometric == PHOTOMETRIC_YCBCR, fields.planar_config == PLANARCONFIG_CONTIG,
-               imagepipe_tiff_jpeg_as_rgb(reader) == 0 {
-                jpegRGB = true
-                fields = try readFields(reader, path: path)
+        try withReader(input, options: options, path: path) { reader in try decode(reader, options: options, path: path, handoff: nil) }
+    }
+
+    /// The decode of a streamed run, on the decoder's thread: a file of 8-bit RGB or gray samples
+    /// in one plane, without alpha, that needs no turn, hands its rows to `handoff` a band of
+    /// strips or tiles at a time, color managed by the reader, and returns the ring that held
+    /// them. Any other file, or one whose rows the reader declines, is decoded as `decode` does,
+    /// and that picture is returned.
+    static func decodeRows(_ input: Input, options: LoadOptions, path: String?, handoff: RowHandoff) throws -> Image {
+        try withReader(input, options: options, path: path) { reader in try decode(reader, options: options, path: path, handoff: handoff) }
+    }
+
+    private static func decode(_ reader: OpaquePointer, options: LoadOptions, path: String?, handoff: RowHandoff?) throws -> Image {
+        var fields = try readFields(reader, path: path)
+        let size = Size(Int(fields.width), Int(fields.height))
+        // Before any pixel memory: the size is the directory's word alone.
+        try ImageHeader(storedSize: size, format: SourceFormat.tiff.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try options.checkDeadline(path: path)
+        var metadata = ImageMetadata()
+        metadata.sourceProfile = copied(fields.icc, fields.icc_size)
+        metadata.xmp = copied(fields.xmp, fields.xmp_size)
+        // libjpeg turns JPEG-compressed YCbCr into RGB itself, so it reads as RGB samples.
+        var jpegRGB = false
+        if fields.compression == COMPRESSION_JPEG, fields.photometric == PHOTOMETRIC_YCBCR, fields.planar_config == PLANARCONFIG_CONTIG,
+           imagepipe_tiff_jpeg_as_rgb(reader) == 0 {
+            jpegRGB = true
+            fields = try readFields(reader, path: path)
+        }
+        let turn = options.applyOrientation ? orientation(of: fields) : 1
+        metadata.orientationApplied = options.applyOrientation
+        let layout = TIFFSampleLayout(fields, jpegRGB: jpegRGB)
+        if let handoff, let layout, layout.streams, turn == 1 {
+            metadata.grayOnly = layout.color == .gray
+            let ring = try streamRows(reader, layout: layout, size: size, metadata: metadata, to: handoff, options: options, path: path)
+            if let ring { return ring }
+        }
+        var decoded: Image
+        if let layout {
+            decoded = try decodeSamples(reader, layout: layout, size: size, profile: metadata.sourceProfile, options: options, path: path)
+            metadata.grayOnly = layout.color == .gray
+        } else {
+            decoded = try decodeRGBA(reader, fields: fields, size: size, options: options, path: path)
+        }
+        try checkWarnings(reader, options: options, path: path)
+        decoded = decoded.orientedByExif(turn)
+        return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
+    }
+
+    /// Hands the rows to the reader of a streamed run: says what the picture is, then decodes
+    /// into the ring the reader asks for (the whole picture when it asks for 0), a band of strips
+    /// or tiles at a time, each band once the reader has let go of the rows a ring before it.
+    /// Returns the ring's picture; nil when the reader declined the rows (nothing is decoded yet).
+    private static func streamRows(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, metadata: ImageMetadata,
+                                   to handoff: RowHandoff, options: LoadOptions, path: String?) throws -> Image? {
+        let rowStride = (size.width * 3 + 3) / 4 * 4 // gdk-pixbuf's: rows of whole 4-byte words
+        let band = layout.chunkSize(of: size).height
+        let ring = handoff.started(RowHandoff.Start(size: size, rowStride: rowStride, channels: 3, metadata: metadata, bandRows: band))
+        guard !handoff.declined else { return nil }
+        return try Image.make(size: Size(size.width, ring > 0 ? ring : size.height), hasAlpha: false) { writer in
+            do {
+                guard writer.rowStride == rowStride else { throw ImageError(.tooLarge, path: path, reason: "the ring's rows are not laid out as said") }
+                handoff.ready(writer.base)
+                let slot = { (y: Int) in writer.base + (ring > 0 ? y % ring : y) * rowStride }
+                try readChunks(reader, layout: layout, size: size, channels: 3, options: options, path: path, row: slot,
+                               beforeBand: { rows in
+                                   guard handoff.room(for: rows.upperBound - 1) else {
+                                       throw ImageError(.interrupted, path: path, reason: RowHandoff.readerStopped)
+                                   }
+                               },
+                               afterBand: { rows in
+                                   finishPixels(row: slot, rows: rows, width: size.width, channels: 3, layout: layout)
+                                   handoff.decoded(rows: rows.upperBound)
+                               })
+                try checkWarnings(reader, options: options, path: path)
+            } catch {
+                handoff.failing() // the reader lets go of the ring before it is freed
+                throw error
             }
-            var decoded: Image
-            if let layout = TIFFSampleLayout(fields, jpegRGB: jpegRGB) {
-                decoded = try decodeSamples(reader, layout: layout, size: size, profile: metadata.sourceProfile, options: options, path: path)
-                metadata.grayOnly = layout.color == .gray
-            } else {
-                decoded = try decodeRGBA(reader, fields: fields, size: size, options: options, path: path)
-            }
-            try checkWarnings(reader, options: options, path: path)
-            let turn = options.applyOrientation ? orientation(of: fields) : 1
-            decoded = decoded.orientedByExif(turn)
-            metadata.orientationApplied = options.applyOrientation
-            return try Image.colorManaged(decoded, metadata: metadata, options: options, path: path)
         }
     }
 
@@ -169,9 +219,9 @@ enum TIFFDecoder {
         switch layout.color {
         case .gray, .rgb:
             return try Image.make(size: size, hasAlpha: layout.alpha != nil) { writer in
-                try readChunks(reader, layout: layout, size: size, into: writer.base, stride: writer.rowStride,
-                               channels: writer.channelCount, options: options, path: path)
-                finishPixels(writer.base, stride: writer.rowStride, size: size, channels: writer.channelCount, layout: layout)
+                let row = { (y: Int) in writer.base + y * writer.rowStride }
+                try readChunks(reader, layout: layout, size: size, channels: writer.channelCount, options: options, path: path, row: row)
+                finishPixels(row: row, rows: 0..<size.height, width: size.width, channels: writer.channelCount, layout: layout)
             }
         case .cmyk:
             // Inks (and alpha) gathered first: Little CMS or the plain formula converts them whole.
@@ -180,19 +230,22 @@ enum TIFFDecoder {
             guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
             var inks = [UInt8](repeating: 0, count: count)
             try inks.withUnsafeMutableBufferPointer { buffer in
-                try readChunks(reader, layout: layout, size: size, into: buffer.baseAddress!, stride: size.width * channels,
-                               channels: channels, options: options, path: path)
-                finishPixels(buffer.baseAddress!, stride: size.width * channels, size: size, channels: channels, layout: layout)
+                let row = { (y: Int) in buffer.baseAddress! + y * size.width * channels }
+                try readChunks(reader, layout: layout, size: size, channels: channels, options: options, path: path, row: row)
+                finishPixels(row: row, rows: 0..<size.height, width: size.width, channels: channels, layout: layout)
             }
             return try fromCMYK(&inks, alpha: layout.alpha != nil, size: size, profile: profile, options: options, path: path)
         }
     }
 
-    /// Decodes the strips or tiles into rows of `stride` bytes from `base`, `channels` bytes a
-    /// pixel: color samples to the first channels, alpha to the last, other samples dropped.
-    /// 16-bit samples (libtiff has put them in the machine's byte order) are rounded to 8 bits.
-    private static func readChunks(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, into base: UnsafeMutablePointer<UInt8>,
-                                   stride: Int, channels: Int, options: LoadOptions, path: String?) throws {
+    /// Decodes the strips or tiles into the rows `row` gives, `channels` bytes a pixel: color
+    /// samples to the first channels, alpha to the last, other samples dropped. 16-bit samples
+    /// (libtiff has put them in the machine's byte order) are rounded to 8 bits. Each band of
+    /// strips or tiles across the picture is told to `beforeBand` and `afterBand` (once a plane).
+    private static func readChunks(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, channels: Int, options: LoadOptions,
+                                   path: String?, row address: (Int) -> UnsafeMutablePointer<UInt8>,
+                                   beforeBand: (Range<Int>) throws -> Void = { _ in },
+                                   afterBand: (Range<Int>) throws -> Void = { _ in }) throws {
         let samples = layout.samplesPerPixel
         // Where each sample of a pixel goes: its channel, or -1 for one dropped.
         var target = [Int](repeating: -1, count: samples)
@@ -220,6 +273,8 @@ enum TIFFDecoder {
         let what = layout.tiled ? "tile" : "strip"
         for plane in 0..<planes {
             for row in 0..<down {
+                let band = (row * chunk.height)..<min(size.height, (row + 1) * chunk.height)
+                try beforeBand(band)
                 for column in 0..<across {
                     try checkStop(options: options, path: path)
                     let index = (plane * down + row) * across + column
@@ -233,7 +288,7 @@ enum TIFFDecoder {
                     let rows = min(chunk.height, size.height - y0), columns = min(chunk.width, size.width - x0)
                     for y in 0..<rows {
                         let from = buffer + y * chunkRowBytes
-                        let to = base + (y0 + y) * stride + x0 * channels
+                        let to = address(y0 + y) + x0 * channels
                         if copiesRows {
                             to.update(from: from.assumingMemoryBound(to: UInt8.self), count: columns * channels)
                         } else if sampleBytes == 1 {
@@ -255,6 +310,7 @@ enum TIFFDecoder {
                         }
                     }
                 }
+                try afterBand(band)
             }
         }
     }
@@ -265,16 +321,17 @@ enum TIFFDecoder {
         UInt8((UInt32(value) * 255 + 32767) / 65535)
     }
 
-    /// What is left once the samples are in place: associated alpha divided out, min-is-white
-    /// gray turned round, gray spread into the three channels of RGB.
-    private static func finishPixels(_ base: UnsafeMutablePointer<UInt8>, stride: Int, size: Size, channels: Int, layout: TIFFSampleLayout) {
+    /// What is left once the samples of `rows` are in place: associated alpha divided out,
+    /// min-is-white gray turned round, gray spread into the three channels of RGB.
+    private static func finishPixels(row address: (Int) -> UnsafeMutablePointer<UInt8>, rows: Range<Int>, width: Int, channels: Int,
+                                     layout: TIFFSampleLayout) {
         let colors = layout.color.samples
         let unpremultiply = layout.alpha != nil && layout.associatedAlpha
         let gray = layout.color == .gray
         guard unpremultiply || gray else { return }
-        for y in 0..<size.height {
-            let row = base + y * stride
-            for x in 0..<size.width {
+        for y in rows {
+            let row = address(y)
+            for x in 0..<width {
                 let pixel = row + x * channels
                 if unpremultiply {
                     let alpha = Int(pixel[channels - 1])

@@ -16,12 +16,20 @@ enum TIFFEncoder {
     /// the side of square tiles (a multiple of 16) or nil for strips.
     static func encode(_ image: Image, gray: Bool, compression: TIFFCompression, level: Int, quality: Int, tile: Int?,
                        metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
-        let samples = gray ? 1 : image.channelCount
-        let rowBytes = image.width * samples
+        try encode(RowFeed(image, cancellation: cancellation), gray: gray, compression: compression, level: level, quality: quality,
+                   tile: tile, metadata: metadata)
+    }
+
+    /// The same from rows read in order, a strip's or a band of tiles' worth at a time.
+    static func encode(_ rows: RowFeed, gray: Bool, compression: TIFFCompression, level: Int, quality: Int, tile: Int?,
+                       metadata: OutputMetadata) throws -> [UInt8] {
+        let size = rows.size
+        let samples = gray ? 1 : rows.channels
+        let rowBytes = size.width * samples
         var rowsPerStrip = max(1, stripBytes / rowBytes)
         // A JPEG strip holds whole rows of 16-pixel blocks (4:2:0 YCbCr), unless it is the only one.
         if compression == .jpeg { rowsPerStrip = max(16, rowsPerStrip / 16 * 16) }
-        rowsPerStrip = min(rowsPerStrip, image.height)
+        rowsPerStrip = min(rowsPerStrip, size.height)
         let codec: Int32 = switch compression {
         case .none: COMPRESSION_NONE
         case .deflate: COMPRESSION_ADOBE_DEFLATE
@@ -29,14 +37,14 @@ enum TIFFEncoder {
         case .jpeg: COMPRESSION_JPEG
         }
         // A tile no larger than the picture needs (its longer side, in whole 16s): the rest is padding.
-        let tile = tile.map { min($0, (max(image.width, image.height) + 15) / 16 * 16) }
-        let writer = try open(image, samples: samples, codec: codec, level: level, quality: quality, tile: tile,
+        let tile = tile.map { min($0, (max(size.width, size.height) + 15) / 16 * 16) }
+        let writer = try open(size, samples: samples, codec: codec, level: level, quality: quality, tile: tile,
                               rowsPerStrip: rowsPerStrip, metadata: metadata)
         defer { imagepipe_tiff_writer_free(writer) }
         if let tile {
-            try writeTiles(image, gray: gray, samples: samples, side: tile, to: writer, cancellation: cancellation)
+            try writeTiles(rows, gray: gray, samples: samples, side: tile, to: writer)
         } else {
-            try writeStrips(image, gray: gray, samples: samples, rowsPerStrip: rowsPerStrip, to: writer, cancellation: cancellation)
+            try writeStrips(rows, gray: gray, samples: samples, rowsPerStrip: rowsPerStrip, to: writer)
         }
         var bytes: UnsafePointer<UInt8>?
         var count = 0
@@ -44,17 +52,17 @@ enum TIFFEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    private static func open(_ image: Image, samples: Int, codec: Int32, level: Int, quality: Int, tile: Int?, rowsPerStrip: Int,
+    private static func open(_ size: Size, samples: Int, codec: Int32, level: Int, quality: Int, tile: Int?, rowsPerStrip: Int,
                              metadata: OutputMetadata) throws -> OpaquePointer {
-        guard image.width <= Int(UInt32.max), image.height <= Int(UInt32.max) else {
-            throw ImageError(.unwritable, reason: "a TIFF cannot hold a \(image.size) picture")
+        guard size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
+            throw ImageError(.unwritable, reason: "a TIFF cannot hold a \(size) picture")
         }
         var failure = imagepipe_tiff_messages()
         let icc = metadata.icc ?? [], xmp = metadata.xmp ?? []
         let writer = icc.withUnsafeBufferPointer { icc in
             xmp.withUnsafeBufferPointer { xmp in
                 var encoding = imagepipe_tiff_encoding(
-                    width: UInt32(image.width), height: UInt32(image.height), samples: UInt16(samples), compression: UInt16(codec),
+                    width: UInt32(size.width), height: UInt32(size.height), samples: UInt16(samples), compression: UInt16(codec),
                     deflate_level: Int32(min(max(level, 0), 9)), jpeg_quality: Int32(min(max(quality, 1), 100)),
                     tile: UInt32(tile ?? 0), rows_per_strip: UInt32(rowsPerStrip),
                     icc: icc.baseAddress, icc_size: UInt32(icc.count), xmp: xmp.baseAddress, xmp_size: UInt32(xmp.count))
@@ -73,48 +81,57 @@ enum TIFFEncoder {
         return ImageError(.unwritable, reason: "libtiff could not write the TIFF: \(reason)")
     }
 
-    /// Copies `columns` pixels of row `y` from `x` into `to`, `samples` bytes each.
+    /// Copies `columns` pixels of `row` from `x` into `to`, `samples` bytes each (`channels` a pixel in `row`).
     @inline(__always)
-    private static func copy(_ image: Image, y: Int, x: Int, columns: Int, gray: Bool, samples: Int, to: UnsafeMutablePointer<UInt8>) {
-        let from = image.rowStart(y) + x * image.channelCount
+    private static func copy(_ row: UnsafePointer<UInt8>, channels: Int, x: Int, columns: Int, gray: Bool, samples: Int,
+                             to: UnsafeMutablePointer<UInt8>) {
+        let from = row + x * channels
         if gray {
-            for column in 0..<columns { to[column] = from[column * image.channelCount] }
+            for column in 0..<columns { to[column] = from[column * channels] }
         } else {
             to.update(from: from, count: columns * samples)
         }
     }
 
-    private static func writeStrips(_ image: Image, gray: Bool, samples: Int, rowsPerStrip: Int, to writer: OpaquePointer,
-                                    cancellation: Cancellation?) throws {
-        let rowBytes = image.width * samples
+    private static func writeStrips(_ rows: RowFeed, gray: Bool, samples: Int, rowsPerStrip: Int, to writer: OpaquePointer) throws {
+        let size = rows.size, rowBytes = size.width * samples
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * rowsPerStrip)
         defer { buffer.deallocate() }
         var strip = 0
-        for first in stride(from: 0, to: image.height, by: rowsPerStrip) {
-            if cancellation?.isCancelled == true { throw Cancellation.stopped(path: nil) }
-            let rows = min(rowsPerStrip, image.height - first)
-            for row in 0..<rows {
-                copy(image, y: first + row, x: 0, columns: image.width, gray: gray, samples: samples, to: buffer + row * rowBytes)
+        for first in stride(from: 0, to: size.height, by: rowsPerStrip) {
+            let count = min(rowsPerStrip, size.height - first)
+            for row in 0..<count {
+                guard let pixels = rows.row(first + row) else { throw rows.stopped() }
+                copy(pixels, channels: rows.channels, x: 0, columns: size.width, gray: gray, samples: samples, to: buffer + row * rowBytes)
             }
-            guard imagepipe_tiff_write_chunk(writer, UInt32(strip), buffer, rows * rowBytes) == 0 else { throw failure(writer) }
+            guard imagepipe_tiff_write_chunk(writer, UInt32(strip), buffer, count * rowBytes) == 0 else { throw failure(writer) }
             strip += 1
         }
     }
 
-    /// Tiles left to right, top to bottom; those at the right and bottom edges padded with zeros.
-    private static func writeTiles(_ image: Image, gray: Bool, samples: Int, side: Int, to writer: OpaquePointer,
-                                   cancellation: Cancellation?) throws {
-        let tileBytes = side * side * samples
+    /// Tiles left to right, top to bottom, from a band of `side` rows gathered first; those at the
+    /// right and bottom edges padded with zeros.
+    private static func writeTiles(_ rows: RowFeed, gray: Bool, samples: Int, side: Int, to writer: OpaquePointer) throws {
+        let size = rows.size
+        let bandRowBytes = size.width * samples, tileBytes = side * side * samples
+        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: bandRowBytes * side)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: tileBytes)
-        defer { buffer.deallocate() }
+        defer {
+            band.deallocate()
+            buffer.deallocate()
+        }
         var index = 0
-        for top in stride(from: 0, to: image.height, by: side) {
-            for left in stride(from: 0, to: image.width, by: side) {
-                if cancellation?.isCancelled == true { throw Cancellation.stopped(path: nil) }
+        for top in stride(from: 0, to: size.height, by: side) {
+            let count = min(side, size.height - top)
+            for row in 0..<count {
+                guard let pixels = rows.row(top + row) else { throw rows.stopped() }
+                copy(pixels, channels: rows.channels, x: 0, columns: size.width, gray: gray, samples: samples, to: band + row * bandRowBytes)
+            }
+            for left in stride(from: 0, to: size.width, by: side) {
                 buffer.initialize(repeating: 0, count: tileBytes)
-                let rows = min(side, image.height - top), columns = min(side, image.width - left)
-                for row in 0..<rows {
-                    copy(image, y: top + row, x: left, columns: columns, gray: gray, samples: samples, to: buffer + row * side * samples)
+                let columns = min(side, size.width - left)
+                for row in 0..<count {
+                    (buffer + row * side * samples).update(from: band + row * bandRowBytes + left * samples, count: columns * samples)
                 }
                 guard imagepipe_tiff_write_chunk(writer, UInt32(index), buffer, tileBytes) == 0 else { throw failure(writer) }
                 index += 1

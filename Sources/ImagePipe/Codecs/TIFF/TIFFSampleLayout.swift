@@ -62,6 +62,10 @@ struct TIFFSampleLayout {
         if tiled ? tileWidth == 0 || tileLength == 0 : rowsPerStrip == 0 { return nil }
     }
 
+    /// Whether a streamed run can take the rows as they are read (`TIFFDecoder.decodeRows`): RGB
+    /// or gray in one plane, without alpha. CMYK is converted whole by Little CMS.
+    var streams: Bool { color != .cmyk && alpha == nil && !separate }
+
     /// The pixels of one strip (the picture's width, at most its height) or one tile.
     func chunkSize(of picture: Size) -> Size {
         tiled ? Size(tileWidth, tileLength) : Size(picture.width, min(rowsPerStrip, picture.height))

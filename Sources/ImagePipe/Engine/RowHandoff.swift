@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CJPEGStrict
 
-/// The rows of a JPEG being decoded on one thread, handed to a reader on another as they come
-/// (the streamed run: decode on one core, stages and encoder on the other).
+/// The rows of a picture being decoded on one thread, handed to a reader on another as they come
+/// (the streamed run: decode on one core, stages and encoder on the other). Any decoder that
+/// makes rows in order can feed it (`RowSource`): libjpeg through its watcher, libtiff strip by
+/// strip.
 ///
 /// Once the decoder knows the picture's size and metadata it waits for the reader's word
 /// (`decide(ringRows:)`): a ring of rows (row y in slot y % ring, rewritten once the reader has let go of
@@ -14,12 +15,14 @@ import CJPEGStrict
 /// a reader may only begin while the decode has not failed (`beginReading`). All of it is decided
 /// under one lock.
 final class RowHandoff: @unchecked Sendable {
-    /// What libjpeg said of the picture, before any pixel.
+    /// What the decoder says of the picture, before any pixel.
     struct Start {
         let size: Size
         let rowStride: Int
         let channels: Int
         let metadata: ImageMetadata
+        /// Rows the decoder writes at once (a strip or a row of tiles): the ring holds them besides what the reader keeps.
+        var bandRows = 1
     }
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -37,8 +40,10 @@ final class RowHandoff: @unchecked Sendable {
     private var reading = false
     /// The reader is gone: a decoder waiting for room in the ring gives up.
     private var readerGone = false
+    /// The reader wants the whole picture as the ordinary run makes it, not rows.
+    private var declinedRows = false
     /// What the decoder needs to build `Start.metadata`.
-    private let applyOrientation: Bool
+    let applyOrientation: Bool
 
     init(applyOrientation: Bool) {
         self.applyOrientation = applyOrientation
@@ -77,6 +82,15 @@ final class RowHandoff: @unchecked Sendable {
     func decide(ringRows rows: Int) {
         locked {
             ringRows = rows
+            wake()
+        }
+    }
+
+    /// Tells the decoder (after `waitForStart`) to make the whole picture for the ordinary run.
+    func decline() {
+        locked {
+            declinedRows = true
+            ringRows = 0
             wake()
         }
     }
@@ -124,10 +138,55 @@ final class RowHandoff: @unchecked Sendable {
         }
     }
 
-    // MARK: The decoder's side (through `watcher`)
+    // MARK: The decoder's side
+
+    /// Why a decode into a ring ended early: its reader stopped (a stage or the encoder failed,
+    /// and says why itself).
+    static let readerStopped = "the reader of the rows stopped"
 
     /// Rows of the ring the decode was told to use; 0 for the whole picture.
     var ring: Int { locked { ringRows ?? 0 } }
+
+    /// Whether the reader declined the rows: the decoder's result is the picture.
+    var declined: Bool { locked { declinedRows } }
+
+    /// Says what the picture is, and waits for the reader's word: the rows of the ring to use
+    /// (0: the whole picture).
+    func started(_ picture: Start) -> Int {
+        locked {
+            start = picture
+            wake()
+            while ringRows == nil && !readerGone { wait() }
+            return ringRows ?? 0
+        }
+    }
+
+    /// The buffer the rows go to (row y in slot y % ring), before the first row.
+    func ready(_ buffer: UnsafeMutablePointer<UInt8>) {
+        locked {
+            pixels = buffer
+            wake()
+        }
+    }
+
+    /// Every row before `rows` is decoded.
+    func decoded(rows: Int) {
+        locked {
+            decodedRows = rows
+            wake()
+        }
+    }
+
+    /// Waits until `row`'s slot may be written (the reader has let go of the row a ring before
+    /// it; at once when every row has a slot of its own); false when the reader is gone.
+    func room(for row: Int) -> Bool {
+        locked {
+            let ring = ringRows ?? 0
+            guard ring > 0 else { return !readerGone }
+            while row - ring >= releasedRows && !readerGone { wait() }
+            return row - ring < releasedRows
+        }
+    }
 
     /// The decode failed after its buffer was handed over: no rows will come, and this returns
     /// only once the reader has let go of the buffer, which the decoder then frees.
@@ -146,47 +205,5 @@ final class RowHandoff: @unchecked Sendable {
             over = true
             wake()
         }
-    }
-
-    /// A libjpeg watcher reporting to this handoff, valid while the handoff lives.
-    var watcher: imagepipe_jpeg_watcher {
-        func handoff(_ context: UnsafeMutableRawPointer?) -> RowHandoff { Unmanaged<RowHandoff>.fromOpaque(context!).takeUnretainedValue() }
-        return imagepipe_jpeg_watcher(
-            context: Unmanaged.passUnretained(self).toOpaque(),
-            started: { context, result in
-                let handoff = handoff(context)
-                let result = result!.pointee
-                let metadata = StrictJPEG.metadata(of: result, applyOrientation: handoff.applyOrientation)
-                return handoff.locked {
-                    handoff.start = Start(size: Size(Int(result.width), Int(result.height)), rowStride: Int(result.rowstride),
-                                          channels: Int(result.channels), metadata: metadata)
-                    handoff.wake()
-                    while handoff.ringRows == nil && !handoff.readerGone { handoff.wait() }
-                    return Int32(clamping: handoff.ringRows ?? 0)
-                }
-            },
-            ready: { context, pixels in
-                let handoff = handoff(context)
-                handoff.locked {
-                    handoff.pixels = pixels
-                    handoff.wake()
-                }
-            },
-            decoded: { context, rows in
-                let handoff = handoff(context)
-                handoff.locked {
-                    handoff.decodedRows = Int(rows)
-                    handoff.wake()
-                }
-            },
-            room: { context, row in
-                let handoff = handoff(context)
-                return handoff.locked {
-                    let ring = handoff.ringRows ?? 0
-                    while Int(row) - ring >= handoff.releasedRows && !handoff.readerGone { handoff.wait() }
-                    return Int(row) - ring < handoff.releasedRows ? 1 : 0
-                }
-            },
-            failed: { context in handoff(context).failing() })
     }
 }

@@ -1,52 +1,56 @@
-/// The streamed run: a JPEG decoded on a thread of its own while this one puts each strip of
-/// rows through the stages and into the JPEG encoder as soon as it is decoded, so that decoding
+/// The streamed run: the picture decoded on a thread of its own while this one puts each strip
+/// of rows through the stages and into the encoder as soon as it is decoded, so that decoding
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
-/// the same way). It applies when the pixels need nothing but row-local work between the two:
-/// a whole decode as stored (no DCT reduction, no EXIF turn), stages that are point or area stages,
-/// and a JPEG `save` that needs no profile conversion. Stages may be point or area stages
-/// (`StageClass`): `StripChain` pulls their strips. The decode goes into a ring of rows that
-/// the decoder rewrites as the encoder lets go of them, so a 300-megapixel picture holds some
-/// 16 MiB of rows, not a gigabyte. The pixels are the same as the ordinary run's, byte for byte
-/// (StreamedRunTests).
+/// the same way). It applies when the pixels need nothing but strip-by-strip work between the
+/// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF) and a whole decode as
+/// stored (no DCT reduction, no turn), stages whose class `StripChain` can pull strips through,
+/// and an encoder that takes rows in order (`RowEncoding`: JPEG, TIFF, PNG) with no profile
+/// conversion on the way. The decode goes into a ring of rows that the decoder rewrites as the
+/// stages let go of them, so a 300-megapixel picture holds some 16 MiB of rows, not a gigabyte.
+/// The pixels are the same as the ordinary run's, byte for byte (StreamedRunTests).
 extension Pipeline {
     /// Rows the stages see at a time (the last strip may be shorter): enough that a strip's fixed
     /// costs (a view, a wait) vanish, few enough that the encoder starts soon after the decoder.
     public static let streamedStripRows = 32
 
-    /// Whether `run(in:prepared:)` will stream this input (a CMYK JPEG, found out only once its
-    /// decode has begun, still takes the ordinary run): for `imagepipe explain`.
+    /// Whether `run(in:prepared:)` will stream this input (a file found out only once its decode
+    /// has begun not to suit, such as a CMYK one, still takes the ordinary run): for `imagepipe explain`.
     public func streams(in context: RunContext, prepared: PreparedRun) -> Bool {
         streamingSave(in: context, prepared: prepared) != nil
     }
 
-    /// The `save` stage and the file it writes when this input can be streamed, else nil.
-    func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String)? {
+    /// The `save` stage, the file it writes and its format when this input can be streamed, else nil.
+    func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String, format: ImageFormat)? {
         guard let load = source as? Load, let save = sink as? Save,
               let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
               prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, StripChain.levels(of: transforms) != nil,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
-              let target = try? save.target(in: context), target.format == .jpeg else { return nil }
-        return (save, target.path)
+              let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+        return (save, target.path, target.format)
     }
 
     /// What a streamed run came to: the file written, or the decode when the picture turned out
-    /// not to suit streaming after all (CMYK, or a profile the save converts to), for the
+    /// not to suit streaming after all (CMYK, alpha, or a profile the save converts to), for the
     /// ordinary run to go on with.
     enum StreamedOutcome {
         case written(RunResult)
         case declined(Image)
     }
 
-    func runStreamed(saving save: Save, to destination: String, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
+    func runStreamed(saving save: Save, to destination: String, as format: ImageFormat, in context: RunContext,
+                     prepared: PreparedRun) throws -> StreamedOutcome {
         let description = prepared.description
         let load = source as! Load // streamingSave's promise
         let path = try load.resolvedPath(in: context)
         let options = load.loadOptions(in: context)
         let header = description.header!
+        guard let rowSource = try RowSource.of(SourceFormat(rawValue: header.format)!, path: path, header: header, options: options) else {
+            throw ImageError(.unreadable, path: path, reason: "not a regular file")
+        }
         let handoff = RowHandoff(applyOrientation: options.applyOrientation)
         let decoder = WorkerThread {
             defer { handoff.decoderReturned() }
-            return try Image.decodeRawJPEG(path: path, header: header, options: options, watcher: handoff)
+            return try rowSource.decode(handoff)
         }
         // On every way out the decoder is let go (it may wait for the reader's word or for room)
         // and joined: the thread is not left running.
@@ -54,27 +58,23 @@ extension Pipeline {
             handoff.stopReading()
             _ = try? decoder.join()
         }
-        func decoded() throws -> Image {
-            try withLocation(stage: 0) {
-                try StrictJPEG.finished(decoder.join(), orientation: description.orientation, options: options, path: path)
-            }
-        }
+        func decoded() throws -> Image { try withLocation(stage: 0) { try decoder.join() } }
         guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
-        metadata.grayOnly = transforms.last?.makesGray ?? false
-        let saving = try? Image.savingPlan(for: metadata, as: .jpeg, options: save.options)
+        metadata.grayOnly = transforms.last.map(\.makesGray) ?? start.metadata.grayOnly
+        let saving = try? Image.savingPlan(for: metadata, as: format, options: save.options)
         guard start.channels == 3, let saving, saving.target == metadata.iccProfile else {
-            handoff.decide(ringRows: 0)
+            handoff.decline()
             return .declined(try decoded())
         }
         let levels = StripChain.levels(of: transforms)! // streamingSave's promise
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
-                                 holding: StripChain.decodeRingNeeds(levels, decodeStrip: Self.streamedStripRows))
+                                 holding: StripChain.decodeRingNeeds(levels, decodeStrip: Self.streamedStripRows) + start.bandRows)
         handoff.decide(ringRows: ring)
         guard let pixels = handoff.waitForPixels(), handoff.beginReading() else {
             handoff.stopReading()
-            _ = try withLocation(stage: 0) { try decoder.join() }
-            throw ImageError(.corrupt, path: path, reason: "libjpeg could not decode it")
+            _ = try decoded()
+            throw ImageError(.corrupt, path: path, reason: "the decoder stopped before the first row")
         }
         for warning in saving.warnings { context.warn("\(destination): \(warning)") }
         if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
@@ -98,32 +98,26 @@ extension Pipeline {
                                decodeStrip: Self.streamedStripRows, makeDecoded: makeDecoded,
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
                                located: { index, body in try self.withLocation(stage: index, body) })
+        let output = chain.output
         var stageError: (any Error)?
         let encoded: Result<[UInt8], any Error>
         do {
             defer { handoff.stopReading() }
-            let output = chain.output
-            encoded = Result {
-                try JPEGEncoder.encode(output.pixels, size: output.size, rowStride: output.rowStride, ringRows: output.ringRows,
-                                       quality: save.options.quality(for: .jpeg),
-                                       chroma: save.options.chroma, gray: metadata.grayOnly, progressive: save.options.progressive,
-                                       optimizeCoding: save.options.optimizesCoding(size: output.size, gray: metadata.grayOnly && saving.embedded.icc == nil,
-                                                                                     quality: save.options.quality(for: .jpeg)),
-                                       metadata: saving.embedded) { needed in
-                    do {
-                        return try chain.rows(upTo: needed)
-                    } catch {
-                        stageError = error
-                        return 0
-                    }
+            let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: 3, ringRows: output.ringRows) { needed in
+                do {
+                    return try chain.rows(upTo: needed)
+                } catch {
+                    stageError = error
+                    return 0
                 }
             }
+            encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded) }
         }
         // The decoder's failure first (the encoder only saw rows stop), unless it stopped only
         // because the reader did; then a stage's, then the encoder's own.
         do {
-            _ = try withLocation(stage: 0) { try decoder.join() }
-        } catch let error as ImageError where error.kind == .interrupted && error.reason == StrictJPEG.readerStopped {
+            _ = try decoded()
+        } catch let error as ImageError where error.kind == .interrupted && error.reason == RowHandoff.readerStopped {
             // A stage or the encoder failed, and says why below.
         }
         if let stageError { throw stageError }
@@ -135,7 +129,7 @@ extension Pipeline {
         // As `Save.write` does: a run stopped meanwhile writes nothing.
         try context.cancellation?.check(path: destination)
         let written = try withLocation(stage: transforms.count + 1) { try save.store(bytes, at: destination, in: context) }
-        return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: prepared.plan.outputSize)], outputSize: prepared.plan.outputSize))
+        return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: output.size)], outputSize: output.size))
     }
 
     /// Rows of the ring the streamed decode uses: a whole number of strips (so a strip never

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import ImagePipe
+import TestSupport
+
+/// The streamed run for every decoder that hands out rows (`RowSource`: JPEG, TIFF) into every
+/// encoder that takes them (`RowEncoding`: JPEG, TIFF, PNG): the same bytes as the ordinary
+/// run, in strips, and only where the codec registry says.
+@Suite(.timeLimit(.minutes(10))) struct RowStreamingTests {
+    /// Inputs, each `size` with detail in every row: a JPEG, TIFFs in strips, in tiles and gray.
+    static func inputs(_ size: Size, in directory: TemporaryDirectory) throws -> [String] {
+        let picture = try Synthetic.image(size.width, size.height) { x, y in
+            Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5 + x / 3) % 256))
+        }
+        return [
+            try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 95)), to: "in.jpg"),
+            try directory.write(picture.encoded(as: .tiff), to: "strips.tif"),
+            try directory.write(picture.encoded(as: .tiff, options: SaveOptions(tile: 64)), to: "tiles.tif"),
+            try directory.write(Self.grayOnly(picture).encoded(as: .tiff, options: SaveOptions(tiffCompression: .lzw)), to: "gray.tif"),
+        ]
+    }
+
+    /// The picture with R = G = B (its red), marked gray: written as one-sample gray.
+    static func grayOnly(_ picture: Image) throws -> Image {
+        var metadata = picture.metadata
+        metadata.grayOnly = true
+        return try Image.make(size: picture.size, hasAlpha: false) { writer in
+            for y in 0..<picture.height {
+                let from = picture.row(y), to = writer.row(y)
+                for x in 0..<picture.width { to[x * 3] = from[x * 3]; to[x * 3 + 1] = from[x * 3]; to[x * 3 + 2] = from[x * 3] }
+            }
+        }.withMetadata(metadata)
+    }
+
+    /// The outputs written, each as a file name and the options that write it.
+    static let outputs: [(String, SaveOptions)] = [
+        ("out.jpg", SaveOptions(quality: 90)), ("out.png", SaveOptions()), ("out.tif", SaveOptions()),
+        ("tiled.tif", SaveOptions(tiffCompression: .lzw, tile: 32)),
+    ]
+
+    /// The file `pipeline` writes to `name`, streamed (no observer) or the ordinary way (an
+    /// observer turns streaming off, as `--trace` does).
+    static func output(of pipeline: Pipeline, input: String, name: String, streamed: Bool, in directory: TemporaryDirectory) throws -> [UInt8] {
+        let path = directory.file((streamed ? "streamed-" : "ordinary-") + name)
+        let context = RunContext(input: input, output: path)
+        if streamed { #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)), "\(input) → \(name)") }
+        if streamed { try pipeline.run(in: context) } else { try pipeline.run(in: context) { _ in } }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Point and area stages, from each input into each output: the same bytes both ways, the
+    /// point stage given strips of 32 rows when streamed. 203 rows: the last strip is short.
+    @Test(arguments: [Size(240, 203), Size(9000, 700)])
+    func everyInputIntoEveryOutputStreamsToTheOrdinaryBytes(size: Size) throws {
+        let directory = try TemporaryDirectory()
+        if size.height > 600 {
+            // Taller than the ring: rows are rewritten once the stages have let go of them.
+            let ring = Pipeline.ringRows(rowStride: size.width * 3, height: size.height, holding: 64)
+            #expect(ring > 0 && ring < size.height, "\(ring) rows")
+        }
+        for input in try Self.inputs(size, in: directory) {
+            for (name, options) in Self.outputs {
+                let point = StripInvert()
+                let pipeline = Pipeline(transforms: [point, StripBox(radius: 2), StripInvert()], sink: Save(options: options))
+                let streamed = try Self.output(of: pipeline, input: input, name: name, streamed: true, in: directory)
+                let strips = point.heights.withLock { $0 }
+                #expect(strips.count == (size.height + 31) / 32 && strips.dropLast().allSatisfy { $0 == 32 }, "\(input) → \(name): \(strips.prefix(4))")
+                let ordinary = try Self.output(of: pipeline, input: input, name: name, streamed: false, in: directory)
+                #expect(streamed == ordinary, "\(input) → \(name)")
+            }
+        }
+    }
+
+    /// The streamed and the ordinary output hold the stages' work: the inverted input, decoded
+    /// again (TIFF and PNG are lossless).
+    @Test func theStreamedFileHoldsTheStagesWork() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.inputs(Size(100, 70), in: directory)[1]
+        for name in ["out.png", "out.tif"] {
+            let output = try Self.output(of: Pipeline(transforms: [StripInvert()], sink: Save()), input: input, name: name, streamed: true,
+                                         in: directory)
+            let source = try Image.load(path: input), result = try Image.decode(output)
+            for (x, y) in [(0, 0), (99, 69), (37, 41)] {
+                let a = source.pixel(x: x, y: y), b = result.pixel(x: x, y: y)
+                #expect(b == Color(red: 255 - a.red, green: 255 - a.green, blue: 255 - a.blue), "\(name) at \(x),\(y)")
+            }
+        }
+    }
+
+    /// A run streams exactly when its input's codec hands out rows in order and its output's
+    /// takes them (`Codec.rowsInOrder`, `Codec.writesRows`; a PNG palette needs the whole picture).
+    @Test func aRunStreamsWhereTheRegistrySays() throws {
+        let directory = try TemporaryDirectory()
+        let picture = try Synthetic.gradient(64, 48)
+        let sources: [ImageFormat] = [.jpeg, .png, .tiff, .webp, .gif, .bmp]
+        let targets: [(ImageFormat, SaveOptions)] = [(.jpeg, SaveOptions()), (.png, SaveOptions()), (.tiff, SaveOptions()), (.webp, SaveOptions()),
+                                                     (.gif, SaveOptions()), (.bmp, SaveOptions()), (.png, SaveOptions(palette: true))]
+        for source in sources {
+            let input = try directory.write(picture.encoded(as: source), to: "in.\(source.rawValue)")
+            for (target, options) in targets {
+                let pipeline = Pipeline(transforms: [StripInvert()], sink: Save(options: options))
+                let context = RunContext(input: input, output: directory.file("out.\(target.rawValue)"))
+                let expected = Codec.of(SourceFormat(rawValue: source.rawValue)!).rowsInOrder
+                    && Codec.of(SourceFormat(rawValue: target.rawValue)!).writesRows && !options.palette
+                #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)) == expected, "\(source) → \(target)")
+            }
+        }
+    }
+
+    /// A TIFF whose strips are damaged past the first rows fails as the ordinary run does (the
+    /// decoder's error, naming the file), leaves no output, and the decoder waiting for room in
+    /// the ring is let go.
+    @Test func aDamagedTIFFFailsAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.inputs(Size(9000, 700), in: directory)[1]
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input)))
+        // The strips lie between the 8-byte header and the directory, which libtiff writes last.
+        let start = bytes.count * 6 / 10
+        for i in start..<(start + 4096) { bytes[i] = UInt8(truncatingIfNeeded: i &* 131) }
+        let damaged = try directory.write(bytes, to: "damaged.tif")
+        for name in ["out.png", "out.tif", "out.jpg"] {
+            let output = directory.file(name)
+            let pipeline = Pipeline(transforms: [StripInvert()], sink: Save())
+            let context = RunContext(input: damaged, output: output)
+            #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)))
+            let error = try #require(throws: (any Error).self) { try pipeline.run(in: context) }
+            #expect("\(error)".contains("damaged.tif") && "\(error)".contains("strip"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+    }
+
+    /// A stage that fails halfway through a streamed TIFF stops the decoder and writes nothing.
+    @Test func aStageFailingMidwayStopsTheTIFFDecoder() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.inputs(Size(9000, 700), in: directory)[2]
+        let output = directory.file("out.tif")
+        let pipeline = Pipeline(transforms: [StripInvert(failAfterRows: 300)], sink: Save())
+        let error = try #require(throws: (any Error).self) { try pipeline.run(in: RunContext(input: input, output: output)) }
+        #expect("\(error)".contains("gave up after 300 rows"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
