@@ -280,6 +280,7 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
                           int (*rows_ready)(void *rows_context, int needed), void *rows_context,
+                          int (*drain)(void *drain_context, const unsigned char *bytes, size_t size), void *drain_context,
                           unsigned char **out, unsigned long *out_size, char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     struct strict_error error;
@@ -293,6 +294,8 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     error.fail_on = 3;
     struct imagepipe_growing_destination destination;
     memset(&destination, 0, sizeof destination);
+    destination.drain = drain;
+    destination.drain_context = drain_context;
     if (setjmp(error.escape)) {
         jpeg_destroy_compress(&cinfo);
         free(marker);
@@ -353,6 +356,10 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     }
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
+    if (drain) {
+        free(destination.buffer);
+        return 0;
+    }
     *out = destination.buffer;
     *out_size = (unsigned long)imagepipe_growing_destination_used(&destination);
     return 0;

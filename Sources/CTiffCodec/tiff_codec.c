@@ -269,6 +269,8 @@ int imagepipe_tiff_rgba_rows(imagepipe_tiff_reader *reader, uint32_t first, uint
 
 struct imagepipe_tiff_writer {
     TIFF *tiff;
+    /* The file written to (where libtiff asks, with pwrite), or -1 for memory. */
+    int descriptor;
     unsigned char *buffer;
     uint64_t size, capacity, offset;
     struct imagepipe_tiff_messages messages;
@@ -279,6 +281,20 @@ static tmsize_t writer_write(thandle_t handle, void *data, tmsize_t count) {
     struct imagepipe_tiff_writer *writer = handle;
     if (count < 0) return -1;
     uint64_t end = writer->offset + (uint64_t)count;
+    if (writer->descriptor >= 0) {
+        if (end > (uint64_t)INT64_MAX) return -1;
+        const unsigned char *bytes = data;
+        tmsize_t done = 0;
+        while (done < count) {
+            ssize_t wrote = pwrite(writer->descriptor, bytes + done, (size_t)(count - done), (off_t)(writer->offset + (uint64_t)done));
+            if (wrote < 0 && errno == EINTR) continue;
+            if (wrote <= 0) return -1;
+            done += wrote;
+        }
+        writer->offset = end;
+        if (end > writer->size) writer->size = end;
+        return count;
+    }
     if (end > writer->capacity) {
         uint64_t capacity = writer->capacity ? writer->capacity : 1 << 16;
         while (capacity < end) {
@@ -304,6 +320,12 @@ static tmsize_t writer_read(thandle_t handle, void *data, tmsize_t count) {
     if (count <= 0 || writer->offset >= writer->size) return 0;
     uint64_t left = writer->size - writer->offset;
     uint64_t taken = (uint64_t)count < left ? (uint64_t)count : left;
+    if (writer->descriptor >= 0) {
+        ssize_t got = pread(writer->descriptor, data, (size_t)taken, (off_t)writer->offset);
+        if (got < 0) return -1;
+        writer->offset += (uint64_t)got;
+        return (tmsize_t)got;
+    }
     memcpy(data, writer->buffer + writer->offset, (size_t)taken);
     writer->offset += taken;
     return (tmsize_t)taken;
@@ -318,7 +340,7 @@ static toff_t writer_size(thandle_t handle) { return ((struct imagepipe_tiff_wri
 
 static int writer_map(thandle_t handle, void **base, toff_t *size) { (void)handle; (void)base; (void)size; return 0; }
 
-imagepipe_tiff_writer *imagepipe_tiff_writer_open(const struct imagepipe_tiff_encoding *encoding,
+imagepipe_tiff_writer *imagepipe_tiff_writer_open(const struct imagepipe_tiff_encoding *encoding, int descriptor,
                                                   struct imagepipe_tiff_messages *failure) {
     memset(failure, 0, sizeof *failure);
     struct imagepipe_tiff_writer *writer = calloc(1, sizeof *writer);
@@ -327,6 +349,7 @@ imagepipe_tiff_writer *imagepipe_tiff_writer_open(const struct imagepipe_tiff_en
         snprintf(failure->error, sizeof failure->error, "out of memory");
         return NULL;
     }
+    writer->descriptor = descriptor;
     TIFFOpenOptions *options = options_for(&writer->messages, 0);
     if (options) {
         writer->tiff = TIFFClientOpenExt(handle_name, "w", writer, writer_read, writer_write, writer_seek, reader_close,

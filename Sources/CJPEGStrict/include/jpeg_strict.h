@@ -92,12 +92,17 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result);
  * `needed` rows are ready and says how many are (fewer, when they will never come: the encode
  * then fails); every row before needed - 1 has then been written, and is no longer read. With
  * ring_rows above 0, pixels is a ring of that many rows: row y is read from slot y % ring_rows.
+ *
+ * With drain not NULL the file is not kept: its bytes are handed to drain(drain_context, bytes,
+ * size) 64 KiB at a time as libjpeg makes them (drain answers 0 on a failure, which fails the
+ * encode), and *out stays NULL.
  */
 int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, int rowstride, int ring_rows,
                           int quality, int subsampling, int grey, int progressive, int optimize,
                           const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                           const unsigned char *xmp, size_t xmp_size,
                           int (*rows_ready)(void *rows_context, int needed), void *rows_context,
+                          int (*drain)(void *drain_context, const unsigned char *bytes, size_t size), void *drain_context,
                           unsigned char **out, unsigned long *out_size, char *message, size_t message_size);
 
 /* Frees decoded pixels; fits GdkPixbufDestroyNotify. */

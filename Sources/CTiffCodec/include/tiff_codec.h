@@ -91,14 +91,16 @@ struct imagepipe_tiff_encoding {
 
 typedef struct imagepipe_tiff_writer imagepipe_tiff_writer;
 
-/* Starts a TIFF in memory with the fields of *encoding; NULL with the reason in *failure. */
-imagepipe_tiff_writer *imagepipe_tiff_writer_open(const struct imagepipe_tiff_encoding *encoding,
+/* Starts a TIFF with the fields of *encoding, in memory (descriptor -1) or in the open file
+   `descriptor` (empty, seekable: libtiff writes where it needs to, and the header last); NULL
+   with the reason in *failure. */
+imagepipe_tiff_writer *imagepipe_tiff_writer_open(const struct imagepipe_tiff_encoding *encoding, int descriptor,
                                                   struct imagepipe_tiff_messages *failure);
 const struct imagepipe_tiff_messages *imagepipe_tiff_writer_messages(const imagepipe_tiff_writer *writer);
 /* Encodes strip or tile `index` from `size` bytes of contiguous samples; 0 on success. */
 int imagepipe_tiff_write_chunk(imagepipe_tiff_writer *writer, uint32_t index, const void *data, size_t size);
 /* Writes the directory and closes the TIFF; 0 on success, with the file's bytes in *bytes
- * (owned by the writer until it is freed). */
+ * (owned by the writer until it is freed; NULL when it was written to a file) and its length in *size. */
 int imagepipe_tiff_writer_finish(imagepipe_tiff_writer *writer, const unsigned char **bytes, size_t *size);
 void imagepipe_tiff_writer_free(imagepipe_tiff_writer *writer);
 

@@ -9,24 +9,24 @@ enum RowEncoding {
         return !(format == .png && options.palette)
     }
 
-    /// `rows` (RGB, or RGBA for PNG and TIFF) encoded as `format` (`takesRows`), embedding
-    /// `metadata`. `gray`: the rows are gray (R = G = B), which JPEG and TIFF write as one
-    /// component unless an RGB profile is embedded.
-    static func encode(_ rows: RowFeed, as format: ImageFormat, options: SaveOptions, gray: Bool, metadata: OutputMetadata) throws -> [UInt8] {
+    /// `rows` (RGB, or RGBA for PNG and TIFF) encoded as `format` (`takesRows`) into `output`,
+    /// embedding `metadata`. `gray`: the rows are gray (R = G = B), which JPEG and TIFF write as
+    /// one component unless an RGB profile is embedded.
+    static func encode(_ rows: RowFeed, as format: ImageFormat, options: SaveOptions, gray: Bool, metadata: OutputMetadata,
+                       to output: EncoderOutput) throws {
         let quality = options.quality(for: format)
         switch format {
         case .jpeg:
             precondition(rows.channels == 3, "flatten before encoding JPEG")
-            return try JPEGEncoder.encode(rows, quality: quality, chroma: options.chroma, gray: gray, progressive: options.progressive,
-                                          optimizeCoding: options.optimizesCoding(size: rows.size, gray: gray && metadata.icc == nil,
-                                                                                  quality: quality),
-                                          metadata: metadata)
+            try JPEGEncoder.encode(rows, quality: quality, chroma: options.chroma, gray: gray, progressive: options.progressive,
+                                   optimizeCoding: options.optimizesCoding(size: rows.size, gray: gray && metadata.icc == nil, quality: quality),
+                                   metadata: metadata, to: output)
         case .tiff:
-            return try TIFFEncoder.encode(rows, gray: gray && rows.channels == 3 && metadata.icc == nil, compression: options.tiffCompression,
-                                          level: options.compression, quality: options.quality ?? SaveOptions.defaultQuality(.jpeg),
-                                          tile: options.tile, metadata: metadata)
+            try TIFFEncoder.encode(rows, gray: gray && rows.channels == 3 && metadata.icc == nil, compression: options.tiffCompression,
+                                   level: options.compression, quality: options.quality ?? SaveOptions.defaultQuality(.jpeg),
+                                   tile: options.tile, metadata: metadata, to: output)
         case .png:
-            return try PNGEncoder.encode(rows, compression: options.compression, metadata: metadata)
+            try PNGEncoder.encode(rows, compression: options.compression, metadata: metadata, to: output)
         default:
             preconditionFailure("\(format) is not written from rows")
         }

@@ -100,35 +100,38 @@ extension Pipeline {
                                located: { index, body in try self.withLocation(stage: index, body) })
         let output = chain.output
         var stageError: (any Error)?
-        let encoded: Result<[UInt8], any Error>
-        do {
-            defer { handoff.stopReading() }
-            let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: 3, ringRows: output.ringRows) { needed in
-                do {
-                    return try chain.rows(upTo: needed)
-                } catch {
-                    stageError = error
-                    return 0
-                }
+        let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: 3, ringRows: output.ringRows) { needed in
+            do {
+                return try chain.rows(upTo: needed)
+            } catch {
+                stageError = error
+                return 0
             }
-            encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded) }
         }
-        // The decoder's failure first (the encoder only saw rows stop), unless it stopped only
-        // because the reader did; then a stage's, then the encoder's own.
-        do {
-            _ = try decoded()
-        } catch let error as ImageError where error.kind == .interrupted && error.reason == RowHandoff.readerStopped {
-            // A stage or the encoder failed, and says why below.
+        // The encoder writes the temporary file as rows come; it lands only once the decoder, every
+        // stage and the encoder have finished well.
+        let written = try withLocation(stage: transforms.count + 1) {
+            try save.store(at: destination, in: context) { file in
+                let encoded = Result {
+                    defer { handoff.stopReading() }
+                    try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded, to: file)
+                }
+                // The decoder's failure first (the encoder only saw rows stop), unless it stopped
+                // only because the reader did; then a stage's, then the encoder's own.
+                do {
+                    _ = try decoded()
+                } catch let error as ImageError where error.kind == .interrupted && error.reason == RowHandoff.readerStopped {
+                    // A stage or the encoder failed, and says why below.
+                }
+                if let stageError { throw stageError }
+                do { try encoded.get() } catch var error as ImageError {
+                    error.path = destination
+                    throw error
+                }
+                // As `Save.write` does: a run stopped meanwhile writes nothing.
+                try context.cancellation?.check(path: destination)
+            }
         }
-        if let stageError { throw stageError }
-        let bytes: [UInt8]
-        do { bytes = try encoded.get() } catch var error as ImageError {
-            error.path = destination
-            throw error
-        }
-        // As `Save.write` does: a run stopped meanwhile writes nothing.
-        try context.cancellation?.check(path: destination)
-        let written = try withLocation(stage: transforms.count + 1) { try save.store(bytes, at: destination, in: context) }
         return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: output.size)], outputSize: output.size))
     }
 

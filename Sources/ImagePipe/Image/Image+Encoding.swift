@@ -10,8 +10,9 @@ extension Image {
             throw ImageError(.unwritable, path: path, reason: Save.unknownExtension(path))
         }
         do {
-            let bytes = try encoded(as: format, options: options, warn: warn)
-            try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: path) }
+            try ImageFile.writeAtomically(to: path, gate: nil) { descriptor in
+                try encode(as: format, options: options, cancellation: nil, warn: warn, to: EncoderOutput(descriptor: descriptor))
+            }
         } catch var error as ImageError {
             error.path = error.path ?? path
             throw error
@@ -20,41 +21,54 @@ extension Image {
 
     /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
     /// `options.background` first; the pixels are written in the profile `options.profile`
-    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG and JPEG encoders
-    /// between rows, the TIFF encoder between strips or tiles, and libwebp at its progress reports (libavif has no way to be stopped); `warn` hears of metadata left out (`OutputMetadata.checked`).
+    /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG, JPEG and TIFF
+    /// encoders between rows, and libwebp at its progress reports (libavif has no way to be
+    /// stopped); `warn` hears of metadata left out (`OutputMetadata.checked`).
     public func encoded(as format: ImageFormat, options: SaveOptions = SaveOptions(), cancellation: Cancellation? = nil,
                         warn: (String) -> Void = { _ in }) throws -> [UInt8] {
+        let output = EncoderOutput()
+        try encode(as: format, options: options, cancellation: cancellation, warn: warn, to: output)
+        return output.bytes
+    }
+
+    /// `encoded(as:…)` into `output`: the encoders that write rows in order (`RowEncoding`) write
+    /// into it as they go, the others hand it their file whole.
+    func encode(as format: ImageFormat, options: SaveOptions, cancellation: Cancellation?, warn: (String) -> Void,
+                to output: EncoderOutput) throws {
         if format == .jpeg, hasAlpha {
             var flat = metadata
             let back = options.background
             flat.grayOnly = metadata.grayOnly && back.red == back.green && back.green == back.blue // gray on a color is not gray
-            return try flattened(onto: back).withMetadata(flat).encoded(as: format, options: options, cancellation: cancellation, warn: warn)
+            return try flattened(onto: back).withMetadata(flat).encode(as: format, options: options, cancellation: cancellation, warn: warn,
+                                                                        to: output)
         }
         if format == .ico, width > 256 || height > 256 {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
         let (image, embedded) = try preparedForSaving(as: format, options: options, warn: warn)
-        let quality = options.quality(for: format)
         if RowEncoding.takesRows(format, options: options) {
             return try RowEncoding.encode(RowFeed(image, cancellation: cancellation), as: format, options: options,
-                                          gray: image.metadata.grayOnly, metadata: embedded)
+                                          gray: image.metadata.grayOnly, metadata: embedded, to: output)
         }
+        let quality = options.quality(for: format)
+        let bytes: [UInt8]
         switch format {
         case .jpeg, .tiff: preconditionFailure("\(format) is written from rows")
         case .png: // with a palette: PNG without one is written from rows
             let palette = try PaletteQuantizer(image, colors: options.colors, dither: options.dither)
-            return try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette)
+            bytes = try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette)
         case .webp:
-            return try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
-                                          effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,
-                                          cancellation: cancellation)
+            bytes = try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
+                                           effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,
+                                           cancellation: cancellation)
         case .avif:
-            return try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
-                                          lossless: options.lossless ?? false, metadata: embedded)
-        case .gif: return try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
-        case .bmp: return try BMPEncoder.encode(image)
-        case .ico: return try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
+            bytes = try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
+                                           lossless: options.lossless ?? false, metadata: embedded)
+        case .gif: bytes = try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
+        case .bmp: bytes = try BMPEncoder.encode(image)
+        case .ico: bytes = try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }
+        try output.write(bytes)
     }
 
     /// The pixels as they are to be written, in the profile asked for, and what to embed.

@@ -166,6 +166,15 @@ public enum ImageFile {
     /// The file's content comes from `write`, given an open descriptor; it answers the system's
     /// reason for a failure, or nil.
     private static func writeAtomically(path: String, gate: OutputGate?, write: (Int32) -> String?) throws {
+        try writeAtomically(to: path, gate: gate) { descriptor in
+            if let failure = write(descriptor) { throw ImageError(.unwritable, path: path, reason: failure) }
+        }
+    }
+
+    /// `writeAtomically` of a file `write` makes as it goes, given the open temporary file (or
+    /// the character device or FIFO written through): an encoder writing as it encodes. Whatever
+    /// `write` throws, the temporary file is removed and nothing lands at `path`.
+    static func writeAtomically(to path: String, gate: OutputGate?, write: (Int32) throws -> Void) throws {
         try gate?.whileOpen(path: path) {}
         var status = stat()
         if stat(path, &status) == 0 {
@@ -183,9 +192,16 @@ public enum ImageFile {
         let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         temporaryFiles.withLock { _ = $0.insert(temporary) }
         defer { temporaryFiles.withLock { _ = $0.remove(temporary) } }
-        var failure = write(descriptor)
+        do {
+            try write(descriptor)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        var failure: String?
         // mkstemp makes the file 0600; give it the permissions a plain new file would have.
-        if failure == nil, fchmod(descriptor, 0o666 & ~processUmask) != 0 { failure = systemMessage() }
+        if fchmod(descriptor, 0o666 & ~processUmask) != 0 { failure = systemMessage() }
         if failure == nil, fsync(descriptor) != 0 { failure = systemMessage() }
         if close(descriptor) != 0, failure == nil { failure = systemMessage() }
         if failure == nil {
@@ -219,7 +235,7 @@ public enum ImageFile {
     }
 
     /// Writes to an existing character device or FIFO in place (a FIFO waits for its reader).
-    private static func writeThrough(to path: String, write: (Int32) -> String?) throws {
+    private static func writeThrough(to path: String, write: (Int32) throws -> Void) throws {
         let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
         // Checked again on the open file: the name may have been swapped since stat.
@@ -228,9 +244,13 @@ public enum ImageFile {
             close(descriptor)
             throw ImageError(.unwritable, path: path, reason: "changed while it was being opened")
         }
-        var failure = write(descriptor)
-        if close(descriptor) != 0, failure == nil { failure = systemMessage() }
-        if let failure { throw ImageError(.unwritable, path: path, reason: failure) }
+        do {
+            try write(descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        if close(descriptor) != 0 { throw ImageError(.unwritable, path: path, reason: systemMessage()) }
     }
 
     /// What a file that is not a regular file is, in words.

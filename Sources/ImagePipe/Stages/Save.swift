@@ -123,16 +123,31 @@ public struct Save: Sink, DeclaredStage {
         if format == .jpeg, image.hasAlpha {
             context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
         }
-        let bytes: [UInt8]
         do {
             try context.cancellation?.check(path: path)
-            bytes = try image.encoded(as: format, options: options, cancellation: context.cancellation) { context.warn("\(path): \($0)") }
-            try context.cancellation?.check(path: path)
+            return try store(at: path, in: context) { output in
+                try image.encode(as: format, options: options, cancellation: context.cancellation, warn: { context.warn("\(path): \($0)") },
+                                 to: output)
+                // A run stopped meanwhile writes nothing.
+                try context.cancellation?.check(path: path)
+            }
         } catch var error as ImageError {
             error.path = path
             throw error
         }
-        return try store(bytes, at: path, in: context)
+    }
+
+    /// Writes the file `write` makes, into the output it is given, at `path` (from `target`):
+    /// atomically, the encoder writing the temporary file as it goes; or to standard output.
+    func store(at path: String, in context: RunContext, writing write: (EncoderOutput) throws -> Void) throws -> String {
+        guard path != "-" else {
+            let output = EncoderOutput()
+            try write(output)
+            return try store(output.bytes, at: path, in: context)
+        }
+        if let root = context.outputDirectory { try ImageFile.createParentDirectories(of: path, within: root) }
+        try ImageFile.writeAtomically(to: path, gate: context.outputGate) { descriptor in try write(EncoderOutput(descriptor: descriptor)) }
+        return path
     }
 
     /// `store` of a file held in chunks (an animation's).

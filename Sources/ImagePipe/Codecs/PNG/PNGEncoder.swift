@@ -18,7 +18,11 @@ enum PNGEncoder {
     static let streamingThreshold = 4 << 20
     static func encode(_ image: Image, compression: Int, metadata: OutputMetadata = OutputMetadata(),
                        palette: PaletteQuantizer? = nil, cancellation: Cancellation? = nil) throws -> [UInt8] {
-        guard let palette else { return try encode(RowFeed(image, cancellation: cancellation), compression: compression, metadata: metadata) }
+        guard let palette else {
+            let output = EncoderOutput()
+            try encode(RowFeed(image, cancellation: cancellation), compression: compression, metadata: metadata, to: output)
+            return output.bytes
+        }
         let depth: UInt8 = palette.palette.count <= 2 ? 1 : palette.palette.count <= 4 ? 2 : palette.palette.count <= 16 ? 4 : 8
         var png = try start(size: image.size, depth: depth, colorType: 3, metadata: metadata, palette: palette)
         appendChunk("IDAT", try zlib(packedRows(palette, depth: Int(depth)), level: compression)[...], to: &png)
@@ -26,9 +30,9 @@ enum PNGEncoder {
         return png
     }
 
-    /// RGB or RGBA rows, read in order: filtered whole and deflated by libdeflate when small,
-    /// else a strip at a time through zlib.
-    static func encode(_ rows: RowFeed, compression: Int, metadata: OutputMetadata) throws -> [UInt8] {
+    /// RGB or RGBA rows, read in order, into `output`: filtered whole and deflated by libdeflate
+    /// when small, else a strip at a time through zlib, the file written on as its IDAT chunks come.
+    static func encode(_ rows: RowFeed, compression: Int, metadata: OutputMetadata, to output: EncoderOutput) throws {
         var png = try start(size: rows.size, depth: 8, colorType: rows.channels == 4 ? 6 : 2, metadata: metadata, palette: nil)
         let rowLength = rows.size.width * rows.channels
         if rows.size.height * (rowLength + 1) <= streamingThreshold {
@@ -36,10 +40,10 @@ enum PNGEncoder {
             png.reserveCapacity(png.count + compressed.count + 24)
             appendChunk("IDAT", compressed[...], to: &png)
         } else {
-            try streamRows(rows, rowLength: rowLength, level: compression, into: &png)
+            try streamRows(rows, rowLength: rowLength, level: compression, into: &png, flushingTo: output)
         }
         appendChunk("IEND", [][...], to: &png)
-        return png
+        try output.write(png)
     }
 
     /// The signature and every chunk before the pixels.
@@ -93,8 +97,8 @@ enum PNGEncoder {
     }
 
     /// Filters the rows a strip at a time and deflates them with zlib into IDAT chunks of at
-    /// most `chunkSize` bytes appended to `png`.
-    private static func streamRows(_ rows: RowFeed, rowLength: Int, level: Int, into png: inout [UInt8]) throws {
+    /// most `chunkSize` bytes appended to `png`, which goes to `output` whenever it holds 1 MiB.
+    private static func streamRows(_ rows: RowFeed, rowLength: Int, level: Int, into png: inout [UInt8], flushingTo output: EncoderOutput) throws {
         let failed = ImageError(.unwritable, reason: "zlib could not compress the picture")
         var stream = z_stream()
         // libdeflate's levels above 9 are zlib's 9.
@@ -125,6 +129,10 @@ enum PNGEncoder {
                     guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else { throw failed }
                     let produced = chunkSize - Int(stream.avail_out)
                     if produced > 0 { appendChunk("IDAT", compressed[..<produced], to: &png) }
+                    if png.count >= 1 << 20 {
+                        try output.write(png)
+                        png.removeAll(keepingCapacity: true)
+                    }
                     // Room left over means zlib took the whole strip; finishing ends with the stream.
                     if finishing ? status == Z_STREAM_END : stream.avail_out > 0 { break }
                 }

@@ -16,13 +16,17 @@ enum TIFFEncoder {
     /// the side of square tiles (a multiple of 16) or nil for strips.
     static func encode(_ image: Image, gray: Bool, compression: TIFFCompression, level: Int, quality: Int, tile: Int?,
                        metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
+        let output = EncoderOutput()
         try encode(RowFeed(image, cancellation: cancellation), gray: gray, compression: compression, level: level, quality: quality,
-                   tile: tile, metadata: metadata)
+                   tile: tile, metadata: metadata, to: output)
+        return output.bytes
     }
 
-    /// The same from rows read in order, a strip's or a band of tiles' worth at a time.
+    /// The same from rows read in order, a strip's or a band of tiles' worth at a time, into
+    /// `output`: into its file directly when it is a regular file (libtiff writes the header
+    /// last), else made in memory and written whole.
     static func encode(_ rows: RowFeed, gray: Bool, compression: TIFFCompression, level: Int, quality: Int, tile: Int?,
-                       metadata: OutputMetadata) throws -> [UInt8] {
+                       metadata: OutputMetadata, to output: EncoderOutput) throws {
         let size = rows.size
         let samples = gray ? 1 : rows.channels
         let rowBytes = size.width * samples
@@ -38,8 +42,9 @@ enum TIFFEncoder {
         }
         // A tile no larger than the picture needs (its longer side, in whole 16s): the rest is padding.
         let tile = tile.map { min($0, (max(size.width, size.height) + 15) / 16 * 16) }
+        let file = output.seekable ? output.descriptor : nil
         let writer = try open(size, samples: samples, codec: codec, level: level, quality: quality, tile: tile,
-                              rowsPerStrip: rowsPerStrip, metadata: metadata)
+                              rowsPerStrip: rowsPerStrip, metadata: metadata, descriptor: file ?? -1)
         defer { imagepipe_tiff_writer_free(writer) }
         if let tile {
             try writeTiles(rows, gray: gray, samples: samples, side: tile, to: writer)
@@ -48,12 +53,16 @@ enum TIFFEncoder {
         }
         var bytes: UnsafePointer<UInt8>?
         var count = 0
-        guard imagepipe_tiff_writer_finish(writer, &bytes, &count) == 0, let bytes else { throw failure(writer) }
-        return Array(UnsafeBufferPointer(start: bytes, count: count))
+        guard imagepipe_tiff_writer_finish(writer, &bytes, &count) == 0 else { throw failure(writer) }
+        if file != nil {
+            output.wroteDirectly(count)
+        } else {
+            try output.write(UnsafeRawBufferPointer(start: bytes, count: count))
+        }
     }
 
     private static func open(_ size: Size, samples: Int, codec: Int32, level: Int, quality: Int, tile: Int?, rowsPerStrip: Int,
-                             metadata: OutputMetadata) throws -> OpaquePointer {
+                             metadata: OutputMetadata, descriptor: Int32) throws -> OpaquePointer {
         guard size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
             throw ImageError(.unwritable, reason: "a TIFF cannot hold a \(size) picture")
         }
@@ -66,7 +75,7 @@ enum TIFFEncoder {
                     deflate_level: Int32(min(max(level, 0), 9)), jpeg_quality: Int32(min(max(quality, 1), 100)),
                     tile: UInt32(tile ?? 0), rows_per_strip: UInt32(rowsPerStrip),
                     icc: icc.baseAddress, icc_size: UInt32(icc.count), xmp: xmp.baseAddress, xmp_size: UInt32(xmp.count))
-                return imagepipe_tiff_writer_open(&encoding, &failure)
+                return imagepipe_tiff_writer_open(&encoding, descriptor, &failure)
             }
         }
         guard let writer else {
