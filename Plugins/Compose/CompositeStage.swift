@@ -101,14 +101,22 @@ public struct CompositeStage: Transform, DeclaredStage {
         return words.joined(separator: " ")
     }
 
-    public func apply(to image: Image) throws -> Image {
+    /// Each row of the output is the input's row with the overlay's row over it, so a strip of
+    /// rows at its place in the picture gets the overlay's rows that fall there; the masking
+    /// blends give the picture alpha, which a strip of RGB rows cannot take.
+    public var stageClass: StageClass { blend.isMask ? .whole : .point }
+
+    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
+
+    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+        let picture = position.pictureSize
         let placed = try Self.located {
             try OverlayCache.shared.image(at: overlay, options: LoadOptions.current, kernel: kernel, linearLight: linearLight) { stored in
-                Self.placedSize(of: stored, on: image.size, scale: scale)
+                Self.placedSize(of: stored, on: picture, scale: scale)
             }
         }
-        return try Compositor.composite(placed, onto: image, at: gravity.origin(of: placed.size, on: image.size, offset: offset),
-                                        tile: tile, blend: blend, opacity: opacity)
+        let origin = gravity.origin(of: placed.size, on: picture, offset: offset)
+        return try Compositor.composite(placed, onto: strip, at: (origin.x, origin.y - position.top), tile: tile, blend: blend, opacity: opacity)
     }
 
     /// The size the overlay is laid at on a `canvas` picture: `scale` × the canvas's width

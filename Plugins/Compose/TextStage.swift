@@ -92,10 +92,16 @@ public struct TextStage: Transform, DeclaredStage {
         return words.joined(separator: " ")
     }
 
-    public func apply(to image: Image) throws -> Image {
-        guard let drawn = try draw() else { return image }
-        return try Compositor.composite(drawn, onto: image, at: gravity.origin(of: drawn.size, on: image.size, offset: offset),
-                                        opacity: opacity)
+    /// Each row of the output is the input's row with the text's row over it: a strip of rows
+    /// at its place in the picture gets the text's rows that fall there.
+    public var stageClass: StageClass { .point }
+
+    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
+
+    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+        guard let drawn = try drawnOnce() else { return strip }
+        let origin = gravity.origin(of: drawn.size, on: position.pictureSize, offset: offset)
+        return try Compositor.composite(drawn, onto: strip, at: (origin.x, origin.y - position.top), opacity: opacity)
     }
 
     /// The text as a straight-alpha picture, nil when there is no ink or line to draw.
@@ -103,4 +109,16 @@ public struct TextStage: Transform, DeclaredStage {
         try TextRenderer.draw(content, font: font, color: color, width: width, alignment: alignment,
                               maxPixels: LoadOptions.current.maxPixels)
     }
+
+    /// `draw()`, kept from the last call with the same stage and limit: a streamed run puts the
+    /// text on a strip at a time, and draws it once.
+    private func drawnOnce() throws -> Image? {
+        let limit = LoadOptions.current.maxPixels
+        if let last = Self.lastDrawn.withLock({ $0 }), last.stage == self, last.limit == limit { return last.drawn }
+        let drawn = try draw()
+        Self.lastDrawn.withLock { $0 = (self, limit, drawn) }
+        return drawn
+    }
+
+    private static let lastDrawn = Locked<(stage: TextStage, limit: Int?, drawn: Image?)?>(nil)
 }

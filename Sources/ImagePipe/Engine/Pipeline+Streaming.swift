@@ -87,7 +87,8 @@ extension Pipeline {
                 let end = min(height, processed + Self.streamedStripRows)
                 guard handoff.waitForRows(atLeast: end) >= end else { break } // the decode failed: its error is the one to give
                 try context.cancellation?.check(path: context.input)
-                try self.transformStrip(pixels + (ring > 0 ? processed % ring : processed) * rowStride, width: start.size.width,
+                try self.transformStrip(pixels + (ring > 0 ? processed % ring : processed) * rowStride,
+                                        at: StripPosition(top: processed, pictureSize: start.size),
                                         rows: end - processed, rowStride: rowStride, stages: levels[0].points,
                                         convertingFrom: convertFrom, options: options, path: path)
                 processed = end
@@ -146,10 +147,10 @@ extension Pipeline {
 
     /// Puts `rows` rows of the decode, from `first`, through the color conversion the load makes
     /// and `stages` (point stages), in place.
-    private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, width: Int, rows: Int, rowStride: Int,
+    private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, at position: StripPosition, rows: Int, rowStride: Int,
                                 stages: [(index: Int, stage: any Transform)],
                                 convertingFrom profile: ICCProfile?, options: LoadOptions, path: String) throws {
-        let size = Size(width, rows)
+        let size = Size(position.pictureSize.width, rows)
         var converted: Image?
         if let profile {
             do {
@@ -159,7 +160,7 @@ extension Pipeline {
                 throw error
             }
         }
-        try StripChain.applyPoints(stages, toRows: first, size: size, rowStride: rowStride, startingFrom: converted) { index, body in
+        try StripChain.applyPoints(stages, toRows: first, size: size, rowStride: rowStride, at: position, startingFrom: converted) { index, body in
             try withLocation(stage: index, body)
         }
     }

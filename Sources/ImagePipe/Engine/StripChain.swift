@@ -137,7 +137,8 @@ final class StripChain {
             let area = levels[level].area!
             let made = try located(area.index) {
                 let view = try Image.viewing(rows: window, size: Size(size.width, high - low), rowStride: rowStride)
-                let result = try area.stage.apply(toWindow: view, rows: (first - low)..<(end - low))
+                let result = try area.stage.apply(toWindow: view, rows: (first - low)..<(end - low),
+                                                  at: StripPosition(top: low, pictureSize: size))
                 guard result.size == Size(size.width, end - first), !result.hasAlpha else {
                     throw Self.brokenPromise(result, of: Size(size.width, end - first), "on the rows around each row")
                 }
@@ -147,7 +148,7 @@ final class StripChain {
             try Cancellation.checkCurrent()
             for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: size.width * 3) }
             try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: Size(size.width, end - first), rowStride: rowStride,
-                                 located: located)
+                                 at: StripPosition(top: first, pictureSize: size), located: located)
             rings[level].made = end
             // The next strip's window starts `radius` above it: the rows before are done with.
             if level == 1 { releaseDecoded(max(0, end - radius)) }
@@ -155,15 +156,16 @@ final class StripChain {
         return rings[level].made
     }
 
-    /// `stages` (point stages) on the `size` rows at `first`, in place (a strip never wraps);
-    /// `located` gives a stage's failure its name and place.
+    /// `stages` (point stages) on the `size` rows at `first`, in place (a strip never wraps),
+    /// which lie at `position` in the picture; `located` gives a stage's failure its name and place.
     static func applyPoints(_ stages: [(index: Int, stage: any Transform)], toRows first: UnsafeMutablePointer<UInt8>, size: Size,
-                            rowStride: Int, startingFrom start: Image? = nil, located: (Int, () throws -> Image) throws -> Image) throws {
+                            rowStride: Int, at position: StripPosition, startingFrom start: Image? = nil,
+                            located: (Int, () throws -> Image) throws -> Image) throws {
         let view = try Image.viewing(rows: first, size: size, rowStride: rowStride)
         var current = start ?? view
         for (index, stage) in stages {
             current = try located(index) {
-                let result = try stage.apply(to: current)
+                let result = try stage.apply(to: current, at: position)
                 guard result.size == size, !result.hasAlpha else { throw brokenPromise(result, of: size, "row by row") }
                 return result
             }

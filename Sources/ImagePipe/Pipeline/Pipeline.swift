@@ -170,7 +170,13 @@ public struct Pipeline: Sendable {
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
         if writing, observe == nil, let (save, destination, format) = streamingSave(in: context, prepared: prepared) {
-            switch try runStreamed(saving: save, to: destination, as: format, in: context, prepared: prepared) {
+            // Stages read the scaling mode and limits as the ordinary run gives them (`transform`).
+            let outcome = try ScalingMode.$current.withValue(plan.scaling) {
+                try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
+                    try runStreamed(saving: save, to: destination, as: format, in: context, prepared: prepared)
+                }
+            }
+            switch outcome {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
             }

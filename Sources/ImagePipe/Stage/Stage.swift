@@ -99,12 +99,21 @@ public protocol Transform: Stage {
     /// area filter its radius). A promise the stage makes: tests hold every stage that makes it
     /// to the same pixels on strips as on the whole picture.
     var stageClass: StageClass { get }
+    /// A point stage's output for `strip`, rows of the picture at `position`: what the streamed
+    /// run asks of every point stage, strip after strip. The default is `apply(to:)`, for stages
+    /// whose rows do not depend on where they lie; a stage whose rows do (a vignette, an overlay
+    /// at a place) works out its geometry on `position.pictureSize` and makes the strip's rows
+    /// of it, and its `apply(to:)` is this at `.whole(image.size)`.
+    func apply(to strip: Image, at position: StripPosition) throws -> Image
     /// An area stage's output rows `rows` of `window`, the input rows `radius` above and below
     /// them (fewer at the picture's edges, which the window's edges then are): an image of just
     /// those rows. The default makes the whole window and keeps those rows; a filter can make
     /// only them (`Convolution.apply(to:rows:finish:)`), which is what the streamed run asks of
     /// every area stage, strip after strip.
     func apply(toWindow window: Image, rows: Range<Int>) throws -> Image
+    /// `apply(toWindow:rows:)` for a window that lies at `position` in the picture (its first
+    /// row, the picture's size); the default leaves the position out.
+    func apply(toWindow window: Image, rows: Range<Int>, at position: StripPosition) throws -> Image
     /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
     /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
     /// gray component. False unless the stage says so.
@@ -122,9 +131,15 @@ extension Transform {
     public var isRowLocal: Bool { false }
     public var stageClass: StageClass { isRowLocal ? .point : .whole }
 
+    public func apply(to strip: Image, at position: StripPosition) throws -> Image { try apply(to: strip) }
+
     public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
         let made = try apply(to: window)
         return rows == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: rows.lowerBound, width: made.width, height: rows.count))
+    }
+
+    public func apply(toWindow window: Image, rows: Range<Int>, at position: StripPosition) throws -> Image {
+        try apply(toWindow: window, rows: rows)
     }
     public var makesGray: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }
