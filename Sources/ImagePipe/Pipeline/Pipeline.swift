@@ -169,8 +169,9 @@ public struct Pipeline: Sendable {
         let start = clock.now
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
-        if writing, observe == nil, let (save, destination) = streamingSave(in: context, prepared: prepared) {
-            switch try runStreamed(saving: save, to: destination, in: context, prepared: prepared) {
+        // Stages stream as they resample (a resize's kernel): in the run's scaling mode.
+        if writing, observe == nil, let (save, destination) = ScalingMode.$current.withValue(plan.scaling, operation: { streamingSave(in: context, prepared: prepared) }) {
+            switch try ScalingMode.$current.withValue(plan.scaling, operation: { try runStreamed(saving: save, to: destination, in: context, prepared: prepared) }) {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
             }
