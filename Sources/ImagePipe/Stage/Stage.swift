@@ -96,7 +96,7 @@ public protocol Transform: Stage {
     var isRowLocal: Bool { get }
     /// How output rows depend on input rows (`StageClass`): what lets the run work in strips.
     /// `point` when the stage says `isRowLocal`, else `whole`, unless the stage says more (an
-    /// area filter its radius). A promise the stage makes: tests hold every stage that makes it
+    /// area filter its radius, a crop or a scale `resample`). A promise the stage makes: tests hold every stage that makes it
     /// to the same pixels on strips as on the whole picture.
     var stageClass: StageClass { get }
     /// An area stage's output rows `rows` of `window`, the input rows `radius` above and below
