@@ -35,5 +35,19 @@ public struct CropStage: Transform, DeclaredStage {
 
     public func apply(to image: Image) throws -> Image { try image.cropped(to: pixels(in: image.size)) }
 
+    /// Output rows are the input rows `rect.y` further down, cut to the rectangle's columns: the
+    /// streamed run keeps only the window, never the picture.
+    public var stageClass: StageClass { .resample }
+
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        let y = try pixels(in: inputSize).y
+        return (rows.lowerBound + y)..<(rows.upperBound + y)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        let pixels = try pixels(in: inputSize)
+        return try window.cropped(to: Rect(x: pixels.x, y: outputRows.lowerBound + pixels.y - windowTop, width: pixels.width, height: outputRows.count))
+    }
+
     public func rearrangement(for input: Size) throws -> PixelRearrangement? { .crop(try pixels(in: input)) }
 }

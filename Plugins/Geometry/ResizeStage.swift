@@ -147,6 +147,54 @@ public struct ResizeStage: Transform, DeclaredStage {
         return Size(max(1, Int((Double(input.width) * scaleX).rounded(.up))), max(1, Int((Double(input.height) * scaleY).rounded(.up))))
     }
 
+    /// `resample` (the streamed run makes its rows from windows of input rows), unless the
+    /// window is chosen from the whole picture (attention, entropy), the canvas may be
+    /// translucent (RGBA), or the run scales with gdk-pixbuf's scaler (`fast`, no kernel given),
+    /// which works on whole pictures only.
+    public var stageClass: StageClass {
+        guard position.strategy == nil, fit != .contain || background.isOpaque,
+              kernel ?? ScalingMode.current.defaultKernel != nil else { return .whole }
+        return .resample
+    }
+
+    /// The rows of the scaled picture among output `rows` (contain places it on a canvas).
+    private func scaledRows(_ layout: Layout, _ rows: Range<Int>) -> Range<Int> {
+        let top = Int(layout.origin.y)
+        let low = min(max(rows.lowerBound - top, 0), layout.scaled.height)
+        return low..<max(low, min(rows.upperBound - top, layout.scaled.height))
+    }
+
+    private func windowed(_ layout: Layout, inputSize: Size) throws -> WindowedResampling {
+        guard let resampling = try WindowedResampling(sourceSize: inputSize, region: layout.window, to: layout.scaled, kernel: kernel,
+                                                      linearLight: linearLight) else {
+            throw StageError("cannot scale a window of rows with gdk-pixbuf's scaler (a bug: the stage says it is a whole stage then)")
+        }
+        return resampling
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        let layout = layout(for: inputSize)
+        let scaled = scaledRows(layout, rows)
+        guard !scaled.isEmpty else {
+            // Only the bars of contain: no input row is read, but a window holds one (the first
+            // row above the picture, the last below).
+            return scaled.lowerBound == 0 ? 0..<1 : (inputSize.height - 1)..<inputSize.height
+        }
+        return try windowed(layout, inputSize: inputSize).sourceRows(forOutput: scaled)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        let layout = layout(for: inputSize)
+        let scaled = scaledRows(layout, outputRows)
+        let band = scaled.isEmpty ? nil : try windowed(layout, inputSize: inputSize).rows(scaled, fromWindow: window, top: windowTop)
+        guard layout.output != layout.scaled else { return band! }
+        // The canvas's rows, as `apply(to:)` places the whole picture (with no band, the window
+        // goes past the right edge: bars alone).
+        let top = Int(layout.origin.y) + scaled.lowerBound - outputRows.lowerBound
+        return try Image.canvas(size: Size(layout.output.width, outputRows.count), background: background, placing: band ?? window,
+                                at: band == nil ? (layout.output.width, 0) : (Int(layout.origin.x), top))
+    }
+
     public func apply(to source: ReducedImage) throws -> Image {
         let layout = layout(for: source.fullSize)
         var window = source.map(layout.window)

@@ -196,12 +196,17 @@ struct ExplainCommand {
                 how = lossless
             } else if pipeline.streams(in: context, prepared: prepared) {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
-                let areas = pipeline.transforms.compactMap { stage -> String? in
-                    guard case let .area(radius) = stage.stageClass else { return nil }
-                    return "\(stage.stageSchema.name) \(radius)"
+                let classes = ScalingMode.$current.withValue(plan.scaling) { pipeline.transforms.map { ($0.stageSchema.name, $0.stageClass) } }
+                let areas = classes.compactMap { name, stageClass -> String? in
+                    guard case let .area(radius) = stageClass else { return nil }
+                    return "\(name) \(radius)"
                 }
                 if !areas.isEmpty {
                     how += " (area stages from the rows around each strip, so many above and below: \(areas.joined(separator: ", ")))"
+                }
+                let resamples = classes.filter { $0.1 == .resample }.map(\.0)
+                if !resamples.isEmpty {
+                    how += " (resample stages from the window of input rows each strip of their output needs, at their own size: \(resamples.joined(separator: ", ")))"
                 }
             }
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))

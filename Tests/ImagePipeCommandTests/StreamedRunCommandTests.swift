@@ -34,7 +34,10 @@ import TestSupport
         _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
         // The stock area stages among them: each strip from its window of rows.
         for pipeline in ["grayscale", "modulate saturation=1.4 hue=30deg | tint orange", "save quality=70 progressive=true",
-                         "blur 3 | sharpen amount=2", "median 5 | gamma 1.5 | convolve 3x3 1,2,1,2,4,2,1,2,1", "blur 40 | negate | blur 0.5"] {
+                         "blur 3 | sharpen amount=2", "median 5 | gamma 1.5 | convolve 3x3 1,2,1,2,4,2,1,2,1", "blur 40 | negate | blur 0.5",
+                         // Resample stages, from windows of rows at their own sizes (the default kernel, the run's).
+                         "crop 11,7,250x190 | grayscale", "resize 130x90 | sharpen", "resize 500x400 fit=contain background=white | blur 2",
+                         "blur 1 | resize 70x | crop 5,5,50x30 | negate"] {
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
             let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
@@ -42,6 +45,32 @@ import TestSupport
             let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))
             #expect(a == b && !a.isEmpty, "\(pipeline)")
         }
+    }
+
+    /// libvips' "Speed and Memory Use" pipeline (a crop, a 0.9× linear resize, a 3×3
+    /// sharpening convolution) streams end to end: crop and resize from windows of input rows,
+    /// convolve from the rows around each strip. Its file is the ordinary run's byte for byte;
+    /// with `--scaling fast` and no kernel, resize is gdk-pixbuf's and the run is not streamed.
+    @Test func theSpeedAndMemoryPipelineStreamsToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(1000, 1000), to: "in.jpg")
+        let pipeline = "crop 20,20,960x960 | resize 864x864 kernel=linear | convolve 3x3 -1,-1,-1,-1,16,-1,-1,-1,-1 scale=8"
+        let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(explain.standardOutput.contains("(area stages from the rows around each strip, so many above and below: convolve 1)"),
+                "\(explain.standardOutput)")
+        #expect(explain.standardOutput.contains("(resample stages from the window of input rows each strip of their output needs, at their own size: crop, resize)"),
+                "\(explain.standardOutput)")
+        let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
+        #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+        let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg")))
+        #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))))
+        #expect(try Image.decode(Array(a)).size == Size(864, 864))
+        let fast = try CommandRunner.run(["explain", "--scaling", "fast", "-e", "resize 864x864", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(fast.status == 0 && !fast.standardOutput.contains("streamed"), "\(fast.standardOutput)\(fast.standardError)")
+        let good = try CommandRunner.run(["explain", "-e", "resize 864x864", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(good.standardOutput.contains("resample stages from the window of input rows each strip of their output needs, at their own size: resize"),
+                "\(good.standardOutput)")
     }
 
     @Test func inABatchAJPEGFailingHalfwayFailsAlone() throws {

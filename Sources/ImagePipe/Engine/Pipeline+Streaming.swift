@@ -16,7 +16,7 @@ extension Pipeline {
     /// Whether `run(in:prepared:)` will stream this input (a file found out only once its decode
     /// has begun not to suit, such as a CMYK one, still takes the ordinary run): for `imagepipe explain`.
     public func streams(in context: RunContext, prepared: PreparedRun) -> Bool {
-        streamingSave(in: context, prepared: prepared) != nil
+        ScalingMode.$current.withValue(prepared.plan.scaling) { streamingSave(in: context, prepared: prepared) != nil }
     }
 
     /// The `save` stage, the file it writes and its format when this input can be streamed, else nil.
@@ -69,7 +69,8 @@ extension Pipeline {
         }
         let levels = StripChain.levels(of: transforms)! // streamingSave's promise
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
-                                 holding: StripChain.decodeRingNeeds(levels, decodeStrip: Self.streamedStripRows) + start.bandRows)
+                                 holding: try StripChain.decodeRingNeeds(levels, size: start.size, rowStride: start.rowStride,
+                                                                         decodeStrip: Self.streamedStripRows) + start.bandRows)
         handoff.decide(ringRows: ring)
         guard let pixels = handoff.waitForPixels(), handoff.beginReading() else {
             handoff.stopReading()
@@ -95,7 +96,7 @@ extension Pipeline {
             }
             return processed
         }
-        let chain = StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
+        let chain = try StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
                                decodeStrip: Self.streamedStripRows, makeDecoded: makeDecoded,
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
                                located: { index, body in try self.withLocation(stage: index, body) })

@@ -1,18 +1,32 @@
 /// The stages of a streamed run between the decoder's ring of rows and the encoder, pulled a
 /// strip at a time: the encoder asks for rows, and each level makes what the one after it needs.
 ///
-/// Level 0 is the decode ring with the point stages before the first area stage, worked in place
-/// strip by strip as rows come. Each area stage starts a level of its own: for a strip of its
-/// output it reads the window of rows `radius` above and below from the level before (copied
-/// out, since that ring may wrap), keeps the strip's rows of what it makes in a ring of its own,
-/// and the point stages after it work there in place. Every ring holds only the rows still to be
-/// read, so memory follows the strip and the radii, not the picture. The rows are the whole
-/// run's byte for byte (a stage's class is its promise, held by tests).
+/// Level 0 is the decode ring with the point stages before the first area or resample stage,
+/// worked in place strip by strip as rows come. Each area or resample stage starts a level of
+/// its own, with its own size: for a strip of its output it asks the stage which rows of the
+/// level before it needs (`Transform.inputRows(forOutput:inputSize:)`: an area stage's rows
+/// `radius` above and below, a crop's rows further down, a reduction's many rows), copies that
+/// window out (the ring there may wrap), keeps the strip's rows of what the stage makes from it
+/// in a ring of its own, at its own width, and the point stages after it work there in place.
+/// Every ring holds only the rows still to be read, so memory follows the strips and the
+/// windows, not the picture. The rows are the whole run's byte for byte (a stage's class is its
+/// promise, held by tests).
 final class StripChain {
-    /// A run of point stages, and the area stage before it (none for level 0).
+    /// A run of point stages, and the area or resample stage before it (none for level 0).
     struct Level {
-        let area: (index: Int, stage: any Transform, radius: Int)?
+        let windowed: (index: Int, stage: any Transform)?
         let points: [(index: Int, stage: any Transform)]
+    }
+
+    /// A level's rows, worked out from the input's size before any pixel is made.
+    struct Layout: Equatable {
+        /// The level's picture: its stage's output (the input for level 0).
+        let size: Size
+        let rowStride: Int
+        /// Rows made at a time: a ring holds a whole number of them, so a strip never wraps.
+        let strip: Int
+        /// The most rows of the level before that the window of one strip holds (0 for level 0).
+        let window: Int
     }
 
     /// One level's ring: row y in slot y % rows (`rows` 0: the whole picture, row y in slot y).
@@ -21,13 +35,12 @@ final class StripChain {
         let rows: Int
         /// Rows of the picture made so far at this level.
         var made = 0
-        /// Rows made at a time: a ring holds a whole number of them, so a strip never wraps.
-        let strip: Int
+        /// Where the last window read from this level began: rows above it are done with.
+        var read = 0
     }
 
     let levels: [Level]
-    let size: Size
-    let rowStride: Int
+    let layouts: [Layout]
     /// Makes rows of level 0 in place, up to the row given, and says how many there are (fewer
     /// when the decode failed): the decode ring's strips through the color conversion and the
     /// point stages of level 0.
@@ -35,7 +48,7 @@ final class StripChain {
     /// Says the level-0 ring's rows before the one given are no longer needed.
     private let releaseDecoded: (Int) -> Void
     private var rings: [Ring]
-    /// Each area level's window, reused strip after strip.
+    /// Each windowed level's window, reused strip after strip.
     private var windows: [UnsafeMutablePointer<UInt8>?]
     /// Where a stage's failure is given its name and place in the pipeline.
     private let located: (Int, () throws -> Image) throws -> Image
@@ -45,55 +58,107 @@ final class StripChain {
     /// that the extra rows each band filters (2 × radius) stay a small share of the work; at most
     /// 1024, so that a wide kernel's strips stay far from the picture; whole decode strips.
     static func areaStripRows(radius: Int) -> Int {
-        let rows = min(1024, max(128, System.coreCount * 4 * (2 * radius + 1)))
+        wholeDecodeStrips(min(1024, max(128, System.coreCount * 4 * (2 * radius + 1))))
+    }
+
+    /// Rows a resample level makes at a time, from `input` rows to `output`: 128 (two row bands
+    /// of the resampler on each of two cores, each band filtering a kernel's height of rows
+    /// again), fewer for a large reduction so that a strip's window stays near 1024 input rows,
+    /// at least one decode strip; whole decode strips.
+    static func resampleStripRows(input: Int, output: Int) -> Int {
+        let rows = min(128, Int(1024 * Double(output) / Double(max(1, input))))
+        return max(Pipeline.streamedStripRows, rows / Pipeline.streamedStripRows * Pipeline.streamedStripRows)
+    }
+
+    private static func wholeDecodeStrips(_ rows: Int) -> Int {
         let decodeStrip = Pipeline.streamedStripRows
         return (rows + decodeStrip - 1) / decodeStrip * decodeStrip
     }
 
-    /// The levels of `transforms`, when every one is point or area; nil otherwise.
+    /// The levels of `transforms`, when every one is point, area or resample; nil otherwise.
     static func levels(of transforms: [any Transform]) -> [Level]? {
-        var levels = [Level(area: nil, points: [])]
+        var levels = [Level(windowed: nil, points: [])]
         for (offset, stage) in transforms.enumerated() {
             switch stage.stageClass {
             case .point:
                 let last = levels.removeLast()
-                levels.append(Level(area: last.area, points: last.points + [(offset + 1, stage)]))
+                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)]))
             case let .area(radius) where radius >= 0:
-                levels.append(Level(area: (offset + 1, stage, radius), points: []))
+                levels.append(Level(windowed: (offset + 1, stage), points: []))
+            case .resample:
+                levels.append(Level(windowed: (offset + 1, stage), points: []))
             default: return nil
             }
         }
         return levels
     }
 
-    /// Rows the level-0 ring must hold at least for the level after it: its window around a
-    /// strip, the rows made past it to the next whole decode strip, and room for the decoder to
-    /// go on meanwhile.
-    static func decodeRingNeeds(_ levels: [Level], decodeStrip: Int) -> Int {
-        guard levels.count > 1, let area = levels[1].area else { return 0 }
-        return areaStripRows(radius: area.radius) + 2 * area.radius + 2 * decodeStrip
+    /// Each level's size, strip and window from a `size` input (rows `rowStride` bytes apart,
+    /// decoded `decodeStrip` rows at a time); `stripRows`, when given, is every other level's
+    /// strip (tests). Every window a strip will ask for is asked here, and checked: inside the
+    /// level before, never moving back.
+    static func layouts(of levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, stripRows: Int? = nil) throws -> [Layout] {
+        var layouts = [Layout(size: size, rowStride: rowStride, strip: decodeStrip, window: 0)]
+        for level in levels.dropFirst() {
+            let (_, stage) = level.windowed!
+            let input = layouts[layouts.count - 1].size
+            let output = try stage.outputSize(for: input)
+            let strip = switch stage.stageClass {
+            case let .area(radius): stripRows ?? areaStripRows(radius: radius)
+            default: stripRows ?? resampleStripRows(input: input.height, output: output.height)
+            }
+            var window = 0, top = 0
+            for first in stride(from: 0, to: output.height, by: strip) {
+                let rows = try checkedInputRows(stage, first..<min(output.height, first + strip), input: input, after: top)
+                window = max(window, rows.count)
+                top = rows.lowerBound
+            }
+            layouts.append(Layout(size: output, rowStride: output.width * 3, strip: strip, window: window))
+        }
+        return layouts
     }
 
+    /// The input rows `stage` says output `rows` need, checked: inside the input, not empty,
+    /// starting no higher than `top` (the last window's). All are asked before the run
+    /// (`layouts(of:…)`), where a stage that breaks the promise is caught.
+    private static func checkedInputRows(_ stage: any Transform, _ rows: Range<Int>, input: Size, after top: Int) throws -> Range<Int> {
+        let needed = try stage.inputRows(forOutput: rows, inputSize: input)
+        guard !needed.isEmpty, needed.lowerBound >= top, needed.upperBound <= input.height else {
+            throw StageError("\(stage.stageSchema.name) says output rows \(rows) need input rows \(needed) of \(input.height), though a window must lie inside the input, hold a row, and never move back (a bug in the stage)")
+        }
+        return needed
+    }
+
+    /// Rows the level-0 ring must hold at least for the level after it: its largest window, the
+    /// rows made past it to the next whole decode strip, and room for the decoder to go on
+    /// meanwhile.
+    static func decodeRingNeeds(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, stripRows: Int? = nil) throws -> Int {
+        guard levels.count > 1 else { return 0 }
+        return try layouts(of: Array(levels.prefix(2)), size: size, rowStride: rowStride, decodeStrip: decodeStrip,
+                           stripRows: stripRows)[1].window + 2 * decodeStrip
+    }
+
+    /// `stripRows`, when given, is every level's strip (tests); level 0's is `decodeStrip`.
     init(levels: [Level], size: Size, rowStride: Int, decodeRing: UnsafeMutablePointer<UInt8>, decodeRingRows: Int, decodeStrip: Int,
-         makeDecoded: @escaping (Int) throws -> Int, releaseDecoded: @escaping (Int) -> Void,
-         located: @escaping (Int, () throws -> Image) throws -> Image) {
+         stripRows: Int? = nil, makeDecoded: @escaping (Int) throws -> Int, releaseDecoded: @escaping (Int) -> Void,
+         located: @escaping (Int, () throws -> Image) throws -> Image) throws {
+        let layouts = try Self.layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip, stripRows: stripRows)
         self.levels = levels
-        self.size = size
-        self.rowStride = rowStride
+        self.layouts = layouts
         self.makeDecoded = makeDecoded
         self.releaseDecoded = releaseDecoded
         self.located = located
-        rings = [Ring(pixels: decodeRing, rows: decodeRingRows, strip: decodeStrip)]
+        rings = [Ring(pixels: decodeRing, rows: decodeRingRows)]
         windows = [nil]
-        for (level, next) in zip(levels.dropFirst(), levels.dropFirst(2).map(Optional.some) + [nil]) {
-            let radius = level.area!.radius, strip = Self.areaStripRows(radius: radius)
+        for level in layouts.indices.dropFirst() {
+            let layout = layouts[level], strip = layout.strip
             // The next level reads a window at once, made up to a strip past it, while rows
             // from the window's top stay; the encoder asks only once it has written every row
             // made, so the last level needs a strip. Whole strips, at most the picture.
-            let needed = next?.area.map { Self.areaStripRows(radius: $0.radius) + 2 * $0.radius + 2 * strip } ?? strip
-            let rows = min(size.height, (needed + strip - 1) / strip * strip)
-            rings.append(Ring(pixels: .allocate(capacity: rows * rowStride), rows: rows < size.height ? rows : 0, strip: strip))
-            windows.append(.allocate(capacity: min(size.height, strip + 2 * radius) * rowStride))
+            let needed = level + 1 < layouts.count ? layouts[level + 1].window + 2 * strip : strip
+            let rows = min(layout.size.height, (needed + strip - 1) / strip * strip)
+            rings.append(Ring(pixels: .allocate(capacity: rows * layout.rowStride), rows: rows < layout.size.height ? rows : 0))
+            windows.append(.allocate(capacity: layout.window * layouts[level - 1].rowStride))
         }
     }
 
@@ -105,53 +170,98 @@ final class StripChain {
     /// Where row `y` of `level`'s ring is.
     private func slot(_ level: Int, _ y: Int) -> UnsafeMutablePointer<UInt8> {
         let ring = rings[level]
-        return ring.pixels + (ring.rows > 0 ? y % ring.rows : y) * rowStride
+        return ring.pixels + (ring.rows > 0 ? y % ring.rows : y) * layouts[level].rowStride
     }
 
     /// The encoder's side: the last level's pixels, how many rows are in its ring (0: all), the
     /// picture they make and the bytes from one row to the next.
     var output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int, size: Size, rowStride: Int) {
-        (rings[rings.count - 1].pixels, rings[rings.count - 1].rows, size, rowStride)
+        let last = rings.count - 1
+        return (rings[last].pixels, rings[last].rows, layouts[last].size, layouts[last].rowStride)
     }
 
     /// Makes the last level's rows up to `count` (the encoder's `needed`) and says how many are
     /// made: fewer only when the decode failed. The encoder has written every row before
-    /// `count - 1`, whose slots may now be rewritten.
+    /// `count - 1`, whose slots may now be rewritten. Once the last row is made, the decode is
+    /// read to its end, as the ordinary run reads it (a crop may leave rows below unread), so
+    /// that the same damage fails the same way.
     func rows(upTo count: Int) throws -> Int {
         let last = levels.count - 1
         if last == 0 { releaseDecoded(count - 1) }
-        return try make(level: last, upTo: count)
+        let made = try make(level: last, upTo: count)
+        if last > 0, made == layouts[last].size.height {
+            // A decode failing there fails the run once the decoder is joined.
+            _ = try pull(level: 0, upTo: layouts[0].size.height, from: layouts[0].size.height)
+        }
+        return made
+    }
+
+    /// Makes `level`'s rows up to `high` for a window from `low`, and says whether they are
+    /// there (not when the decode failed). The decode ring is pulled a decode strip at a time,
+    /// each time letting go of the rows made above `low`, so that the decoder always has room.
+    private func pull(level: Int, upTo high: Int, from low: Int) throws -> Bool {
+        guard level == 0 else { return try make(level: level, upTo: high) >= high }
+        // The decoder waits for room: a window taller than the ring would wait for ever.
+        guard rings[0].rows == 0 || high - low + layouts[0].strip <= rings[0].rows else {
+            throw StageError("a window of \(high - low) rows does not fit the decode ring of \(rings[0].rows) (a bug in the streamed run)")
+        }
+        while rings[0].made < high {
+            // Rows not yet through level 0's stages stay: the decoder must not rewrite them first.
+            releaseDecoded(min(low, rings[0].made))
+            let wanted = min(high, rings[0].made + layouts[0].strip)
+            let made = try makeDecoded(wanted)
+            rings[0].made = made
+            guard made >= wanted else { return false } // the decode failed
+        }
+        releaseDecoded(min(low, rings[0].made))
+        return true
     }
 
     private func make(level: Int, upTo wanted: Int) throws -> Int {
-        guard level > 0 else { return try makeDecoded(wanted) }
-        let height = size.height, target = min(height, wanted)
-        let radius = levels[level].area!.radius
+        guard level > 0 else {
+            rings[0].made = try makeDecoded(wanted)
+            return rings[0].made
+        }
+        let layout = layouts[level], below = layouts[level - 1]
+        let height = layout.size.height, target = min(height, wanted)
+        let (index, stage) = levels[level].windowed!
         while rings[level].made < target {
-            let first = rings[level].made, end = min(height, first + rings[level].strip)
-            let low = max(0, first - radius), high = min(height, end + radius)
-            guard try make(level: level - 1, upTo: high) >= high else { return rings[level].made } // the decode failed
+            let first = rings[level].made, end = min(height, first + layout.strip)
+            let needed = try Self.checkedInputRows(stage, first..<end, input: below.size, after: rings[level - 1].read)
+            rings[level - 1].read = needed.lowerBound
+            guard needed.count <= layout.window else { // the rings are sized by the windows asked for before the run
+                throw StageError("\(stage.stageSchema.name) asked for input rows \(needed) for output rows \(first..<end), more than before the run (a bug in the stage)")
+            }
+            guard try pull(level: level - 1, upTo: needed.upperBound, from: needed.lowerBound) else { return rings[level].made } // the decode failed
+            let ringBelow = rings[level - 1].rows
+            guard level == 1 || ringBelow == 0 || needed.lowerBound >= rings[level - 1].made - ringBelow else {
+                throw StageError("a window of rows \(needed) is no longer in its ring (a bug in the streamed run)")
+            }
             // The window, copied out of the level before (its ring may wrap there).
             let window = windows[level]!
-            for y in low..<high { (window + (y - low) * rowStride).update(from: slot(level - 1, y), count: size.width * 3) }
-            let area = levels[level].area!
-            let made = try located(area.index) {
-                let view = try Image.viewing(rows: window, size: Size(size.width, high - low), rowStride: rowStride)
-                let result = try area.stage.apply(toWindow: view, rows: (first - low)..<(end - low),
-                                                  at: StripPosition(top: low, pictureSize: size))
-                guard result.size == Size(size.width, end - first), !result.hasAlpha else {
-                    throw Self.brokenPromise(result, of: Size(size.width, end - first), "on the rows around each row")
+            for y in needed {
+                (window + (y - needed.lowerBound) * below.rowStride).update(from: slot(level - 1, y), count: below.size.width * 3)
+            }
+            let strip = Size(layout.size.width, end - first)
+            let made = try located(index) {
+                let view = try Image.viewing(rows: window, size: Size(below.size.width, needed.count), rowStride: below.rowStride)
+                let result = try stage.apply(toWindow: view, windowTop: needed.lowerBound, inputSize: below.size, outputRows: first..<end)
+                guard result.size == strip, !result.hasAlpha else {
+                    throw Self.brokenPromise(result, of: strip, "from a window of input rows")
                 }
                 return result
             }
             // A stopped stage leaves its rows unmade: they never reach the ring.
             try Cancellation.checkCurrent()
-            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: size.width * 3) }
-            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: Size(size.width, end - first), rowStride: rowStride,
-                                 at: StripPosition(top: first, pictureSize: size), located: located)
+            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
+            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
+                                 at: StripPosition(top: first, pictureSize: layout.size), located: located)
             rings[level].made = end
-            // The next strip's window starts `radius` above it: the rows before are done with.
-            if level == 1 { releaseDecoded(max(0, end - radius)) }
+            // The next strip's window starts there: the decoder may go on over the rows above.
+            if level == 1, end < height {
+                let next = try stage.inputRows(forOutput: end..<min(height, end + layout.strip), inputSize: below.size)
+                releaseDecoded(min(rings[0].made, next.lowerBound))
+            }
         }
         return rings[level].made
     }

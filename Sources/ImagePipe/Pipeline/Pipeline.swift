@@ -169,8 +169,10 @@ public struct Pipeline: Sendable {
         let start = clock.now
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
-        if writing, observe == nil, let (save, destination, format) = streamingSave(in: context, prepared: prepared) {
-            // Stages read the scaling mode and limits as the ordinary run gives them (`transform`).
+        // Stages stream as they run in the ordinary run: in its scaling mode (a resize's kernel),
+        // with its limits (`transform`).
+        let streaming = ScalingMode.$current.withValue(plan.scaling) { streamingSave(in: context, prepared: prepared) }
+        if writing, observe == nil, let (save, destination, format) = streaming {
             let outcome = try ScalingMode.$current.withValue(plan.scaling) {
                 try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
                     try runStreamed(saving: save, to: destination, as: format, in: context, prepared: prepared)

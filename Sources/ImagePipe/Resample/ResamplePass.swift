@@ -6,6 +6,8 @@
 /// applied to the ring's rows.
 struct ResamplePass {
     private let image: Image
+    /// The source row `image`'s row 0 is (a window of the source's rows: the streamed run's).
+    private let top: Int
     private let x: ResampleAxis
     private let y: ResampleAxis
     private let linearLight: Bool
@@ -18,8 +20,9 @@ struct ResamplePass {
     private let sum: UnsafeMutablePointer<SIMD4<Float>>
     private let outputWidth: Int
 
-    init(image: Image, x: ResampleAxis, y: ResampleAxis, linearLight: Bool) {
+    init(image: Image, top: Int = 0, x: ResampleAxis, y: ResampleAxis, linearLight: Bool) {
         self.image = image
+        self.top = top
         self.x = x
         self.y = y
         self.linearLight = linearLight
@@ -36,9 +39,10 @@ struct ResamplePass {
         sum.deallocate()
     }
 
-    /// Makes output `rows`; once `cancellation` is set it stops early, leaving the rest unmade
-    /// (the run that asked throws the picture away).
-    mutating func run(rows: Range<Int>, into writer: PixelWriter, cancellation: Cancellation? = nil) {
+    /// Makes output `rows`, row r into the writer's row `r - firstRow`; once `cancellation` is set
+    /// it stops early, leaving the rest unmade (the run that asked throws the picture away).
+    /// Each output row is the same arithmetic on the same working rows whatever the band.
+    mutating func run(rows: Range<Int>, into writer: PixelWriter, firstRow: Int = 0, cancellation: Cancellation? = nil) {
         var next = Int.min // the next working row the ring lacks
         let taps = y.table.taps
         y.table.weights.withUnsafeBufferPointer { weights in
@@ -56,7 +60,7 @@ struct ResamplePass {
                     let source = ring + ((first + k) % taps) * outputWidth
                     for i in 0..<outputWidth { sum[i] += source[i] * w }
                 }
-                store(writer.row(row))
+                store(writer.row(row - firstRow))
             }
         }
     }
@@ -87,13 +91,13 @@ struct ResamplePass {
         let span = x.span, count = span.count
         toLinear.withUnsafeBufferPointer { lut in
             if x.box == 1 && rows.count == 1 {
-                let source = image.rowStart(rows.lowerBound) + (x.origin + span.lowerBound) * channels
+                let source = image.rowStart(rows.lowerBound - top) + (x.origin + span.lowerBound) * channels
                 for i in 0..<count { input[i] = Self.pixel(source + i * channels, alpha: alpha, lut) }
                 return
             }
             input.initialize(repeating: .zero, count: count)
             for sourceRow in rows {
-                let start = image.rowStart(sourceRow)
+                let start = image.rowStart(sourceRow - top)
                 for i in 0..<count {
                     var acc = SIMD4<Float>.zero
                     for column in x.sources(of: span.lowerBound + i) {

@@ -56,3 +56,115 @@ public struct Resampler: Sendable {
         }
     }
 }
+
+/// `Image.resampled(from:to:kernel:linearLight:)` made a band of output rows at a time, each
+/// band from a window of the source's rows: what a `resample` stage (`StageClass.resample`) does
+/// in the streamed run. The rows are the whole picture's byte for byte: the axes are the whole
+/// picture's (`ResampleAxis`, its box pre-shrink included), and each output row is the same
+/// arithmetic on the same source rows (`ResamplePass`), whatever band it falls in.
+public struct WindowedResampling: Sendable {
+    private enum Method: Sendable {
+        /// No scaling at all: the region's pixels, as `resampled` shares them.
+        case crop(Rect)
+        case resample(Resampler, Axes)
+    }
+
+    /// A resampling's two axes, and for each output row the lowest working row it or any row
+    /// below reads: worked out once per geometry (a stage asks strip after strip).
+    final class Axes: Sendable {
+        let x: ResampleAxis
+        let y: ResampleAxis
+        let lowestFrom: [Int]
+
+        init(x: ResampleAxis, y: ResampleAxis) {
+            self.x = x
+            self.y = y
+            var lowest = y.table.first
+            for row in lowest.indices.reversed().dropFirst() { lowest[row] = min(lowest[row], lowest[row + 1]) }
+            lowestFrom = lowest
+        }
+    }
+
+    private struct Key: Hashable {
+        let sourceSize: Size, region: Region, size: Size, kernel: Kernel, gap: Double
+    }
+
+    /// The last few geometries' axes (a streamed run has a resample stage or two).
+    private static let cache = Locked<[(key: Key, axes: Axes)]>([])
+
+    private let method: Method
+    /// The output's size.
+    public let size: Size
+
+    /// The resampling of `region` of a `sourceSize` picture to `size`, as `resampled` does it
+    /// with `kernel` (nil: the run's `ScalingMode`); nil when that is gdk-pixbuf's scaler
+    /// (`fast` mode), which works on whole pictures only.
+    public init?(sourceSize: Size, region: Region, to size: Size, kernel: Kernel?, linearLight: Bool) throws {
+        guard region.width > 0, region.height > 0, region.width.isFinite, region.height.isFinite,
+              region.x.isFinite, region.y.isFinite else {
+            throw ImageError(.geometry, reason: "cannot resample the region \(region)")
+        }
+        guard size.width > 0, size.height > 0, size.width <= Int(Int32.max), size.height <= Int(Int32.max) else {
+            throw ImageError(.tooLarge, reason: "cannot scale to \(size)")
+        }
+        self.size = size
+        let whole = Rect(x: Int(region.x), y: Int(region.y), width: size.width, height: size.height)
+        if Double(whole.x) == region.x, Double(whole.y) == region.y, Double(whole.width) == region.width,
+           Double(whole.height) == region.height, whole.isInside(sourceSize) {
+            method = .crop(whole)
+            return
+        }
+        guard let kernel = kernel ?? ScalingMode.current.defaultKernel else { return nil }
+        let resampler = Resampler(kernel: kernel, linearLight: linearLight)
+        let key = Key(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: resampler.gap)
+        if let axes = Self.cache.withLock({ $0.first { $0.key == key }?.axes }) {
+            method = .resample(resampler, axes)
+            return
+        }
+        let axes = Axes(x: ResampleAxis(kernel: kernel, sourceLength: sourceSize.width, outputLength: size.width,
+                                        start: region.x, extent: region.width, gap: resampler.gap),
+                        y: ResampleAxis(kernel: kernel, sourceLength: sourceSize.height, outputLength: size.height,
+                                        start: region.y, extent: region.height, gap: resampler.gap))
+        Self.cache.withLock { cache in
+            cache.insert((key, axes), at: 0)
+            if cache.count > 4 { cache.removeLast() }
+        }
+        method = .resample(resampler, axes)
+    }
+
+    /// The source rows output `rows` are made from. Its top is the lowest row any output row
+    /// from `rows.lowerBound` on reads, so that it never moves back as `rows` goes down.
+    public func sourceRows(forOutput rows: Range<Int>) -> Range<Int> {
+        switch method {
+        case let .crop(rect):
+            return (rows.lowerBound + rect.y)..<(rows.upperBound + rect.y)
+        case let .resample(_, axes):
+            let table = axes.y.table
+            var high = Int.min
+            for row in rows { high = max(high, table.first[row] + table.used[row]) }
+            return axes.y.sources(of: axes.lowestFrom[rows.lowerBound]).lowerBound..<axes.y.sources(of: high - 1).upperBound
+        }
+    }
+
+    /// Output `rows` from `window`, source rows `top..<top + window.height` at the source's full
+    /// width, which hold `sourceRows(forOutput: rows)`.
+    public func rows(_ rows: Range<Int>, fromWindow window: Image, top: Int) throws -> Image {
+        switch method {
+        case let .crop(rect):
+            return try window.cropped(to: Rect(x: rect.x, y: rows.lowerBound + rect.y - top, width: rect.width, height: rows.count))
+        case let .resample(resampler, axes):
+            let cancellation = Cancellation.current, size = size
+            return try Image.make(size: Size(size.width, rows.count), hasAlpha: window.hasAlpha) { writer in
+                // As `resample` bands the picture, in bands of at least 16 rows (a window is short).
+                let work = size.width * rows.count * (axes.x.table.taps + axes.y.table.taps)
+                let bands = work < 2_000_000 ? 1 : max(1, min(System.coreCount, rows.count / 16))
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let part = (rows.lowerBound + band * rows.count / bands)..<(rows.lowerBound + (band + 1) * rows.count / bands)
+                    var pass = ResamplePass(image: window, top: top, x: axes.x, y: axes.y, linearLight: resampler.linearLight)
+                    pass.run(rows: part, into: writer, firstRow: rows.lowerBound, cancellation: cancellation)
+                    pass.release()
+                }
+            }
+        }
+    }
+}

@@ -96,7 +96,7 @@ public protocol Transform: Stage {
     var isRowLocal: Bool { get }
     /// How output rows depend on input rows (`StageClass`): what lets the run work in strips.
     /// `point` when the stage says `isRowLocal`, else `whole`, unless the stage says more (an
-    /// area filter its radius). A promise the stage makes: tests hold every stage that makes it
+    /// area filter its radius, a crop or a scale `resample`). A promise the stage makes: tests hold every stage that makes it
     /// to the same pixels on strips as on the whole picture.
     var stageClass: StageClass { get }
     /// A point stage's output for `strip`, rows of the picture at `position`: what the streamed
@@ -111,9 +111,20 @@ public protocol Transform: Stage {
     /// only them (`Convolution.apply(to:rows:finish:)`), which is what the streamed run asks of
     /// every area stage, strip after strip.
     func apply(toWindow window: Image, rows: Range<Int>) throws -> Image
-    /// `apply(toWindow:rows:)` for a window that lies at `position` in the picture (its first
-    /// row, the picture's size); the default leaves the position out.
-    func apply(toWindow window: Image, rows: Range<Int>, at position: StripPosition) throws -> Image
+    /// The input rows (in the whole input picture's coordinates, inside `0..<inputSize.height`)
+    /// that output `rows` are made from: what the streamed run hands `apply(toWindow:windowTop:
+    /// inputSize:outputRows:)`. A `resample` stage must say; the default is `rows` for a point
+    /// stage, the rows `radius` around them (clamped to the picture) for an area stage, and the
+    /// whole input for a whole stage.
+    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int>
+    /// Output `outputRows` (full output width) made from `window`, the input rows
+    /// `windowTop..<windowTop + window.height` at full input width, which are exactly
+    /// `inputRows(forOutput: outputRows, inputSize:)`; `inputSize` is the whole input's. The
+    /// streamed run asks this of every `area` and `resample` stage, strip after strip, and holds
+    /// the rows to the whole picture's `apply(to:)` byte for byte (tests do). A `resample` stage
+    /// must say, and so must an area stage whose rows depend on where they lie; the default works
+    /// any other class out from the methods above.
+    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image
     /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
     /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
     /// gray component. False unless the stage says so.
@@ -138,8 +149,25 @@ extension Transform {
         return rows == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: rows.lowerBound, width: made.width, height: rows.count))
     }
 
-    public func apply(toWindow window: Image, rows: Range<Int>, at position: StripPosition) throws -> Image {
-        try apply(toWindow: window, rows: rows)
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        switch stageClass {
+        case .point: rows
+        case let .area(radius): max(0, rows.lowerBound - radius)..<min(inputSize.height, rows.upperBound + radius)
+        case .whole: 0..<inputSize.height
+        case .resample: preconditionFailure("\(stageSchema.name) says it is a resample stage, so it must say which input rows its output rows need (inputRows(forOutput:inputSize:))")
+        }
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        switch stageClass {
+        case .point: return try apply(to: window, at: StripPosition(top: windowTop, pictureSize: inputSize))
+        case .area: return try apply(toWindow: window, rows: (outputRows.lowerBound - windowTop)..<(outputRows.upperBound - windowTop))
+        case .whole:
+            let made = try apply(to: window)
+            return outputRows == 0..<made.height ? made
+                : try made.cropped(to: Rect(x: 0, y: outputRows.lowerBound, width: made.width, height: outputRows.count))
+        case .resample: preconditionFailure("\(stageSchema.name) says it is a resample stage, so it must make its output rows from a window of input rows (apply(toWindow:windowTop:inputSize:outputRows:))")
+        }
     }
     public var makesGray: Bool { false }
     public func explanation(for input: Size) throws -> String? { nil }

@@ -10,14 +10,23 @@ public enum StageClass: Sendable, Equatable {
     /// sharpening, median, convolution. The run hands the stage a window of rows around each
     /// strip and keeps the strip's rows of what it makes.
     case area(radius: Int)
+    /// Each output row is made from a window of input rows, at a size that may differ from the
+    /// input's (crops, scaling): the stage says which input rows a range of output rows needs
+    /// (`Transform.inputRows(forOutput:inputSize:)`, in the whole input's coordinates) and
+    /// makes those output rows, at the output's full width, from a window holding exactly
+    /// those input rows at the input's full width (`Transform.apply(toWindow:windowTop:…)`),
+    /// as libvips' regions do. RGB stays RGB. The window must not move back: a later range of
+    /// output rows never needs input rows above an earlier range's.
+    case resample
     /// Anything else: the stage gets the whole picture.
     case whole
 
-    /// `point`, `area (radius 9)`, `whole`: for `imagepipe explain`.
+    /// `point`, `area (radius 9)`, `resample`, `whole`: for `imagepipe explain`.
     public var description: String {
         switch self {
         case .point: "point"
         case let .area(radius): "area (radius \(radius))"
+        case .resample: "resample"
         case .whole: "whole"
         }
     }
