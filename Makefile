@@ -116,6 +116,7 @@ bench: deps
 	@/usr/bin/python3 -c "import sys; sys.path.insert(0, 'Benchmarks/work/pylib'); import pyvips" 2>/dev/null \
 	  || /usr/bin/python3 -m pip install --quiet --target Benchmarks/work/pylib pyvips || echo "no pyvips: codec_speed.py leaves out libvips' Speed and Memory task"
 	/usr/bin/python3 Benchmarks/codec_speed.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+	/usr/bin/python3 Benchmarks/engine.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # The image service under load (Benchmarks/serve.py): imagepipe serve against thumbor (from
 # PyPI) and against imagepipe run as a batch, with wrk.

@@ -52,7 +52,8 @@ public enum PluginExport {
                 table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
                 apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
-                traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius))
+                traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius,
+                apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows))
         }
     }
 
@@ -130,6 +131,46 @@ public enum PluginExport {
         }
     }
 
+    /// A strip or window at its place in the picture: the stage's rows as the compiled-in stage
+    /// makes them in a streamed run.
+    private static let applyWindow: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
+                                                    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        stage, pixbuf, windowTop, width, height, firstRow, rowCount, failure in
+        guard let pixbuf else {
+            report("no picture", failure)
+            return nil
+        }
+        do {
+            let window = Image(retaining: OpaquePointer(pixbuf))
+            let (result, notes) = try StageNote.collecting {
+                try box(stage).stage.apply(toWindow: window, windowTop: Int(windowTop), inputSize: Size(Int(width), Int(height)),
+                                           outputRows: Int(firstRow)..<(Int(firstRow) + Int(rowCount)))
+            }
+            let thread = UInt(pthread_self())
+            pendingNotes.withLock { $0[thread] = notes.isEmpty ? nil : notes }
+            return UnsafeMutableRawPointer(result.retainedPixbuf())
+        } catch {
+            report("\(error)", failure)
+            return nil
+        }
+    }
+
+    /// A resample stage's input rows for a strip of its output.
+    private static let inputRows: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<Int32>?,
+                                                  UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, firstRow, rowCount, width, height, inputFirst, inputCount, failure in
+        do {
+            let rows = try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)),
+                                                      inputSize: Size(Int(width), Int(height)))
+            inputFirst?.pointee = Int32(clamping: rows.lowerBound)
+            inputCount?.pointee = Int32(clamping: rows.count)
+            return 0
+        } catch {
+            report("\(error)", failure)
+            return 1
+        }
+    }
+
     /// What each thread's last apply recorded, until the host asks (`notes`, right after the
     /// apply, on the same thread): pictures of a batch go through one stage on several threads.
     private static let pendingNotes = Locked<[UInt: [StageNote]]>([:])
@@ -145,7 +186,7 @@ public enum PluginExport {
     private static let traits: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { stage in
         let stage = box(stage).stage
         return (stage.stageClass == .point ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
-            | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0)
+            | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0) | (stage.stageClass == .resample ? IMAGEPIPE_STAGE_RESAMPLE : 0)
     }
 
     /// An area stage's radius, so that the host runs it on windows of rows as it runs the stock

@@ -8,8 +8,11 @@
    (a table that ends before the notes field, as plugins built before it), NOTES (a working
    stage that copies the picture and notes what it did; built with gdk-pixbuf), POINT (inverts
    the colors and says it works row by row), AREA (averages each row with the rows above and
-   below, and says it is an area stage of radius 1) and TRIM (cuts a pixel off each side, and
-   says its planned size is only the largest it gives). Crashing:
+   below, and says it is an area stage of radius 1), TRIM (cuts a pixel off each side, and
+   says its planned size is only the largest it gives), VIGNETTE (darkens by the distance from
+   the picture's center: a point stage whose rows depend on where they lie, told through
+   apply_window) and HALF (every other row: a resample stage, through input_rows and
+   apply_window). Crashing:
    CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
    imagepipe_plugin_entry). Every variant's constructor appends a line to the file named by
    FIXTURE_MARKER, when it is set: the tests' proof that its code ran, or did not. */
@@ -64,12 +67,48 @@ static const char *describe(char **error) {
     return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
-#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA)
+#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA) || defined(VIGNETTE) || defined(HALF)
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#if defined(VIGNETTE)
+/* Darkens each pixel by its distance from the picture's center: rows that depend on where they
+   lie. `top` is the picture's row that is the first of `copy`, height the picture's. */
+static void vignette(GdkPixbuf *copy, int top, int picture_width, int picture_height) {
+    int rowstride = gdk_pixbuf_get_rowstride(copy), channels = gdk_pixbuf_get_n_channels(copy);
+    guchar *pixels = gdk_pixbuf_get_pixels(copy);
+    double cx = picture_width / 2.0, cy = picture_height / 2.0;
+    for (int y = 0; y < gdk_pixbuf_get_height(copy); y++)
+        for (int x = 0; x < gdk_pixbuf_get_width(copy); x++) {
+            double dx = x + 0.5 - cx, dy = top + y + 0.5 - cy;
+            double factor = 1 - 0.6 * (dx * dx + dy * dy) / (cx * cx + cy * cy);
+            for (int c = 0; c < 3; c++) {
+                guchar *value = pixels + y * rowstride + x * channels + c;
+                *value = (guchar)(*value * factor + 0.5);
+            }
+        }
+}
+#endif
+#if defined(HALF)
+/* Every other row, from the first: a resample stage of half the height. `first` is the output's
+   row that is the first made, `window_top` the input's row that is the first of `window`. */
+static GdkPixbuf *half(GdkPixbuf *window, int window_top, int first, int count) {
+    int width = gdk_pixbuf_get_width(window), channels = gdk_pixbuf_get_n_channels(window);
+    GdkPixbuf *made = gdk_pixbuf_new(GDK_COLORSPACE_RGB, gdk_pixbuf_get_has_alpha(window), 8, width, count);
+    for (int y = 0; y < count; y++)
+        memcpy(gdk_pixbuf_get_pixels(made) + y * gdk_pixbuf_get_rowstride(made),
+               gdk_pixbuf_read_pixels(window) + (2 * (first + y) - window_top) * gdk_pixbuf_get_rowstride(window), (size_t)(width * channels));
+    return made;
+}
+#endif
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return malloc(1); }
 static void *apply(void *stage, void *pixbuf, char **error) {
     (void)stage; (void)error;
-#if defined(TRIM)
+#if defined(VIGNETTE)
+    GdkPixbuf *shaded = gdk_pixbuf_copy(pixbuf);
+    vignette(shaded, 0, gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf));
+    return shaded;
+#elif defined(HALF)
+    return half(pixbuf, 0, 0, gdk_pixbuf_get_height(pixbuf) / 2);
+#elif defined(TRIM)
     /* One pixel off each side: smaller than output_size said, which TRIM's traits allow. */
     int w = gdk_pixbuf_get_width(pixbuf), h = gdk_pixbuf_get_height(pixbuf);
     GdkPixbuf *inner = gdk_pixbuf_new_subpixbuf(pixbuf, 1, 1, w - 2, h - 2);
@@ -102,19 +141,47 @@ static void *apply(void *stage, void *pixbuf, char **error) {
 #endif
 }
 static void destroy(void *stage) { free(stage); }
+#if defined(VIGNETTE) || defined(HALF)
+static void *apply_window(void *stage, void *pixbuf, int32_t window_top, int32_t input_width, int32_t input_height,
+                          int32_t first_row, int32_t row_count, char **error) {
+    (void)stage; (void)error; (void)input_width; (void)input_height; (void)first_row; (void)row_count;
+#if defined(VIGNETTE)
+    GdkPixbuf *shaded = gdk_pixbuf_copy(pixbuf);
+    vignette(shaded, window_top, input_width, input_height);
+    return shaded;
+#else
+    return half(pixbuf, window_top, first_row, row_count);
+#endif
+}
+#endif
+#if defined(HALF)
+static int32_t input_rows(void *stage, int32_t first_row, int32_t row_count, int32_t input_width, int32_t input_height,
+                          int32_t *input_first, int32_t *input_count, char **error) {
+    (void)stage; (void)input_width; (void)input_height; (void)error;
+    *input_first = 2 * first_row;
+    *input_count = 2 * (row_count - 1) + 1;
+    return 0;
+}
+#endif
 #else
 static void *create(const char *stage, const char *arguments, char **error) { (void)stage; (void)arguments; (void)error; return NULL; }
 static void *apply(void *stage, void *pixbuf, char **error) { (void)stage; (void)pixbuf; (void)error; return NULL; }
 static void destroy(void *stage) { (void)stage; }
 #endif
 static int32_t output_size(void *stage, int32_t w, int32_t h, int32_t *ow, int32_t *oh, char **error) {
-    (void)stage; (void)error; *ow = w; *oh = h; return 0;
+    (void)stage; (void)error; *ow = w; *oh = h;
+#if defined(HALF)
+    *oh = h / 2 > 0 ? h / 2 : 1;
+#endif
+    return 0;
 }
 static void free_string(char *text) { free(text); }
 static uint32_t traits(void *stage) {
     (void)stage;
-#if defined(POINT)
+#if defined(POINT) || defined(VIGNETTE)
     return IMAGEPIPE_STAGE_ROW_LOCAL;
+#elif defined(HALF)
+    return IMAGEPIPE_STAGE_RESAMPLE;
 #elif defined(TRIM)
     return IMAGEPIPE_STAGE_SIZE_UPPER_BOUND;
 #else
@@ -139,6 +206,13 @@ static char *notes(void *stage) {
     (void)stage;
     return strdup("[{\"name\":\"copy\",\"text\":\"copied by the fixture\",\"value\":{\"level\":1}}]");
 }
+
+#if !defined(VIGNETTE) && !defined(HALF)
+#define apply_window NULL
+#endif
+#if !defined(HALF)
+#define input_rows NULL
+#endif
 
 /* A later version of the table with one more field at the end, as a newer plugin would have. */
 typedef struct {
@@ -165,7 +239,7 @@ static const longer_table table = {
 #else
         sizeof(imagepipe_plugin),
 #endif
-        describe, create, output_size, apply, destroy, free_string, notes, traits, explain, area_radius
+        describe, create, output_size, apply, destroy, free_string, notes, traits, explain, area_radius, apply_window, input_rows
     },
     added_later
 };

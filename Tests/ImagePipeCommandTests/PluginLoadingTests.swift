@@ -42,6 +42,15 @@ import TestSupport
         #expect(typo.standardError.hasPrefix("<inline>:1:7: error: sepia: unknown parameter 'amout' (did you mean 'amount'?)"))
         let explain = try CommandRunner.run(["explain", "-e", "sepia 50%", "in.png", "--plugin", plugin], in: directory.path)
         #expect(explain.standardOutput.contains("sepia 50%  4x2 → 4x2"))
+
+        // The vignette's strips cross the interface with their place: streamed, the ordinary run's bytes.
+        _ = try directory.write(Synthetic.gradient(80, 150).encoded(as: .tiff), to: "tall.tif")
+        let streamed = try CommandRunner.run(["run", "--plugin", plugin, "-e", "vignette", "tall.tif", "-o", "streamed.png"], in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "--plugin", plugin, "-e", "vignette", "tall.tif", "-o", "ordinary.png", "--trace", "trace"],
+                                             in: directory.path)
+        #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
+        #expect(try bytes("streamed.png") == bytes("ordinary.png"))
     }
 
     @Test func pluginDirectoriesFromTheEnvironment() throws {
@@ -155,6 +164,36 @@ import TestSupport
         let plain = try fixture("NOTES", in: directory, gdkPixbuf: true)
         let whole = try CommandRunner.run(["explain", "--plugin", plain, "-e", "fake", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(!whole.standardOutput.contains("streamed"), "\(whole.standardOutput)")
+    }
+
+    /// Strips and windows cross the interface with their place in the picture (`apply_window`):
+    /// a position-dependent point stage (a vignette) streams with no bands, and a resample stage
+    /// (every other row) streams from the windows it names (`input_rows`), both to the bytes of
+    /// the whole picture at once.
+    @Test func aPluginsStageKnowsWhereItsRowsLie() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let flat = try Image.filled(Color(red: 200, green: 200, blue: 200), size: Size(64, 150), hasAlpha: false)
+        _ = try directory.write(flat.encoded(as: .tiff), to: "flat.tif")
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
+        for (variant, planned) in [("VIGNETTE", Size(64, 150)), ("HALF", Size(64, 75))] {
+            let plugin = try fixture(variant, in: directory, gdkPixbuf: true)
+            let plan = try CommandRunner.run(["explain", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "out.png"], in: directory.path)
+            #expect(plan.standardOutput.contains("streamed: 32 rows at a time"), "\(variant): \(plan.standardOutput)")
+            let streamed = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "\(variant)-streamed.png"],
+                                                 in: directory.path)
+            let whole = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "\(variant)-whole.png",
+                                               "--trace", "\(variant)-trace"], in: directory.path)
+            #expect(streamed.status == 0 && whole.status == 0, "\(streamed.standardError) \(whole.standardError)")
+            #expect(try bytes("\(variant)-streamed.png") == bytes("\(variant)-whole.png"), "\(variant)")
+            let made = try Image.load(path: directory.file("\(variant)-streamed.png"))
+            #expect(made.size == planned)
+            if variant == "VIGNETTE" {
+                // Darkest at the corners, lightest at the center, and even across the strips' seams:
+                // rows 31 and 32 lie as far from the center as rows 118 and 117.
+                #expect(made.pixel(x: 0, y: 0).red < made.pixel(x: 32, y: 75).red)
+                #expect(made.pixel(x: 32, y: 31) == made.pixel(x: 32, y: 118) && made.pixel(x: 32, y: 32) == made.pixel(x: 32, y: 117))
+            }
+        }
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {

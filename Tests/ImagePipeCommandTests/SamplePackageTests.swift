@@ -41,6 +41,6 @@ import TestSupport
         let pixel = old.pixel(x: 320, y: 40)
         #expect(pixel.red > pixel.blue)
         let stages = try CommandRunner.runProgram(command, ["stages"])
-        #expect(stages.standardOutput.contains("sepia — Sepia toning (a sample third-party plugin)"))
+        #expect(stages.standardOutput.contains("sepia — Sepia toning and a vignette (a sample third-party plugin)"))
     }
 }

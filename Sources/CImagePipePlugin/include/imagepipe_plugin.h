@@ -69,16 +69,35 @@ typedef struct imagepipe_plugin {
        windows of rows around each strip, as it runs the stock filters, and keeps the strip's
        rows of what apply makes. */
     int32_t (*area_radius)(void *stage);
+    /* Added without a version change (absent or NULL: the stage's strips and windows go through
+       apply, which does not learn where they lie): output rows first_row .. first_row + row_count
+       - 1, at the output's full width, made from `pixbuf`, the input rows window_top .. of an
+       input_width x input_height picture (for a point stage, the strip itself; for an area stage,
+       the rows `radius` around; for a resample stage, the rows input_rows named). A new GdkPixbuf
+       (one reference, for the caller); NULL with *error set. A stage whose rows depend on where
+       they lie (a vignette) works its geometry out on the whole picture's size and makes these
+       rows of it, so a streamed run shows no bands. */
+    void *(*apply_window)(void *stage, void *pixbuf, int32_t window_top, int32_t input_width, int32_t input_height,
+                          int32_t first_row, int32_t row_count, char **error);
+    /* Added without a version change (absent or NULL: not a resample stage): for a stage with
+       IMAGEPIPE_STAGE_RESAMPLE, the input rows (*input_first, *input_count) that output rows
+       first_row .. first_row + row_count - 1 are made from, for an input_width x input_height
+       picture; 0 on success, else *error set. */
+    int32_t (*input_rows)(void *stage, int32_t first_row, int32_t row_count, int32_t input_width, int32_t input_height,
+                          int32_t *input_first, int32_t *input_count, char **error);
 } imagepipe_plugin;
 
 /* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size,
    RGB staying RGB (tone and color stages): apply may be handed strips of rows as they are
    decoded, and the run streams. SIZE_UPPER_BOUND: output_size is the largest apply may give, the
    real size depending on the pixels (trim). MAKES_GRAY: every output pixel is gray (R = G = B),
-   so a JPEG may be written with one component. */
+   so a JPEG may be written with one component. RESAMPLE: each strip of output rows is made from
+   the window of input rows input_rows names, through apply_window (a crop, a scale): the run
+   streams it, given both fields. */
 #define IMAGEPIPE_STAGE_ROW_LOCAL 1u
 #define IMAGEPIPE_STAGE_SIZE_UPPER_BOUND 2u
 #define IMAGEPIPE_STAGE_MAKES_GRAY 4u
+#define IMAGEPIPE_STAGE_RESAMPLE 8u
 
 typedef const imagepipe_plugin *(*imagepipe_plugin_entry_function)(void);
 

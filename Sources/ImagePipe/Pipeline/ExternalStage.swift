@@ -35,7 +35,14 @@ struct ExternalStage: Transform, @unchecked Sendable {
         var areaRadius: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)? {
             has(\imagepipe_plugin.area_radius) ? pointer.pointee.area_radius : nil
         }
+        var applyWindow: ApplyWindow? { has(\imagepipe_plugin.apply_window) ? pointer.pointee.apply_window : nil }
+        var inputRows: InputRows? { has(\imagepipe_plugin.input_rows) ? pointer.pointee.input_rows : nil }
     }
+
+    typealias ApplyWindow = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
+                                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer?
+    typealias InputRows = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<Int32>?,
+                                          UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
 
     /// Owns the plugin's stage object.
     final class Handle: @unchecked Sendable {
@@ -86,7 +93,12 @@ struct ExternalStage: Transform, @unchecked Sendable {
         explain = plugin.explain
         traits = plugin.traits?(made) ?? 0
         areaRadius = Int(plugin.areaRadius?(made) ?? -1)
+        applyWindow = plugin.applyWindow
+        inputRowsOf = plugin.inputRows
     }
+
+    private let applyWindow: ApplyWindow?
+    private let inputRowsOf: InputRows?
 
     private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
     private let explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)?
@@ -97,7 +109,13 @@ struct ExternalStage: Transform, @unchecked Sendable {
     private let areaRadius: Int
 
     var isRowLocal: Bool { traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 }
-    var stageClass: StageClass { isRowLocal ? .point : areaRadius >= 0 ? .area(radius: areaRadius) : .whole }
+    var stageClass: StageClass {
+        if isRowLocal { return .point }
+        if areaRadius >= 0 { return .area(radius: areaRadius) }
+        // A resample stage streams only through both of its fields.
+        if traits & IMAGEPIPE_STAGE_RESAMPLE != 0, applyWindow != nil, inputRowsOf != nil { return .resample }
+        return .whole
+    }
     var outputSizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
     var makesGray: Bool { traits & IMAGEPIPE_STAGE_MAKES_GRAY != 0 }
 
@@ -128,6 +146,39 @@ struct ExternalStage: Transform, @unchecked Sendable {
         }))
         try recordNotes()
         return result
+    }
+
+    func apply(to strip: Image, at position: StripPosition) throws -> Image {
+        guard applyWindow != nil else { return try apply(to: strip) }
+        return try apply(toWindow: strip, windowTop: position.top, inputSize: position.pictureSize,
+                         outputRows: position.top..<(position.top + strip.height))
+    }
+
+    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        guard let applyWindow else { return try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows) }
+        guard inputSize.width <= Int(Int32.max), inputSize.height <= Int(Int32.max) else { throw StageError("\(inputSize) is too large for the plugin interface") }
+        let result = Image(adopting: OpaquePointer(try handle.call { error in
+            applyWindow(handle.stage, UnsafeMutableRawPointer(window.pixbuf), Int32(windowTop), Int32(inputSize.width), Int32(inputSize.height),
+                        Int32(outputRows.lowerBound), Int32(outputRows.count), error)
+        }))
+        try recordNotes()
+        return result
+    }
+
+    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        guard let inputRowsOf, stageClass == .resample else {
+            return try defaultInputRows(forOutput: rows, inputSize: inputSize)
+        }
+        var first: Int32 = 0, count: Int32 = 0
+        _ = try handle.call { error -> Bool? in
+            inputRowsOf(handle.stage, Int32(rows.lowerBound), Int32(rows.count), Int32(inputSize.width), Int32(inputSize.height),
+                        &first, &count, error) == 0 ? true : nil
+        }
+        let needed = Int(first)..<(Int(first) + Int(count))
+        guard count > 0, first >= 0, needed.upperBound <= inputSize.height else {
+            throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(inputSize) picture")
+        }
+        return needed
     }
 
     /// Passes on what the plugin's stage decided in the apply just made, as the run's notes.

@@ -150,6 +150,11 @@ extension Transform {
     }
 
     public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        try defaultInputRows(forOutput: rows, inputSize: inputSize)
+    }
+
+    /// What `inputRows(forOutput:inputSize:)` is unless the stage says more: each class's rows.
+    public func defaultInputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
         switch stageClass {
         case .point: rows
         case let .area(radius): max(0, rows.lowerBound - radius)..<min(inputSize.height, rows.upperBound + radius)
@@ -159,6 +164,12 @@ extension Transform {
     }
 
     public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows)
+    }
+
+    /// What `apply(toWindow:windowTop:inputSize:outputRows:)` does unless the stage says more:
+    /// each class's output rows from the stage's other methods.
+    public func defaultApply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
         switch stageClass {
         case .point: return try apply(to: window, at: StripPosition(top: windowTop, pictureSize: inputSize))
         case .area: return try apply(toWindow: window, rows: (outputRows.lowerBound - windowTop)..<(outputRows.upperBound - windowTop))

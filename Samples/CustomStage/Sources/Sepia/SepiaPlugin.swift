@@ -2,5 +2,5 @@ import ImagePipe
 
 /// The plugin: the stages this package contributes.
 public enum SepiaPlugin {
-    public static let plugin = Plugin(name: "sepia", summary: "Sepia toning (a sample third-party plugin)", stages: [SepiaStage.self])
+    public static let plugin = Plugin(name: "sepia", summary: "Sepia toning and a vignette (a sample third-party plugin)", stages: [SepiaStage.self, VignetteStage.self])
 }

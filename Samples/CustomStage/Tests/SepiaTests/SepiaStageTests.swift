@@ -39,4 +39,24 @@ import Testing
         #expect(pipeline.transforms.first?.text == "sepia 80%")
         #expect(throws: PipelineSyntaxError.self) { try PipelineCompiler(registry: registry).compile("sepia 180%") }
     }
+
+    /// A streamed run hands the vignette strips at their place: their rows are the whole picture's.
+    @Test func vignetteStripsAreTheWholePicturesRows() throws {
+        let size = Size(20, 37)
+        let picture = try Image.make(size: size, hasAlpha: false) { writer in
+            for y in 0..<size.height {
+                let row = writer.row(y)
+                for i in row.indices { row[i] = UInt8((i * 7 + y * 3) % 256) }
+            }
+        }
+        let stage = VignetteStage(strength: 80)
+        let whole = try stage.apply(to: picture)
+        #expect(whole.pixel(x: 0, y: 0) != picture.pixel(x: 0, y: 0), "the corners darken")
+        for top in stride(from: 0, to: size.height, by: 7) {
+            let rows = min(7, size.height - top)
+            let strip = try picture.cropped(to: Rect(x: 0, y: top, width: size.width, height: rows))
+            let made = try stage.apply(to: strip, at: StripPosition(top: top, pictureSize: size))
+            for y in 0..<rows { #expect(Array(made.row(y)) == Array(whole.row(top + y)), "row \(top + y)") }
+        }
+    }
 }
