@@ -20,6 +20,10 @@ public struct FlattenStage: Transform, DeclaredStage {
         "composited over \(background)" + (background.isOpaque ? ", alpha dropped" : "")
     }
 
+    /// A point stage: each row from the same row alone; the rows of an RGB picture (all that a
+    /// streamed run holds) are passed on as they are.
+    public var stageClass: StageClass { .point }
+
     public func apply(to image: Image) throws -> Image {
         guard image.hasAlpha else { return image }
         return try Image.canvas(size: image.size, background: background, placing: image, at: (0, 0), blend: true)

@@ -14,6 +14,10 @@ public struct RemoveAlphaStage: Transform, DeclaredStage {
 
     public func explanation(for input: Size) -> String? { "alpha dropped; color as stored" }
 
+    /// A point stage: each row from the same row alone; the rows of an RGB picture (all that a
+    /// streamed run holds) are passed on as they are.
+    public var stageClass: StageClass { .point }
+
     public func apply(to image: Image) throws -> Image {
         guard image.hasAlpha else { return image }
         return try image.mapRows(hasAlpha: false, workPerPixel: 2) { row in

@@ -208,6 +208,16 @@ struct ExplainCommand {
                 if !resamples.isEmpty {
                     how += " (resample stages from the window of input rows each strip of their output needs, at their own size: \(resamples.joined(separator: ", ")))"
                 }
+                let turning = plan.steps.filter { step in
+                    guard step.stage.stageClass == .whole, case .orient? = try? step.stage.rearrangement(for: step.input) else { return false }
+                    return true
+                }
+                if !turning.isEmpty {
+                    let bytes = turning.map { 3 * $0.input.pixelCount }.max() ?? 0
+                    let whereKept = bytes > TileCache.discThreshold ? "a temporary file, unlinked at once" : "memory"
+                    how += " (turning stages read a band of the rows before them, kept in \(TileCache.side)-pixel tiles in \(whereKept): "
+                        + turning.map(\.stage.stageSchema.name).joined(separator: ", ") + ")"
+                }
             }
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))
         } else {

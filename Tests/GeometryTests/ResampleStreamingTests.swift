@@ -42,7 +42,7 @@ private struct Negative: Transform, DeclaredStage {
     /// `strip` rows (decode strips too), the decode ring as small as the chain allows; and the
     /// levels' layouts.
     static func streamed(_ input: Image, through transforms: [any Transform], strip: Int?) throws -> (bytes: [UInt8], size: Size, layouts: [StripChain.Layout]) {
-        let levels = try #require(StripChain.levels(of: transforms))
+        let levels = try #require(StripChain.levels(of: transforms, size: input.size))
         let decodeStrip = strip ?? Pipeline.streamedStripRows
         let size = input.size, stride = size.width * 3 + 3
         let needs = try StripChain.decodeRingNeeds(levels, size: size, rowStride: stride, decodeStrip: decodeStrip, stripRows: strip)

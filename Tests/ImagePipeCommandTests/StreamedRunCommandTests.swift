@@ -23,7 +23,7 @@ import TestSupport
         #expect(area.standardOutput.contains("streamed: 32 rows at a time"), "\(area.standardOutput)")
         #expect(area.standardOutput.contains("(area stages from the rows around each strip, so many above and below: blur 6, sharpen 3)"),
                 "\(area.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | flip", "out.jpg"), ("fit 60x60 | grayscale", "out.jpg")] {
+        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | normalize", "out.jpg"), ("fit 60x60 | grayscale", "out.jpg")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }

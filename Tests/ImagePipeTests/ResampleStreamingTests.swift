@@ -72,7 +72,7 @@ enum StripHarness {
     }
 
     static func run(_ input: Image, through transforms: [any Transform], decodeStrip: Int, stripRows: Int?) throws -> Run {
-        let levels = try #require(StripChain.levels(of: transforms))
+        let levels = try #require(StripChain.levels(of: transforms, size: input.size))
         // Rows a few bytes longer than the pixels: the chain must go by the stride.
         let size = input.size, stride = size.width * 3 + 5
         let needs = try StripChain.decodeRingNeeds(levels, size: size, rowStride: stride, decodeStrip: decodeStrip, stripRows: stripRows)

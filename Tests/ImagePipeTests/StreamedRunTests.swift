@@ -134,7 +134,7 @@ struct StripBox: Transform, DeclaredStage {
         let input = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: "tall.jpg")
         let near = StripBox(radius: 2), invert = StripInvert(), far = StripBox(radius: 45)
         let pipeline = Pipeline(transforms: [near, invert, far], sink: Save(options: SaveOptions(quality: 90)))
-        #expect(Pipeline.ringRows(rowStride: 18000, height: 1500, holding: try StripChain.decodeRingNeeds(StripChain.levels(of: pipeline.transforms)!, size: Size(6000, 1500),
+        #expect(Pipeline.ringRows(rowStride: 18000, height: 1500, holding: try StripChain.decodeRingNeeds(StripChain.levels(of: pipeline.transforms, size: Size(6000, 1500))!, size: Size(6000, 1500),
                                                                                                  rowStride: 18000, decodeStrip: 32)) > 0)
         let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
         let windows = near.heights.withLock { $0 } + far.heights.withLock { $0 }

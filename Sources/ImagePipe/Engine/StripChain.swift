@@ -12,10 +12,14 @@
 /// windows, not the picture. The rows are the whole run's byte for byte (a stage's class is its
 /// promise, held by tests).
 final class StripChain {
-    /// A run of point stages, and the area or resample stage before it (none for level 0).
+    /// A run of point stages, and the area, resample or turning stage before it (none for level 0).
     struct Level {
         let windowed: (index: Int, stage: any Transform)?
         let points: [(index: Int, stage: any Transform)]
+        /// The turn or mirror of a stage that only moves whole pixels and needs rows out of order
+        /// (`rotate 90`, `flip`): its level keeps the rows below in a `TileCache` and reads each
+        /// strip's band of them from there.
+        var turn: Dihedral? = nil
     }
 
     /// A level's rows, worked out from the input's size before any pixel is made.
@@ -48,6 +52,8 @@ final class StripChain {
     /// Says the level-0 ring's rows before the one given are no longer needed.
     private let releaseDecoded: (Int) -> Void
     private var rings: [Ring]
+    /// Each turning level's copy of the rows below it, once they are all made.
+    private var caches: [TileCache?]
     /// Each windowed level's window, reused strip after strip.
     private var windows: [UnsafeMutablePointer<UInt8>?]
     /// Where a stage's failure is given its name and place in the pipeline.
@@ -75,23 +81,35 @@ final class StripChain {
         return (rows + decodeStrip - 1) / decodeStrip * decodeStrip
     }
 
-    /// The levels of `transforms`, when every one is point, area or resample; nil otherwise.
-    static func levels(of transforms: [any Transform]) -> [Level]? {
+    /// The levels of `transforms` on a `size` input, when every one is point, area or resample,
+    /// or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile cache);
+    /// nil otherwise.
+    static func levels(of transforms: [any Transform], size: Size) -> [Level]? {
         var levels = [Level(windowed: nil, points: [])]
+        var size = size
         for (offset, stage) in transforms.enumerated() {
             switch stage.stageClass {
             case .point:
                 let last = levels.removeLast()
-                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)]))
+                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn))
             case let .area(radius) where radius >= 0:
                 levels.append(Level(windowed: (offset + 1, stage), points: []))
             case .resample:
                 levels.append(Level(windowed: (offset + 1, stage), points: []))
+            case .whole:
+                guard case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
+                levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn))
             default: return nil
             }
+            guard let next = try? stage.outputSize(for: size) else { return nil }
+            size = next
         }
         return levels
     }
+
+    /// Output rows a turning level makes at a time: a tile's height, so that each strip reads
+    /// whole tiles.
+    static let turnStripRows = TileCache.side
 
     /// Each level's size, strip and window from a `size` input (rows `rowStride` bytes apart,
     /// decoded `decodeStrip` rows at a time); `stripRows`, when given, is every other level's
@@ -102,6 +120,12 @@ final class StripChain {
         for level in levels.dropFirst() {
             let (_, stage) = level.windowed!
             let input = layouts[layouts.count - 1].size
+            if let turn = level.turn {
+                // The rows below are copied into the tile cache a strip at a time.
+                layouts.append(Layout(size: turn.size(of: input), rowStride: turn.size(of: input).width * 3,
+                                      strip: stripRows ?? turnStripRows, window: layouts[layouts.count - 1].strip))
+                continue
+            }
             let output = try stage.outputSize(for: input)
             let strip = switch stage.stageClass {
             case let .area(radius): stripRows ?? areaStripRows(radius: radius)
@@ -149,6 +173,7 @@ final class StripChain {
         self.releaseDecoded = releaseDecoded
         self.located = located
         rings = [Ring(pixels: decodeRing, rows: decodeRingRows)]
+        caches = Array(repeating: nil, count: levels.count)
         windows = [nil]
         for level in layouts.indices.dropFirst() {
             let layout = layouts[level], strip = layout.strip
@@ -222,6 +247,7 @@ final class StripChain {
             rings[0].made = try makeDecoded(wanted)
             return rings[0].made
         }
+        if let turn = levels[level].turn { return try makeTurned(level: level, by: turn, upTo: wanted) }
         let layout = layouts[level], below = layouts[level - 1]
         let height = layout.size.height, target = min(height, wanted)
         let (index, stage) = levels[level].windowed!
@@ -262,6 +288,44 @@ final class StripChain {
                 let next = try stage.inputRows(forOutput: end..<min(height, end + layout.strip), inputSize: below.size)
                 releaseDecoded(min(rings[0].made, next.lowerBound))
             }
+        }
+        return rings[level].made
+    }
+
+    /// A turning level's rows up to `wanted`: the first time, every row of the level below goes
+    /// into a tile cache, a strip at a time as it is made; then each strip of output is the band
+    /// of the picture below that turns into it, read from the cache and turned.
+    private func makeTurned(level: Int, by turn: Dihedral, upTo wanted: Int) throws -> Int {
+        let layout = layouts[level], below = layouts[level - 1]
+        let (index, _) = levels[level].windowed!
+        if caches[level] == nil {
+            let cache = try TileCache(size: below.size)
+            var y = 0
+            while y < below.size.height {
+                let end = min(below.size.height, y + below.strip)
+                guard try pull(level: level - 1, upTo: end, from: y) else { return rings[level].made } // the decode failed
+                for row in y..<end { try cache.append(slot(level - 1, row), count: 1, rowStride: below.rowStride) }
+                rings[level - 1].read = end
+                y = end
+            }
+            caches[level] = cache
+        }
+        let cache = caches[level]!, back = turn.inverse
+        let height = layout.size.height, target = min(height, wanted)
+        while rings[level].made < target {
+            let first = rings[level].made, end = min(height, first + layout.strip)
+            let strip = Size(layout.size.width, end - first)
+            let band = back.map(Rect(x: 0, y: first, width: strip.width, height: strip.height), in: layout.size)
+            let made = try located(index) {
+                let turned = try cache.picture(of: band).turned(by: turn)
+                guard turned.size == strip else { throw Self.brokenPromise(turned, of: strip, "by turning whole pixels") }
+                return turned
+            }
+            try Cancellation.checkCurrent()
+            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
+            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
+                                 at: StripPosition(top: first, pictureSize: layout.size), located: located)
+            rings[level].made = end
         }
         return rings[level].made
     }

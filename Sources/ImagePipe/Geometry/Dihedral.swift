@@ -44,6 +44,12 @@ public struct Dihedral: Hashable, Sendable, CustomStringConvertible {
         Dihedral(a: next.a * a + next.b * c, b: next.a * b + next.b * d, c: next.c * a + next.d * c, d: next.c * b + next.d * d)
     }
 
+    /// What undoes it.
+    public var inverse: Dihedral { Self.all.first { then($0) == .identity }! }
+
+    /// Its EXIF orientation (1–8): what `all` lists it as.
+    public var exifOrientation: Int { Self.all.firstIndex(of: self)! + 1 }
+
     /// Whether it swaps width and height.
     public var swapsSides: Bool { a == 0 }
 

@@ -14,6 +14,11 @@ extension Image {
         return turned
     }
 
+    /// The picture turned or mirrored by `turn`, its pixels moved, not resampled.
+    func turned(by turn: Dihedral) throws -> Image {
+        turn == .identity ? self : orientedByExif(turn.exifOrientation)
+    }
+
     /// The picture upside down (`flip`): rows in reverse order, pixels unchanged.
     public func flippedVertically() throws -> Image {
         let bytes = width * channelCount
