@@ -212,6 +212,9 @@ struct ExplainCommand {
                     guard step.stage.stageClass == .whole, case .orient? = try? step.stage.rearrangement(for: step.input) else { return false }
                     return true
                 }
+                if prepared.description.orientation != 1 {
+                    how += " (turned upright from its orientation tag through a tile cache first)"
+                }
                 if !turning.isEmpty {
                     let bytes = turning.map { 3 * $0.input.pixelCount }.max() ?? 0
                     let whereKept = bytes > TileCache.discThreshold ? "a temporary file, unlinked at once" : "memory"

@@ -241,15 +241,26 @@ struct StripBox: Transform, DeclaredStage {
             == Self.output(of: kept, input: input, streamed: false, in: directory))
     }
 
-    @Test func turnedCMYKAndWebPRunsAndOtherStagesTakeTheOrdinaryRun() throws {
+    /// EXIF orientations stream: a turning level reads the rows as stored back upright, before
+    /// every stage, and the stages get strips of the upright picture.
+    @Test(arguments: [3, 5, 6, 8])
+    func anEXIFTurnStreamsToTheOrdinaryBytes(orientation: Int) throws {
         let directory = try TemporaryDirectory()
         let input = try Self.photo(in: directory)
-        // EXIF orientation 6: the decode is turned whole before the stages.
-        let turned = try directory.write(Synthetic.withExifOrientation(Array(Data(contentsOf: URL(fileURLWithPath: input))), orientation: 6),
+        let turned = try directory.write(Synthetic.withExifOrientation(Array(Data(contentsOf: URL(fileURLWithPath: input))), orientation: UInt16(orientation)),
                                          to: "turned.jpg")
         let stage = StripInvert()
-        try Pipeline(transforms: [stage]).run(in: RunContext(input: turned, output: directory.file("turned-out.jpg")))
-        #expect(stage.heights.withLock { $0 } == [240])
+        let pipeline = Pipeline(transforms: [stage, StripBox(radius: 1)])
+        let streamed = try Self.output(of: pipeline, input: turned, streamed: true, in: directory)
+        let height = Dihedral(exifOrientation: orientation).size(of: Size(240, 200)).height
+        #expect(stage.heights.withLock { $0.reduce(0, +) } == height && stage.heights.withLock { $0.count } > 1)
+        #expect(streamed == (try Self.output(of: pipeline, input: turned, streamed: false, in: directory)))
+        #expect(try Image.decode(streamed).size == Dihedral(exifOrientation: orientation).size(of: Size(240, 200)))
+    }
+
+    @Test func cmykAndWebPRunsAndOtherStagesTakeTheOrdinaryRun() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory)
         // CMYK is found only once the decode has begun: the run goes on the ordinary way with that decode.
         let cmyk = directory.file("cmyk.jpg")
         try ColorReference.python("""

@@ -23,7 +23,9 @@ extension Pipeline {
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String, format: ImageFormat)? {
         guard let load = source as? Load, let save = sink as? Save,
               let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
-              prepared.description.orientation == 1, prepared.plan.decodeAtLeast == nil, StripChain.levels(of: transforms, size: prepared.plan.sourceSize) != nil,
+              prepared.plan.decodeAtLeast == nil,
+              StripChain.levels(of: transforms, storedSize: prepared.description.turned ? prepared.plan.sourceSize.transposed : prepared.plan.sourceSize,
+                                orientation: prepared.description.orientation) != nil,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
         return (save, target.path, target.format)
@@ -67,7 +69,8 @@ extension Pipeline {
             handoff.decline()
             return .declined(try decoded())
         }
-        let levels = StripChain.levels(of: transforms, size: start.size)! // streamingSave's promise, for the same size
+        // The rows come as stored; a turning level first makes them upright. streamingSave's promise.
+        let levels = StripChain.levels(of: transforms, storedSize: start.size, orientation: description.orientation)!
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
                                  holding: try StripChain.decodeRingNeeds(levels, size: start.size, rowStride: start.rowStride,
                                                                          decodeStrip: Self.streamedStripRows) + start.bandRows)

@@ -107,6 +107,19 @@ final class StripChain {
         return levels
     }
 
+    /// The levels of `transforms` on a picture stored `size` that is first turned upright by
+    /// `orientation` (an EXIF orientation, 1–8): a turning level before every stage, which the
+    /// point stages that led the pipeline follow.
+    static func levels(of transforms: [any Transform], storedSize size: Size, orientation: Int) -> [Level]? {
+        let turn = Dihedral(exifOrientation: orientation)
+        guard var levels = levels(of: transforms, size: turn.size(of: size)) else { return nil }
+        guard turn != .identity else { return levels }
+        let leading = levels[0].points
+        levels[0] = Level(windowed: nil, points: [])
+        levels.insert(Level(windowed: (0, OrientationTurn(turn: turn)), points: leading, turn: turn), at: 1)
+        return levels
+    }
+
     /// Output rows a turning level makes at a time: a tile's height, so that each strip reads
     /// whole tiles.
     static let turnStripRows = TileCache.side

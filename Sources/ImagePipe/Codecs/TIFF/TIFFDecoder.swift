@@ -43,9 +43,9 @@ enum TIFFDecoder {
     }
 
     /// The decode of a streamed run, on the decoder's thread: a file of 8-bit RGB or gray samples
-    /// in one plane, without alpha, that needs no turn, hands its rows to `handoff` a band of
-    /// strips or tiles at a time, color managed by the reader, and returns the ring that held
-    /// them. Any other file, or one whose rows the reader declines, is decoded as `decode` does,
+    /// in one plane, without alpha, hands its rows as stored to `handoff` a band of strips or
+    /// tiles at a time (the reader turns them upright and color manages them), and returns the
+    /// ring that held them. Any other file, or one whose rows the reader declines, is decoded as `decode` does,
     /// and that picture is returned.
     static func decodeRows(_ input: Input, options: LoadOptions, path: String?, handoff: RowHandoff) throws -> Image {
         try withReader(input, options: options, path: path) { reader in try decode(reader, options: options, path: path, handoff: handoff) }
@@ -70,7 +70,8 @@ enum TIFFDecoder {
         let turn = options.applyOrientation ? orientation(of: fields) : 1
         metadata.orientationApplied = options.applyOrientation
         let layout = TIFFSampleLayout(fields, jpegRGB: jpegRGB)
-        if let handoff, let layout, layout.streams, turn == 1 {
+        // The rows go as stored: a streamed run turns them upright itself (a turning level).
+        if let handoff, let layout, layout.streams {
             metadata.grayOnly = layout.color == .gray
             let ring = try streamRows(reader, layout: layout, size: size, metadata: metadata, to: handoff, options: options, path: path)
             if let ring { return ring }
