@@ -116,19 +116,7 @@ public enum PluginExport {
     }
 
     private static let apply: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = { stage, pixbuf, failure in
-        guard let pixbuf else {
-            report("no picture", failure)
-            return nil
-        }
-        do {
-            let (result, notes) = try StageNote.collecting { try box(stage).stage.apply(to: Image(retaining: OpaquePointer(pixbuf))) }
-            let thread = UInt(pthread_self())
-            pendingNotes.withLock { $0[thread] = notes.isEmpty ? nil : notes }
-            return UnsafeMutableRawPointer(result.retainedPixbuf())
-        } catch {
-            report("\(error)", failure)
-            return nil
-        }
+        applied(pixbuf, failure) { try box(stage).stage.apply(to: $0) }
     }
 
     /// A strip or window at its place in the picture: the stage's rows as the compiled-in stage
@@ -136,16 +124,23 @@ public enum PluginExport {
     private static let applyWindow: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
                                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
         stage, pixbuf, windowTop, width, height, firstRow, rowCount, failure in
+        applied(pixbuf, failure) { window in
+            try box(stage).stage.apply(toWindow: window, windowTop: Int(windowTop), inputSize: Size(Int(width), Int(height)),
+                                       outputRows: Int(firstRow)..<(Int(firstRow) + Int(rowCount)))
+        }
+    }
+
+    /// `body` on the host's picture: its result with a reference for the host, and what the stage
+    /// recorded kept for `notes`; nil with the reason on a failure.
+    private static func applied(_ pixbuf: UnsafeMutableRawPointer?, _ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                _ body: (Image) throws -> Image) -> UnsafeMutableRawPointer? {
         guard let pixbuf else {
             report("no picture", failure)
             return nil
         }
         do {
-            let window = Image(retaining: OpaquePointer(pixbuf))
-            let (result, notes) = try StageNote.collecting {
-                try box(stage).stage.apply(toWindow: window, windowTop: Int(windowTop), inputSize: Size(Int(width), Int(height)),
-                                           outputRows: Int(firstRow)..<(Int(firstRow) + Int(rowCount)))
-            }
+            let picture = Image(retaining: OpaquePointer(pixbuf))
+            let (result, notes) = try StageNote.collecting { try body(picture) }
             let thread = UInt(pthread_self())
             pendingNotes.withLock { $0[thread] = notes.isEmpty ? nil : notes }
             return UnsafeMutableRawPointer(result.retainedPixbuf())

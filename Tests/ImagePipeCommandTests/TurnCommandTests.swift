@@ -9,14 +9,9 @@ import Glibc
 /// Quarter turns and mirrors in a streamed run: through a tile cache, in memory or in a
 /// temporary file that no way out leaves behind.
 @Suite(.timeLimit(.minutes(10))) struct TurnCommandTests {
-    static func photo(_ width: Int, _ height: Int) throws -> [UInt8] {
-        try Synthetic.image(width, height) { x, y in Color(red: UInt8(x % 256), green: UInt8((x ^ y) % 256), blue: UInt8(y % 256)) }
-            .encoded(as: .jpeg, options: SaveOptions(quality: 92))
-    }
-
     @Test func turnsAndMirrorsStreamToTheOrdinaryBytes() throws {
         let directory = try TemporaryDirectory()
-        _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
+        _ = try directory.write(StreamedRunCommandTests.photo(300, 211), to: "in.jpg")
         for pipeline in ["rotate 90", "flip", "rotate 270 | grayscale", "rotate 180 | blur 2", "crop 10,20,200x150 | rotate 90 | resize 50%"] {
             // PNG out: JPEG to JPEG through turns alone moves the DCT coefficients instead (lossless).
             let plan = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.png"], in: directory.path)
@@ -36,7 +31,7 @@ import Glibc
         let directory = try TemporaryDirectory(), temporary = try TemporaryDirectory()
         let environment = ["TMPDIR": temporary.path, "IMAGEPIPE_DISC_THRESHOLD": "1"]
         let leftovers = { try FileManager.default.contentsOfDirectory(atPath: temporary.path) }
-        let photo = try Self.photo(1200, 900)
+        let photo = try StreamedRunCommandTests.photo(1200, 900)
         _ = try directory.write(photo, to: "in.jpg")
         let done = try CommandRunner.run(["run", "-e", "rotate 90", "in.jpg", "-o", "out.png"], in: directory.path, environment: environment)
         #expect(done.status == 0, "\(done.standardError)")
@@ -49,7 +44,7 @@ import Glibc
         #expect(try leftovers().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: directory.file("cut-out.png")))
 
-        _ = try directory.write(Self.photo(4000, 3000), to: "large.jpg")
+        _ = try directory.write(StreamedRunCommandTests.photo(4000, 3000), to: "large.jpg")
         for signal in [SIGTERM, SIGINT] {
             // The test runner hands its children SIGTERM blocked or ignored; perl clears both first.
             let process = Process()
