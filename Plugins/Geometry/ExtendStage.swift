@@ -39,6 +39,31 @@ public struct ExtendStage: Transform, DeclaredStage {
         "add \(top) above, \(right) right, \(bottom) below, \(left) left: " + (mode == .color ? "\(color)" : "\(mode.rawValue) the edges")
     }
 
+    /// With an opaque color, each output row is an input row with color beside it, or color
+    /// alone: a resample stage, whose strips come from the input rows they hold. The other modes
+    /// read rows near the edges again (mirror, repeat), and a translucent color gives alpha.
+    public var stageClass: StageClass { mode == .color && color.isOpaque ? .resample : .whole }
+
+    /// The input rows under output `rows`; for rows wholly in a border, the nearest input row
+    /// (a window holds at least one, and never moves back).
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        let first = min(max(0, rows.lowerBound - top), inputSize.height - 1)
+        return first..<max(first + 1, min(inputSize.height, rows.upperBound - top))
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        let width = inputSize.width + left + right
+        let fill = [color.red, color.green, color.blue]
+        return try Image.make(size: Size(width, outputRows.count), hasAlpha: false) { writer in
+            for y in outputRows {
+                let target = writer.row(y - outputRows.lowerBound), source = y - top
+                for x in 0..<width { target[x * 3] = fill[0]; target[x * 3 + 1] = fill[1]; target[x * 3 + 2] = fill[2] }
+                guard (0..<inputSize.height).contains(source) else { continue }
+                (target.baseAddress! + left * 3).update(from: window.row(source - windowTop).baseAddress!, count: inputSize.width * 3)
+            }
+        }
+    }
+
     public func apply(to image: Image) throws -> Image {
         if top == 0 && right == 0 && bottom == 0 && left == 0 { return image }
         return try image.extended(top: top, right: right, bottom: bottom, left: left, mode: mode, background: color)

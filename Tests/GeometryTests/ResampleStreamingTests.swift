@@ -117,6 +117,8 @@ private struct Negative: Transform, DeclaredStage {
         (Size(90, 203), ResizeStage(ResizeSize(50, 50), position: .anchor(.unit(x: 0.3, y: 0.7)))),
         (Size(90, 203), ResizeStage(ResizeSize(60, 90), fit: .contain, background: Color(red: 200, green: 10, blue: 90))),
         (Size(90, 203), ResizeStage(ResizeSize(60, 100), position: .anchor(.unit(x: 0.5, y: 0.25)), upscale: false)),
+        (Size(61, 83), ExtendStage(top: 40, right: 3, bottom: 9, left: 5, color: Color(red: 250, green: 128, blue: 3))),
+        (Size(61, 83), ExtendStage(top: 0, right: 0, bottom: 70, left: 1)),
     ]
 
     /// Each case with `kernel` (linear or lanczos3), alone and chained with an area and a point
