@@ -24,7 +24,7 @@ import Glibc
         }
     }
 
-    /// Every picture's tiles on disc (a threshold of one byte), in a folder of the test's own:
+    /// Every picture's tiles on disk (a threshold of one byte), in a folder of the test's own:
     /// after a run that succeeds, one whose input is damaged, and ones stopped by SIGTERM and
     /// SIGINT while the tiles are in their file, the folder is empty and nothing is written.
     @Test func theTemporaryTileFileIsGoneWhateverHappens() throws {

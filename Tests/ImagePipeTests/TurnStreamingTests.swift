@@ -41,7 +41,7 @@ struct TestTurn: Transform, DeclaredStage {
     }
 
     /// Each of the seven turns and mirrors, after and before other stages: streamed (the rows
-    /// through the cache, in memory and on disc), the ordinary run's bytes.
+    /// through the cache, in memory and on disk), the ordinary run's bytes.
     @Test(arguments: Dihedral.all.dropFirst())
     func everyTurnStreamsToTheOrdinaryBytes(turn: Dihedral) throws {
         let directory = try TemporaryDirectory()

@@ -2,9 +2,10 @@
 /// of rows through the stages and into the encoder as soon as it is decoded, so that decoding
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
 /// the same way). It applies when the pixels need nothing but strip-by-strip work between the
-/// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF) and a whole decode as
-/// stored (no DCT reduction, no turn), stages whose class `StripChain` can pull strips through,
-/// and an encoder that takes rows in order (`RowEncoding`: JPEG, TIFF, PNG) with no profile
+/// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF) and a whole decode (no
+/// DCT reduction), stages whose class `StripChain` can pull strips through (point, area,
+/// resample, and turns through a tile cache, the picture's own orientation first), and an
+/// encoder that takes rows in order (`RowEncoding`: JPEG, TIFF, PNG) with no profile
 /// conversion on the way. The decode goes into a ring of rows that the decoder rewrites as the
 /// stages let go of them, so a 300-megapixel picture holds some 16 MiB of rows, not a gigabyte.
 /// The pixels are the same as the ordinary run's, byte for byte (StreamedRunTests).
