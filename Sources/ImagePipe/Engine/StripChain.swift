@@ -11,7 +11,10 @@
 /// Every ring holds only the rows still to be read, so memory follows the strips and the
 /// windows, not the picture. The rows are the whole run's byte for byte (a stage's class is its
 /// promise, held by tests).
-final class StripChain {
+///
+/// A chain is used by one thread at a time (the write-behind thread of a streamed run, or the
+/// encoder's), hence `@unchecked Sendable`.
+final class StripChain: @unchecked Sendable {
     /// A run of point stages, and the area, resample or turning stage before it (none for level 0).
     struct Level {
         let windowed: (index: Int, stage: any Transform)?
@@ -177,7 +180,7 @@ final class StripChain {
 
     /// `stripRows`, when given, is every level's strip (tests); level 0's is `decodeStrip`.
     init(levels: [Level], size: Size, rowStride: Int, decodeRing: UnsafeMutablePointer<UInt8>, decodeRingRows: Int, decodeStrip: Int,
-         stripRows: Int? = nil, makeDecoded: @escaping (Int) throws -> Int, releaseDecoded: @escaping (Int) -> Void,
+         stripRows: Int? = nil, writeBehind: Bool = false, makeDecoded: @escaping (Int) throws -> Int, releaseDecoded: @escaping (Int) -> Void,
          located: @escaping (Int, () throws -> Image) throws -> Image) throws {
         let layouts = try Self.layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip, stripRows: stripRows)
         self.levels = levels
@@ -191,9 +194,10 @@ final class StripChain {
         for level in layouts.indices.dropFirst() {
             let layout = layouts[level], strip = layout.strip
             // The next level reads a window at once, made up to a strip past it, while rows
-            // from the window's top stay; the encoder asks only once it has written every row
-            // made, so the last level needs a strip. Whole strips, at most the picture.
-            let needed = level + 1 < layouts.count ? layouts[level + 1].window + 2 * strip : strip
+            // from the window's top stay; the encoder asks only once it has written every row made,
+            // so the last level needs a strip, or two when the next is made while the encoder
+            // writes the one before (`WriteBehind`). Whole strips, at most the picture.
+            let needed = level + 1 < layouts.count ? layouts[level + 1].window + 2 * strip : (writeBehind ? 2 : 1) * strip
             let rows = min(layout.size.height, (needed + strip - 1) / strip * strip)
             rings.append(Ring(pixels: .allocate(capacity: rows * layout.rowStride), rows: rows < layout.size.height ? rows : 0))
             windows.append(.allocate(capacity: layout.window * layouts[level - 1].rowStride))
@@ -218,14 +222,18 @@ final class StripChain {
         return (rings[last].pixels, rings[last].rows, layouts[last].size, layouts[last].rowStride)
     }
 
+    /// Rows the last level makes at a time: what a write-behind thread asks for.
+    var outputStrip: Int { layouts[layouts.count - 1].strip }
+
     /// Makes the last level's rows up to `count` (the encoder's `needed`) and says how many are
     /// made: fewer only when the decode failed. The encoder has written every row before
-    /// `count - 1`, whose slots may now be rewritten. Once the last row is made, the decode is
-    /// read to its end, as the ordinary run reads it (a crop may leave rows below unread), so
-    /// that the same damage fails the same way.
-    func rows(upTo count: Int) throws -> Int {
+    /// `count - 1`, whose slots may now be rewritten; with `releasingDecoded` false and no level
+    /// past the decode, the caller tells the decoder which rows the encoder is done with. Once
+    /// the last row is made, the decode is read to its end, as the ordinary run reads it (a crop
+    /// may leave rows below unread), so that the same damage fails the same way.
+    func rows(upTo count: Int, releasingDecoded: Bool = true) throws -> Int {
         let last = levels.count - 1
-        if last == 0 { releaseDecoded(count - 1) }
+        if last == 0, releasingDecoded { releaseDecoded(count - 1) }
         let made = try make(level: last, upTo: count)
         if last > 0, made == layouts[last].size.height {
             // A decode failing there fails the run once the decoder is joined.

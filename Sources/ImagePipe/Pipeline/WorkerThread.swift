@@ -17,6 +17,18 @@ final class WorkerThread<Value: Sendable>: @unchecked Sendable {
         if !running { outcome = Result { try body() } } // no thread to be had: the work runs here, before anyone waits for it
     }
 
+    /// Work started on a thread of its own, or nil when no thread can be had (the caller then
+    /// does the work another way: this one must not run where it is asked for).
+    static func started(_ body: @escaping @Sendable () throws -> Value) -> WorkerThread? {
+        let worker = WorkerThread(unstarted: body)
+        return worker.running ? worker : nil
+    }
+
+    private init(unstarted body: @escaping @Sendable () throws -> Value) {
+        running = false
+        running = PosixThread.start(&thread) { self.outcome = Result { try body() } }
+    }
+
     /// Waits for the work to end (once; later calls return at once) and gives its result.
     func join() throws -> Value {
         if running {
