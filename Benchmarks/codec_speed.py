@@ -106,6 +106,8 @@ def commands(imagepipe, work, task, out):
 
 PYLIB = os.path.join(HERE, "work", "pylib")
 SPEED_TASK = "libvips' Speed and Memory task, tiled TIFF"
+# libvips' task in one pyvips process, sequential access; `options` are the save's (engine.py
+# uses it too, writing JPEG).
 PYVIPS_TASK = """import sys
 sys.path.insert(0, {pylib!r})
 import pyvips
@@ -114,7 +116,7 @@ im = im.crop(100, 100, im.width - 200, im.height - 200)
 im = im.reduce(1.0 / 0.9, 1.0 / 0.9, kernel='linear')
 mask = pyvips.Image.new_from_array([[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]], scale=8)
 im = im.conv(mask, precision='integer')
-im.write_to_file({out!r} + '[tile,tile-width=256,tile-height=256,compression=none]')
+im.write_to_file({out!r} + {options!r})
 """
 
 
@@ -128,7 +130,8 @@ def speed_task(imagepipe, work):
                 "| convolve 3x3 -1,-1,-1,-1,16,-1,-1,-1,-1 scale=8 | save tile=256 tiff-compression=none")
     tools = {"ImagePipe": (f"{imagepipe} run -q -e '{pipeline}' {source} -o {work}/speed-imagepipe.tif", f"{work}/speed-imagepipe.tif")}
     script = f"{work}/speed.py"
-    open(script, "w").write(PYVIPS_TASK.format(pylib=PYLIB, source=source, out=f"{work}/speed-libvips.tif"))
+    open(script, "w").write(PYVIPS_TASK.format(pylib=PYLIB, source=source, out=f"{work}/speed-libvips.tif",
+                                                 options="[tile,tile-width=256,tile-height=256,compression=none]"))
     if subprocess.run(["/usr/bin/python3", script], capture_output=True).returncode == 0:
         tools["libvips"] = (f"/usr/bin/python3 {script}", f"{work}/speed-libvips.tif")
     return tools

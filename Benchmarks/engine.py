@@ -83,6 +83,8 @@ import sys
 import tempfile
 import time
 
+from codec_speed import PYVIPS_TASK  # libvips' Speed and Memory task, the same as codec_speed.py's
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYLIB = os.path.join(HERE, "work", "pylib")
 PHOTO = os.path.join(HERE, "..", "Samples", "images", "boats.jpg")
@@ -448,16 +450,6 @@ def filter_tasks(imagepipe, work, source):
     print()
 
 
-PYVIPS_TASK = """import sys
-sys.path.insert(0, {pylib!r})
-import pyvips
-im = pyvips.Image.new_from_file({source!r}, access='sequential')
-im = im.crop(100, 100, im.width - 200, im.height - 200)
-im = im.reduce(1.0 / 0.9, 1.0 / 0.9, kernel='linear')
-mask = pyvips.Image.new_from_array([[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]], scale=8)
-im = im.conv(mask, precision='integer')
-im.write_to_file({out!r} + {jpeg!r})
-"""
 
 
 def speed_task(imagepipe, work, source):
@@ -468,7 +460,7 @@ def speed_task(imagepipe, work, source):
     pipeline = (f"crop 100,100,{inner}x{inner} | resize {inner * 9 // 10}x{inner * 9 // 10} kernel=linear "
                 f"| convolve 3x3 -1,-1,-1,-1,16,-1,-1,-1,-1 scale=8 | {SAVE}")
     script = f"{work}/speed.py"
-    open(script, "w").write(PYVIPS_TASK.format(pylib=PYLIB, source=source, out=theirs, jpeg=JPEG))
+    open(script, "w").write(PYVIPS_TASK.format(pylib=PYLIB, source=source, out=theirs, options=JPEG))
     tools = {"ImagePipe": imagepipe_run(imagepipe, pipeline, source, ours, ""), "libvips": f"/usr/bin/python3 {script}"}
     results = best_of(tools, SMALL_ROUNDS, work)
     mine, base = results["ImagePipe"], results["libvips"]

@@ -13,8 +13,6 @@ final class EncoderOutput {
     let seekable: Bool
     /// What was written, for memory.
     private(set) var bytes: [UInt8] = []
-    /// Bytes written so far.
-    private(set) var count = 0
 
     /// Into memory.
     init() {
@@ -29,28 +27,14 @@ final class EncoderOutput {
     }
 
     func write(_ buffer: UnsafeRawBufferPointer) throws {
-        count += buffer.count
         guard let descriptor else {
             bytes.append(contentsOf: buffer.bindMemory(to: UInt8.self))
             return
         }
-        var written = 0
-        while written < buffer.count {
-            let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result < 0 {
-                guard errno == EINTR else { throw ImageError(.unwritable, reason: ImageFile.systemMessage()) }
-            } else {
-                written += result
-            }
-        }
+        if let failure = ImageFile.writeAll(buffer, to: descriptor) { throw ImageError(.unwritable, reason: failure) }
     }
 
     func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
-    }
-
-    /// Says that `size` bytes were written to the file behind this output's back (libtiff's pwrite).
-    func wroteDirectly(_ size: Int) {
-        count += size
     }
 }

@@ -17,16 +17,19 @@ extension Pipeline {
     /// Whether `run(in:prepared:)` will stream this input (a file found out only once its decode
     /// has begun not to suit, such as a CMYK one, still takes the ordinary run): for `imagepipe explain`.
     public func streams(in context: RunContext, prepared: PreparedRun) -> Bool {
-        ScalingMode.$current.withValue(prepared.plan.scaling) { streamingSave(in: context, prepared: prepared) != nil }
+        streamingSave(in: context, prepared: prepared) != nil
     }
 
-    /// The `save` stage, the file it writes and its format when this input can be streamed, else nil.
+    /// The `save` stage, the file it writes and its format when this input can be streamed, else
+    /// nil. The stages' classes are asked in the run's scaling mode (a resize's kernel depends on it).
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String, format: ImageFormat)? {
+        let stored = prepared.description.turned ? prepared.plan.sourceSize.transposed : prepared.plan.sourceSize
         guard let load = source as? Load, let save = sink as? Save,
               let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
               prepared.plan.decodeAtLeast == nil,
-              StripChain.levels(of: transforms, storedSize: prepared.description.turned ? prepared.plan.sourceSize.transposed : prepared.plan.sourceSize,
-                                orientation: prepared.description.orientation) != nil,
+              ScalingMode.$current.withValue(prepared.plan.scaling, operation: {
+                  StripChain.levels(of: transforms, storedSize: stored, orientation: prepared.description.orientation) != nil
+              }),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
         return (save, target.path, target.format)
@@ -100,8 +103,9 @@ extension Pipeline {
             }
             return processed
         }
+        let writesBehind = Self.writesBehind(levels)
         let chain = try StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
-                               decodeStrip: Self.streamedStripRows, writeBehind: Self.writesBehind(levels), makeDecoded: makeDecoded,
+                               decodeStrip: Self.streamedStripRows, writeBehind: writesBehind, makeDecoded: makeDecoded,
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
                                located: { index, body in try self.withLocation(stage: index, body) })
         let output = chain.output, outputHeight = output.size.height, strip = chain.outputStrip
@@ -117,7 +121,7 @@ extension Pipeline {
             try save.store(at: destination, in: context) { file in
                 // A thread of its own sees the run's scaling mode, limits and stop as this one does.
                 let (scaling, limits, stop) = (ScalingMode.current, LoadOptions.current, Cancellation.current)
-                let producer = !Self.writesBehind(levels) ? nil : WorkerThread<Void>.started {
+                let producer = !writesBehind ? nil : WorkerThread<Void>.started {
                     defer { writeBehind.finish() }
                     try ScalingMode.$current.withValue(scaling) {
                         try LoadOptions.$current.withValue(limits) {
@@ -137,7 +141,7 @@ extension Pipeline {
                 }
                 // Without one (or with no thread to be had) the encoder pulls the chain itself, strip by strip.
                 var pulled: (any Error)?
-                let rowsReady: JPEGEncoder.RowsReady = producer == nil ? { needed in
+                let rowsReady: RowFeed.RowsReady = producer == nil ? { needed in
                     do {
                         return try chain.rows(upTo: needed)
                     } catch {

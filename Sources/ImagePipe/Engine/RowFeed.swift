@@ -2,6 +2,9 @@
 /// make them (a ring of rows the run rewrites once the encoder has moved past them). Every
 /// encoder that writes rows in order reads them through this, so one encoder serves both runs.
 struct RowFeed {
+    /// Says, once at least `needed` rows are ready, how many are (fewer: they never will be).
+    typealias RowsReady = (_ needed: Int) -> Int
+
     let pixels: UnsafePointer<UInt8>
     let size: Size
     let rowStride: Int
@@ -10,7 +13,7 @@ struct RowFeed {
     let ringRows: Int
     /// Asked for `needed` rows, waits until they are made and says how many are (fewer: they
     /// never will be); nil when every row is there already.
-    let rowsReady: JPEGEncoder.RowsReady?
+    let rowsReady: RowsReady?
     /// Stops a whole picture's encode between rows.
     let cancellation: Cancellation?
 
@@ -20,7 +23,7 @@ struct RowFeed {
                   rowsReady: nil, cancellation: cancellation)
     }
 
-    init(pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, channels: Int, ringRows: Int, rowsReady: JPEGEncoder.RowsReady?,
+    init(pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, channels: Int, ringRows: Int, rowsReady: RowsReady?,
          cancellation: Cancellation? = nil) {
         self.pixels = pixels
         self.size = size

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The rows of a picture being decoded on one thread, handed to a reader on another as they come
 /// (the streamed run: decode on one core, stages and encoder on the other). Any decoder that
 /// makes rows in order can feed it (`RowSource`): libjpeg through its watcher, libtiff strip by
@@ -25,8 +21,7 @@ final class RowHandoff: @unchecked Sendable {
         var bandRows = 1
     }
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let monitor = Monitor()
     private var start: Start?
     /// The reader's word: rows of the ring, 0 for the whole picture; nil until it is given.
     private var ringRows: Int?
@@ -47,25 +42,11 @@ final class RowHandoff: @unchecked Sendable {
 
     init(applyOrientation: Bool) {
         self.applyOrientation = applyOrientation
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
     }
 
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
-    private func wait() { pthread_cond_wait(changed, mutex) }
-    private func wake() { pthread_cond_broadcast(changed) }
+    private func locked<T>(_ body: () -> T) -> T { monitor.locked(body) }
+    private func wait() { monitor.wait() }
+    private func wake() { monitor.wake() }
 
     // MARK: The reader's side
 

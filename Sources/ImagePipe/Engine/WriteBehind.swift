@@ -1,15 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Between the strip chain, run on a thread of its own, and the encoder on the run's thread: the
 /// chain makes the last level's rows ahead into its ring while the encoder writes the rows
 /// before them (libvips' write-behind), so that stages and encoding take both cores. The chain
 /// makes a row only once the encoder has let go of the row a ring before it; the encoder reads
 /// a row only once the chain has made it. Either side stopping wakes the other.
 final class WriteBehind: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let monitor = Monitor()
     /// Rows of the ring the chain writes into; 0 when each row has a slot of its own (or when the
     /// ring is the decoder's, whose room the decoder itself waits for).
     private let ringRows: Int
@@ -26,22 +21,9 @@ final class WriteBehind: @unchecked Sendable {
     init(ringRows: Int, released: ((Int) -> Void)? = nil) {
         self.ringRows = ringRows
         self.released = released
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
     }
 
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { monitor.locked(body) }
 
     // MARK: The chain's side
 
@@ -49,7 +31,7 @@ final class WriteBehind: @unchecked Sendable {
     /// ring before them); false once the encoder is gone.
     func waitForRoom(upTo end: Int) -> Bool {
         locked {
-            while ringRows > 0 && end - ringRows > done && !stopped { pthread_cond_wait(changed, mutex) }
+            while ringRows > 0 && end - ringRows > done && !stopped { monitor.wait() }
             return !stopped
         }
     }
@@ -58,7 +40,7 @@ final class WriteBehind: @unchecked Sendable {
     func made(_ rows: Int) {
         locked {
             made = rows
-            pthread_cond_broadcast(changed)
+            monitor.wake()
         }
     }
 
@@ -66,7 +48,7 @@ final class WriteBehind: @unchecked Sendable {
     func finish() {
         locked {
             finished = true
-            pthread_cond_broadcast(changed)
+            monitor.wake()
         }
     }
 
@@ -77,12 +59,12 @@ final class WriteBehind: @unchecked Sendable {
     func rows(upTo needed: Int) -> Int {
         let count = locked {
             done = max(done, needed - 1)
-            pthread_cond_broadcast(changed)
+            monitor.wake()
             return done
         }
         released?(count)
         return locked {
-            while made < needed && !finished { pthread_cond_wait(changed, mutex) }
+            while made < needed && !finished { monitor.wait() }
             return made
         }
     }
@@ -92,7 +74,7 @@ final class WriteBehind: @unchecked Sendable {
     func stop() {
         locked {
             stopped = true
-            pthread_cond_broadcast(changed)
+            monitor.wake()
         }
         released?(Int.max / 2)
     }

@@ -221,7 +221,7 @@ public enum ImageFile {
     }
 
     /// Writes every byte to an open descriptor; the system's reason on failure.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
         var written = 0
         while written < bytes.count {
             let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)

@@ -171,8 +171,7 @@ public struct Pipeline: Sendable {
         let image: Image
         // Stages stream as they run in the ordinary run: in its scaling mode (a resize's kernel),
         // with its limits (`transform`).
-        let streaming = ScalingMode.$current.withValue(plan.scaling) { streamingSave(in: context, prepared: prepared) }
-        if writing, observe == nil, let (save, destination, format) = streaming {
+        if writing, observe == nil, let (save, destination, format) = streamingSave(in: context, prepared: prepared) {
             let outcome = try ScalingMode.$current.withValue(plan.scaling) {
                 try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
                     try runStreamed(saving: save, to: destination, as: format, in: context, prepared: prepared)

@@ -9,7 +9,7 @@ enum JPEGEncoder {
     static func encode(_ rows: RowFeed, quality: Int, chroma: ChromaSubsampling, gray: Bool, progressive: Bool, optimizeCoding: Bool,
                        metadata: OutputMetadata, to output: EncoderOutput) throws {
         // libjpeg asks for rows only when they may not be there yet; a whole picture's stop is asked for alike.
-        let rowsReady: RowsReady? = rows.rowsReady ?? rows.cancellation.map { stop in { needed in stop.isCancelled ? 0 : needed } }
+        let rowsReady: RowFeed.RowsReady? = rows.rowsReady ?? rows.cancellation.map { stop in { needed in stop.isCancelled ? 0 : needed } }
         do {
             try encode(rows.pixels, size: rows.size, rowStride: rows.rowStride, ringRows: rows.ringRows, quality: quality, chroma: chroma,
                        gray: gray, progressive: progressive, optimizeCoding: optimizeCoding, metadata: metadata, rowsReady: rowsReady, to: output)
@@ -17,9 +17,6 @@ enum JPEGEncoder {
             throw Cancellation.stopped(path: nil)
         }
     }
-
-    /// Says, once at least `needed` rows are ready, how many are (fewer: they never will be).
-    typealias RowsReady = (_ needed: Int) -> Int
 
     /// Encodes RGB rows of `rowStride` bytes; with `rowsReady`, rows still being made (the
     /// streamed run): each is read only after `rowsReady` has said it is there, and when it asks
@@ -31,7 +28,7 @@ enum JPEGEncoder {
     /// libjpeg makes it; what went into memory is returned.
     @discardableResult
     static func encode(_ pixels: UnsafePointer<UInt8>, size: Size, rowStride: Int, ringRows: Int = 0, quality: Int, chroma: ChromaSubsampling,
-                       gray: Bool, progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowsReady?,
+                       gray: Bool, progressive: Bool, optimizeCoding: Bool, metadata: OutputMetadata, rowsReady: RowFeed.RowsReady?,
                        to output: EncoderOutput = EncoderOutput()) throws -> [UInt8] {
         let subsampling: Int32 = switch chroma.resolved(quality: quality) {
         case .c422: 422
@@ -49,7 +46,7 @@ enum JPEGEncoder {
         }
         // libjpeg calls `ready` with a pointer to `rowsReady` as its context; no callback when all rows are there.
         let ready: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32)? = rowsReady == nil ? nil : { context, needed in
-            Int32(clamping: context!.assumingMemoryBound(to: RowsReady?.self).pointee!(Int(needed)))
+            Int32(clamping: context!.assumingMemoryBound(to: RowFeed.RowsReady?.self).pointee!(Int(needed)))
         }
         let drained: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = { context, bytes, size in
             let drain = Unmanaged<Drain>.fromOpaque(context!).takeUnretainedValue()

@@ -54,11 +54,8 @@ enum TIFFEncoder {
         var bytes: UnsafePointer<UInt8>?
         var count = 0
         guard imagepipe_tiff_writer_finish(writer, &bytes, &count) == 0 else { throw failure(writer) }
-        if file != nil {
-            output.wroteDirectly(count)
-        } else {
-            try output.write(UnsafeRawBufferPointer(start: bytes, count: count))
-        }
+        // Written to the file already, when it went there.
+        if file == nil { try output.write(UnsafeRawBufferPointer(start: bytes, count: count)) }
     }
 
     private static func open(_ size: Size, samples: Int, codec: Int32, level: Int, quality: Int, tile: Int?, rowsPerStrip: Int,
