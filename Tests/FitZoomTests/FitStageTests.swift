@@ -4,12 +4,7 @@ import FitZoom
 import TestSupport
 
 @Suite struct FitStageTests {
-    private func fit(_ text: String) throws -> FitStage {
-        try FitStage.parse(text.split(separator: " ").map { word in
-            let parts = word.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? RawArgument(key: String(parts[0]), String(parts[1])) : RawArgument(String(word))
-        })
-    }
+    private func fit(_ text: String) throws -> FitStage { try StageText.parse(FitStage.self, text) }
 
     /// `kernel=` and `linear=` reach the resampler: a 1-px checkerboard halved is grey 128 by
     /// default, 188 in linear light; `nearest` picks pixels, so it stays black or white.

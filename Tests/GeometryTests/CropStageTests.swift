@@ -52,14 +52,41 @@ import TestSupport
     }
 
     @Test func canonicalText() throws {
-        for text in ["10,20,300x200", "10%,10%,50%x50%", "0,12.5%,100%x7", "0,0,1x1"] {
-            let stage = try CropStage.parse([RawArgument(text)])
-            #expect(stage.text == "crop \(text)")
-            #expect(try CropStage.parse([RawArgument(key: "rect", text)]) == stage)
+        for text in ["10,20,300x200", "10%,10%,50%x50%", "0,12.5%,100%x7", "0,0,1x1", "300x200", "50%x7", "300x200 position=attention"] {
+            #expect(try StageText.roundTrips(CropStage.self, text, canonical: "crop \(text)"))
         }
         for bad in ["10,20", "10,20,0x5", "-1,0,5x5", "0,0,5x0%", "0,0,101%x5", "1.5,0,5x5", "0,0,5x5x5", "a,b,cxd"] {
             #expect(throws: ArgumentError.self, "\(bad)") { try CropStage.parse([RawArgument(bad)]) }
         }
         #expect(throws: ArgumentError.self) { try CropStage.parse([]) }
+    }
+
+    /// `crop WxH position=…`: ImageMagick's gravity crop. The rectangle goes to the anchor
+    /// (the odd pixel of room right or below), is cut to the picture where larger, and a smart
+    /// position finds the busy part after decoding.
+    @Test func aSizedRectangleIsPlacedByPosition() throws {
+        let source = try Synthetic.image(41, 31, pattern)
+        for (position, corner) in [("center", (15, 10)), ("top-left", (0, 0)), ("bottom-right", (30, 20)), ("southeast", (30, 20)),
+                                   ("north", (15, 0)), ("0.25,1", (7, 20)), ("3px,4px", (3, 4)), ("100px,0px", (30, 0))] {
+            let stage = try StageText.parse(CropStage.self, "11x11 position=\(position)")
+            let result = try stage.apply(to: source)
+            #expect(result.size == Size(11, 11), "\(position)")
+            #expect(result.pixel(x: 0, y: 0) == source.pixel(x: corner.0, y: corner.1), "\(position): \(result.pixel(x: 0, y: 0))")
+            #expect(try stage.stageClass == .resample && stage.rearrangement(for: source.size) == .crop(Rect(x: corner.0, y: corner.1, width: 11, height: 11)))
+        }
+        // Larger than the picture on one side: cut to it, placed on the other.
+        let wide = try StageText.parse(CropStage.self, "500x10 position=bottom")
+        #expect(try wide.pixels(in: source.size) == Rect(x: 0, y: 21, width: 41, height: 10))
+        // Percentages of the picture's sides.
+        #expect(try CropStage.parse([RawArgument("50%x50%")]).pixels(in: Size(100, 60)) == Rect(x: 25, y: 15, width: 50, height: 30))
+        // Attention finds the busy object in a flat picture; the plan cannot know where.
+        let flat = try Synthetic.objectOnFlat(200, 120, object: Rect(x: 150, y: 80, width: 40, height: 30))
+        let smart = try StageText.parse(CropStage.self, "60x40 position=attention")
+        let cut = try smart.apply(to: flat)
+        #expect(try cut.size == Size(60, 40) && smart.stageClass == .whole && smart.rearrangement(for: flat.size) == nil)
+        let busy = (0..<60).flatMap { x in (0..<40).map { cut.pixel(x: x, y: $0) } }.filter { $0 != Color(red: 90, green: 100, blue: 110) }.count
+        #expect(busy >= 30 * 25, "only \(busy) pixels of the object in the attention crop")
+        // A corner and a position together are refused: which one would win?
+        #expect(throws: ArgumentError.self) { try StageText.parse(CropStage.self, "1,2,3x4 position=top") }
     }
 }

@@ -27,12 +27,7 @@ import TestSupport
         #expect(try Pipeline(transforms: [ResizeStage(ResizeSize(20, 15))]).applyTransforms(to: picture).size == Size(20, 15))
     }
 
-    private func parse(_ text: String) throws -> ResizeStage {
-        try ResizeStage.parse(text.split(separator: " ").map { word in
-            let parts = word.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? RawArgument(key: String(parts[0]), String(parts[1])) : RawArgument(String(word))
-        })
-    }
+    private func parse(_ text: String) throws -> ResizeStage { try StageText.parse(ResizeStage.self, text) }
 
     @Test func oneSideKeepsTheAspect() throws {
         #expect(try parse("640x").outputSize(for: Size(1280, 960)) == Size(640, 480))
@@ -188,6 +183,9 @@ import TestSupport
             #expect(try parse(String(stage.text.dropFirst("resize ".count))) == stage)
         }
         #expect(try parse("50%x50%").text == "resize 50%")
+        // The compass names of ImageMagick and sharp read as the anchors they mean.
+        #expect(try parse("10x10 position=northeast").text == "resize 10x10 position=top-right")
+        #expect(try parse("10x10 position=south-west") == parse("10x10 position=bottom-left"))
     }
 
     @Test func badSizesSayWhatIsAllowed() throws {

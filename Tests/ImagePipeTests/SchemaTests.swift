@@ -104,7 +104,7 @@ import TestSupport
         #expect(try parse(.position, "0.5,1") == .position(.anchor(.unit(x: 0.5, y: 1))))
         #expect(reason(.position, "middle")!.hasPrefix("expected a position: attention, entropy, or an anchor"))
         #expect(try parse(.cropRect(max: 100), "1,2,3x4") == .cropRect(CropRect(Rect(x: 1, y: 2, width: 3, height: 4))))
-        #expect(reason(.cropRect(max: 100), "1,2,3") == "expected X,Y,WxH in pixels or percentages, like 10,20,300x200 or 10%,10%,50%x50%")
+        #expect(reason(.cropRect(max: 100), "1,2,3") == "expected X,Y,WxH or WxH in pixels or percentages, like 10,20,300x200, 10%,10%,50%x50% or 300x200")
         // Each value's text reads back as itself, and each type survives its JSON (run-time plugins).
         let cases: [(ParameterType, [String])] = [
             (.resizeSize(max: 1000), ["640x", "x480", "64x48", "50%", "50%x25%", "12.5%x7"]),

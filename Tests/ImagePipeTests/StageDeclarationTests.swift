@@ -36,12 +36,7 @@ private struct Frame: Transform, DeclaredStage, Hashable {
 }
 
 @Suite struct StageDeclarationTests {
-    private func parse(_ text: String) throws -> Frame {
-        try Frame.parse(text.split(separator: " ").map { word in
-            let parts = word.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? RawArgument(key: String(parts[0]), String(parts[1])) : RawArgument(String(word))
-        })
-    }
+    private func parse(_ text: String) throws -> Frame { try StageText.parse(Frame.self, text) }
 
     @Test func theSchemaComesFromTheDeclaration() {
         let schema = Frame.schema

@@ -147,6 +147,9 @@ def main():
             ("/w:50/" + b64("local:///photos/wide.jpg") + ".webp", "image/webp", (50, 31)),
             ("/q:50/f:webp/pd:10/plain/local:///photos/wide.jpg", "image/webp", (660, 420)),
             ("/s:80:80/bl:2/sh:1/plain/local:///photos/wide.jpg@png", "image/png", (80, 50)),
+            # c: cuts before resizing: 300x200 of the 640x400 picture at its gravity, then fitted.
+            ("/c:300:200:nowe/rs:fit:150:150/plain/local:///photos/wide.jpg@png", "image/png", (150, 100)),
+            ("/c:0.5:0/plain/local:///photos/wide.jpg@png", "image/png", (320, 400)),
         ]:
             status, headers, body = server.get("/" + sign(address) + address)
             check(status == 200 and headers.get("Content-Type") == kind and picture(body).size == size,

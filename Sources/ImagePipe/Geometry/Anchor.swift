@@ -14,6 +14,13 @@ public enum Anchor: Hashable, Sendable, CustomStringConvertible {
         ("bottom-left", 0, 1), ("bottom", 0.5, 1), ("bottom-right", 1, 1),
     ]
 
+    /// The compass names ImageMagick's `-gravity`, sharp's `position` and libvips' `gravity` give
+    /// the named anchors, read as those names (`north` is `top`).
+    public static let compassNames = [
+        "centre": "center", "north": "top", "south": "bottom", "east": "right", "west": "left",
+        "northeast": "top-right", "northwest": "top-left", "southeast": "bottom-right", "southwest": "bottom-left",
+    ]
+
     /// The anchor's position in pixels on a picture of the given size.
     public func position(in size: Size) -> Point {
         switch self {

@@ -1,15 +1,18 @@
 /// A rectangle to cut, written `X,Y,WxH`: each of the four in whole pixels or as a percentage of
-/// the picture's side along its axis (`10,20,300x200`, `10%,10%,50%x50%`, `0,0,100%x50%`).
+/// the picture's side along its axis (`10,20,300x200`, `10%,10%,50%x50%`, `0,0,100%x50%`); or
+/// only its size, `WxH`, for the stage to place (ImageMagick's `-gravity … -crop WxH`).
 ///
 /// Why percentages and not unit fractions: `0,0,1x1` would be both one pixel and the whole
 /// picture; a `%` sign cannot be misread.
 public struct CropRect: Hashable, Sendable, CustomStringConvertible {
-    public var x: ResizeSize.Side
-    public var y: ResizeSize.Side
+    /// The top-left corner; nil when only the size is given.
+    public var x: ResizeSize.Side?
+    public var y: ResizeSize.Side?
     public var width: ResizeSize.Side
     public var height: ResizeSize.Side
 
-    public init(x: ResizeSize.Side, y: ResizeSize.Side, width: ResizeSize.Side, height: ResizeSize.Side) {
+    public init(x: ResizeSize.Side?, y: ResizeSize.Side?, width: ResizeSize.Side, height: ResizeSize.Side) {
+        precondition((x == nil) == (y == nil), "a corner has both coordinates or neither")
         self.x = x
         self.y = y
         self.width = width
@@ -20,9 +23,18 @@ public struct CropRect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: .pixels(rect.x), y: .pixels(rect.y), width: .pixels(rect.width), height: .pixels(rect.height))
     }
 
+    /// Whether the corner is given (`X,Y,WxH`), not left to the stage (`WxH`).
+    public var isPlaced: Bool { x != nil }
+
+    /// The size in pixels on a picture of `size`, for a rectangle the stage places.
+    public func size(in size: Size) -> Size {
+        Size(max(1, Rounding.pixels(width.pixels(of: size.width))), max(1, Rounding.pixels(height.pixels(of: size.height))))
+    }
+
     /// The rectangle in pixels on a picture of `size`: percentages place both edges at the
     /// nearest pixel (so `0%,0%,50%x…` and `50%,0%,50%x…` meet without a gap or overlap). The
-    /// result may lie outside the picture; the caller refuses that.
+    /// result may lie outside the picture; the caller refuses that. A rectangle without a
+    /// corner is put at 0,0.
     public func rect(in size: Size) -> Rect {
         func edges(_ origin: ResizeSize.Side, _ length: ResizeSize.Side, _ side: Int) -> (Int, Int) {
             let start = origin.pixels(of: side)
@@ -30,20 +42,23 @@ public struct CropRect: Hashable, Sendable, CustomStringConvertible {
             let last = Rounding.pixels(start + length.pixels(of: side))
             return (first, last - first)
         }
-        let (x, width) = edges(x, width, size.width)
-        let (y, height) = edges(y, height, size.height)
+        let (x, width) = edges(x ?? .pixels(0), width, size.width)
+        let (y, height) = edges(y ?? .pixels(0), height, size.height)
         return Rect(x: x, y: y, width: width, height: height)
     }
 
-    public var description: String { "\(x),\(y),\(width)x\(height)" }
+    public var description: String {
+        guard let x, let y else { return "\(width)x\(height)" }
+        return "\(x),\(y),\(width)x\(height)"
+    }
 
-    /// Reads `X,Y,WxH`; pixel offsets from 0, sides from 1, each at most `max` pixels;
+    /// Reads `X,Y,WxH` or `WxH`; pixel offsets from 0, sides from 1, each at most `max` pixels;
     /// percentages from 0% (sides above 0%) to 100%.
     public init(parsing text: String, max: Int) throws(ValueError) {
-        let expected = "expected X,Y,WxH in pixels or percentages, like 10,20,300x200 or 10%,10%,50%x50%"
+        let expected = "expected X,Y,WxH or WxH in pixels or percentages, like 10,20,300x200, 10%,10%,50%x50% or 300x200"
         let parts = text.lowercased().split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw ValueError(expected) }
-        let sides = parts[2].split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 3 || parts.count == 1 else { throw ValueError(expected) }
+        let sides = parts[parts.count - 1].split(separator: "x", omittingEmptySubsequences: false)
         guard sides.count == 2 else { throw ValueError(expected) }
         func side(_ text: Substring, isLength: Bool) throws(ValueError) -> ResizeSize.Side {
             if text.hasSuffix("%") {
@@ -59,7 +74,7 @@ public struct CropRect: Hashable, Sendable, CustomStringConvertible {
             }
             return .pixels(count)
         }
-        self.init(x: try side(parts[0], isLength: false), y: try side(parts[1], isLength: false),
-                  width: try side(sides[0], isLength: true), height: try side(sides[1], isLength: true))
+        let corner = parts.count == 3 ? (try side(parts[0], isLength: false), try side(parts[1], isLength: false)) : nil
+        self.init(x: corner?.0, y: corner?.1, width: try side(sides[0], isLength: true), height: try side(sides[1], isLength: true))
     }
 }

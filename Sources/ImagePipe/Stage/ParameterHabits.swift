@@ -32,11 +32,8 @@ public enum ParameterHabits {
     }
 
     /// ImageMagick's and sharp's gravity names → positions here.
-    private static let gravities = [
-        "center": "center", "centre": "center", "north": "top", "south": "bottom", "east": "right", "west": "left",
-        "northeast": "top-right", "northwest": "top-left", "southeast": "bottom-right", "southwest": "bottom-left",
-        "smart": "attention", "attention": "attention", "entropy": "entropy",
-    ]
+    private static let gravities = Anchor.compassNames.merging(
+        ["center": "center", "smart": "attention", "attention": "attention", "entropy": "entropy"]) { name, _ in name }
 
     static let renames: [String: Rename] = [
         "q": Rename(parameter: "quality", value: same),

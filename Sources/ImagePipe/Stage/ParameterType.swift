@@ -91,7 +91,7 @@ public enum ParameterType: Hashable, Sendable {
         case .numbers: "X,Y,…"
         case .resizeSize: "[W]x[H]"
         case .position: "POSITION"
-        case .cropRect: "X,Y,WxH"
+        case .cropRect: "[X,Y,]WxH"
         }
     }
 
@@ -114,7 +114,7 @@ public enum ParameterType: Hashable, Sendable {
             "\(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound)…\(count.upperBound)") comma-separated numbers \(Self.text(each))"
         case let .resizeSize(max): "resize size WxH, Wx, xH or percentages 50%, 50%x25% (pixel sides 1…\(max))"
         case .position: "position (an anchor, attention or entropy)"
-        case let .cropRect(max): "rectangle X,Y,WxH in pixels (0…\(max)) or percentages (10%,10%,50%x50%)"
+        case let .cropRect(max): "rectangle X,Y,WxH or size WxH in pixels (0…\(max)) or percentages (10%,10%,50%x50%)"
         }
     }
 
@@ -246,8 +246,9 @@ public enum ParameterType: Hashable, Sendable {
     }
 
     private static func anchor(_ text: String) throws(ValueError) -> Anchor {
-        if let named = Anchor.named.first(where: { $0.name == text }) { return .unit(x: named.x, y: named.y) }
-        let expecting = "an anchor: center, top-left … bottom-right, unit x,y (0.5,1.5) or pixels Xpx,Ypx"
+        let name = Anchor.compassNames[text.filter { $0 != "-" }] ?? text
+        if let named = Anchor.named.first(where: { $0.name == name }) { return .unit(x: named.x, y: named.y) }
+        let expecting = "an anchor: center, top-left … bottom-right (or north … southwest), unit x,y (0.5,1.5) or pixels Xpx,Ypx"
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, parts[0].hasSuffix("px"), parts[1].hasSuffix("px") {
             let (x, y) = try pair("\(parts[0].dropLast(2)),\(parts[1].dropLast(2))", expecting: expecting)

@@ -3,7 +3,7 @@ import ImagePipe
 /// imgproxy's processing options, the subset served here, written as the pipeline text they
 /// mean, so that addresses made for imgproxy work: `rs`/`resize`, `w`/`width`, `h`/`height`,
 /// `g`/`gravity` (with `sm`, smart, as `position=attention`), `q`/`quality`, `f`/`format`/`ext`,
-/// `bl`/`blur`, `sh`/`sharpen`, `ar`/`auto_rotate`, `pd`/`padding`, `el`/`enlarge`.
+/// `bl`/`blur`, `sh`/`sharpen`, `ar`/`auto_rotate`, `pd`/`padding`, `el`/`enlarge`, `c`/`crop`.
 struct ImgproxyOptions {
     private var resizing = "fit"
     private var width = 0
@@ -16,6 +16,9 @@ struct ImgproxyOptions {
     private var sharpen: Double?
     private var padding: [Int]?
     private var autoRotate = true
+    /// `c:W:H:G`, the area cut before resizing: each side in pixels (0 for the whole side, below 1
+    /// a fraction of it), and its own gravity (else `g`'s).
+    private var crop: (width: Double, height: Double, gravity: String?)?
 
     /// imgproxy's gravity names as `position=` words.
     private static let gravities = ["no": "top", "so": "bottom", "ea": "right", "we": "left", "noea": "top-right", "nowe": "top-left",
@@ -32,9 +35,9 @@ struct ImgproxyOptions {
                 }
                 return value
             }
-            func decimal(_ index: Int) throws(ServeError) -> Double {
-                guard index < arguments.count, let value = Double(arguments[index]), value.isFinite, value >= 0, value <= 1000 else {
-                    throw ServeError(400, "imgproxy option '\(segment)' needs a number from 0 to 1000")
+            func decimal(_ index: Int, upTo most: Double = 1000) throws(ServeError) -> Double {
+                guard index < arguments.count, let value = Double(arguments[index]), value.isFinite, value >= 0, value <= most else {
+                    throw ServeError(400, "imgproxy option '\(segment)' needs a number from 0 to \(NumberFormat.short(most))")
                 }
                 return value
             }
@@ -69,6 +72,12 @@ struct ImgproxyOptions {
                     throw ServeError(415, "imgproxy option '\(segment)' names no format this server writes")
                 }
                 format = asked
+            case "c", "crop":
+                let gravity = arguments.count > 2 && !arguments[2].isEmpty ? arguments[2] : nil
+                if let gravity, Self.gravities[gravity] == nil {
+                    throw ServeError(400, "imgproxy option '\(segment)': gravity is one of \(Self.gravities.keys.sorted().joined(separator: ", "))")
+                }
+                crop = (try decimal(0, upTo: 100_000), try decimal(1, upTo: 100_000), gravity)
             case "bl", "blur": blur = try decimal(0)
             case "sh", "sharpen": sharpen = try decimal(0)
             case "ar", "auto_rotate": autoRotate = flag(0) ?? true
@@ -77,7 +86,7 @@ struct ImgproxyOptions {
                 let top = try number(0) ?? 0, right = try number(1) ?? top, bottom = try number(2) ?? top, left = try number(3) ?? right
                 padding = [top, right, bottom, left]
             default:
-                throw ServeError(400, "imgproxy option '\(name)' is not served; served: rs, s, w, h, el, g, q, f, bl, sh, ar, pd")
+                throw ServeError(400, "imgproxy option '\(name)' is not served; served: rs, s, w, h, el, g, c, q, f, bl, sh, ar, pd")
             }
         }
         guard ["fit", "fill", "fill-down", "force", "auto"].contains(resizing) else {
@@ -89,6 +98,13 @@ struct ImgproxyOptions {
     var pipeline: String {
         var stages: [String] = []
         if !autoRotate { stages.append("load auto-orient=false") }
+        if let crop, crop.width > 0 || crop.height > 0 {
+            // 0 is the whole side, a value below 1 a fraction of it, else pixels.
+            func side(_ value: Double) -> String {
+                value == 0 ? "100%" : value < 1 ? "\(NumberFormat.short(value * 100))%" : String(Int(value))
+            }
+            stages.append("crop \(side(crop.width))x\(side(crop.height)) position=\(Self.gravities[crop.gravity ?? gravity]!)")
+        }
         if width > 0 || height > 0 {
             let size = (width > 0 ? String(width) : "") + "x" + (height > 0 ? String(height) : "")
             // fit keeps all of the picture inside the box; fill (and auto, read as fill) covers it
