@@ -148,13 +148,10 @@ public struct ResizeStage: Transform, DeclaredStage {
     }
 
     /// `resample` (the streamed run makes its rows from windows of input rows), unless the
-    /// window is chosen from the whole picture (attention, entropy), the canvas may be
-    /// translucent (RGBA), or the run scales with gdk-pixbuf's scaler (`fast`, no kernel given),
-    /// which works on whole pictures only.
+    /// window is chosen from the whole picture (attention, entropy) or the canvas may be
+    /// translucent (RGBA).
     public var stageClass: StageClass {
-        guard position.strategy == nil, fit != .contain || background.isOpaque,
-              kernel ?? ScalingMode.current.defaultKernel != nil else { return .whole }
-        return .resample
+        position.strategy == nil && (fit != .contain || background.isOpaque) ? .resample : .whole
     }
 
     /// The rows of the scaled picture among output `rows` (contain places it on a canvas).
@@ -165,11 +162,7 @@ public struct ResizeStage: Transform, DeclaredStage {
     }
 
     private func windowed(_ layout: Layout, inputSize: Size) throws -> WindowedResampling {
-        guard let resampling = try WindowedResampling(sourceSize: inputSize, region: layout.window, to: layout.scaled, kernel: kernel,
-                                                      linearLight: linearLight) else {
-            throw StageError("cannot scale a window of rows with gdk-pixbuf's scaler (a bug: the stage says it is a whole stage then)")
-        }
-        return resampling
+        try WindowedResampling(sourceSize: inputSize, region: layout.window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
     }
 
     public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {

@@ -27,7 +27,7 @@ struct PipelineArguments {
     /// The help lines of `decodeOptions`.
     static let decodeHelp = """
           --scaling MODE         Speed against quality: fast (tightest JPEG DCT reduction, then
-                                 bilinear), good (2× headroom, then lanczos3; the default) or best
+                                 lanczos3), good (2× headroom, then lanczos3; the default) or best
                                  (full decode, then lanczos3)
           --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit);
                                  an animation's frames count together

@@ -9,7 +9,7 @@ extension Image {
 
     /// The part of the picture inside `region` (fractional pixels) resampled to `newSize`, in one
     /// pass that reads only the window: a crop and a scale fused, placed sub-pixel. Without a
-    /// kernel, the run's `ScalingMode` chooses (Lanczos3, or gdk-pixbuf's scaler in `fast`).
+    /// kernel, Lanczos3 (`ScalingMode.defaultKernel`).
     /// Every scaling stage comes here, so quality is decided in one place.
     public func resampled(from region: Region, to newSize: Size, kernel: Kernel? = nil, linearLight: Bool = false) throws -> Image {
         guard region.width > 0, region.height > 0 else {
@@ -23,27 +23,7 @@ extension Image {
            Double(whole.height) == region.height, whole.isInside(size) {
             return try cropped(to: whole) // no scaling at all: share the pixels
         }
-        guard let kernel = kernel ?? ScalingMode.current.defaultKernel else {
-            return try gdkScaled(from: region, to: newSize)
-        }
-        return try Resampler(kernel: kernel, linearLight: linearLight).resample(self, from: region, to: newSize)
-    }
-
-    /// gdk-pixbuf's bilinear scaler (`fast` mode): a box filter when shrinking, its output
-    /// placed on whole pixels. It weights colour by alpha itself.
-    private func gdkScaled(from region: Region, to newSize: Size) throws -> Image {
-        if region == Region(x: 0, y: 0, width: Double(width), height: Double(height)) {
-            guard let result = gdk_pixbuf_scale_simple(pixbuf, Int32(newSize.width), Int32(newSize.height), GDK_INTERP_BILINEAR) else {
-                throw ImageError(.tooLarge, reason: "cannot scale to \(newSize)")
-            }
-            return Image(adopting: result)
-        }
-        let target = try Image.make(size: newSize, hasAlpha: hasAlpha) { _ in }
-        let scaleX = Double(newSize.width) / region.width
-        let scaleY = Double(newSize.height) / region.height
-        gdk_pixbuf_scale(pixbuf, target.pixbuf, 0, 0, Int32(newSize.width), Int32(newSize.height),
-                         -region.x * scaleX, -region.y * scaleY, scaleX, scaleY, GDK_INTERP_BILINEAR)
-        return target
+        return try Resampler(kernel: kernel ?? ScalingMode.current.defaultKernel, linearLight: linearLight).resample(self, from: region, to: newSize)
     }
 
     /// The pixels inside `rect`, shared with this image (no copy).

@@ -54,13 +54,40 @@ struct ResamplePass {
                     filterRow(next, into: ring + (next % taps) * outputWidth)
                     next += 1
                 }
-                sum.initialize(repeating: .zero, count: outputWidth)
-                for k in 0..<used {
-                    let w = SIMD4<Float>(repeating: weights[row * taps + k])
-                    let source = ring + ((first + k) % taps) * outputWidth
-                    for i in 0..<outputWidth { sum[i] += source[i] * w }
-                }
+                sumColumns(used: used, weights: weights.baseAddress! + row * taps) { k in ring + ((first + k) % taps) * outputWidth }
                 store(writer.row(row - firstRow))
+            }
+        }
+    }
+
+    /// One output row into `sum`: the `used` filtered rows `row(k)` weighted by `weights[k]`.
+    /// Four pixels at a time, each summed over every row in a register: `sum` is written once
+    /// per pixel, not once per row, and the four sums do not wait on each other.
+    @inline(__always)
+    private func sumColumns(used: Int, weights: UnsafePointer<Float>, row: (Int) -> UnsafeMutablePointer<SIMD4<Float>>) {
+        withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<SIMD4<Float>>.self, capacity: used) { rows in
+            for k in 0..<used { rows[k] = row(k) }
+            var i = 0
+            while i + 4 <= outputWidth {
+                var a0 = SIMD4<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                for k in 0..<used {
+                    let w = SIMD4<Float>(repeating: weights[k]), source = rows[k] + i
+                    a0 += source[0] * w
+                    a1 += source[1] * w
+                    a2 += source[2] * w
+                    a3 += source[3] * w
+                }
+                sum[i] = a0
+                sum[i + 1] = a1
+                sum[i + 2] = a2
+                sum[i + 3] = a3
+                i += 4
+            }
+            while i < outputWidth {
+                var a = SIMD4<Float>.zero
+                for k in 0..<used { a += rows[k][i] * SIMD4(repeating: weights[k]) }
+                sum[i] = a
+                i += 1
             }
         }
     }
@@ -75,9 +102,23 @@ struct ResamplePass {
                     for i in 0..<outputWidth {
                         let from = input + (firsts[i] - low)
                         let w = weights.baseAddress! + i * taps
-                        var acc = SIMD4<Float>.zero
-                        for k in 0..<useds[i] { acc += from[k] * SIMD4(repeating: w[k]) }
-                        target[i] = acc
+                        // Four partial sums, so that each addition need not wait for the one
+                        // before (a single chain is bound by the adder's latency, not its rate).
+                        var a0 = SIMD4<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        let used = useds[i]
+                        var k = 0
+                        while k + 4 <= used {
+                            a0 += from[k] * SIMD4(repeating: w[k])
+                            a1 += from[k + 1] * SIMD4(repeating: w[k + 1])
+                            a2 += from[k + 2] * SIMD4(repeating: w[k + 2])
+                            a3 += from[k + 3] * SIMD4(repeating: w[k + 3])
+                            k += 4
+                        }
+                        while k < used {
+                            a0 += from[k] * SIMD4(repeating: w[k])
+                            k += 1
+                        }
+                        target[i] = (a0 + a1) + (a2 + a3)
                     }
                 }
             }
@@ -112,6 +153,11 @@ struct ResamplePass {
             }
         }
     }
+
+    /// A level from 0…255.5 (a half already added): clamped, then truncated, so rounded to
+    /// nearest. Lane by lane: the generic SIMD `clamped` is a call per pixel, not two instructions.
+    @inline(__always)
+    private static func byte(_ value: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(min(max(value, 0), 255.5))) }
 
     @inline(__always)
     private static func pixel(_ p: UnsafePointer<UInt8>, alpha: Bool, _ lut: UnsafeBufferPointer<Float>) -> SIMD4<Float> {
@@ -155,12 +201,12 @@ struct ResamplePass {
             }
             // Non-negative, so truncating after adding a half rounds to nearest (a plain
             // conversion per lane: SIMD's generic rounding conversion is many times slower).
-            let c = (v * scale).clamped(lowerBound: .zero, upperBound: scale) + half
+            let c = v * scale + half
             let p = out + i * channels
-            p[0] = UInt8(truncatingIfNeeded: Int32(c[0]))
-            p[1] = UInt8(truncatingIfNeeded: Int32(c[1]))
-            p[2] = UInt8(truncatingIfNeeded: Int32(c[2]))
-            if alpha { p[3] = UInt8(truncatingIfNeeded: Int32(c[3])) }
+            p[0] = Self.byte(c[0])
+            p[1] = Self.byte(c[1])
+            p[2] = Self.byte(c[2])
+            if alpha { p[3] = Self.byte(c[3]) }
         }
     }
 }

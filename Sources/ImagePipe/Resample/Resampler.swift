@@ -97,9 +97,8 @@ public struct WindowedResampling: Sendable {
     public let size: Size
 
     /// The resampling of `region` of a `sourceSize` picture to `size`, as `resampled` does it
-    /// with `kernel` (nil: the run's `ScalingMode`); nil when that is gdk-pixbuf's scaler
-    /// (`fast` mode), which works on whole pictures only.
-    public init?(sourceSize: Size, region: Region, to size: Size, kernel: Kernel?, linearLight: Bool) throws {
+    /// with `kernel` (nil: `ScalingMode.defaultKernel`).
+    public init(sourceSize: Size, region: Region, to size: Size, kernel: Kernel?, linearLight: Bool) throws {
         guard region.width > 0, region.height > 0, region.width.isFinite, region.height.isFinite,
               region.x.isFinite, region.y.isFinite else {
             throw ImageError(.geometry, reason: "cannot resample the region \(region)")
@@ -114,7 +113,7 @@ public struct WindowedResampling: Sendable {
             method = .crop(whole)
             return
         }
-        guard let kernel = kernel ?? ScalingMode.current.defaultKernel else { return nil }
+        let kernel = kernel ?? ScalingMode.current.defaultKernel
         let resampler = Resampler(kernel: kernel, linearLight: linearLight)
         let key = Key(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: resampler.gap)
         if let axes = Self.cache.withLock({ $0.first { $0.key == key }?.axes }) {

@@ -1,8 +1,8 @@
-/// The speed/quality choice of a run: how far the decoder may shrink before the resampler, and
-/// which kernel stages use when they are not given one.
+/// The speed/quality choice of a run: how far the decoder may shrink before the resampler.
+/// Every mode then resamples with Lanczos3 unless a stage is given a kernel.
 public enum ScalingMode: String, CaseIterable, Sendable {
-    /// The tightest JPEG DCT reduction, then gdk-pixbuf's bilinear scaler (a box filter when
-    /// shrinking): the fastest, and the softest and most aliased.
+    /// The tightest JPEG DCT reduction (at least the output's size), then Lanczos3 for the
+    /// rest: the fastest; the DCT's 8×8 averaging makes it softer and more aliased than `good`.
     case fast
     /// A DCT reduction that leaves at least twice the needed size, then Lanczos3 (the default,
     /// libvips' and Pillow's policy).
@@ -14,8 +14,10 @@ public enum ScalingMode: String, CaseIterable, Sendable {
     /// its duration (`Pipeline.run`), so each run of a batch has its own.
     @TaskLocal public static var current: ScalingMode = .good
 
-    /// The kernel a stage uses when it is given none; nil means gdk-pixbuf's own scaler.
-    public var defaultKernel: Kernel? { self == .fast ? nil : .lanczos3 }
+    /// The kernel a stage uses when it is given none: Lanczos3 in every mode, as Pillow's
+    /// thumbnail after its JPEG draft and libvips after shrink-on-load (a box or bilinear filter
+    /// after the DCT's reduction would add its aliasing to the DCT's).
+    public var defaultKernel: Kernel { .lanczos3 }
 
     /// How many times the needed size a reduced decode must keep on each side; nil for no
     /// reduced decode.
@@ -30,7 +32,7 @@ public enum ScalingMode: String, CaseIterable, Sendable {
     /// A few words for `imagepipe explain`.
     public var summary: String {
         switch self {
-        case .fast: "fast: tightest DCT reduction, gdk-pixbuf bilinear"
+        case .fast: "fast: tightest DCT reduction, lanczos3"
         case .good: "good: DCT reduction with 2× headroom, lanczos3"
         case .best: "best: full decode, lanczos3"
         }

@@ -4,7 +4,7 @@ public enum ScalingParameters {
     /// to the run's scaling mode.
     public static func kernel<S>(_ property: WritableKeyPath<S, Kernel?> & Sendable) -> Param<S> {
         Param(property, "kernel", .choice(Kernel.self), auto: true,
-              help: "The resampling filter: nearest, box, linear, cubic (Catmull-Rom), mitchell, lanczos2 or lanczos3 (the sharpest); auto is the run's scaling mode (lanczos3, or gdk-pixbuf's bilinear with --scaling fast).")
+              help: "The resampling filter: nearest, box, linear, cubic (Catmull-Rom), mitchell, lanczos2 or lanczos3 (the sharpest); auto is lanczos3.")
     }
 
     /// `linear=false|true`.
