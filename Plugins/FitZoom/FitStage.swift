@@ -56,4 +56,30 @@ public struct FitStage: Transform, DeclaredStage {
     public func apply(to source: ReducedImage) throws -> Image {
         try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize), kernel: kernel, linearLight: linearLight)
     }
+
+    /// Each strip of the output from the window of input rows its kernel reaches, as `resize`.
+    public var stageClass: StageClass { .resample }
+
+    /// The whole picture's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
+    private func windowed(_ reduction: DecodeReduction) throws -> WindowedResampling {
+        let whole = reduction.map(Region(x: 0, y: 0, width: Double(reduction.fullSize.width), height: Double(reduction.fullSize.height)))
+        return try WindowedResampling(sourceSize: reduction.decodedSize, region: whole, to: outputSize(for: reduction.fullSize),
+                                      kernel: kernel, linearLight: linearLight)
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        try inputRows(forOutput: rows, reduction: .none(inputSize))
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        try windowed(reduction).sourceRows(forOutput: rows)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        try apply(toWindow: window, windowTop: windowTop, reduction: .none(inputSize), outputRows: outputRows)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        try windowed(reduction).rows(outputRows, fromWindow: window, top: windowTop)
+    }
 }

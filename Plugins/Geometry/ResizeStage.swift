@@ -161,25 +161,36 @@ public struct ResizeStage: Transform, DeclaredStage {
         return low..<max(low, min(rows.upperBound - top, layout.scaled.height))
     }
 
-    private func windowed(_ layout: Layout, inputSize: Size) throws -> WindowedResampling {
-        try WindowedResampling(sourceSize: inputSize, region: layout.window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
+    /// The window's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
+    private func windowed(_ layout: Layout, _ reduction: DecodeReduction) throws -> WindowedResampling {
+        try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.map(layout.window), to: layout.scaled, kernel: kernel,
+                               linearLight: linearLight)
     }
 
     public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        let layout = layout(for: inputSize)
+        try inputRows(forOutput: rows, reduction: .none(inputSize))
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        let layout = layout(for: reduction.fullSize)
         let scaled = scaledRows(layout, rows)
         guard !scaled.isEmpty else {
             // Only the bars of contain: no input row is read, but a window holds one (the first
             // row above the picture, the last below).
-            return scaled.lowerBound == 0 ? 0..<1 : (inputSize.height - 1)..<inputSize.height
+            let height = reduction.decodedSize.height
+            return scaled.lowerBound == 0 ? 0..<1 : (height - 1)..<height
         }
-        return try windowed(layout, inputSize: inputSize).sourceRows(forOutput: scaled)
+        return try windowed(layout, reduction).sourceRows(forOutput: scaled)
     }
 
     public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        let layout = layout(for: inputSize)
+        try apply(toWindow: window, windowTop: windowTop, reduction: .none(inputSize), outputRows: outputRows)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        let layout = layout(for: reduction.fullSize)
         let scaled = scaledRows(layout, outputRows)
-        let band = scaled.isEmpty ? nil : try windowed(layout, inputSize: inputSize).rows(scaled, fromWindow: window, top: windowTop)
+        let band = scaled.isEmpty ? nil : try windowed(layout, reduction).rows(scaled, fromWindow: window, top: windowTop)
         guard layout.output != layout.scaled else { return band! }
         // The canvas's rows, as `apply(to:)` places the whole picture (with no band, the window
         // goes past the right edge: bars alone).

@@ -23,7 +23,7 @@ import TestSupport
         #expect(area.standardOutput.contains("streamed: 32 rows at a time"), "\(area.standardOutput)")
         #expect(area.standardOutput.contains("(area stages from the rows around each strip, so many above and below: blur 6, sharpen 3)"),
                 "\(area.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | normalize", "out.jpg"), ("fit 60x60 | grayscale", "out.jpg")] {
+        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | normalize", "out.jpg"), ("trim | grayscale", "out.jpg")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
@@ -44,6 +44,33 @@ import TestSupport
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg")))
             let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))
             #expect(a == b && !a.isEmpty, "\(pipeline)")
+        }
+    }
+
+    /// Shrink-on-load streams: the JPEG decoded reduced in the DCT, row by row, into the first
+    /// stage's windows mapped onto the reduced rows as the whole run maps them, in each scaling
+    /// mode and for a picture stored turned (EXIF orientation 6).
+    @Test func aReducedDecodeStreamsToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        let photo = try Self.photo(1203, 803)
+        _ = try directory.write(photo, to: "in.jpg")
+        _ = try directory.write(Synthetic.withExifOrientation(photo, orientation: 6), to: "turned.jpg")
+        for input in ["in.jpg", "turned.jpg"] {
+            for pipeline in ["fit 150x150", "resize 200x120 | sharpen", "resize 140x140 fit=contain background=white | grayscale",
+                             "resize 90x | crop 3,4,60x30"] {
+                for mode in ["good", "fast"] {
+                    let explain = try CommandRunner.run(["explain", "--scaling", mode, "-e", pipeline, input, "-o", "out.png"], in: directory.path)
+                    #expect(explain.standardOutput.contains("decoded at 1/") && explain.standardOutput.contains("streamed:"),
+                            "\(input) \(mode) \(pipeline): \(explain.standardOutput)\(explain.standardError)")
+                    let streamed = try CommandRunner.run(["run", "--scaling", mode, "-e", pipeline, input, "-o", "streamed.png"], in: directory.path)
+                    let ordinary = try CommandRunner.run(["run", "--scaling", mode, "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.png"],
+                                                         in: directory.path)
+                    #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+                    let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.png")))
+                    #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.png")))) && !a.isEmpty,
+                            "\(input) \(mode) \(pipeline)")
+                }
+            }
         }
     }
 

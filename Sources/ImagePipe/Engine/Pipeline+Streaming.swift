@@ -2,8 +2,8 @@
 /// of rows through the stages and into the encoder as soon as it is decoded, so that decoding
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
 /// the same way). It applies when the pixels need nothing but strip-by-strip work between the
-/// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF) and a whole decode (no
-/// DCT reduction), stages whose class `StripChain` can pull strips through (point, area,
+/// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF, and JPEG reduced in
+/// the DCT for a first stage that works on such rows), stages whose class `StripChain` can pull strips through (point, area,
 /// resample, and turns through a tile cache, the picture's own orientation first), and an
 /// encoder that takes rows in order (`RowEncoding`: JPEG, TIFF, PNG) with no profile
 /// conversion on the way. The decode goes into a ring of rows that the decoder rewrites as the
@@ -23,16 +23,23 @@ extension Pipeline {
     /// The `save` stage, the file it writes and its format when this input can be streamed, else
     /// nil. The stages' classes are asked in the run's scaling mode (a resize's kernel depends on it).
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String, format: ImageFormat)? {
-        let stored = prepared.description.turned ? prepared.plan.sourceSize.transposed : prepared.plan.sourceSize
+        let plan = prepared.plan, description = prepared.description
+        let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
         guard let load = source as? Load, let save = sink as? Save,
-              let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
-              prepared.plan.decodeAtLeast == nil,
-              ScalingMode.$current.withValue(prepared.plan.scaling, operation: {
-                  StripChain.levels(of: transforms, storedSize: stored, orientation: prepared.description.orientation) != nil
+              let format = description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
+              ScalingMode.$current.withValue(plan.scaling, operation: {
+                  StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
+                                    reduction: Self.reduction(plan.decodeSize, description: description)) != nil
               }),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
         return (save, target.path, target.format)
+    }
+
+    /// The reduction of a decode of `decoded` size (upright), nil for a full decode.
+    static func reduction(_ decoded: Size, description: SourceDescription) -> DecodeReduction? {
+        decoded == description.size ? nil
+            : DecodeReduction(fullSize: description.size, decodedSize: decoded, mapping: description.mapping(toDecoded: decoded))
     }
 
     /// What a streamed run came to: the file written, or the decode when the picture turned out
@@ -48,7 +55,8 @@ extension Pipeline {
         let description = prepared.description
         let load = source as! Load // streamingSave's promise
         let path = try load.resolvedPath(in: context)
-        let options = load.loadOptions(in: context)
+        var options = load.loadOptions(in: context)
+        options.atLeast = prepared.plan.decodeAtLeast
         let header = description.header!
         guard let rowSource = try RowSource.of(SourceFormat(rawValue: header.format)!, path: path, header: header, options: options) else {
             throw ImageError(.unreadable, path: path, reason: "not a regular file")
@@ -74,7 +82,9 @@ extension Pipeline {
             return .declined(try decoded())
         }
         // The rows come as stored; a turning level first makes them upright. streamingSave's promise.
-        let levels = StripChain.levels(of: transforms, storedSize: start.size, orientation: description.orientation)!
+        let levels = StripChain.levels(of: transforms, storedSize: start.size, orientation: description.orientation,
+                                       reduction: Self.reduction(Dihedral(exifOrientation: description.orientation).size(of: start.size),
+                                                                 description: description))!
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
                                  holding: try StripChain.decodeRingNeeds(levels, size: start.size, rowStride: start.rowStride,
                                                                          decodeStrip: Self.streamedStripRows) + start.bandRows)

@@ -23,6 +23,26 @@ final class StripChain: @unchecked Sendable {
         /// (`rotate 90`, `flip`): its level keeps the rows below in a `TileCache` and reads each
         /// strip's band of them from there.
         var turn: Dihedral? = nil
+        /// The decode's reduction, for the first stage when the decode was reduced for it
+        /// (shrink-on-load): its rows are the decode's, its geometry the full picture's.
+        var reduction: DecodeReduction? = nil
+
+        /// The stage's output from the level below's `input`.
+        func outputSize(from input: Size) throws -> Size { try windowed!.stage.outputSize(for: reduction?.fullSize ?? input) }
+
+        /// The rows of the level below, `input` large, that output `rows` are made from.
+        func inputRows(forOutput rows: Range<Int>, input: Size) throws -> Range<Int> {
+            let stage = windowed!.stage
+            guard let reduction else { return try stage.inputRows(forOutput: rows, inputSize: input) }
+            return try stage.inputRows(forOutput: rows, reduction: reduction)
+        }
+
+        /// Output `rows` from `window`, the rows of the level below (`input` large) from `top`.
+        func apply(toWindow window: Image, windowTop top: Int, input: Size, outputRows rows: Range<Int>) throws -> Image {
+            let stage = windowed!.stage
+            guard let reduction else { return try stage.apply(toWindow: window, windowTop: top, inputSize: input, outputRows: rows) }
+            return try stage.apply(toWindow: window, windowTop: top, reduction: reduction, outputRows: rows)
+        }
     }
 
     /// A level's rows, worked out from the input's size before any pixel is made.
@@ -86,25 +106,31 @@ final class StripChain: @unchecked Sendable {
 
     /// The levels of `transforms` on a `size` input, when every one is point, area or resample,
     /// or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile cache);
-    /// nil otherwise.
-    static func levels(of transforms: [any Transform], size: Size) -> [Level]? {
+    /// nil otherwise. A `reduction` is the decode's (`size` is then the reduced one): the first
+    /// stage must be a resample stage that works on such rows.
+    static func levels(of transforms: [any Transform], size: Size, reduction: DecodeReduction? = nil) -> [Level]? {
         var levels = [Level(windowed: nil, points: [])]
         var size = size
+        if let reduction {
+            guard let first = transforms.first, first.stageClass == .resample,
+                  (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
+        }
         for (offset, stage) in transforms.enumerated() {
             switch stage.stageClass {
             case .point:
                 let last = levels.removeLast()
-                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn))
+                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn,
+                                    reduction: last.reduction))
             case let .area(radius) where radius >= 0:
                 levels.append(Level(windowed: (offset + 1, stage), points: []))
             case .resample:
-                levels.append(Level(windowed: (offset + 1, stage), points: []))
+                levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == 0 ? reduction : nil))
             case .whole:
                 guard case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
                 levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn))
             default: return nil
             }
-            guard let next = try? stage.outputSize(for: size) else { return nil }
+            guard let next = try? stage.outputSize(for: offset == 0 ? reduction?.fullSize ?? size : size) else { return nil }
             size = next
         }
         return levels
@@ -113,9 +139,9 @@ final class StripChain: @unchecked Sendable {
     /// The levels of `transforms` on a picture stored `size` that is first turned upright by
     /// `orientation` (an EXIF orientation, 1–8): a turning level before every stage, which the
     /// point stages that led the pipeline follow.
-    static func levels(of transforms: [any Transform], storedSize size: Size, orientation: Int) -> [Level]? {
+    static func levels(of transforms: [any Transform], storedSize size: Size, orientation: Int, reduction: DecodeReduction? = nil) -> [Level]? {
         let turn = Dihedral(exifOrientation: orientation)
-        guard var levels = levels(of: transforms, size: turn.size(of: size)) else { return nil }
+        guard var levels = levels(of: transforms, size: turn.size(of: size), reduction: reduction) else { return nil }
         guard turn != .identity else { return levels }
         let leading = levels[0].points
         levels[0] = Level(windowed: nil, points: [])
@@ -142,14 +168,14 @@ final class StripChain: @unchecked Sendable {
                                       strip: stripRows ?? turnStripRows, window: layouts[layouts.count - 1].strip))
                 continue
             }
-            let output = try stage.outputSize(for: input)
+            let output = try level.outputSize(from: input)
             let strip = switch stage.stageClass {
             case let .area(radius): stripRows ?? areaStripRows(radius: radius)
             default: stripRows ?? resampleStripRows(input: input.height, output: output.height)
             }
             var window = 0, top = 0
             for first in stride(from: 0, to: output.height, by: strip) {
-                let rows = try checkedInputRows(stage, first..<min(output.height, first + strip), input: input, after: top)
+                let rows = try checkedInputRows(level, first..<min(output.height, first + strip), input: input, after: top)
                 window = max(window, rows.count)
                 top = rows.lowerBound
             }
@@ -161,10 +187,10 @@ final class StripChain: @unchecked Sendable {
     /// The input rows `stage` says output `rows` need, checked: inside the input, not empty,
     /// starting no higher than `top` (the last window's). All are asked before the run
     /// (`layouts(of:…)`), where a stage that breaks the promise is caught.
-    private static func checkedInputRows(_ stage: any Transform, _ rows: Range<Int>, input: Size, after top: Int) throws -> Range<Int> {
-        let needed = try stage.inputRows(forOutput: rows, inputSize: input)
+    private static func checkedInputRows(_ level: Level, _ rows: Range<Int>, input: Size, after top: Int) throws -> Range<Int> {
+        let needed = try level.inputRows(forOutput: rows, input: input)
         guard !needed.isEmpty, needed.lowerBound >= top, needed.upperBound <= input.height else {
-            throw StageError("\(stage.stageSchema.name) says output rows \(rows) need input rows \(needed) of \(input.height), though a window must lie inside the input, hold a row, and never move back (a bug in the stage)")
+            throw StageError("\(level.windowed!.stage.stageSchema.name) says output rows \(rows) need input rows \(needed) of \(input.height), though a window must lie inside the input, hold a row, and never move back (a bug in the stage)")
         }
         return needed
     }
@@ -274,7 +300,7 @@ final class StripChain: @unchecked Sendable {
         let (index, stage) = levels[level].windowed!
         while rings[level].made < target {
             let first = rings[level].made, end = min(height, first + layout.strip)
-            let needed = try Self.checkedInputRows(stage, first..<end, input: below.size, after: rings[level - 1].read)
+            let needed = try Self.checkedInputRows(levels[level], first..<end, input: below.size, after: rings[level - 1].read)
             rings[level - 1].read = needed.lowerBound
             guard needed.count <= layout.window else { // the rings are sized by the windows asked for before the run
                 throw StageError("\(stage.stageSchema.name) asked for input rows \(needed) for output rows \(first..<end), more than before the run (a bug in the stage)")
@@ -292,7 +318,7 @@ final class StripChain: @unchecked Sendable {
             let strip = Size(layout.size.width, end - first)
             let made = try located(index) {
                 let view = try Image.viewing(rows: window, size: Size(below.size.width, needed.count), rowStride: below.rowStride)
-                let result = try stage.apply(toWindow: view, windowTop: needed.lowerBound, inputSize: below.size, outputRows: first..<end)
+                let result = try levels[level].apply(toWindow: view, windowTop: needed.lowerBound, input: below.size, outputRows: first..<end)
                 guard result.size == strip, !result.hasAlpha else {
                     throw Self.brokenPromise(result, of: strip, "from a window of input rows")
                 }
@@ -306,7 +332,7 @@ final class StripChain: @unchecked Sendable {
             rings[level].made = end
             // The next strip's window starts there: the decoder may go on over the rows above.
             if level == 1, end < height {
-                let next = try stage.inputRows(forOutput: end..<min(height, end + layout.strip), inputSize: below.size)
+                let next = try levels[level].inputRows(forOutput: end..<min(height, end + layout.strip), input: below.size)
                 releaseDecoded(min(rings[0].made, next.lowerBound))
             }
         }

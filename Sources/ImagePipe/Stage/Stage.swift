@@ -125,6 +125,16 @@ public protocol Transform: Stage {
     /// must say, and so must an area stage whose rows depend on where they lie; the default works
     /// any other class out from the methods above.
     func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image
+    /// `inputRows(forOutput:inputSize:)` for the first stage of a streamed run whose decode was
+    /// reduced for it (`reducedInput`): rows of the decode, `reduction.decodedSize` large, for
+    /// output planned on `reduction.fullSize`. A resample stage that gives a `reducedInput` says,
+    /// and the run then streams its reduced decode; the default takes only a full decode (a
+    /// reduced one is then decoded whole, for `apply(to: ReducedImage)`).
+    func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int>
+    /// `apply(toWindow:windowTop:inputSize:outputRows:)` on rows of a reduced decode, which are
+    /// exactly `inputRows(forOutput: outputRows, reduction:)`; the rows are those of
+    /// `apply(to: ReducedImage)` on the whole decode, byte for byte.
+    func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image
     /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
     /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
     /// gray component. False unless the stage says so.
@@ -165,6 +175,16 @@ extension Transform {
 
     public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
         try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows)
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
+        return try inputRows(forOutput: rows, inputSize: reduction.fullSize)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
+        return try apply(toWindow: window, windowTop: windowTop, inputSize: reduction.fullSize, outputRows: outputRows)
     }
 
     /// What `apply(toWindow:windowTop:inputSize:outputRows:)` does unless the stage says more:
