@@ -109,7 +109,7 @@ struct BatchRunner: Sendable {
         guard let memory else { return processWithinTimeout(context, prepared: prepared, stopping: stopping, whenEnded: {}) }
         let plan = prepared.plan
         let input = name(of: context)
-        let cost = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
+        let cost = pipeline.estimatedPeakBytes(in: context, prepared: prepared, inputBytes: context.inputBytes?.count ?? 0)
         guard memory.fits(cost) else {
             // A small picture can be refused for what a stage holds beside it (a huge caption):
             // the message names that stage, or it would read as nonsense.

@@ -125,8 +125,10 @@ struct ExplainCommand {
         var input: String?
         var header: ImageHeader?
         var rows: [Row] = []
-        /// `Plan.estimatedPeakBytes`: what `--max-memory` reserves for the picture.
+        /// `Pipeline.estimatedPeakBytes`: what `--max-memory` reserves for the picture.
         var estimatedPeakBytes = 0
+        /// Whether the run streams, so that the estimate counts rows, not pictures.
+        var streams = false
 
         var text: String {
             var lines: [String] = []
@@ -147,6 +149,9 @@ struct ExplainCommand {
             lines += cells.enumerated().map { index, cell in
                 "\(index)  \(cell.0.padding(to: textWidth))  \(cell.1.padding(to: sizeWidth))  \(cell.2)".trimmingTrailingSpaces()
             }
+            if estimatedPeakBytes > 0 {
+                lines.append("memory: about \(MemoryBudget.describe(estimatedPeakBytes)) at the peak, \(streams ? "rows of the streamed run" : "whole pictures") (what --max-memory reserves)")
+            }
             return lines.joined(separator: "\n")
         }
 
@@ -164,6 +169,7 @@ struct ExplainCommand {
                          ("decided", .array(row.decided.map(\.json)))])
             })))
             fields.append(("estimatedPeakBytes", .number(Double(estimatedPeakBytes))))
+            fields.append(("streams", .bool(streams)))
             return .object(fields)
         }
     }
@@ -174,7 +180,8 @@ struct ExplainCommand {
         let prepared = try pipeline.prepare(in: context)
         let plan = prepared.plan
         var explanation = Explanation()
-        explanation.estimatedPeakBytes = plan.estimatedPeakBytes(inputBytes: context.inputBytes?.count ?? 0)
+        explanation.estimatedPeakBytes = pipeline.estimatedPeakBytes(in: context, prepared: prepared, inputBytes: context.inputBytes?.count ?? 0)
+        explanation.streams = pipeline.streams(in: context, prepared: prepared)
         if let load = pipeline.source as? Load, let path = load.path ?? context.input, let file = prepared.description.header {
             explanation.input = path
             explanation.header = file

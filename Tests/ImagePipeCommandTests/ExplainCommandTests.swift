@@ -36,7 +36,8 @@ import TestSupport
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
         #expect(lines.first == "-: png 80x60")
-        #expect(lines.last?.hasSuffix("40x30 → o/stdin.png") == true, "\(result.standardOutput)")
+        #expect(lines.dropLast().last?.hasSuffix("40x30 → o/stdin.png") == true, "\(result.standardOutput)")
+        #expect(lines.last?.hasPrefix("memory: about ") == true, "\(result.standardOutput)")
         // The limits hold there as in run.
         let limited = try CommandRunner.run(["explain", "-e", "fit 40x40", "-", "--max-input-bytes", "100"], in: directory.path, input: bytes)
         #expect(limited.status == 1)

@@ -74,6 +74,36 @@ import TestSupport
         }
     }
 
+    /// A memory budget reserves what the run holds: a streamed run's rings of rows, not the
+    /// whole pictures of the ordinary run. The same picture fits a budget streamed, and is
+    /// refused it through a stage that needs the whole picture; `explain` says which and how much.
+    @Test func aStreamedRunReservesItsRowsNotThePicture() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(3000, 2000), to: "in.jpg")
+        func estimate(_ pipeline: String) throws -> (bytes: Double, streams: Bool) {
+            let explained = try CommandRunner.run(["explain", "--json", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
+            guard case let .object(fields)? = JSONValue.parse(explained.standardOutput),
+                  case let .number(bytes)? = fields.first(where: { $0.0 == "estimatedPeakBytes" })?.1,
+                  case let .bool(streams)? = fields.first(where: { $0.0 == "streams" })?.1 else {
+                Issue.record("explain --json: \(explained.standardOutput)\(explained.standardError)")
+                return (0, false)
+            }
+            return (bytes, streams)
+        }
+        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | normalize")
+        #expect(streamed.streams && !whole.streams)
+        // 3000x2000 RGB rows in a 16 MiB ring, libjpeg's coefficients for its Huffman tables
+        // (18 MB), the libraries: far below two whole pictures and the encoder's copies.
+        #expect(streamed.bytes < 100 * 1_048_576 && whole.bytes > 120 * 1_048_576, "\(streamed) \(whole)")
+        let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(text.standardOutput.contains("at the peak, rows of the streamed run (what --max-memory reserves)"), "\(text.standardOutput)")
+        let budget = "\(Int(streamed.bytes) / 1_048_576 + 4)M"
+        let fits = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1", "in.jpg", "-o", "a.jpg"], in: directory.path)
+        #expect(fits.status == 0, "\(fits.standardError)")
+        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | normalize", "in.jpg", "-o", "b.jpg"], in: directory.path)
+        #expect(refused.status != 0 && refused.standardError.contains("needs about"), "\(refused.standardError)")
+    }
+
     /// libvips' "Speed and Memory Use" pipeline (a crop, a 0.9× linear resize, a 3×3
     /// sharpening convolution) streams end to end: crop and resize from windows of input rows,
     /// convolve from the rows around each strip. Its file is the ordinary run's byte for byte;

@@ -218,16 +218,37 @@ final class StripChain: @unchecked Sendable {
         caches = Array(repeating: nil, count: levels.count)
         windows = [nil]
         for level in layouts.indices.dropFirst() {
-            let layout = layouts[level], strip = layout.strip
-            // The next level reads a window at once, made up to a strip past it, while rows
-            // from the window's top stay; the encoder asks only once it has written every row made,
-            // so the last level needs a strip, or two when the next is made while the encoder
-            // writes the one before (`WriteBehind`). Whole strips, at most the picture.
-            let needed = level + 1 < layouts.count ? layouts[level + 1].window + 2 * strip : (writeBehind ? 2 : 1) * strip
-            let rows = min(layout.size.height, (needed + strip - 1) / strip * strip)
+            let layout = layouts[level], rows = Self.ringRows(layouts, level: level, writeBehind: writeBehind)
             rings.append(Ring(pixels: .allocate(capacity: rows * layout.rowStride), rows: rows < layout.size.height ? rows : 0))
             windows.append(.allocate(capacity: layout.window * layouts[level - 1].rowStride))
         }
+    }
+
+    /// Rows `level`'s ring holds. The next level reads a window at once, made up to a strip past
+    /// it, while rows from the window's top stay; the encoder asks only once it has written every
+    /// row made, so the last level needs a strip, or two when the next is made while the encoder
+    /// writes the one before (`WriteBehind`). Whole strips, at most the picture.
+    private static func ringRows(_ layouts: [Layout], level: Int, writeBehind: Bool) -> Int {
+        let layout = layouts[level], strip = layout.strip
+        let needed = level + 1 < layouts.count ? layouts[level + 1].window + 2 * strip : (writeBehind ? 2 : 1) * strip
+        return min(layout.size.height, (needed + strip - 1) / strip * strip)
+    }
+
+    /// Bytes a chain of `levels` on a `size` input holds beside the decode ring: each level's
+    /// ring and window, and a turning level's tiles while they stay in memory
+    /// (`TileCache.discThreshold`). For a memory budget, before any pixel is decoded.
+    static func heldBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool) throws -> Int {
+        let layouts = try layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip)
+        var bytes = 0
+        for level in layouts.indices.dropFirst() {
+            let layout = layouts[level], below = layouts[level - 1]
+            bytes += ringRows(layouts, level: level, writeBehind: writeBehind) * layout.rowStride + layout.window * below.rowStride
+            if levels[level].turn != nil {
+                let tiles = below.size.pixelCount * 3
+                bytes += (tiles <= TileCache.discThreshold ? tiles : 0) + (TileCache.side + 1) * below.size.width * 3
+            }
+        }
+        return bytes
     }
 
     deinit {

@@ -99,15 +99,23 @@ public struct SaveOptions: Hashable, Sendable {
     /// Whether a JPEG of `size` (`gray`: one component) at `quality` is written with Huffman
     /// tables made for it.
     public func optimizesCoding(size: Size, gray: Bool, quality: Int) -> Bool {
-        if let optimizeCoding { return optimizeCoding }
-        // Two bytes a sample: luma, then each chroma component as sampled.
+        optimizeCoding ?? (coefficientBytes(size: size, gray: gray, quality: quality) <= Self.optimizeCodingLimit)
+    }
+
+    /// Bytes libjpeg holds of a `size` JPEG's coefficients while it makes Huffman tables for it
+    /// (0 when it does not): the whole picture's, whatever else streams.
+    public func heldCodingBytes(size: Size, gray: Bool, quality: Int) -> Int {
+        optimizesCoding(size: size, gray: gray, quality: quality) ? coefficientBytes(size: size, gray: gray, quality: quality) : 0
+    }
+
+    /// Two bytes a sample: luma, then each chroma component as sampled.
+    private func coefficientBytes(size: Size, gray: Bool, quality: Int) -> Int {
         let bytesPerPixel: Int = switch gray ? nil : chroma.resolved(quality: quality) {
         case nil: 2
         case .c444?: 6
         case .c422?: 4
         default: 3
         }
-        let bytes = size.pixelCount * bytesPerPixel
-        return bytes <= Self.optimizeCodingLimit
+        return size.pixelCount * bytesPerPixel
     }
 }

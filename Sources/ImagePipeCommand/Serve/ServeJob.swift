@@ -36,7 +36,7 @@ struct ServeJob: Sendable {
             let prepared = try pipeline.prepare(in: context)
             // The picture's estimated cost is reserved from the budget the requests share, as a
             // batch's pictures reserve theirs (`--max-memory`): it waits while others hold too much.
-            let cost = memory == nil ? 0 : prepared.plan.estimatedPeakBytes(inputBytes: 0)
+            let cost = memory == nil ? 0 : pipeline.estimatedPeakBytes(in: context, prepared: prepared)
             if let memory {
                 guard memory.fits(cost) else {
                     return .failure(ServeError(413, "\(name): needs about \(MemoryBudget.describe(cost)) of memory, more than the server allows a picture"))
