@@ -20,20 +20,20 @@ extension Pipeline {
         streamingSave(in: context, prepared: prepared) != nil
     }
 
-    /// The `save` stage, the file it writes and its format when this input can be streamed, else
-    /// nil. The stages' classes are asked in the run's scaling mode (a resize's kernel depends on it).
-    func streamingSave(in context: RunContext, prepared: PreparedRun) -> (save: Save, destination: String, format: ImageFormat)? {
+    /// What streaming this input takes, when it can be streamed, else nil. The stages' classes
+    /// are asked in the run's scaling mode (a resize's kernel depends on it).
+    func streamingSave(in context: RunContext, prepared: PreparedRun) -> StreamedSave? {
         let plan = prepared.plan, description = prepared.description
         let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
         guard let load = source as? Load, let save = sink as? Save,
               let format = description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
-              ScalingMode.$current.withValue(plan.scaling, operation: {
+              let levels = ScalingMode.$current.withValue(plan.scaling, operation: {
                   StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
-                                    reduction: Self.reduction(plan.decodeSize, description: description)) != nil
+                                    reduction: Self.reduction(plan.decodeSize, description: description))
               }),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
-        return (save, target.path, target.format)
+        return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored)
     }
 
     /// Bytes a streamed run of this input is expected to hold at its peak, worked out from sizes
@@ -44,16 +44,15 @@ extension Pipeline {
     /// only once it decodes.
     public func estimatedStreamedPeakBytes(in context: RunContext, prepared: PreparedRun) -> Int? {
         let plan = prepared.plan, description = prepared.description
-        guard let (save, _, format) = streamingSave(in: context, prepared: prepared),
-              description.header?.format == SourceFormat.jpeg.rawValue else { return nil }
+        guard let streamed = streamingSave(in: context, prepared: prepared), description.header?.format == SourceFormat.jpeg.rawValue else {
+            return nil
+        }
+        let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
                                                                      quality: save.options.quality(for: format)) : 0
-        let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
         let rowStride = stored.width * 3
         return ScalingMode.$current.withValue(plan.scaling) { () -> Int? in
-            guard let levels = StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
-                                                 reduction: Self.reduction(plan.decodeSize, description: description)),
-                  let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
+            guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.heldBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                        writeBehind: Self.writesBehind(levels)) else { return nil }
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + 1)
@@ -91,8 +90,8 @@ extension Pipeline {
         case declined(Image)
     }
 
-    func runStreamed(saving save: Save, to destination: String, as format: ImageFormat, in context: RunContext,
-                     prepared: PreparedRun) throws -> StreamedOutcome {
+    func runStreamed(_ streamed: StreamedSave, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
+        let (save, destination, format, levels) = (streamed.save, streamed.destination, streamed.format, streamed.levels)
         let description = prepared.description
         let load = source as! Load // streamingSave's promise
         let path = try load.resolvedPath(in: context)
@@ -118,14 +117,12 @@ extension Pipeline {
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
         metadata.grayOnly = transforms.last.map(\.makesGray) ?? start.metadata.grayOnly
         let saving = try? Image.savingPlan(for: metadata, as: format, options: save.options)
-        guard start.channels == 3, let saving, saving.target == metadata.iccProfile else {
+        // The levels were worked out for the decode's size: a decoder that made another (which
+        // none should) leaves the work to the ordinary run.
+        guard start.channels == 3, start.size == streamed.storedSize, let saving, saving.target == metadata.iccProfile else {
             handoff.decline()
             return .declined(try decoded())
         }
-        // The rows come as stored; a turning level first makes them upright. streamingSave's promise.
-        let levels = StripChain.levels(of: transforms, storedSize: start.size, orientation: description.orientation,
-                                       reduction: Self.reduction(Dihedral(exifOrientation: description.orientation).size(of: start.size),
-                                                                 description: description))!
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
                                  holding: try StripChain.decodeRingNeeds(levels, size: start.size, rowStride: start.rowStride,
                                                                          decodeStrip: Self.streamedStripRows) + start.bandRows)

@@ -171,10 +171,10 @@ public struct Pipeline: Sendable {
         let image: Image
         // Stages stream as they run in the ordinary run: in its scaling mode (a resize's kernel),
         // with its limits (`transform`).
-        if writing, observe == nil, let (save, destination, format) = streamingSave(in: context, prepared: prepared) {
+        if writing, observe == nil, let streamed = streamingSave(in: context, prepared: prepared) {
             let outcome = try ScalingMode.$current.withValue(plan.scaling) {
                 try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
-                    try runStreamed(saving: save, to: destination, as: format, in: context, prepared: prepared)
+                    try runStreamed(streamed, in: context, prepared: prepared)
                 }
             }
             switch outcome {

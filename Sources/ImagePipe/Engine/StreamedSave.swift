@@ -1,0 +1,14 @@
+/// What streaming a run takes, worked out from the plan before any decoding: the `save` stage,
+/// the file it writes and its format, and the stages' levels on the decode's rows as stored.
+/// `Pipeline.streamingSave(in:prepared:)` makes it, the streamed run and its memory estimate
+/// use it.
+struct StreamedSave {
+    let save: Save
+    let destination: String
+    let format: ImageFormat
+    /// The stages' levels on rows of `storedSize` (the orientation's turn first, when any).
+    let levels: [StripChain.Level]
+    /// The decode's size as the file stores it (before its orientation's turn), reduced when
+    /// the plan reduces it.
+    let storedSize: Size
+}
