@@ -12,6 +12,8 @@ import http.client
 import io
 import json
 import os
+import resource
+import selectors
 import signal
 import socket
 import subprocess
@@ -44,10 +46,10 @@ def sign(path, size=32):
 
 
 class Server:
-    def __init__(self, *arguments):
+    def __init__(self, *arguments, preexec_fn=None):
         self.log = open(os.path.join(WORK, f"serve-{time.monotonic_ns()}.log"), "w+")
         self.process = subprocess.Popen([IMAGEPIPE, "serve", "--root", ROOT, "--listen", "127.0.0.1:0", *arguments],
-                                        stdout=subprocess.DEVNULL, stderr=self.log)
+                                        stdout=subprocess.DEVNULL, stderr=self.log, preexec_fn=preexec_fn)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             self.log.seek(0)
@@ -220,6 +222,39 @@ def main():
               f"/metrics: {body[:200]!r}")
     finally:
         server.stop()
+
+    # 1,000 connections open at once, each asked once all are open and each answered, by a
+    # server started with a soft limit of 256 descriptors (the common default is 1024): it
+    # raises its own to the hard limit, as nginx and Go servers do.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4096)), hard))
+    crowded = Server("--unsigned", preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)))
+    try:
+        sockets = [socket.create_connection(("127.0.0.1", crowded.port), timeout=10) for _ in range(1000)]
+        waiting = selectors.DefaultSelector()
+        for connection in sockets:
+            connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            connection.setblocking(False)
+            waiting.register(connection, selectors.EVENT_READ, bytearray())
+        # Every answer read as it comes, all within 30 s (a server out of descriptors leaves
+        # them waiting in its listen queue).
+        answered, deadline = 0, time.monotonic() + 30
+        while waiting.get_map() and time.monotonic() < deadline:
+            for key, _ in waiting.select(timeout=1):
+                try:
+                    chunk = key.fileobj.recv(65536)
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    key.data.extend(chunk)
+                    continue
+                answered += key.data.startswith(b"HTTP/1.1 200")
+                waiting.unregister(key.fileobj)
+        for connection in sockets:
+            connection.close()
+        check(answered == 1000, f"1,000 connections at once: {answered} answered")
+    finally:
+        crowded.stop()
 
     # Unsigned: traversal in every spelling never leaves the root. Slow clients are cut off,
     # and connections bounded.

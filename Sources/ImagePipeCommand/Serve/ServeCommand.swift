@@ -112,11 +112,25 @@ struct ServeCommand {
                                                       timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
                                                       maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000), memory: memory,
                                                       compiler: PipelineCompiler(registry: registry))
+        Self.raiseDescriptorLimit()
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)
             Console.error("serve: listening on \(server.address) (\(workers) workers, queue \(queue)\(signature == nil ? ", unsigned" : ""))")
             return server.run()
         }
+    }
+
+    /// Every connection is a descriptor, so the soft limit goes up to the hard one, as nginx's
+    /// `worker_rlimit_nofile` and Go's runtime raise theirs: the common soft default of 1024
+    /// would not hold `--max-connections`' 1000 beside the files being read.
+    static func raiseDescriptorLimit() {
+        let files = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        guard getrlimit(files, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        // Linux refuses more than its own cap (`fs.nr_open`, a million by default) even under an
+        // unlimited hard limit.
+        limit.rlim_cur = min(limit.rlim_max, 1 << 20)
+        setrlimit(files, &limit)
     }
 
     /// The signature's key, salt and size, or nil with --unsigned.
