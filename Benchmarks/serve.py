@@ -20,6 +20,12 @@ Each server is loaded by wrk (-t2 -c4, DURATION seconds) cycling over the 50 add
 warm-up pass; wrk reports requests per second and the latency distribution. Quality is the mean
 PSNR over 10 photos of each server's response against the float Lanczos3 reference (quality.py).
 
+Then, for ImagePipe's service in the default mode: latency at 80 % of the peak wrk found, open
+loop (openloop.py: requests at a fixed rate, latency from each one's scheduled time); 10x the
+connections with wrk -c40, the server's resident memory sampled through it and the answers
+counted by status; and a soak at 70 % of the peak for SERVE_SOAK_SECONDS (600 by default, 0 to
+leave it out) on a fresh server, its resident memory after the first minute against the end.
+
 usage: serve.py IMAGEPIPE
 """
 import base64
@@ -39,9 +45,11 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench  # noqa: E402
+import openloop  # noqa: E402
 import quality  # noqa: E402
 
 DURATION = int(os.environ.get("SERVE_BENCH_SECONDS", 20))
+SOAK = int(os.environ.get("SERVE_SOAK_SECONDS", 600))
 THUMBOR = os.path.join(HERE, "work", "thumbor")
 PIPELINE = "resize 640x640 fit=inside upscale=false | save quality=80"
 CORES = os.cpu_count() or 2
@@ -166,13 +174,21 @@ def main():
 
         encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
         paths = [f"/_/{encoded}/{name}@jpg" for name in names]
-        overload = None
+        overload, steady, peak = None, None, None
         for mode in ["good", "fast"]:
             with imagepipe_serve(imagepipe, batch, "--scaling", mode) as (port, server):
                 rate, p50, p99, errors = load(port, paths, work, f"imagepipe-{mode}")
                 rows.append((f"ImagePipe serve ({mode})", rate, p50, p99, mean_psnr(port, paths, names, batch), errors))
                 if mode == "good":
+                    peak = rate
+                    steady = openloop.run(port, paths, 0.8 * rate, DURATION)
                     overload = overloaded(server.pid, port, paths, work)
+        soak = None
+        if SOAK > 0:
+            with imagepipe_serve(imagepipe, batch) as (port, server):
+                with openloop.MemorySampler(server.pid, every=5) as memory:
+                    result = openloop.run(port, paths, 0.7 * peak, SOAK)
+                soak = (result, memory)
 
         if os.path.isdir(THUMBOR):
             with thumbor_serve(batch, work, quality=80) as (port, _):
@@ -192,8 +208,24 @@ def main():
             versus = f"{rate / base:.2f}" if base else "—"
             print(f"| {name} | {rate:.1f} | {versus} | {rate / batch_rate:.2f} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {psnr:.2f} | "
                   f"{'; '.join(errors) or 'none'} |")
+        if steady:
+            print(f"\nOpen loop at 80 % of the default mode's peak ({peak:.1f} requests/s), {DURATION} s:\n")
+            print("| asked requests/s | answered requests/s | p50 ms | p99 ms | p99 / p50 | statuses | failed connections |")
+            print("|---|---|---|---|---|---|---|")
+            print(row(steady))
         if overload:
             print(f"\nAt 10x the connections (wrk -c40, {DURATION} s; the queue holds {4 * CORES}): {overload}")
+        if soak:
+            result, memory = soak
+            warm = min(60, SOAK / 10)
+            first, last = memory.after(warm), memory.samples[-1][1]
+            highest = max(value for _, value in memory.samples)
+            print(f"\nSoak: open loop at 70 % of that peak for {SOAK} s on a fresh server, its resident memory sampled every 5 s:\n")
+            print("| asked requests/s | answered requests/s | p50 ms | p99 ms | p99 / p50 | statuses | failed connections |")
+            print("|---|---|---|---|---|---|---|")
+            print(row(result))
+            print(f"\nResident memory {first:.1f} MiB after {warm:.0f} s, {last:.1f} MiB at the end ({100 * (last - first) / first:+.1f} %), "
+                  f"{highest:.1f} MiB at most.")
         if crop_rows:
             print("\n800x800 around what matters, as WebP (thumbor's smart crop needs OpenCV, not installed: its plain center crop):\n")
             print("| server | requests/s | × thumbor | p50 ms | p99 ms |")
@@ -205,21 +237,23 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
-def rss(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def row(result):
+    """A table row of an open-loop run."""
+    p50, p99 = result.percentile(0.5), result.percentile(0.99)
+    statuses = ", ".join(f"{count} × {status}" for status, count in sorted(result.statuses.items()))
+    return (f"| {result.asked_rate:.1f} | {result.achieved_rate:.1f} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {statuses} | "
+            f"{result.errors} |")
 
 
 def overloaded(pid, port, paths, work):
-    """10x the connections: what came back, and the server's resident memory before and after."""
-    before = rss(pid)
+    """10x the connections: what came back, and the server's resident memory through it."""
     script = wrk_script(paths, work, "overload",
                         done="done = function(summary, latency, requests)\n  io.write(string.format(\"total %d\\n\", summary.requests))\nend\n")
-    run = subprocess.run(["wrk", "-t2", "-c40", f"-d{DURATION}s", "-s", script, f"http://127.0.0.1:{port}"],
-                         capture_output=True, text=True, check=True).stdout
-    after = rss(pid)
+    with openloop.MemorySampler(pid, every=0.5) as memory:
+        run = subprocess.run(["wrk", "-t2", "-c40", f"-d{DURATION}s", "-s", script, f"http://127.0.0.1:{port}"],
+                             capture_output=True, text=True, check=True).stdout
+    before, after = memory.samples[0][1], memory.samples[-1][1]
+    highest = max(value for _, value in memory.samples)
     total = int(next(line.split()[1] for line in run.splitlines() if line.startswith("total ")))
     non2xx = next((int(line.split()[-1]) for line in run.splitlines() if "Non-2xx" in line), 0)
     socket_errors = next((line.strip() for line in run.splitlines() if "Socket errors" in line), "no socket errors")
@@ -228,7 +262,7 @@ def overloaded(pid, port, paths, work):
     codes = {line.split('"')[1]: int(float(line.split()[-1])) for line in metrics.splitlines() if line.startswith("imagepipe_requests_total{")}
     other = {code: count for code, count in codes.items() if code not in ("200", "503")}
     return (f"{total} requests, {non2xx} answered 503 and none otherwise refused ({other or 'no other codes'}), {socket_errors}; "
-            f"resident memory {before:.0f} MiB before, {after:.0f} MiB after")
+            f"resident memory {before:.0f} MiB before, {highest:.0f} MiB at most, {after:.0f} MiB after")
 
 
 def attention_crops(imagepipe, batch, names, work):
