@@ -62,8 +62,7 @@ public struct FitStage: Transform, DeclaredStage {
 
     /// The whole picture's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
     private func windowed(_ reduction: DecodeReduction) throws -> WindowedResampling {
-        let whole = reduction.map(Region(x: 0, y: 0, width: Double(reduction.fullSize.width), height: Double(reduction.fullSize.height)))
-        return try WindowedResampling(sourceSize: reduction.decodedSize, region: whole, to: outputSize(for: reduction.fullSize),
+        try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.wholePicture, to: outputSize(for: reduction.fullSize),
                                       kernel: kernel, linearLight: linearLight)
     }
 

@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import http.client
+import http.server
 import io
 import json
 import os
@@ -156,7 +157,7 @@ def main():
             status, headers, body = server.get("/" + sign(address) + address)
             check(status == 200 and headers.get("Content-Type") == kind and picture(body).size == size,
                   f"imgproxy {address}: {status} {headers.get('Content-Type')} {picture(body).size if status == 200 else body!r}")
-        for address, want in [("/xyz:1/plain/local:///photos/wide.jpg", 400), ("/w:50/plain/http://example.com/a.jpg", 400),
+        for address, want in [("/xyz:1/plain/local:///photos/wide.jpg", 400), ("/w:50/plain/http://example.com/a.jpg", 403),
                               ("/w:50/plain/local:///../secret.jpg", 403), ("/rs:sideways:10:10/plain/local:///photos/wide.jpg", 400)]:
             status, _, body = server.get("/" + sign(address) + address)
             # A `..` may be taken out by the URI parser before the signature is checked: then 403.
@@ -383,8 +384,104 @@ def main():
     finally:
         server.stop()
 
+    origins()
+
     print(f"{len(failures)} failure(s)")
     sys.exit(1 if failures else 0)
+
+
+class Origin(http.server.BaseHTTPRequestHandler):
+    """A local origin: /a.jpg a picture, /hop/N a chain of N redirects to it, /inward a
+    redirect to a private address, /big a body past the server's limit, /slow a body that
+    stalls, anything else 404."""
+    picture = b""
+
+    def do_GET(self):
+        if self.path == "/a.jpg":
+            return self.answer(200, self.picture)
+        if self.path.startswith("/hop/"):
+            left = int(self.path.split("/")[2])
+            return self.answer(302, b"", {"Location": "/a.jpg" if left <= 1 else f"/hop/{left - 1}"})
+        if self.path == "/inward":
+            return self.answer(302, b"", {"Location": "http://10.255.255.1/a.jpg"})
+        if self.path == "/big":
+            return self.answer(200, b"\xff" * 300_000)
+        if self.path == "/slow":
+            self.send_response(200)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.wfile.write(self.picture[:100])
+            self.wfile.flush()
+            time.sleep(8)
+            return
+        self.answer(404, b"no")
+
+    def answer(self, status, body, headers=None):
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_):
+        pass
+
+
+def origins():
+    """Sources from an HTTP origin: refused on loopback unless allowed (imgproxy's rules), by
+    the name's addresses and on redirects too; the prefixes, the redirect cap, the size and time
+    limits, a 404; each address form, signed by Python's hmac."""
+    Origin.picture = open(os.path.join(ROOT, "photos", "wide.jpg"), "rb").read()
+    origin = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Origin)
+    threading.Thread(target=origin.serve_forever, daemon=True).start()
+    port = origin.server_address[1]
+    base = f"http://127.0.0.1:{port}"
+    prefixes = ["--origin", base + "/", "--origin", f"http://localhost:{port}/", "--origin", "http://10.255.255.1/"]
+    try:
+        # Without --allow-loopback-origins: refused, by the address and by the name that resolves there.
+        server = Server("--unsigned", *prefixes)
+        try:
+            for address in [f"/_/-/{base}/a.jpg@png", f"/_/w:50/plain/http://localhost:{port}/a.jpg@png"]:
+                status, _, body = server.get(address)
+                check(status == 403 and b"loopback" in body and b"--allow-loopback-origins" in body, f"{address} on loopback: {status} {body!r}")
+        finally:
+            server.stop()
+
+        server = Server("--key", KEY, "--salt", SALT, "--allow-loopback-origins", "--max-redirects", "3", "--max-input-bytes", "200000",
+                        "--timeout", "3", *prefixes)
+        try:
+            for address, size in [("/" + b64("resize 50x") + f"/{base}/a.jpg@png", (50, 31)),
+                                  (f"/w:64/plain/{base}/a.jpg@png", (64, 40)),
+                                  ("/w:32/" + b64(f"{base}/a.jpg") + ".png", (32, 20)),
+                                  (f"/-/{base}/hop/3@png", (640, 400))]:
+                status, headers, body = server.get("/" + sign(address) + address)
+                check(status == 200 and headers.get("Content-Type") == "image/png" and picture(body).size == size,
+                      f"origin {address}: {status} {body[:200] if status != 200 else picture(body).size!r}")
+            # imagepipe url writes the same address, signed the same.
+            made = subprocess.run([IMAGEPIPE, "url", "--key", KEY, "--salt", SALT, "resize 50x", f"{base}/a.jpg", "--format", "png"],
+                                  capture_output=True, text=True, check=True).stdout.strip()
+            status, _, body = server.get(made)
+            check(status == 200 and picture(body).size == (50, 31), f"imagepipe url {made}: {status}")
+            for address, want, word in [(f"/-/http://127.0.0.2:{port}/a.jpg@png", 403, b"--origin"),
+                                        (f"/-/{base}/missing.jpg@png", 404, b"origin"),
+                                        (f"/-/{base}/hop/4@png", 502, b"redirect"),
+                                        (f"/-/{base}/inward@png", 403, b"private"),
+                                        (f"/-/{base}/big@png", 413, b"max-input-bytes"),
+                                        (f"/-/{base}/slow@png", 504, b"time limit")]:
+                started = time.monotonic()
+                status, _, body = server.get("/" + sign(address) + address)
+                check(status == want and word in body and str(port).encode() not in body,
+                      f"origin {address}: {status} {body!r}, wanted {want} naming {word!r}")
+                check(time.monotonic() - started < 6, f"origin {address} took {time.monotonic() - started:.1f} s")
+            # A wrong signature is refused before anything is fetched.
+            address = f"/-/{base}/a.jpg@png"
+            status, _, _ = server.get("/" + sign(address)[:-2] + "AA" + address)
+            check(status == 403, f"origin with a wrong signature: {status}")
+        finally:
+            server.stop()
+    finally:
+        origin.shutdown()
 
 
 main()

@@ -22,4 +22,7 @@ public struct DecodeReduction: Hashable, Sendable {
 
     /// A region of the full picture (its pixels) in the decode's pixels.
     public func map(_ region: Region) -> Region { mapping.map(region) }
+
+    /// The whole full picture, in the decode's pixels.
+    public var wholePicture: Region { map(Region(x: 0, y: 0, width: Double(fullSize.width), height: Double(fullSize.height))) }
 }

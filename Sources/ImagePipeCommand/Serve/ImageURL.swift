@@ -5,7 +5,8 @@ import ImagePipe
 /// The pipeline is the language's text (stages only: the server loads the source and writes the
 /// response) in URL-safe base64 without padding (RFC 4648 §5; `resize 300x200` is
 /// `cmVzaXplIDMwMHgyMDA`), so that no character of it needs escaping; `-` stands for no stage.
-/// The source is a path under the server's root; `@webp`, `@avif`, `@jpg`, `@png`, `@gif` after it
+/// The source is a path under the server's root, or an `http://` or `https://` URL under one of
+/// the server's `--origin` prefixes; `@webp`, `@avif`, `@jpg`, `@png`, `@gif` after it
 /// asks for that format (imgproxy's form). The signature signs the path after it as the server
 /// reads it, percent-escapes decoded: for an address without escapes (every one `imagepipe url`
 /// writes for plain file names, and imgproxy's) that is the path as sent.
@@ -15,8 +16,10 @@ struct ImageURL: Sendable {
     let signedPath: String
     /// The pipeline's text; empty for the picture as it is.
     let pipeline: String
-    /// The source's path under the root.
+    /// The source's path under the root, or its URL when `isOrigin`.
     let source: String
+    /// Whether the source is an HTTP(S) URL, fetched from its origin.
+    let isOrigin: Bool
     /// The format `@extension` asks for.
     let format: ImageFormat?
 
@@ -43,12 +46,13 @@ struct ImageURL: Sendable {
                 }
                 source = text
             }
-            guard source.hasPrefix("local:///") else {
-                throw ServeError(400, "only local:/// sources (files under the root) are served")
-            }
             pipeline = options.pipeline
             self.format = format ?? options.format
-            self.source = try Self.checked(String(source.dropFirst("local:///".count)))
+            isOrigin = Self.isWeb(source)
+            guard isOrigin || source.hasPrefix("local:///") else {
+                throw ServeError(400, "the source is neither a local:/// file under the root nor an http:// or https:// URL")
+            }
+            self.source = isOrigin ? source : try Self.checked(String(source.dropFirst("local:///".count)))
             return
         }
         guard segments.count >= 3 else { throw ServeError(404, "no picture here: addresses are /SIGNATURE/PIPELINE/SOURCE") }
@@ -62,8 +66,12 @@ struct ImageURL: Sendable {
         }
         let (source, format) = try Self.splitFormat(segments.dropFirst(2).joined(separator: "/"), at: "@")
         self.format = format
-        self.source = try Self.checked(source)
+        isOrigin = Self.isWeb(source)
+        self.source = isOrigin ? source : try Self.checked(source)
     }
+
+    /// Whether `source` is an HTTP(S) URL rather than a path.
+    private static func isWeb(_ source: String) -> Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
 
     /// The signature segment of `path`, and the rest that it signs: read before anything else
     /// of the address, so that an unsigned request learns nothing of how the rest would be read.

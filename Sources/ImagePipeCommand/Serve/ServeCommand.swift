@@ -12,6 +12,8 @@ struct ServeCommand {
         usage: imagepipe serve --root DIR [--listen ADDR:PORT] (--key HEX --salt HEX | --unsigned)
                                [--signature-size N] [--workers N] [--queue N] [--max-age SECONDS]
                                [--max-connections N] [--client-timeout SECONDS] [--max-memory N]
+                               [--origin URL]… [--max-redirects N] [--allow-loopback-origins]
+                               [--allow-private-origins] [--allow-link-local-origins]
                                [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
 
         Serves the pictures under DIR through pipelines written in their addresses:
@@ -19,7 +21,7 @@ struct ServeCommand {
           GET /SIGNATURE/PIPELINE/SOURCE[@EXTENSION]
 
         PIPELINE is the pipeline's text in URL-safe base64 without padding (`-` for none),
-        SOURCE a path under DIR, and @webp, @avif, @jpg, @png or @gif the format to answer in;
+        SOURCE a path under DIR or an http(s):// URL under an --origin, and @webp, @avif, @jpg, @png or @gif the format to answer in;
         without it the format is the
         best the request's Accept header takes (AVIF, then WebP), else the source's own, else
         JPEG, with Vary: Accept. `imagepipe url` writes and signs addresses.
@@ -63,6 +65,16 @@ struct ServeCommand {
           --client-timeout SECONDS  How long a client may take to send a request, or to take its
                                  response (default 10); then its connection is closed. A slow
                                  client holds a connection, never a worker
+          --origin URL           Fetch sources whose URL starts with URL (http:// or https://; may be
+                                 given again). The addresses a source's name resolves to and each
+                                 connection's are checked: loopback, private and link-local ones
+                                 are refused (403) unless allowed below, as imgproxy refuses them
+          --max-redirects N      Redirects an origin may answer with, each checked the same way
+                                 (default 10)
+          --allow-loopback-origins, --allow-private-origins, --allow-link-local-origins
+                                 Let origins lie on the machine itself (127.0.0.0/8, ::1), on a
+                                 private network (10/8, 172.16/12, 192.168/16, fc00::/7), or on a
+                                 link-local one (169.254/16, fe80::/10)
         \(PipelineArguments.decodeHelp)
         \(LimitOptions.help)
           -h, --help             Show this help
@@ -82,6 +94,11 @@ struct ServeCommand {
             .init(names: ["--max-connections"], takesValue: true),
             .init(names: ["--client-timeout"], takesValue: true),
             .init(names: ["--max-memory"], takesValue: true),
+            .init(names: ["--origin"], takesValue: true),
+            .init(names: ["--max-redirects"], takesValue: true),
+            .init(names: ["--allow-loopback-origins"], takesValue: false),
+            .init(names: ["--allow-private-origins"], takesValue: false),
+            .init(names: ["--allow-link-local-origins"], takesValue: false),
         ] + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
         guard parser.positionals.isEmpty else { throw UsageError("serve takes no file names: give the folder with --root DIR") }
         guard let rootText = parser.last("--root") else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
@@ -108,10 +125,22 @@ struct ServeCommand {
         }
         var loadOptions = try PipelineArguments.outputContext(parser).loadOptions
         try LimitOptions.apply(parser, to: &loadOptions)
-        let configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
+        var origins = OriginPolicy(allowsLoopback: parser.has("--allow-loopback-origins"), allowsPrivate: parser.has("--allow-private-origins"),
+                                   allowsLinkLocal: parser.has("--allow-link-local-origins"),
+                                   maxRedirects: try count("--max-redirects", default: 10, range: 0...100), maxBytes: loadOptions.maxInputBytes)
+        for origin in parser.all("--origin") {
+            guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), origin.split(separator: "/", omittingEmptySubsequences: false).count > 2,
+                  !origin.split(separator: "/", omittingEmptySubsequences: false)[2].isEmpty else {
+                throw UsageError("--origin needs an http:// or https:// URL with a host, like https://images.example.com/, got '\(origin)'")
+            }
+            // A bare host stands for everything on it, not for every host it begins another's name.
+            origins.prefixes.append(origin.split(separator: "/", omittingEmptySubsequences: false).count == 3 ? origin + "/" : origin)
+        }
+        var configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
                                                       timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
                                                       maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000), memory: memory,
                                                       compiler: PipelineCompiler(registry: registry))
+        configuration.origins = origins
         Self.raiseDescriptorLimit()
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)

@@ -10,8 +10,11 @@ import Glibc
 struct ServeJob: Sendable {
     /// The source's real path, under the root.
     let source: String
-    /// The source as the address names it, for messages.
+    /// The source as the address names it, for messages; its URL for an origin's.
     let name: String
+    /// How an origin's source is fetched, first, into a scratch file beside the response's; nil
+    /// for a file under the root.
+    let origin: OriginPolicy?
     let pipeline: Pipeline
     let format: ImageFormat
     let loadOptions: LoadOptions
@@ -29,7 +32,20 @@ struct ServeJob: Sendable {
             options.deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { cancellation.cancel() }
         }
-        var context = RunContext(input: source, output: scratch, outputFormat: format, loadOptions: options)
+        var input = source
+        if let origin {
+            input = scratch + ".source"
+            do {
+                let bytes = try OriginFetch.fetch(name, policy: origin, deadline: options.deadline)
+                try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: input) }
+            } catch let error as ServeError {
+                return .failure(error)
+            } catch {
+                return .failure(ServeError(500, "\(name): the picture could not be kept"))
+            }
+        }
+        defer { if origin != nil { unlink(input) } }
+        var context = RunContext(input: input, output: scratch, outputFormat: format, loadOptions: options)
         context.cancellation = cancellation
         defer { unlink(scratch) }
         do {

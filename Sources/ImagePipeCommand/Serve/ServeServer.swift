@@ -30,6 +30,8 @@ final class ServeServer {
         /// What the pictures being made may hold together; nil for no limit.
         let memory: MemoryBudget?
         let compiler: PipelineCompiler
+        /// The HTTP(S) sources fetched, and how (`--origin`).
+        var origins = OriginPolicy()
     }
 
     struct Response {
@@ -186,7 +188,11 @@ final class ServeServer {
         }
         // `?explain`: what the work would be, from the source's header alone (as `imagepipe
         // explain --json`), for a signed address only.
-        if query == "explain" { return finish(explanation(of: job)) }
+        if query == "explain" {
+            // The worker fetches an origin's picture; the loop would wait for it here.
+            guard job.origin == nil else { return finish(.error(ServeError(400, "?explain reads the server's own files, not an origin's"))) }
+            return finish(explanation(of: job))
+        }
         let cacheHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")] + (negotiated ? [("Vary", "Accept")] : [])
         if let match = header("If-None-Match"), match.split(separator: ",").map({ String($0).trimmingSpaces() }).contains(where: { $0 == etag || $0 == "*" }) {
             return finish(Response(status: 304, contentType: "", body: [], headers: cacheHeaders))
@@ -232,12 +238,24 @@ final class ServeServer {
             throw ServeError(403, "the signature does not match the address")
         }
         let url = try ImageURL(path: path)
-        let full = configuration.root + "/" + url.source
-        var status = stat()
-        guard stat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw ServeError(404, "\(url.source): no such picture") }
-        // A link may point anywhere: the file it names must lie under the root too.
-        guard let real = ImageFile.realPath(full), real.hasPrefix(configuration.root + "/") else {
-            throw ServeError(403, "\(url.source): lies outside the server's root")
+        // A file under the root, known by its device, inode, size and time; or a URL under an
+        // origin, known by the URL (the origin's own validators come only with its answer).
+        let real: String, identity: String
+        if url.isOrigin {
+            guard configuration.origins.permits(url.source) else {
+                throw ServeError(403, "the source is under no origin this server fetches from (--origin)")
+            }
+            (real, identity) = ("", "origin:" + url.source)
+        } else {
+            let full = configuration.root + "/" + url.source
+            var status = stat()
+            guard stat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw ServeError(404, "\(url.source): no such picture") }
+            // A link may point anywhere: the file it names must lie under the root too.
+            guard let resolved = ImageFile.realPath(full), resolved.hasPrefix(configuration.root + "/") else {
+                throw ServeError(403, "\(url.source): lies outside the server's root")
+            }
+            real = resolved
+            identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         }
         let pipeline: Pipeline
         do {
@@ -258,15 +276,14 @@ final class ServeServer {
         } else {
             negotiated = true
             let accepted = accept ?? ""
-            let own = ImageFormat(fileName: url.source).flatMap { [.jpeg, .png, .webp, .avif, .gif].contains($0) ? $0 : nil }
+            let own = ImageFormat(fileName: url.source.split(separator: "?").first.map(String.init) ?? "").flatMap { [.jpeg, .png, .webp, .avif, .gif].contains($0) ? $0 : nil }
             format = accepted.contains("image/avif") ? .avif : accepted.contains("image/webp") ? .webp : own ?? .jpeg
         }
-        let identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
         scratchCount += 1
-        let job = ServeJob(source: real, name: url.source, pipeline: pipeline, format: format, loadOptions: configuration.loadOptions,
-                           timeout: configuration.timeout, scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)",
-                           memory: configuration.memory)
+        let job = ServeJob(source: real, name: url.source, origin: url.isOrigin ? configuration.origins : nil, pipeline: pipeline, format: format,
+                           loadOptions: configuration.loadOptions, timeout: configuration.timeout,
+                           scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory)
         return (job, etag, negotiated)
     }
 
