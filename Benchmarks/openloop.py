@@ -30,17 +30,30 @@ class Result:
 
 
 async def _request(pool, opened, limit, port, path):
-    """One GET over a pooled connection: the status, or None when the connection failed."""
+    """One GET over a pooled connection: the status, or None when the connection failed. A
+    kept-alive connection the server has closed meanwhile (after its idle timeout) is replaced
+    and the request sent again, as HTTP clients do for a request nothing was answered to."""
+    for _ in range(2):
+        status, stale = await _attempt(pool, opened, limit, port, path)
+        if not stale:
+            return status
+    return None
+
+
+async def _attempt(pool, opened, limit, port, path):
+    """(status, False), or (None, True) when a reused connection closed before answering."""
+    reused = False
     while True:
         if pool:
             reader, writer = pool.pop()
+            reused = True
         elif opened[0] < limit:
             opened[0] += 1
             try:
                 reader, writer = await asyncio.open_connection("127.0.0.1", port)
             except OSError:
                 opened[0] -= 1
-                return None
+                return None, False
         else:
             await asyncio.sleep(0.001)
             continue
@@ -61,11 +74,15 @@ async def _request(pool, opened, limit, port, path):
             opened[0] -= 1
         else:
             pool.append((reader, writer))
-        return status
-    except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+        return status, False
+    except asyncio.IncompleteReadError as error:
         writer.close()
         opened[0] -= 1
-        return None
+        return None, reused and not error.partial
+    except (OSError, asyncio.LimitOverrunError, ValueError):
+        writer.close()
+        opened[0] -= 1
+        return None, reused
 
 
 async def _run(port, paths, rate, seconds, connections):

@@ -142,6 +142,11 @@ struct ServeCommand {
                                                       compiler: PipelineCompiler(registry: registry))
         configuration.origins = origins
         Self.raiseDescriptorLimit()
+        // glibc gives each thread that allocates its own heap (up to 8 a core), and a long-running
+        // server's pictures, made on whichever worker thread, leave each heap fragmented: at 75
+        // requests a second its resident memory went from 104 to 140 MiB in 150 s, against 45–69
+        // MiB with no trend with two heaps (libvips' and imgproxy's advice, MALLOC_ARENA_MAX=2).
+        if getenv("MALLOC_ARENA_MAX") == nil { mallopt(M_ARENA_MAX, 2) }
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)
             Console.error("serve: listening on \(server.address) (\(workers) workers, queue \(queue)\(signature == nil ? ", unsigned" : ""))")
