@@ -62,7 +62,9 @@ def serving(command, env=None, health="/health"):
     port = free_port()
     # The servers' logs go to a file: a pipe nobody reads would fill and stall them.
     log = tempfile.TemporaryFile(mode="w+")
-    process = subprocess.Popen(command(port), stdout=subprocess.DEVNULL, stderr=log, env=env, text=True)
+    # A session of its own, so that the server's children (thumbor's processes) stop with it: left
+    # running, they took a share of the cores from every later run.
+    process = subprocess.Popen(command(port), stdout=subprocess.DEVNULL, stderr=log, env=env, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while not answers(port, health):
@@ -72,11 +74,13 @@ def serving(command, env=None, health="/health"):
             time.sleep(0.2)
         yield port, process
     finally:
-        process.send_signal(signal.SIGINT)
+        os.killpg(process.pid, signal.SIGINT)
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            process.kill()
+            pass
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def imagepipe_serve(imagepipe, batch, *options):
@@ -174,22 +178,11 @@ def main():
 
         encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
         paths = [f"/_/{encoded}/{name}@jpg" for name in names]
-        overload, steady, peak = None, None, None
+        # The servers' rates one right after the other, so that the machine's drift falls on all.
         for mode in ["good", "fast"]:
             with imagepipe_serve(imagepipe, batch, "--scaling", mode) as (port, server):
                 rate, p50, p99, errors = load(port, paths, work, f"imagepipe-{mode}")
                 rows.append((f"ImagePipe serve ({mode})", rate, p50, p99, mean_psnr(port, paths, names, batch), errors))
-                if mode == "good":
-                    peak = rate
-                    steady = openloop.run(port, paths, 0.8 * rate, DURATION)
-                    overload = overloaded(server.pid, port, paths, work)
-        soak = None
-        if SOAK > 0:
-            with imagepipe_serve(imagepipe, batch) as (port, server):
-                with openloop.MemorySampler(server.pid, every=5) as memory:
-                    result = openloop.run(port, paths, 0.7 * peak, SOAK)
-                soak = (result, memory)
-
         if os.path.isdir(THUMBOR):
             with thumbor_serve(batch, work, quality=80) as (port, _):
                 thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
@@ -197,6 +190,17 @@ def main():
                 rows.append(("thumbor 7 (Pillow)", rate, p50, p99, mean_psnr(port, thumbor_paths, names, batch), errors))
         else:
             print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
+
+        peak = rows[0][1]
+        with imagepipe_serve(imagepipe, batch) as (port, server):
+            steady = openloop.run(port, paths, 0.8 * peak, DURATION)
+            overload = overloaded(server.pid, port, paths, work)
+        soak = None
+        if SOAK > 0:
+            with imagepipe_serve(imagepipe, batch) as (port, server):
+                with openloop.MemorySampler(server.pid, every=5) as memory:
+                    result = openloop.run(port, paths, 0.7 * peak, SOAK)
+                soak = (result, memory)
 
         crop_rows = attention_crops(imagepipe, batch, names, work)
         base = next((row[1] for row in rows if row[0].startswith("thumbor")), None)
