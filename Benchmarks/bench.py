@@ -98,7 +98,7 @@ def commands(imagepipe, cfloor, task, source, out):
 def peer_commands(imagepipe, cfloor, task, source, out):
     """The shell command each tool runs for one task, writing `out` (a directory for the batch)."""
     tmp = out + "-tmp.v"
-    pillow = f"python3 {HERE}/pillow_tasks.py"
+    pillow = f"{sys.executable} {HERE}/pillow_tasks.py"
     if task == "T1":
         return {
             "imagepipe": f"{imagepipe} run -e 'fit 1280x720 | save quality=90' {source} -o {out}.jpg",
@@ -363,7 +363,7 @@ def quality_commands(imagepipe, modes, cfloor, task, source, out):
     """{tool: (command, output file)} for the quality measurement: the timed command of `task`
     (T1, T3, or ZP: the zone plate fitted into 500x500) writing PNG instead of JPEG, for every
     ImagePipe mode and peer, and Pillow LANCZOS with and without draft mode."""
-    pillow = f"python3 {HERE}/pillow_tasks.py"
+    pillow = f"{sys.executable} {HERE}/pillow_tasks.py"
     box = "500x500" if task == "ZP" else "1280x720"
     files = {}
 
