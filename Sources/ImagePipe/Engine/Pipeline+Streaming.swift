@@ -3,8 +3,9 @@
 /// and encoding, which are most of a tone stage's run, take both cores at once (libvips streams
 /// the same way). It applies when the pixels need nothing but strip-by-strip work between the
 /// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF, and JPEG reduced in
-/// the DCT for a first stage that works on such rows), stages whose class `StripChain` can pull strips through (point, area,
-/// resample, and turns through a tile cache, the picture's own orientation first), and an
+/// the DCT for a first stage that works on such rows), stages whose class `StripChain` can pull
+/// strips through (point, area, resample, and turns through a tile cache, the picture's own
+/// orientation first), and an
 /// encoder that takes rows in order (`RowEncoding`: JPEG, TIFF, PNG) with no profile
 /// conversion on the way. The decode goes into a ring of rows that the decoder rewrites as the
 /// stages let go of them, so a 300-megapixel picture holds some 16 MiB of rows, not a gigabyte.
@@ -63,7 +64,7 @@ extension Pipeline {
     /// What a streamed run holds beside its rows: the libraries, the threads' stacks, the
     /// codecs' buffers. `Plan.workingBytes` and 8 MiB: with it the estimate stayed above the
     /// measured peak of every stage class on a 24- and a 96-megapixel JPEG (`/usr/bin/time`),
-    /// by 1 to 10 MiB.
+    /// by 7 to 13 MiB.
     static let streamedWorkingBytes = Plan.workingBytes + (8 << 20)
 
     /// What one run of this input is expected to hold at its peak: a streamed run's rows
