@@ -5,9 +5,8 @@
 /// two: a decoder that hands out rows in order (`RowSource`: JPEG, TIFF, and JPEG reduced in
 /// the DCT for a first stage that works on such rows), stages whose class `StripChain` can pull
 /// strips through (point, area, resample, and turns through a tile cache, the picture's own
-/// orientation first), and an
-/// encoder that takes rows in order (`RowEncoding`: JPEG, TIFF, PNG) with no profile
-/// conversion on the way. The decode goes into a ring of rows that the decoder rewrites as the
+/// orientation first), and an encoder that takes rows in order (`RowEncoding`: JPEG, TIFF,
+/// PNG) with no profile conversion on the way. The decode goes into a ring of rows that the decoder rewrites as the
 /// stages let go of them, so a 300-megapixel picture holds some 16 MiB of rows, not a gigabyte.
 /// The pixels are the same as the ordinary run's, byte for byte (StreamedRunTests).
 extension Pipeline {
