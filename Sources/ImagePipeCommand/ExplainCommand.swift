@@ -129,6 +129,8 @@ struct ExplainCommand {
         var estimatedPeakBytes = 0
         /// Whether the run streams, so that the estimate counts rows, not pictures.
         var streams = false
+        /// When it does not, the first stage that needs the whole picture, if one does.
+        var wholeStage: String?
 
         var text: String {
             var lines: [String] = []
@@ -150,7 +152,8 @@ struct ExplainCommand {
                 "\(index)  \(cell.0.padding(to: textWidth))  \(cell.1.padding(to: sizeWidth))  \(cell.2)".trimmingTrailingSpaces()
             }
             if estimatedPeakBytes > 0 {
-                lines.append("memory: about \(MemoryBudget.describe(estimatedPeakBytes)) at the peak, \(streams ? "rows of the streamed run" : "whole pictures") (what --max-memory reserves)")
+                let held = streams ? "rows of the streamed run" : "whole pictures" + (wholeStage.map { ", as \($0) needs the whole picture" } ?? "")
+                lines.append("memory: about \(MemoryBudget.describe(estimatedPeakBytes)) at the peak, \(held) (what --max-memory reserves)")
             }
             return lines.joined(separator: "\n")
         }
@@ -182,6 +185,16 @@ struct ExplainCommand {
         var explanation = Explanation()
         explanation.estimatedPeakBytes = pipeline.estimatedPeakBytes(in: context, prepared: prepared, inputBytes: context.inputBytes?.count ?? 0)
         explanation.streams = pipeline.streams(in: context, prepared: prepared)
+        if !explanation.streams {
+            // A turn moves whole pixels: the streamed run reads it through a tile cache.
+            explanation.wholeStage = ScalingMode.$current.withValue(plan.scaling) {
+                pipeline.transforms.first { stage in
+                    guard stage.stageClass == .whole else { return false }
+                    guard case .orient? = try? stage.rearrangement(for: plan.sourceSize) else { return true }
+                    return false
+                }?.stageSchema.name
+            }
+        }
         if let load = pipeline.source as? Load, let path = load.path ?? context.input, let file = prepared.description.header {
             explanation.input = path
             explanation.header = file

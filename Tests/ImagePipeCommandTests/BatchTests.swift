@@ -175,7 +175,7 @@ import TestSupport
             2  tee p.jpg            100x75 → 100x75   writes p.jpg
             3  circle-crop size=32  100x75 → 32x32    circle center 50,37.5 radius 37.5 in image pixels, scale ×0.427
             4  save                 32x32 → out.png
-            memory: about 32.6M at the peak, whole pictures (what --max-memory reserves)
+            memory: about 32.6M at the peak, whole pictures, as tee needs the whole picture (what --max-memory reserves)
 
             """)
         #expect(try directory.contents() == ["cut.jpg", "photos"])

@@ -97,6 +97,9 @@ import TestSupport
         #expect(streamed.bytes < 100 * 1_048_576 && whole.bytes > 120 * 1_048_576, "\(streamed) \(whole)")
         let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(text.standardOutput.contains("at the peak, rows of the streamed run (what --max-memory reserves)"), "\(text.standardOutput)")
+        // Not streamed: the stage that needs the whole picture is named.
+        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as normalize needs the whole picture"), "\(wholeText.standardOutput)")
         let budget = "\(Int(streamed.bytes) / 1_048_576 + 4)M"
         let fits = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1", "in.jpg", "-o", "a.jpg"], in: directory.path)
         #expect(fits.status == 0, "\(fits.standardError)")
