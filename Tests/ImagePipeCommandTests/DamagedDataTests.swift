@@ -3,7 +3,7 @@ import Testing
 import ImagePipe
 import TestSupport
 
-/// PNG and WebP damage that gdk-pixbuf's loaders turn into a picture without an error: refused
+/// PNG and WebP damage that gdk-pixbuf's loaders turned into a picture without an error: refused
 /// under the default `fail=true` (as libvips and Pillow refuse them), taken as decoded with
 /// `load fail=false`. Whole files of every PNG kind still decode, and a WebP's pixels are
 /// libwebp's, as Pillow decodes them. The files are made in Python, by a writer of their own.
@@ -53,8 +53,8 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("bad-adler.png", "the PNG's compressed image data is damaged (incorrect data check)"),
-        ("half-rows.png", "the PNG's image data holds 3404 of the 6808 bytes its rows need"),
+        ("bad-adler.png", "the PNG's compressed image data is damaged (it fails to inflate, or its check fails) after 36 of its 37 rows"),
+        ("half-rows.png", "the PNG's image data ends early after 18 of its 37 rows"),
         ("vp8-cut.webp", "the WebP image data is damaged or cut short"),
     ])
     func damageIsRefusedAndTakenWhenAskedTo(file: String, reason: String) throws {

@@ -3,11 +3,12 @@ import Testing
 @testable import ImagePipe
 import TestSupport
 
-/// The streamed run for every decoder that hands out rows (`RowSource`: JPEG, TIFF) into every
+/// The streamed run for every decoder that hands out rows (`RowSource`: JPEG, PNG, TIFF) into every
 /// encoder that takes them (`RowEncoding`: JPEG, TIFF, PNG): the same bytes as the ordinary
 /// run, in strips, and only where the codec registry says.
 @Suite(.timeLimit(.minutes(10))) struct RowStreamingTests {
-    /// Inputs, each `size` with detail in every row: a JPEG, TIFFs in strips, in tiles and gray.
+    /// Inputs, each `size` with detail in every row: a JPEG, TIFFs in strips, in tiles and gray,
+    /// and PNGs in color and gray.
     static func inputs(_ size: Size, in directory: TemporaryDirectory) throws -> [String] {
         let picture = try Synthetic.image(size.width, size.height) { x, y in
             Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5 + x / 3) % 256))
@@ -17,6 +18,8 @@ import TestSupport
             try directory.write(picture.encoded(as: .tiff), to: "strips.tif"),
             try directory.write(picture.encoded(as: .tiff, options: SaveOptions(tile: 64)), to: "tiles.tif"),
             try directory.write(Self.grayOnly(picture).encoded(as: .tiff, options: SaveOptions(tiffCompression: .lzw)), to: "gray.tif"),
+            try directory.write(picture.encoded(as: .png), to: "in.png"),
+            try directory.write(Self.grayOnly(picture).encoded(as: .png), to: "gray.png"),
         ]
     }
 
@@ -127,6 +130,64 @@ import TestSupport
             #expect("\(error)".contains("damaged.tif") && "\(error)".contains("strip"), "\(error)")
             #expect(!FileManager.default.fileExists(atPath: output))
         }
+    }
+
+    /// A PNG cut in its image data fails as the ordinary run does, naming the file and the rows
+    /// it held, and leaves no output; with `load fail=none` the rows it holds are written, and
+    /// the rest are black.
+    @Test func aCutPNGFailsAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.inputs(Size(9000, 700), in: directory)[4]
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input)))
+        let cut = try directory.write(Array(bytes.prefix(bytes.count * 6 / 10)), to: "cut.png")
+        for name in ["out.png", "out.tif", "out.jpg"] {
+            let output = directory.file(name)
+            let pipeline = Pipeline(transforms: [StripInvert()], sink: Save())
+            let context = RunContext(input: cut, output: output)
+            #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)))
+            let error = try #require(throws: (any Error).self) { try pipeline.run(in: context) }
+            #expect("\(error)".contains("cut.png") && "\(error)".contains("of its 700 rows"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+        let taken = Pipeline(source: Load(failOn: .none), transforms: [StripInvert()], sink: Save())
+        let context = RunContext(input: cut, output: directory.file("taken.png"))
+        #expect(taken.streams(in: context, prepared: try taken.prepare(in: context)))
+        try taken.run(in: context)
+        let result = try Image.load(path: directory.file("taken.png")), source = try Image.load(path: input)
+        let top = source.pixel(x: 17, y: 3)
+        #expect(result.pixel(x: 17, y: 3) == Color(red: 255 - top.red, green: 255 - top.green, blue: 255 - top.blue))
+        #expect(result.pixel(x: 17, y: 699) == Color(red: 255, green: 255, blue: 255), "a missing row, black, inverted")
+    }
+
+    /// Damaged PNGs through both runs: the streamed one fails exactly when the ordinary one does,
+    /// with the same message, and otherwise writes the same bytes, at every `fail=` level.
+    @Test func damagedPNGsEndAsInTheOrdinaryRun() throws {
+        let directory = try TemporaryDirectory()
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: Self.inputs(Size(240, 203), in: directory)[4])))
+        var generator = SeededGenerator(seed: 5)
+        var failures = 0
+        for round in 0..<24 {
+            var bytes = whole
+            if round % 3 == 0 {
+                bytes = Array(bytes.prefix(Int.random(in: 100..<bytes.count, using: &generator)))
+            } else {
+                for _ in 0..<(1 + round % 4) { bytes[Int.random(in: 100..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
+            }
+            let input = try directory.write(bytes, to: "damaged.png")
+            for failOn in FailOn.allCases {
+                let pipeline = Pipeline(source: Load(failOn: failOn), transforms: [StripInvert()], sink: Save())
+                let streamed = Result { try Self.output(of: pipeline, input: input, name: "out.png", streamed: true, in: directory) }
+                let ordinary = Result { try Self.output(of: pipeline, input: input, name: "out.png", streamed: false, in: directory) }
+                switch (streamed, ordinary) {
+                case let (.success(a), .success(b)): #expect(a == b, "round \(round), fail=\(failOn): different files")
+                case let (.failure(a), .failure(b)):
+                    #expect("\(a)" == "\(b)", "round \(round), fail=\(failOn)")
+                    failures += 1
+                default: Issue.record("round \(round), fail=\(failOn): streamed \(streamed), ordinary \(ordinary)")
+                }
+            }
+        }
+        #expect(failures > 20, "the damage is caught")
     }
 
     /// A stage that fails halfway through a streamed TIFF stops the decoder and writes nothing.

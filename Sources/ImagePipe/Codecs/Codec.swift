@@ -33,8 +33,8 @@ public struct Codec: Sendable {
     public static let all: [Codec] = [
         Codec(format: .jpeg, reader: "libjpeg-turbo", writer: "libjpeg-turbo", reducedDecode: true, rowsInOrder: true, writesRows: true, tiles: false,
               wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .png, reader: "libpng through gdk-pixbuf (8 bits), libspng (16 bits)", writer: "libdeflate and zlib",
-              reducedDecode: false, rowsInOrder: false, writesRows: true, tiles: false, wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
+        Codec(format: .png, reader: "libspng", writer: "libdeflate and zlib",
+              reducedDecode: false, rowsInOrder: true, writesRows: true, tiles: false, wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .webp, reader: "libwebp", writer: "libwebp", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .gif, reader: "giflib", writer: "cgif with libimagequant", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,

@@ -74,9 +74,12 @@ public final class OpenedFile: Sendable {
     }
 
     /// The file's first `count` bytes (fewer when it is shorter).
-    func prefix(_ count: Int) throws -> [UInt8] {
+    func prefix(_ count: Int) throws -> [UInt8] { try bytes(count: count, at: 0) }
+
+    /// At most `count` bytes from `offset` (fewer at the end, none past it).
+    func bytes(count: Int, at offset: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let got = try bytes.withUnsafeMutableBytes { try read(into: $0.baseAddress!, count: count, at: 0) }
+        let got = try bytes.withUnsafeMutableBytes { try read(into: $0.baseAddress!, count: count, at: offset) }
         bytes.removeLast(count - got)
         return bytes
     }

@@ -1,5 +1,5 @@
 /// A decoder that hands a streamed run its rows as it makes them (`RowHandoff`): libjpeg's,
-/// and libtiff's strip by strip. `Codec.rowsInOrder` says which formats have one.
+/// libspng's row by row, and libtiff's strip by strip. `Codec.rowsInOrder` says which formats have one.
 struct RowSource: Sendable {
     /// Runs on the decoder's thread, telling `handoff` of the picture and its rows. Returns what
     /// held the rows, or, when the reader declined them (or the file turned out not to stream:
@@ -14,6 +14,11 @@ struct RowSource: Sendable {
             return RowSource { handoff in
                 let raw = try Image.decodeRawJPEG(path: path, header: header, options: options, watcher: handoff)
                 return handoff.declined ? try StrictJPEG.finished(raw, orientation: header.orientation, options: options, path: path) : raw.0
+            }
+        case .png:
+            guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }
+            return RowSource { handoff in
+                try PNGDecoder.decode(.file(file), orientation: header.orientation, options: options, path: path, handoff: handoff)
             }
         case .tiff:
             guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }

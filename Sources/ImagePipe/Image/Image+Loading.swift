@@ -18,22 +18,16 @@ extension Image {
                                            orientation: header.orientation, options: options, path: path)
         }
         if format == .tiff { return try TIFFDecoder.decode(.file(file), options: options, path: path) }
+        if format == .png { return try PNGDecoder.decode(.file(file), orientation: header.orientation, options: options, path: path) }
         // A decoder that reads from memory gets the whole file (`Codec.wholeFile`): an animation
         // is cut to its first frame there (a GIF's LZW codes are checked), libheif reads a HEIF
-        // container, libwebp a WebP, libspng a 16-bit PNG; an opt-in format goes to its own process.
-        let sixteenBitPNG = try format == .png && SixteenBitPNG.isSixteenBit(file.prefix(25))
-        if Codec.of(format).wholeFile || sixteenBitPNG {
+        // container, libwebp a WebP; an opt-in format goes to its own process.
+        if Codec.of(format).wholeFile {
             return try decode(file.readAll(), options: options, path: path)
         }
         let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: header.orientation)
-        let check = format == .png && options.failOn > .none ? PNGDataCheck() : nil
-        try file.readChunks(deadline: options.deadline) { chunk in
-            check?.feed(chunk)
-            return try decoder.write(chunk)
-        }
-        let decoded = try decoder.finish()
-        if let damage = check?.finish(), options.refuses(damage.level) { throw ImageError(.corrupt, path: path, reason: damage.reason) }
-        return decoded
+        try file.readChunks(deadline: options.deadline) { try decoder.write($0) }
+        return try decoder.finish()
     }
 
     /// libjpeg's decode of a JPEG file whose header passed `load`'s checks (or `Load.describe`'s),
@@ -56,6 +50,9 @@ extension Image {
         let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
         if format == .tiff { return try TIFFDecoder.decode(.bytes(contiguous), options: options, path: path) }
+        if format == .png {
+            return try PNGDecoder.decode(.bytes(contiguous), orientation: ExifOrientation.parse(contiguous, format: .png), options: options, path: path)
+        }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
         }
@@ -68,10 +65,6 @@ extension Image {
                                      options: options, path: path)
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
-        if format == .png, SixteenBitPNG.isSixteenBit(contiguous) {
-            if options.failOn > .none, let damage = PNGDataCheck.damage(in: contiguous), options.refuses(damage.level) { throw ImageError(.corrupt, path: path, reason: damage.reason) }
-            return try finished(SixteenBitPNG.decode(contiguous, options: options, path: path), from: contiguous, format: .png, options: options, path: path)
-        }
         let decoded: Image
         if format == .webp, options.failOnDamage {
             decoded = try StrictWebP.decode(frame.bytes, options: options, path: path)
@@ -79,9 +72,6 @@ extension Image {
             let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: ExifOrientation.parse(frame.bytes, format: format))
             _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
             decoded = try decoder.finish()
-        }
-        if format == .png, options.failOn > .none, let damage = PNGDataCheck.damage(in: frame.bytes), options.refuses(damage.level) {
-            throw ImageError(.corrupt, path: path, reason: damage.reason)
         }
         guard let placement = frame.webpPlacement else { return decoded }
         try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)

@@ -17,8 +17,6 @@ final class PixbufDecoder {
     private var truncationCheck = TruncationCheck()
     /// Keeps the metadata blocks as the data streams past (nil for formats read otherwise).
     private var scanner: MetadataScanner?
-    /// Takes a PNG's text chunks out of what the loader sees (nil for other formats).
-    private var textFilter: PNGTextFilter?
 
     /// A decoder for `format` only: the loader is named, never chosen by gdk-pixbuf's sniffing
     /// (see `SourceFormat`).
@@ -33,7 +31,6 @@ final class PixbufDecoder {
         self.path = path
         self.orientation = orientation
         scanner = MetadataScanner(format: format)
-        if format == .png { textFilter = PNGTextFilter() }
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
             loader, width, height, context in
             let decoder = Unmanaged<PixbufDecoder>.fromOpaque(context!).takeUnretainedValue()
@@ -102,7 +99,7 @@ final class PixbufDecoder {
             }
         }
         do {
-            if textFilter != nil { try textFilter!.filter(chunk, feed) } else { try feed(chunk) }
+            try feed(chunk)
         } catch where isDone {
             // Told to make a 0x0 picture once the header was read, the loader gives up: expected.
         }
