@@ -7,8 +7,9 @@ import ImagePipe
 ///
 /// Fully transparent pixels are left out of the histogram (their colour is not seen). L* is
 /// counted in bins of 0.1 (sharp counts whole units). A picture whose percentiles meet (one
-/// flat tone) is returned unchanged.
-public struct NormalizeStage: Transform, DeclaredStage {
+/// flat tone) is returned unchanged. A streamed run counts the histogram on a first read of the
+/// picture, strip by strip, and stretches on a second (`SurveyingStage`).
+public struct NormalizeStage: Transform, DeclaredStage, SurveyingStage {
     public static let declaration = StageDeclaration(
         "normalize", summary: "Stretch lightness so its percentiles span the full range, as sharp's normalize (an animation's first frame decides it)",
         example: "normalize lower=2% upper=98%", start: NormalizeStage(), [
@@ -38,52 +39,32 @@ public struct NormalizeStage: Transform, DeclaredStage {
         "L* from its \(NumberFormat.short(lower))% to its \(NumberFormat.short(upper))% percentile stretched to 0…100 (measured on the pixels)"
     }
 
-    /// Bins of L* per unit.
-    static let binsPerUnit = 10
-    static let binCount = 100 * binsPerUnit
+    /// The range measured by a streamed run's survey of the whole picture, once it has looked
+    /// (the stage is then a point stage); nil before, or when the survey saw no pixel.
+    var surveyedRange: LightnessRange?
+    var hasSurveyed = false
 
-    /// L* depends on luminance Y alone: tables from a pixel's channels to Y (in steps of the
-    /// sRGB encoding table) and from Y to its bin avoid a cube root per pixel. Made once.
-    static let bins: [Int32] = (0...SRGB.encodeSteps).map { step in
-        let l = CIELab.fromLinear(SIMD3(repeating: Float(step) / Float(SRGB.encodeSteps)))[0]
-        return Int32(min(binCount - 1, max(0, Int(l * Float(binsPerUnit)))))
-    }
+    public var stageClass: StageClass { hasSurveyed ? .point : .whole }
+    public var surveyedClass: StageClass { .point }
+    public func newSurvey() -> LightnessHistogram { LightnessHistogram() }
 
-    /// The L* range (lower, upper percentile) of the picture's seen pixels; nil when none is.
-    func range(of image: Image) -> (low: Float, high: Float)? {
-        let luma = Luma.linearLight, steps = SRGB.encodeSteps, bins = Self.bins
-        var histogram = [Int](repeating: 0, count: Self.binCount)
-        luma.contributions.withUnsafeBufferPointer { c in
-            bins.withUnsafeBufferPointer { bin in
-                for y in 0..<image.height {
-                    let row = image.row(y).baseAddress!, channels = image.channelCount
-                    for x in 0..<image.width {
-                        let p = row + x * channels
-                        if channels == 4 && p[3] == 0 { continue }
-                        let sum = c[Int(p[0])] + c[256 + Int(p[1])] + c[512 + Int(p[2])]
-                        histogram[Int(bin[Int(min(sum, Float(steps)) + 0.5)])] += 1
-                    }
-                }
-            }
-        }
-        let total = histogram.reduce(0, +)
-        guard total > 0 else { return nil }
-        var cumulative = 0, low: Int?, high: Int?
-        for (index, count) in histogram.enumerated() {
-            cumulative += count
-            if low == nil, Double(cumulative) > lower / 100 * Double(total) { low = index }
-            if high == nil, Double(cumulative) >= upper / 100 * Double(total) { high = index + 1 }
-        }
-        let unit = Float(Self.binsPerUnit)
-        return (Float(low ?? 0) / unit, Float(high ?? Self.binCount) / unit)
+    public func surveyed(by survey: LightnessHistogram) -> any Transform {
+        var stage = self
+        stage.surveyedRange = survey.range(lower: lower, upper: upper)
+        stage.hasSurveyed = true
+        return stage
     }
 
     public func apply(to image: Image) throws -> Image {
-        // One bin wide (one tone): nothing to stretch.
         // An animation's frames all take the first frame's stretch, so that they keep their tones.
-        let stretch: [Float]? = FrameDecisions.decide { self.range(of: image).map { [$0.low, $0.high] } }
-        guard let stretch, case let (low, high) = (stretch[0], stretch[1]), high - low > 1.5 / Float(Self.binsPerUnit) else { return image }
-        let gain = 100 / (high - low)
+        let range = hasSurveyed ? surveyedRange : FrameDecisions.decide { () -> [Float]? in
+            var histogram = LightnessHistogram()
+            histogram.count(image)
+            return histogram.range(lower: lower, upper: upper).map { [$0.low, $0.high] }
+        }.map { LightnessRange(low: $0[0], high: $0[1]) }
+        // One bin wide (one tone): nothing to stretch.
+        guard let range, range.high - range.low > 1.5 / Float(LightnessHistogram.binsPerUnit) else { return image }
+        let (low, gain) = (range.low, 100 / (range.high - range.low))
         return try image.mapColors(workPerPixel: 80) { rgb in
             let lab = CIELab.fromSRGB(rgb)
             return CIELab.toSRGB(SIMD3(min(max((lab[0] - low) * gain, 0), 100), lab[1], lab[2]))

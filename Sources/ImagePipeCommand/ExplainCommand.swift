@@ -235,6 +235,10 @@ struct ExplainCommand {
                 if prepared.description.orientation != 1 {
                     how += " (turned upright from its orientation tag through a tile cache first)"
                 }
+                let surveys = pipeline.transforms.filter(\.awaitsSurvey).map(\.stageSchema.name)
+                if !surveys.isEmpty {
+                    how += " (read twice: the first read lets \(surveys.joined(separator: ", ")) measure every pixel, the second streams through it as a point stage)"
+                }
                 if !turning.isEmpty {
                     let bytes = turning.map { 3 * $0.input.pixelCount }.max() ?? 0
                     let whereKept = bytes > TileCache.discThreshold ? "a temporary file, unlinked at once" : "memory"

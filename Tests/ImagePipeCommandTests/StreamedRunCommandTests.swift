@@ -23,7 +23,11 @@ import TestSupport
         #expect(area.standardOutput.contains("streamed: 32 rows at a time"), "\(area.standardOutput)")
         #expect(area.standardOutput.contains("(area stages from the rows around each strip, so many above and below: blur 6, sharpen 3)"),
                 "\(area.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | normalize", "out.jpg"), ("trim | grayscale", "out.jpg")] {
+        // A stage that measures the picture first reads it twice.
+        let surveyed = try CommandRunner.run(["explain", "-e", "grayscale | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(surveyed.standardOutput.contains("(read twice: the first read lets normalize measure every pixel, the second streams through it as a point stage)"),
+                "\(surveyed.standardOutput)")
+        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | rotate angle=30", "out.jpg"), ("trim | grayscale", "out.jpg")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
@@ -37,7 +41,9 @@ import TestSupport
                          "blur 3 | sharpen amount=2", "median 5 | gamma 1.5 | convolve 3x3 1,2,1,2,4,2,1,2,1", "blur 40 | negate | blur 0.5",
                          // Resample stages, from windows of rows at their own sizes (the default kernel, the run's).
                          "crop 11,7,250x190 | grayscale", "resize 130x90 | sharpen", "resize 500x400 fit=contain background=white | blur 2",
-                         "blur 1 | resize 70x | crop 5,5,50x30 | negate"] {
+                         "blur 1 | resize 70x | crop 5,5,50x30 | negate",
+                         // Stages that survey the picture first, then stream as point stages.
+                         "normalize", "blur 2 | normalize lower=5% | sharpen", "normalize | resize 50% | normalize upper=90%"] {
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
             let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
@@ -74,6 +80,36 @@ import TestSupport
         }
     }
 
+    /// A stage that surveys the picture (`normalize`) streams from every input that hands out
+    /// rows: the survey sees the picture as the ordinary run's stage sees it (upright, color
+    /// managed, after the stages before), so the files are the same byte for byte. A file that
+    /// fails during the survey fails the run with the decoder's message and writes nothing.
+    @Test func aSurveyingStageStreamsFromEveryInput() throws {
+        let directory = try TemporaryDirectory()
+        let photo = try Self.photo(331, 207)
+        _ = try directory.write(photo, to: "in.jpg")
+        _ = try directory.write(Synthetic.withExifOrientation(photo, orientation: 6), to: "turned.jpg")
+        let picture = try Image.decode(photo)
+        _ = try directory.write(picture.encoded(as: .png), to: "in.png")
+        _ = try directory.write(picture.encoded(as: .tiff), to: "in.tif")
+        for input in ["in.jpg", "turned.jpg", "in.png", "in.tif"] {
+            for pipeline in ["normalize lower=3% upper=97%", "flip | normalize | blur 1"] {
+                let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.png"], in: directory.path)
+                #expect(explain.standardOutput.contains("read twice"), "\(input) \(pipeline): \(explain.standardOutput)")
+                let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.png"], in: directory.path)
+                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.png"], in: directory.path)
+                #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.png")))
+                #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.png")))) && !a.isEmpty, "\(input) \(pipeline)")
+            }
+        }
+        let big = try Self.photo(900, 700)
+        _ = try directory.write(Array(big.prefix(big.count * 6 / 10)), to: "cut.jpg")
+        let cut = try CommandRunner.run(["run", "-e", "normalize", "cut.jpg", "-o", "cut.png"], in: directory.path)
+        #expect(cut.status == 1 && cut.standardError.contains("cut.jpg: corrupt image"), "\(cut.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("cut.png")))
+    }
+
     /// A memory budget reserves what the run holds: a streamed run's rings of rows, not the
     /// whole pictures of the ordinary run. The same picture fits a budget streamed, and is
     /// refused it through a stage that needs the whole picture; `explain` says which and how much.
@@ -90,7 +126,7 @@ import TestSupport
             }
             return (bytes, streams)
         }
-        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | normalize")
+        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | rotate angle=30")
         #expect(streamed.streams && !whole.streams)
         // 3000x2000 RGB rows in a 16 MiB ring, libjpeg's coefficients for its Huffman tables
         // (18 MB), the libraries: far below two whole pictures and the encoder's copies.
@@ -98,12 +134,12 @@ import TestSupport
         let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(text.standardOutput.contains("at the peak, rows of the streamed run (what --max-memory reserves)"), "\(text.standardOutput)")
         // Not streamed: the stage that needs the whole picture is named.
-        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
-        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as normalize needs the whole picture"), "\(wholeText.standardOutput)")
+        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | rotate angle=30", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as rotate needs the whole picture"), "\(wholeText.standardOutput)")
         let budget = "\(Int(streamed.bytes) / 1_048_576 + 4)M"
         let fits = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1", "in.jpg", "-o", "a.jpg"], in: directory.path)
         #expect(fits.status == 0, "\(fits.standardError)")
-        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | normalize", "in.jpg", "-o", "b.jpg"], in: directory.path)
+        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | rotate angle=30", "in.jpg", "-o", "b.jpg"], in: directory.path)
         #expect(refused.status != 0 && refused.standardError.contains("needs about"), "\(refused.standardError)")
     }
 

@@ -29,7 +29,7 @@ extension Pipeline {
               let format = description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
               let levels = ScalingMode.$current.withValue(plan.scaling, operation: {
                   StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
-                                    reduction: Self.reduction(plan.decodeSize, description: description))
+                                    reduction: Self.reduction(plan.decodeSize, description: description), surveysAsPoints: true)
               }),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
@@ -90,8 +90,73 @@ extension Pipeline {
         case declined(Image)
     }
 
+    /// The streamed run. A stage that must survey the picture first (`SurveyingStage`) is given
+    /// a first streamed read of the stages before it, and the run goes on with the stage its
+    /// survey made, one survey at a time.
     func runStreamed(_ streamed: StreamedSave, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
-        let (save, destination, format, levels) = (streamed.save, streamed.destination, streamed.format, streamed.levels)
+        guard let index = transforms.firstIndex(where: \.awaitsSurvey) else {
+            return try streamRows(streamed.levels, storedSize: streamed.storedSize, into: .save(streamed), in: context, prepared: prepared)
+        }
+        let surveyed: any Transform
+        let surveying = transforms[index] as! any SurveyingStage
+        switch try survey(surveying, at: index, for: streamed, in: context, prepared: prepared) {
+        case let .surveyed(stage): surveyed = stage
+        case let .declined(decoded): return .declined(decoded)
+        }
+        var next = self
+        next.transforms[index] = surveyed
+        guard let streamed = next.streamingSave(in: context, prepared: prepared) else {
+            throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(surveyed.stageClass.description) (a bug in the stage)")
+        }
+        return try next.runStreamed(streamed, in: context, prepared: prepared)
+    }
+
+    /// What a survey came to: the stage it made, or the decode, when the picture turned out not
+    /// to suit streaming (the ordinary run then goes on with it).
+    enum SurveyOutcome {
+        case surveyed(any Transform)
+        case declined(Image)
+    }
+
+    /// Streams the input through the stages before `stage` (the `index`th) and lets it survey
+    /// every strip they make.
+    private func survey<S: SurveyingStage>(_ stage: S, at index: Int, for run: StreamedSave, in context: RunContext,
+                                           prepared: PreparedRun) throws -> SurveyOutcome {
+        let description = prepared.description
+        guard let levels = ScalingMode.$current.withValue(prepared.plan.scaling, operation: {
+            StripChain.levels(of: Array(transforms[..<index]), storedSize: run.storedSize, orientation: description.orientation,
+                              reduction: Self.reduction(prepared.plan.decodeSize, description: description))
+        }) else {
+            throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
+        }
+        var survey = stage.newSurvey()
+        let outcome = try streamRows(levels, storedSize: run.storedSize, into: .survey(stage: index + 1, run: run) { rows, position in
+            try survey.look(at: rows, at: position)
+        }, in: context, prepared: prepared)
+        switch outcome {
+        case .written: return .surveyed(try withLocation(stage: index + 1) { try stage.surveyed(by: survey) })
+        case let .declined(decoded): return .declined(decoded)
+        }
+    }
+
+    /// Where a streamed read's rows go: encoded into the run's file, or to a stage's survey
+    /// (`stage` is its place in the pipeline), strip by strip.
+    enum RowDestination {
+        case save(StreamedSave)
+        case survey(stage: Int, run: StreamedSave, (Image, StripPosition) throws -> Void)
+
+        /// The run's save, which a survey is the first read of.
+        var run: StreamedSave {
+            switch self {
+            case let .save(run), let .survey(_, run, _): run
+            }
+        }
+    }
+
+    /// Decodes the input on a thread of its own and puts its rows through `levels` into
+    /// `destination`: `.written` once they are all there (for a survey, with no file).
+    private func streamRows(_ levels: [StripChain.Level], storedSize: Size, into destination: RowDestination, in context: RunContext,
+                            prepared: PreparedRun) throws -> StreamedOutcome {
         let description = prepared.description
         let load = source as! Load // streamingSave's promise
         let path = try load.resolvedPath(in: context)
@@ -116,10 +181,11 @@ extension Pipeline {
         guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
         metadata.grayOnly = transforms.last.map(\.makesGray) ?? start.metadata.grayOnly
-        let saving = try? Image.savingPlan(for: metadata, as: format, options: save.options)
+        let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
         // The levels were worked out for the decode's size: a decoder that made another (which
-        // none should) leaves the work to the ordinary run.
-        guard start.channels == 3, start.size == streamed.storedSize, let saving, saving.target == metadata.iccProfile else {
+        // none should) leaves the work to the ordinary run, as does a save that converts profiles
+        // (a survey checks the run's save too, so as not to read a picture the run then declines).
+        guard start.channels == 3, start.size == storedSize, let saving, saving.target == metadata.iccProfile else {
             handoff.decline()
             return .declined(try decoded())
         }
@@ -132,8 +198,10 @@ extension Pipeline {
             _ = try decoded()
             throw ImageError(.corrupt, path: path, reason: "the decoder stopped before the first row")
         }
-        for warning in saving.warnings { context.warn("\(destination): \(warning)") }
-        if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
+        if case let .save(run) = destination { // a survey's read is the run's second
+            for warning in saving.warnings { context.warn("\(run.destination): \(warning)") }
+            if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
+        }
 
         let height = start.size.height, rowStride = start.rowStride
         var processed = 0
@@ -157,16 +225,42 @@ extension Pipeline {
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
                                located: { index, body in try self.withLocation(stage: index, body) })
         let output = chain.output, outputHeight = output.size.height, strip = chain.outputStrip
+        let throughDecodeRing = levels.count == 1
+        let streamed: StreamedSave
+        switch destination {
+        case let .save(run): streamed = run
+        case let .survey(index, _, look):
+            // The survey pulls the chain a strip at a time and looks at it there.
+            let looked = Result {
+                try withLocation(stage: index) {
+                    var end = 0
+                    while end < outputHeight {
+                        let made = try chain.rows(upTo: min(outputHeight, end + strip), releasingDecoded: false)
+                        guard made > end else { break } // the decode failed: its error is the one to give
+                        let first = output.pixels + (output.ringRows > 0 ? end % output.ringRows : end) * output.rowStride
+                        try look(Image.viewing(rows: first, size: Size(output.size.width, made - end), rowStride: output.rowStride),
+                                 StripPosition(top: end, pictureSize: output.size))
+                        if throughDecodeRing { handoff.release(rowsBefore: made) }
+                        end = made
+                    }
+                }
+            }
+            handoff.stopReading()
+            try finishedDecoding(decoded)
+            try looked.get()
+            try context.cancellation?.check(path: context.input)
+            return .written(RunResult(plan: prepared.plan, written: [], outputSize: output.size))
+        }
+        let (save, target, format) = (streamed.save, streamed.destination, streamed.format)
         // The chain runs ahead on a thread of its own while the encoder writes the rows before
         // (write-behind). With no level past the decode, its output ring is the decoder's, and
         // the encoder's progress is what lets the decoder go on.
-        let throughDecodeRing = levels.count == 1
         let writeBehind = WriteBehind(ringRows: throughDecodeRing ? 0 : output.ringRows,
                                       released: throughDecodeRing ? { handoff.release(rowsBefore: $0) } : nil)
         // The encoder writes the temporary file as rows come; it lands only once the decoder, every
         // stage and the encoder have finished well.
         let written = try withLocation(stage: transforms.count + 1) {
-            try save.store(at: destination, in: context) { file in
+            try save.store(at: target, in: context) { file in
                 // A thread of its own sees the run's scaling mode, limits and stop as this one does.
                 let (scaling, limits, stop) = (ScalingMode.current, LoadOptions.current, Cancellation.current)
                 let producer = !writesBehind ? nil : WorkerThread<Void>.started {
@@ -204,24 +298,29 @@ extension Pipeline {
                 writeBehind.stop()
                 let produced = Result { try producer?.join() }
                 handoff.stopReading()
-                // The decoder's failure first (the encoder only saw rows stop), unless it stopped
-                // only because the reader did; then a stage's, then the encoder's own.
-                do {
-                    _ = try decoded()
-                } catch let error as ImageError where error.kind == .interrupted && error.reason == RowHandoff.readerStopped {
-                    // A stage or the encoder failed, and says why below.
-                }
+                // The decoder's failure first (the encoder only saw rows stop), then a stage's,
+                // then the encoder's own.
+                try finishedDecoding(decoded)
                 if case let .failure(error) = produced { throw error }
                 if let pulled { throw pulled }
                 do { try encoded.get() } catch var error as ImageError {
-                    error.path = destination
+                    error.path = target
                     throw error
                 }
                 // As `Save.write` does: a run stopped meanwhile writes nothing.
-                try context.cancellation?.check(path: destination)
+                try context.cancellation?.check(path: target)
             }
         }
         return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: output.size)], outputSize: output.size))
+    }
+
+    /// Joins the decoder of a streamed read whose rows are no longer read, and throws its failure,
+    /// unless it stopped only because the reader did (a stage or the encoder failed, and says why).
+    private func finishedDecoding(_ decoded: () throws -> Image) throws {
+        do {
+            _ = try decoded()
+        } catch let error as ImageError where error.kind == .interrupted && error.reason == RowHandoff.readerStopped {
+        }
     }
 
     /// Whether the chain runs ahead on a thread of its own while the encoder writes: not when it

@@ -107,8 +107,11 @@ final class StripChain: @unchecked Sendable {
     /// The levels of `transforms` on a `size` input, when every one is point, area or resample,
     /// or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile cache);
     /// nil otherwise. A `reduction` is the decode's (`size` is then the reduced one): the first
-    /// stage must be a resample stage that works on such rows.
-    static func levels(of transforms: [any Transform], size: Size, reduction: DecodeReduction? = nil) -> [Level]? {
+    /// stage must be a resample stage that works on such rows. With `surveysAsPoints`, a
+    /// `SurveyingStage` whose surveyed stage is a point stage counts as that: the levels then
+    /// plan a run (its memory, whether it streams) but cannot run until each survey is made.
+    static func levels(of transforms: [any Transform], size: Size, reduction: DecodeReduction? = nil,
+                       surveysAsPoints: Bool = false) -> [Level]? {
         var levels = [Level(windowed: nil, points: [])]
         var size = size
         if let reduction {
@@ -116,7 +119,8 @@ final class StripChain: @unchecked Sendable {
                   (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
         }
         for (offset, stage) in transforms.enumerated() {
-            switch stage.stageClass {
+            let surveyed: StageClass? = surveysAsPoints && stage.awaitsSurvey && (stage as? any SurveyingStage)?.surveyedClass == .point ? .point : nil
+            switch surveyed ?? stage.stageClass {
             case .point:
                 let last = levels.removeLast()
                 levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn,
@@ -139,9 +143,10 @@ final class StripChain: @unchecked Sendable {
     /// The levels of `transforms` on a picture stored `size` that is first turned upright by
     /// `orientation` (an EXIF orientation, 1–8): a turning level before every stage, which the
     /// point stages that led the pipeline follow.
-    static func levels(of transforms: [any Transform], storedSize size: Size, orientation: Int, reduction: DecodeReduction? = nil) -> [Level]? {
+    static func levels(of transforms: [any Transform], storedSize size: Size, orientation: Int, reduction: DecodeReduction? = nil,
+                       surveysAsPoints: Bool = false) -> [Level]? {
         let turn = Dihedral(exifOrientation: orientation)
-        guard var levels = levels(of: transforms, size: turn.size(of: size), reduction: reduction) else { return nil }
+        guard var levels = levels(of: transforms, size: turn.size(of: size), reduction: reduction, surveysAsPoints: surveysAsPoints) else { return nil }
         guard turn != .identity else { return levels }
         let leading = levels[0].points
         levels[0] = Level(windowed: nil, points: [])

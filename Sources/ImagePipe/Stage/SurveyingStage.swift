@@ -1,0 +1,29 @@
+/// A stage that must see every pixel of its input before it can make any (normalize's
+/// histogram), and then works in strips. A streamed run reads such a picture twice: the first
+/// time only so that the stage looks at every strip of its input (its `Survey`), the second
+/// through the stage the survey made (`surveyed(by:)`), of `surveyedClass`. Memory stays that
+/// of strips; the price is a second decode, where a whole picture would hold the decode once.
+/// The ordinary run calls `apply(to:)` on the whole picture, which must give the same pixels as
+/// the surveyed stage does on strips (a promise tests hold).
+public protocol SurveyingStage: Transform {
+    associatedtype Survey: PixelSurvey
+    /// An empty survey, to see the rows from the top.
+    func newSurvey() -> Survey
+    /// The stage this one works as once `survey` has seen every row of its input.
+    func surveyed(by survey: Survey) throws -> any Transform
+    /// The class of the stage `surveyed(by:)` makes, known before any pixel is decoded: only
+    /// `point` streams so far (a run plans with it before the survey).
+    var surveyedClass: StageClass { get }
+}
+
+extension Transform {
+    /// Whether this is a `SurveyingStage` that has not surveyed yet: its class is still `whole`
+    /// (the stage its survey makes is not).
+    public var awaitsSurvey: Bool { self is any SurveyingStage && stageClass == .whole }
+}
+
+/// What a `SurveyingStage` gathers from the rows of its input, strip after strip, top to bottom.
+public protocol PixelSurvey {
+    /// Looks at `rows` (RGB), which lie at `position` in the picture.
+    mutating func look(at rows: Image, at position: StripPosition) throws
+}
