@@ -2,7 +2,7 @@ import ImagePipe
 
 /// The histogram of L* (CIE L*a*b* lightness) that `normalize` stretches by, counted strip by
 /// strip in a streamed run's first read (`PixelSurvey`) or over a whole picture at once.
-public struct LightnessHistogram: PixelSurvey {
+public struct LightnessHistogram: PixelSurvey, Equatable, Sendable {
     /// Bins of L* per unit.
     static let binsPerUnit = 10
     static let binCount = 100 * binsPerUnit

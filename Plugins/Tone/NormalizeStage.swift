@@ -39,31 +39,29 @@ public struct NormalizeStage: Transform, DeclaredStage, SurveyingStage {
         "L* from its \(NumberFormat.short(lower))% to its \(NumberFormat.short(upper))% percentile stretched to 0…100 (measured on the pixels)"
     }
 
-    /// The range measured by a streamed run's survey of the whole picture, once it has looked
-    /// (the stage is then a point stage); nil before, or when the survey saw no pixel.
-    var surveyedRange: LightnessRange?
-    var hasSurveyed = false
+    /// The histogram a streamed run's survey counted over the whole picture, once it has (the
+    /// stage is then a point stage); nil before.
+    var surveyed: LightnessHistogram?
 
-    public var stageClass: StageClass { hasSurveyed ? .point : .whole }
+    public var stageClass: StageClass { surveyed == nil ? .whole : .point }
     public var surveyedClass: StageClass { .point }
     public func newSurvey() -> LightnessHistogram { LightnessHistogram() }
 
     public func surveyed(by survey: LightnessHistogram) -> any Transform {
         var stage = self
-        stage.surveyedRange = survey.range(lower: lower, upper: upper)
-        stage.hasSurveyed = true
+        stage.surveyed = survey
         return stage
     }
 
     public func apply(to image: Image) throws -> Image {
         // An animation's frames all take the first frame's stretch, so that they keep their tones.
-        let range = hasSurveyed ? surveyedRange : FrameDecisions.decide { () -> [Float]? in
+        let histogram = surveyed ?? FrameDecisions.decide {
             var histogram = LightnessHistogram()
             histogram.count(image)
-            return histogram.range(lower: lower, upper: upper).map { [$0.low, $0.high] }
-        }.map { LightnessRange(low: $0[0], high: $0[1]) }
+            return histogram
+        }
         // One bin wide (one tone): nothing to stretch.
-        guard let range, range.high - range.low > 1.5 / Float(LightnessHistogram.binsPerUnit) else { return image }
+        guard let range = histogram.range(lower: lower, upper: upper), range.high - range.low > 1.5 / Float(LightnessHistogram.binsPerUnit) else { return image }
         let (low, gain) = (range.low, 100 / (range.high - range.low))
         return try image.mapColors(workPerPixel: 80) { rgb in
             let lab = CIELab.fromSRGB(rgb)

@@ -122,13 +122,8 @@ import TestSupport
         for i in start..<(start + 4096) { bytes[i] = UInt8(truncatingIfNeeded: i &* 131) }
         let damaged = try directory.write(bytes, to: "damaged.tif")
         for name in ["out.png", "out.tif", "out.jpg"] {
-            let output = directory.file(name)
-            let pipeline = Pipeline(transforms: [StripInvert()], sink: Save())
-            let context = RunContext(input: damaged, output: output)
-            #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)))
-            let error = try #require(throws: (any Error).self) { try pipeline.run(in: context) }
-            #expect("\(error)".contains("damaged.tif") && "\(error)".contains("strip"), "\(error)")
-            #expect(!FileManager.default.fileExists(atPath: output))
+            try DamagedInput.expectStreamedFailure(of: Pipeline(transforms: [StripInvert()], sink: Save()), input: damaged,
+                                                   output: directory.file(name), mentioning: ["damaged.tif", "strip"])
         }
     }
 
@@ -141,13 +136,8 @@ import TestSupport
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input)))
         let cut = try directory.write(Array(bytes.prefix(bytes.count * 6 / 10)), to: "cut.png")
         for name in ["out.png", "out.tif", "out.jpg"] {
-            let output = directory.file(name)
-            let pipeline = Pipeline(transforms: [StripInvert()], sink: Save())
-            let context = RunContext(input: cut, output: output)
-            #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)))
-            let error = try #require(throws: (any Error).self) { try pipeline.run(in: context) }
-            #expect("\(error)".contains("cut.png") && "\(error)".contains("of its 700 rows"), "\(error)")
-            #expect(!FileManager.default.fileExists(atPath: output))
+            try DamagedInput.expectStreamedFailure(of: Pipeline(transforms: [StripInvert()], sink: Save()), input: cut,
+                                                   output: directory.file(name), mentioning: ["cut.png", "of its 700 rows"])
         }
         let taken = Pipeline(source: Load(failOn: .none), transforms: [StripInvert()], sink: Save())
         let context = RunContext(input: cut, output: directory.file("taken.png"))
@@ -167,24 +157,13 @@ import TestSupport
         var generator = SeededGenerator(seed: 5)
         var failures = 0
         for round in 0..<24 {
-            var bytes = whole
-            if round % 3 == 0 {
-                bytes = Array(bytes.prefix(Int.random(in: 100..<bytes.count, using: &generator)))
-            } else {
-                for _ in 0..<(1 + round % 4) { bytes[Int.random(in: 100..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
-            }
+            let bytes = DamagedInput.bytes(whole, round: round, cutEvery: 3, flipsUpTo: 4, keep: 100, using: &generator)
             let input = try directory.write(bytes, to: "damaged.png")
             for failOn in FailOn.allCases {
                 let pipeline = Pipeline(source: Load(failOn: failOn), transforms: [StripInvert()], sink: Save())
                 let streamed = Result { try Self.output(of: pipeline, input: input, name: "out.png", streamed: true, in: directory) }
                 let ordinary = Result { try Self.output(of: pipeline, input: input, name: "out.png", streamed: false, in: directory) }
-                switch (streamed, ordinary) {
-                case let (.success(a), .success(b)): #expect(a == b, "round \(round), fail=\(failOn): different files")
-                case let (.failure(a), .failure(b)):
-                    #expect("\(a)" == "\(b)", "round \(round), fail=\(failOn)")
-                    failures += 1
-                default: Issue.record("round \(round), fail=\(failOn): streamed \(streamed), ordinary \(ordinary)")
-                }
+                if DamagedInput.expectSameEnding(streamed: streamed, ordinary: ordinary, "round \(round), fail=\(failOn)") { failures += 1 }
             }
         }
         #expect(failures > 20, "the damage is caught")

@@ -106,7 +106,7 @@ extension Pipeline {
         var next = self
         next.transforms[index] = surveyed
         guard let streamed = next.streamingSave(in: context, prepared: prepared) else {
-            throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(surveyed.stageClass.description) (a bug in the stage)")
+            throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(surveying.surveyedClass.description) (a bug in the stage)")
         }
         return try next.runStreamed(streamed, in: context, prepared: prepared)
     }

@@ -119,7 +119,7 @@ final class StripChain: @unchecked Sendable {
                   (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
         }
         for (offset, stage) in transforms.enumerated() {
-            let surveyed: StageClass? = surveysAsPoints && stage.awaitsSurvey && (stage as? any SurveyingStage)?.surveyedClass == .point ? .point : nil
+            let surveyed: StageClass? = surveysAsPoints && (stage as? any SurveyingStage)?.surveyedClass == .point ? .point : nil
             switch surveyed ?? stage.stageClass {
             case .point:
                 let last = levels.removeLast()

@@ -78,11 +78,8 @@ struct PNGDecodeSession {
     /// as a warning: the pixels are whole.
     func finishChunks() throws {
         let status = spng_decode_chunks(context)
-        guard status != 0 else { return }
-        if let failure = stream.failure { throw failure }
-        if options.refuses(.warning) {
-            throw ImageError(.corrupt, path: path, reason: "the PNG's chunks after its image data cannot be read: \(Self.message(status))")
-        }
+        guard status != 0, stream.failure != nil || options.refuses(.warning) else { return }
+        throw failure(status, "chunks after its image data")
     }
 
     /// Throws the failure `status` at `row` (nil: somewhere in an interlaced picture's passes)

@@ -39,14 +39,23 @@ enum PNGDecoder {
             || header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
         let layout = PNGRowLayout(width: size.width, sixteen: header.bit_depth == 16, alpha: alpha)
         let interlaced = header.interlace_method != 0
-        var metadata = ImageMetadata()
-        metadata.grayOnly = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && !alpha
-        metadata.orientationApplied = options.applyOrientation && orientation != 1
+        let turn = options.applyOrientation ? orientation : 1
+        // The metadata chunks the stream has passed so far, and what IHDR says.
+        func metadata() -> ImageMetadata {
+            var metadata = stream.scanner.metadata
+            metadata.grayOnly = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && !alpha
+            metadata.orientationApplied = turn != 1
+            return metadata
+        }
+        // The picture turned upright and color managed with every metadata chunk of the file.
+        func finished(_ decoded: Image) throws -> Image {
+            try Image.colorManaged(decoded.orientedByExif(turn), metadata: metadata(), options: options, path: path)
+        }
 
         if interlaced {
             let decoded = try decoder.decodeWhole(size: size, layout: layout)
             try decoder.finishChunks()
-            return try finished(decoded, metadata: metadata, stream: stream, orientation: orientation, options: options, path: path)
+            return try finished(decoded)
         }
         let started = spng_decode_image(context, nil, 0, layout.format, layout.flags | Int32(SPNG_DECODE_PROGRESSIVE.rawValue))
         if started != 0 {
@@ -54,20 +63,17 @@ enum PNGDecoder {
             guard stream.reachedEnd else { throw decoder.failure(started, "chunks before the image data") }
             try decoder.judge(started, row: 0, of: size.height)
             let black = try Image.filled(Color(red: 0, green: 0, blue: 0, alpha: 255), size: size, hasAlpha: alpha)
-            return try finished(black, metadata: metadata, stream: stream, orientation: orientation, options: options, path: path)
+            return try finished(black)
         }
         if let handoff {
             // The chunks before the image data are read: the profile, EXIF and XMP are known.
-            var known = stream.scanner.metadata
-            known.grayOnly = metadata.grayOnly
-            known.orientationApplied = metadata.orientationApplied
-            if let ring = try streamRows(decoder, size: size, layout: layout, metadata: known, to: handoff) { return ring }
+            if let ring = try streamRows(decoder, size: size, layout: layout, metadata: metadata(), to: handoff) { return ring }
         }
         let decoded = try Image.make(size: size, hasAlpha: alpha) { writer in
             try decoder.decodeRows(size: size, layout: layout, row: { writer.base + $0 * writer.rowStride }, decoded: { _ in })
         }
         try decoder.finishChunks()
-        return try finished(decoded, metadata: metadata, stream: stream, orientation: orientation, options: options, path: path)
+        return try finished(decoded)
     }
 
     /// Says what the picture is to a streamed run's reader and decodes into the ring it asks
@@ -92,16 +98,5 @@ enum PNGDecoder {
                 throw error
             }
         }
-    }
-
-    /// The chunks after the image data read (their damage is judged there), then the picture
-    /// turned upright and color managed with every metadata chunk the file holds.
-    private static func finished(_ decoded: Image, metadata known: ImageMetadata, stream: PNGStream, orientation: Int,
-                                 options: LoadOptions, path: String?) throws -> Image {
-        var metadata = stream.scanner.metadata
-        metadata.grayOnly = known.grayOnly
-        metadata.orientationApplied = known.orientationApplied
-        return try Image.colorManaged(decoded.orientedByExif(metadata.orientationApplied ? orientation : 1), metadata: metadata,
-                                      options: options, path: path)
     }
 }
