@@ -93,11 +93,11 @@ import TestSupport
     }
 
     /// An animated WebP whose first frame holds a chunk that is no image (a VP8X saying
-    /// "animation": gdk-pixbuf's loader then asserted on a missing animation iterator) is
-    /// refused before the loader runs.
+    /// "animation", on which a decoder of the frame as a still picture asserted) is refused
+    /// before libwebp sees the frame.
     @Test func aWebPFrameWithoutImageDataIsRefusedFirst() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/webp-frame-holding-vp8x.webp")))
-        let error = try #require(throws: ImageError.self) { try ImageHeader.read(bytes: bytes) }
+        let error = try #require(throws: ImageError.self) { try Image.decode(bytes) }
         #expect(error.description.contains("an animated WebP whose first frame holds no image data"), "\(error)")
     }
 

@@ -110,6 +110,51 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.file("cut.png")))
     }
 
+    /// A WebP keeps its EXIF (and here its profile's neighbour, XMP) after the image data: the
+    /// chunk walk finds them before the first row, so a streamed WebP is turned, color managed
+    /// and carries its metadata as in the ordinary run, byte for byte.
+    @Test func aWebPStreamsTurnedAndColorManaged() throws {
+        let directory = try TemporaryDirectory()
+        let p3 = try directory.write(ColorReference.displayP3(), to: "p3.icc")
+        _ = try directory.write(Self.photo(331, 207), to: "in.jpg")
+        try ColorReference.python("""
+            from PIL import Image
+            im = Image.open('\(directory.file("in.jpg"))')
+            exif = Image.Exif()
+            exif[0x0112] = 6
+            im.save('\(directory.file("in.webp"))', quality=90, exif=exif.tobytes(), icc_profile=open('\(p3)', 'rb').read(),
+                    xmp=b'<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>')
+            data = open('\(directory.file("in.webp"))', 'rb').read()
+            assert data.index(b'VP8 ') < data.index(b'EXIF') < data.index(b'XMP '), 'the metadata lies after the image data'
+            """)
+        for output in ["out.png", "out.jpg", "out.tif"] {
+            let pipeline = "gamma 1.2 | blur 1"
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.webp", "-o", output], in: directory.path)
+            #expect(explain.standardOutput.contains("streamed: 32 rows at a time") && explain.standardOutput.contains("207x331"),
+                    "\(explain.standardOutput)")
+            let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.webp", "-o", "streamed-" + output], in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.webp", "-o", "ordinary-" + output], in: directory.path)
+            #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+            let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-" + output)))
+            #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary-" + output)))) && !a.isEmpty, "\(output)")
+            #expect(try Image.load(path: directory.file("streamed-" + output)).size == Size(207, 331), "turned by its EXIF")
+        }
+        // Converted from P3 (its green is far outside sRGB): the same WebP without its profile
+        // comes out otherwise.
+        try ColorReference.python("""
+            from PIL import Image
+            im = Image.open('\(directory.file("in.jpg"))')
+            im.save('\(directory.file("plain.webp"))', quality=90)
+            """)
+        _ = try CommandRunner.run(["run", "-e", "load auto-orient=false | gamma 1.2 | blur 1", "plain.webp", "-o", "plain.png"], in: directory.path)
+        _ = try CommandRunner.run(["run", "-e", "load auto-orient=false | gamma 1.2 | blur 1", "in.webp", "-o", "managed.png"], in: directory.path)
+        let plain = try Image.load(path: directory.file("plain.png")), managed = try Image.load(path: directory.file("managed.png"))
+        // At x 10, y 200 (red 10, green 194, blue 200): a cyan P3 holds and sRGB does not, its
+        // red clipped to 0.
+        let a = plain.pixel(x: 10, y: 200), b = managed.pixel(x: 10, y: 200)
+        #expect(plain.size == managed.size && a.red > 8 && b.red == 0, "\(a) without the profile, \(b) with it")
+    }
+
     /// A memory budget reserves what the run holds: a streamed run's rings of rows, not the
     /// whole pictures of the ordinary run. The same picture fits a budget streamed, and is
     /// refused it through a stage that needs the whole picture; `explain` says which and how much.

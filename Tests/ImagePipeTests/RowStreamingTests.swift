@@ -3,12 +3,12 @@ import Testing
 @testable import ImagePipe
 import TestSupport
 
-/// The streamed run for every decoder that hands out rows (`RowSource`: JPEG, PNG, TIFF) into every
+/// The streamed run for every decoder that hands out rows (`RowSource`: JPEG, PNG, TIFF, WebP) into every
 /// encoder that takes them (`RowEncoding`: JPEG, TIFF, PNG): the same bytes as the ordinary
 /// run, in strips, and only where the codec registry says.
 @Suite(.timeLimit(.minutes(10))) struct RowStreamingTests {
     /// Inputs, each `size` with detail in every row: a JPEG, TIFFs in strips, in tiles and gray,
-    /// and PNGs in color and gray.
+    /// PNGs in color and gray, and WebPs lossy and lossless.
     static func inputs(_ size: Size, in directory: TemporaryDirectory) throws -> [String] {
         let picture = try Synthetic.image(size.width, size.height) { x, y in
             Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * y) % 251), blue: UInt8((y * 5 + x / 3) % 256))
@@ -20,6 +20,8 @@ import TestSupport
             try directory.write(Self.grayOnly(picture).encoded(as: .tiff, options: SaveOptions(tiffCompression: .lzw)), to: "gray.tif"),
             try directory.write(picture.encoded(as: .png), to: "in.png"),
             try directory.write(Self.grayOnly(picture).encoded(as: .png), to: "gray.png"),
+            try directory.write(picture.encoded(as: .webp, options: SaveOptions(quality: 90)), to: "lossy.webp"),
+            try directory.write(picture.encoded(as: .webp, options: SaveOptions(lossless: true)), to: "lossless.webp"),
         ]
     }
 
@@ -127,17 +129,18 @@ import TestSupport
         }
     }
 
-    /// A PNG cut in its image data fails as the ordinary run does, naming the file and the rows
-    /// it held, and leaves no output; with `load fail=none` the rows it holds are written, and
-    /// the rest are black.
-    @Test func aCutPNGFailsAndWritesNothing() throws {
+    /// A PNG or WebP cut in its image data fails as the ordinary run does, naming the file and
+    /// the rows it held, and leaves no output; with `load fail=none` the rows it holds are
+    /// written, and the rest are black.
+    @Test(arguments: [(4, "png"), (6, "webp"), (7, "webp")])
+    func aCutFileFailsAndWritesNothing(input index: Int, suffix: String) throws {
         let directory = try TemporaryDirectory()
-        let input = try Self.inputs(Size(9000, 700), in: directory)[4]
+        let input = try Self.inputs(Size(9000, 700), in: directory)[index]
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input)))
-        let cut = try directory.write(Array(bytes.prefix(bytes.count * 6 / 10)), to: "cut.png")
+        let cut = try directory.write(Array(bytes.prefix(bytes.count * 6 / 10)), to: "cut.\(suffix)")
         for name in ["out.png", "out.tif", "out.jpg"] {
             try DamagedInput.expectStreamedFailure(of: Pipeline(transforms: [StripInvert()], sink: Save()), input: cut,
-                                                   output: directory.file(name), mentioning: ["cut.png", "of its 700 rows"])
+                                                   output: directory.file(name), mentioning: ["cut.\(suffix)", "of its 700 rows"])
         }
         let taken = Pipeline(source: Load(failOn: .none), transforms: [StripInvert()], sink: Save())
         let context = RunContext(input: cut, output: directory.file("taken.png"))
@@ -149,21 +152,22 @@ import TestSupport
         #expect(result.pixel(x: 17, y: 699) == Color(red: 255, green: 255, blue: 255), "a missing row, black, inverted")
     }
 
-    /// Damaged PNGs through both runs: the streamed one fails exactly when the ordinary one does,
-    /// with the same message, and otherwise writes the same bytes, at every `fail=` level.
-    @Test func damagedPNGsEndAsInTheOrdinaryRun() throws {
+    /// Damaged PNGs and WebPs through both runs: the streamed one fails exactly when the ordinary
+    /// one does, with the same message, and otherwise writes the same bytes, at every `fail=` level.
+    @Test(arguments: [(4, "png"), (6, "webp"), (7, "webp")])
+    func damagedFilesEndAsInTheOrdinaryRun(input index: Int, suffix: String) throws {
         let directory = try TemporaryDirectory()
-        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: Self.inputs(Size(240, 203), in: directory)[4])))
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: Self.inputs(Size(240, 203), in: directory)[index])))
         var generator = SeededGenerator(seed: 5)
         var failures = 0
         for round in 0..<24 {
             let bytes = DamagedInput.bytes(whole, round: round, cutEvery: 3, flipsUpTo: 4, keep: 100, using: &generator)
-            let input = try directory.write(bytes, to: "damaged.png")
+            let input = try directory.write(bytes, to: "damaged.\(suffix)")
             for failOn in FailOn.allCases {
                 let pipeline = Pipeline(source: Load(failOn: failOn), transforms: [StripInvert()], sink: Save())
                 let streamed = Result { try Self.output(of: pipeline, input: input, name: "out.png", streamed: true, in: directory) }
                 let ordinary = Result { try Self.output(of: pipeline, input: input, name: "out.png", streamed: false, in: directory) }
-                if DamagedInput.expectSameEnding(streamed: streamed, ordinary: ordinary, "round \(round), fail=\(failOn)") { failures += 1 }
+                if DamagedInput.expectSameEnding(streamed: streamed, ordinary: ordinary, "\(suffix) round \(round), fail=\(failOn)") { failures += 1 }
             }
         }
         #expect(failures > 20, "the damage is caught")

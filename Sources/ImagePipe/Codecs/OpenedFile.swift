@@ -74,18 +74,20 @@ public final class OpenedFile: Sendable {
     }
 
     /// The file's first `count` bytes (fewer when it is shorter).
-    func prefix(_ count: Int) throws -> [UInt8] { try bytes(count: count, at: 0) }
+    func prefix(_ count: Int) throws(ImageError) -> [UInt8] { try bytes(count: count, at: 0) }
 
     /// At most `count` bytes from `offset` (fewer at the end, none past it).
-    func bytes(count: Int, at offset: Int) throws -> [UInt8] {
+    func bytes(count: Int, at offset: Int) throws(ImageError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let got = try bytes.withUnsafeMutableBytes { try read(into: $0.baseAddress!, count: count, at: offset) }
-        bytes.removeLast(count - got)
+        let read = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(ImageError) in try self.read(into: buffer.baseAddress!, count: count, at: offset) }
+        }
+        bytes.removeLast(count - (try read.get()))
         return bytes
     }
 
     /// At most `count` bytes from `offset`: fewer at the end, none past it.
-    private func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
+    private func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws(ImageError) -> Int {
         while true {
             let got = pread(descriptor, buffer, count, off_t(offset))
             if got >= 0 { return got }

@@ -19,6 +19,9 @@ final class RowHandoff: @unchecked Sendable {
         let metadata: ImageMetadata
         /// Rows the decoder writes at once (a strip or a row of tiles): the ring holds them besides what the reader keeps.
         var bandRows = 1
+
+        /// The stride of an RGB row `width` pixels wide in the ring: gdk-pixbuf's, whole 4-byte words.
+        static func rowStride(width: Int) -> Int { (width * 3 + 3) / 4 * 4 }
     }
 
     private let monitor = Monitor()

@@ -1,5 +1,6 @@
 /// A decoder that hands a streamed run its rows as it makes them (`RowHandoff`): libjpeg's,
-/// libspng's row by row, and libtiff's strip by strip. `Codec.rowsInOrder` says which formats have one.
+/// libspng's row by row, libtiff's strip by strip, and
+/// libwebp's as its incremental decoder finishes them. `Codec.rowsInOrder` says which formats have one.
 struct RowSource: Sendable {
     /// Runs on the decoder's thread, telling `handoff` of the picture and its rows. Returns what
     /// held the rows, or, when the reader declined them (or the file turned out not to stream:
@@ -20,6 +21,9 @@ struct RowSource: Sendable {
             return RowSource { handoff in
                 try PNGDecoder.decode(.file(file), orientation: header.orientation, options: options, path: path, handoff: handoff)
             }
+        case .webp:
+            guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }
+            return RowSource { handoff in try WebPDecoder.decode(.file(file), options: options, path: path, handoff: handoff) }
         case .tiff:
             guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }
             return RowSource { handoff in try TIFFDecoder.decodeRows(.file(file), options: options, path: path, handoff: handoff) }

@@ -8,7 +8,7 @@ import Glibc
 /// loader's (`PixbufDecoder.finish`).
 enum ExifOrientation {
     /// The orientation of a picture held in memory (or the start of one): TIFF's tag, a PNG's
-    /// eXIf chunk before its image data, a WebP's EXIF chunk; 1 for the others. A JPEG's comes
+    /// eXIf chunk before its image data; 1 for the others. A JPEG's comes
     /// with its header (`JPEGHeader`).
     static func parse(_ bytes: [UInt8], format: SourceFormat) -> Int {
         switch format {
@@ -16,11 +16,15 @@ enum ExifOrientation {
         case .png:
             guard let chunk = pngChunks(bytes).first(where: { $0.type == "eXIf" }) else { return 1 }
             return parseExifBlock(bytes, chunk.data)
-        case .webp:
-            guard let chunk = webpChunks(bytes).first(where: { $0.type == "EXIF" }) else { return 1 }
-            return parseExifBlock(bytes, chunk.data)
         default: return 1
         }
+    }
+
+    /// The orientation in a block of TIFF-structured EXIF (a PNG's eXIf, a WebP's EXIF chunk,
+    /// as `ImageMetadata.exif` holds it); 1 without one.
+    static func parse(exif: [UInt8]?) -> Int {
+        guard let exif else { return 1 }
+        return parseExifBlock(exif, 0..<exif.count)
     }
 
     /// TIFF-structured EXIF in `range` of `bytes`, with or without the "Exif\0\0" that some
@@ -42,20 +46,6 @@ enum ExifOrientation {
             guard type != "IDAT", type != "IEND", length <= bytes.count - start else { break }
             chunks.append((type, start..<start + length))
             offset = start + length + 4
-        }
-        return chunks
-    }
-
-    /// A WebP's RIFF chunks after the header, as far as `bytes` holds them.
-    static func webpChunks(_ bytes: [UInt8]) -> [(type: String, data: Range<Int>)] {
-        var chunks: [(type: String, data: Range<Int>)] = []
-        var offset = 12
-        while offset + 8 <= bytes.count {
-            let length = bytes[offset + 4..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
-            let start = offset + 8
-            guard length <= bytes.count - start else { break }
-            chunks.append((String(decoding: bytes[offset..<offset + 4], as: UTF8.self), start..<start + length))
-            offset = start + length + (length & 1)
         }
         return chunks
     }

@@ -19,6 +19,7 @@ extension Image {
         }
         if format == .tiff { return try TIFFDecoder.decode(.file(file), options: options, path: path) }
         if format == .png { return try PNGDecoder.decode(.file(file), orientation: header.orientation, options: options, path: path) }
+        if format == .webp { return try WebPDecoder.decode(.file(file), options: options, path: path) }
         // A decoder that reads from memory gets the whole file (`Codec.wholeFile`): an animation
         // is cut to its first frame there (a GIF's LZW codes are checked), libheif reads a HEIF
         // container, libwebp a WebP; an opt-in format goes to its own process.
@@ -53,6 +54,7 @@ extension Image {
         if format == .png {
             return try PNGDecoder.decode(.bytes(contiguous), orientation: ExifOrientation.parse(contiguous, format: .png), options: options, path: path)
         }
+        if format == .webp { return try WebPDecoder.decode(.bytes(contiguous), options: options, path: path) }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
         }
@@ -65,18 +67,9 @@ extension Image {
                                      options: options, path: path)
         }
         if format == .jpeg { return try StrictJPEG.decode(contiguous, options: options, path: path) }
-        let decoded: Image
-        if format == .webp, options.failOnDamage {
-            decoded = try StrictWebP.decode(frame.bytes, options: options, path: path)
-        } else {
-            let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: ExifOrientation.parse(frame.bytes, format: format))
-            _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
-            decoded = try decoder.finish()
-        }
-        guard let placement = frame.webpPlacement else { return decoded }
-        try ImageHeader(storedSize: placement.canvas, format: format.loaderName).checkPixels(limit: options.maxPixels, path: path)
-        return try Image.canvas(size: placement.canvas, background: Color(red: 0, green: 0, blue: 0, alpha: 0), placing: decoded,
-                                at: (placement.x, placement.y)).withMetadata(decoded.metadata)
+        let decoder = try PixbufDecoder(format: format, options: options, path: path, orientation: ExifOrientation.parse(frame.bytes, format: format))
+        _ = try frame.bytes.withUnsafeBytes { try decoder.write($0) }
+        return try decoder.finish()
     }
 
     /// A GIF's first frame, decoded by giflib and composed on the canvas its header gave, as the
@@ -87,17 +80,5 @@ extension Image {
         let decoder = try GIFFrameDecoder(input: input, canvas: header.storedSize, failOnDamage: options.failOnDamage, path: path)
         guard let frame = try decoder.next() else { throw ImageError(.corrupt, path: path, reason: "the GIF holds no frame") }
         return frame.image
-    }
-
-    /// A picture decoded from `bytes` (a file of `format` held whole) by a library that reads no
-    /// metadata, finished as every decode is: its profile, EXIF and XMP, turned by its EXIF
-    /// orientation (as libvips' autorotate and Pillow's exif_transpose do), color managed.
-    static func finished(_ raw: Image, from bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
-        var scanner = MetadataScanner(format: format)!
-        bytes.withUnsafeBytes { scanner.scan($0) }
-        var metadata = scanner.metadata
-        let orientation = options.applyOrientation ? ExifOrientation.parse(bytes, format: format) : 1
-        metadata.orientationApplied = orientation != 1
-        return try colorManaged(raw.orientedByExif(orientation), metadata: metadata, options: options, path: path)
     }
 }

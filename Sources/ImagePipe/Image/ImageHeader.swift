@@ -110,8 +110,8 @@ public struct ImageHeader: Hashable, Sendable {
                     whole = [] // the first bytes alone: see below
                 } else if identified == .gif && !options.isolates(identified) {
                     gif = GIFFrameCounter()
-                } else if identified == .tiff, file != nil {
-                    return false // libtiff reads the file where it needs to
+                } else if identified == .tiff || identified == .webp, file != nil {
+                    return false // libtiff reads the file where it needs to; a WebP's chunks are walked
                 } else if !Codec.of(identified).wholeFile && identified != .tiff {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
@@ -143,6 +143,7 @@ public struct ImageHeader: Hashable, Sendable {
         if let jpeg { return try jpeg.finished().imageHeader }
         if let gif { return try gif.header(path: path) }
         if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }
+        if format == .webp, let file { return try WebPDecoder.header(of: .file(file), path: path) }
         guard let decoder else {
             return try PixbufDecoder.header(of: whole, options: options, path: path)
         }

@@ -139,6 +139,7 @@ final class PixbufDecoder {
             return header
         }
         if format == .gif { return try GIFFrameCounter.header(of: bytes, path: path) }
+        if format == .webp { return try WebPDecoder.header(of: .bytes(bytes), path: path) }
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0

@@ -2,16 +2,12 @@
 /// truncated file as a partly grey picture without an error. (JPEG is decoded by libjpeg
 /// directly, whose warnings are errors: `StrictJPEG`.)
 ///
-/// - PNG: the `IEND` chunk within the last bytes of the data.
-/// - WebP: as many bytes as the RIFF header says the file holds.
 /// - BMP: the pixel data's end, from the header's offset, row size and height (uncompressed),
 ///   or its stated data size (run-length encoded): the loader fills what is missing with black.
 /// - PNM (binary P4, P5, P6): the header's size and sample depth call for so many bytes.
 /// - QuickTime image: the atoms whose headers lie in the first bytes, each as long as it says.
 struct TruncationCheck {
-    private var tail: [UInt8] = []
-    private static let tailLength = 64
-    /// The first bytes (the headers WebP and BMP state their length in), and how many there were.
+    /// The first bytes (the headers BMP and PNM state their length in), and how many there were.
     private var head: [UInt8] = []
     private var total = 0
     private static let headLength = 512 // a PNM header's comments may run long
@@ -20,21 +16,12 @@ struct TruncationCheck {
         guard chunk.count > 0 else { return }
         if head.count < Self.headLength { head += chunk.prefix(Self.headLength - head.count) }
         total += chunk.count
-        tail = Array((tail + chunk.suffix(Self.tailLength)).suffix(Self.tailLength))
     }
 
     /// Why data in the named gdk-pixbuf format looks truncated, or nil when it looks whole (or
     /// the format is not checked).
     func truncation(format: String?) -> String? {
         switch format {
-        case "png":
-            let iend = Array("IEND".utf8)
-            let found = tail.count >= 4 && (0...(tail.count - 4)).contains { Array(tail[$0..<$0 + 4]) == iend }
-            return found ? nil : "the PNG data is truncated (no IEND chunk at the end)"
-        case "webp":
-            guard head.count >= 12 else { return "the WebP data is truncated (no whole RIFF header)" }
-            let declared = littleEndian(4, 4) + 8
-            return total < declared ? "the WebP data is truncated (\(total) of the \(declared) bytes its header states)" : nil
         case "bmp":
             guard let needed = bmpLength else { return nil }
             return total < needed ? "the BMP data is truncated (\(total) of the \(needed) bytes its header states)" : nil

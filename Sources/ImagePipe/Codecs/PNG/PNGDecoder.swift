@@ -12,7 +12,7 @@ enum PNGDecoder {
     /// The picture, turned upright by `orientation` and color managed; or, with a `handoff` that
     /// takes rows, the ring of rows a streamed run read (the whole picture when it declined).
     /// An interlaced PNG never hands out rows: its passes fill the picture out of order.
-    static func decode(_ input: PNGStream.Input, orientation: Int, options: LoadOptions, path: String?,
+    static func decode(_ input: EncodedInput, orientation: Int, options: LoadOptions, path: String?,
                        handoff: RowHandoff? = nil) throws -> Image {
         let stream = PNGStream(input, options: options, path: path)
         // The Adler-32 of the image data is checked only where damaged data is refused.
@@ -80,7 +80,7 @@ enum PNGDecoder {
     /// for; nil when the reader declined the rows (nothing is decoded yet).
     private static func streamRows(_ decoder: PNGDecodeSession, size: Size, layout: PNGRowLayout, metadata: ImageMetadata,
                                    to handoff: RowHandoff) throws -> Image? {
-        let rowStride = (size.width * 3 + 3) / 4 * 4 // gdk-pixbuf's: rows of whole 4-byte words
+        let rowStride = RowHandoff.Start.rowStride(width: size.width)
         let ring = handoff.started(RowHandoff.Start(size: size, rowStride: rowStride, channels: layout.channels, metadata: metadata))
         guard !handoff.declined else { return nil }
         let path = decoder.path

@@ -5,12 +5,7 @@ import CSpng
 /// takes also passes the metadata scanner, so the profile, EXIF and XMP chunks are known without
 /// a second read.
 final class PNGStream {
-    enum Input {
-        case file(OpenedFile)
-        case bytes([UInt8])
-    }
-
-    private let input: Input
+    private let input: EncodedInput
     private let options: LoadOptions
     private let path: String?
     private var buffer: [UInt8] = []
@@ -24,7 +19,7 @@ final class PNGStream {
     /// libspng asked for bytes past the file's end: the file is cut short.
     private(set) var reachedEnd = false
 
-    init(_ input: Input, options: LoadOptions, path: String?) {
+    init(_ input: EncodedInput, options: LoadOptions, path: String?) {
         self.input = input
         self.options = options
         self.path = path
@@ -48,11 +43,8 @@ final class PNGStream {
                         reachedEnd = true
                         return SPNG_IO_EOF.rawValue
                     }
-                } catch let error as ImageError {
-                    failure = error
-                    return SPNG_IO_ERROR.rawValue
                 } catch {
-                    failure = ImageError(.unreadable, path: path, reason: "\(error)")
+                    failure = error
                     return SPNG_IO_ERROR.rawValue
                 }
             }
@@ -69,15 +61,14 @@ final class PNGStream {
     }
 
     /// The next bytes of the input into the buffer; false at its end.
-    private func refill() throws -> Bool {
+    private func refill() throws(ImageError) -> Bool {
         try options.checkDeadline(path: path)
         bufferOffset += buffer.count
         taken = 0
-        switch input {
-        case let .bytes(bytes):
+        if case let .bytes(bytes) = input {
             buffer = bufferOffset == 0 ? bytes : [] // the whole input is one buffer
-        case let .file(file):
-            buffer = try file.bytes(count: 1 << 16, at: bufferOffset)
+        } else {
+            buffer = try input.bytes(count: 1 << 16, at: bufferOffset)
         }
         return !buffer.isEmpty
     }

@@ -8,19 +8,12 @@ import CTiffCodec
 /// through the RGBA interface in storage order. The picture is then turned by its orientation tag
 /// and color managed as every decode is. Only the first directory is read.
 enum TIFFDecoder {
-    /// Where libtiff reads a TIFF from: data in memory, or a file it reads where it needs to, so
-    /// that the header read takes only the directory, wherever it lies.
-    enum Input {
-        case bytes([UInt8])
-        case file(OpenedFile)
-    }
-
     /// The header of TIFF data: the first directory's size and orientation.
     static func header(of bytes: [UInt8], path: String?) throws -> ImageHeader {
         try header(of: .bytes(bytes), path: path)
     }
 
-    static func header(of input: Input, path: String?) throws -> ImageHeader {
+    static func header(of input: EncodedInput, path: String?) throws -> ImageHeader {
         try withReader(input, options: LoadOptions(), path: path) { reader in
             let fields = try readFields(reader, path: path)
             return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
@@ -38,7 +31,7 @@ enum TIFFDecoder {
 
     /// Decodes the first directory of TIFF data to 8-bit RGB or RGBA: turned by its orientation
     /// tag when `options.applyOrientation`, its profile and XMP kept, color managed.
-    static func decode(_ input: Input, options: LoadOptions, path: String?) throws -> Image {
+    static func decode(_ input: EncodedInput, options: LoadOptions, path: String?) throws -> Image {
         try withReader(input, options: options, path: path) { reader in try decode(reader, options: options, path: path, handoff: nil) }
     }
 
@@ -47,7 +40,7 @@ enum TIFFDecoder {
     /// tiles at a time (the reader turns them upright and color manages them), and returns the
     /// ring that held them. Any other file, or one whose rows the reader declines, is decoded as `decode` does,
     /// and that picture is returned.
-    static func decodeRows(_ input: Input, options: LoadOptions, path: String?, handoff: RowHandoff) throws -> Image {
+    static func decodeRows(_ input: EncodedInput, options: LoadOptions, path: String?, handoff: RowHandoff) throws -> Image {
         try withReader(input, options: options, path: path) { reader in try decode(reader, options: options, path: path, handoff: handoff) }
     }
 
@@ -94,7 +87,7 @@ enum TIFFDecoder {
     /// Returns the ring's picture; nil when the reader declined the rows (nothing is decoded yet).
     private static func streamRows(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, metadata: ImageMetadata,
                                    to handoff: RowHandoff, options: LoadOptions, path: String?) throws -> Image? {
-        let rowStride = (size.width * 3 + 3) / 4 * 4 // gdk-pixbuf's: rows of whole 4-byte words
+        let rowStride = RowHandoff.Start.rowStride(width: size.width)
         let band = layout.chunkSize(of: size).height
         let ring = handoff.started(RowHandoff.Start(size: size, rowStride: rowStride, channels: 3, metadata: metadata, bandRows: band))
         guard !handoff.declined else { return nil }
@@ -126,7 +119,7 @@ enum TIFFDecoder {
     /// Opens `input` with libtiff for the length of `body`. No single allocation of libtiff's
     /// may be larger than 8 bytes for each pixel the limit allows (a 16-bit RGBA strip of the
     /// largest picture), at least 64 MiB: a directory that claims more is refused by libtiff.
-    private static func withReader<T>(_ input: Input, options: LoadOptions, path: String?,
+    private static func withReader<T>(_ input: EncodedInput, options: LoadOptions, path: String?,
                                       _ body: (OpaquePointer) throws -> T) throws -> T {
         let cap = options.maxPixels.map { Int64(max(64 << 20, min($0, Int.max / 8) * 8)) } ?? 0
         func run(_ open: (inout imagepipe_tiff_messages) -> OpaquePointer?) throws -> T {
