@@ -3,7 +3,7 @@
 # else they say what to install).
 
 SWIFT ?= swift
-PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev zlib1g-dev webp-pixbuf-loader libsoup-3.0-dev \
+PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev zlib1g-dev libsoup-3.0-dev \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core \
   liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev libtiff-dev
 # libtiff-dev: TIFF read and written through libtiff directly (gdk-pixbuf's loader gave every TIFF alpha and cut 16 bits to 8).

@@ -25,7 +25,6 @@ Version: $version
 Architecture: $arch
 Maintainer: ImagePipe developers <dev@imagepipe.invalid>
 Depends: $depends
-Recommends: webp-pixbuf-loader
 Section: graphics
 Priority: optional
 Description: image pipelines over gdk-pixbuf

@@ -114,7 +114,7 @@ import TestSupport
     @Test func inABatchTheGoodFilesStillComeOut() throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
-        let corpus = try Self.corpus().filter { !$0.0.hasSuffix(".avif") } // .avif is not a picture extension gdk-pixbuf reads
+        let corpus = try Self.corpus()
         for (name, bytes) in corpus { _ = try directory.write(bytes, to: "in/" + name) }
         try FileManager.default.copyItem(atPath: Self.photo, toPath: directory.file("in/good.jpg"))
         let result = try CommandRunner.run(["run", "-e", "fit 64x64 | save {name}.png", "in", "--out-dir", "out", "-q"], in: directory.path)

@@ -27,6 +27,26 @@ import TestSupport
         return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 
+    /// A directory is searched for every format ImagePipe's own codecs read, by their usual
+    /// extensions, whatever gdk-pixbuf loaders are installed (none reads AVIF or HEIC here).
+    @Test func aDirectoryYieldsEveryVettedFormat() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("in"), withIntermediateDirectories: true)
+        let picture = try Synthetic.gradient(24, 16)
+        var names: [String] = []
+        for (format, extensions) in [(ImageFormat.jpeg, ["jpg", "jpeg"]), (.png, ["png"]), (.webp, ["webp"]), (.gif, ["gif"]),
+                                     (.tiff, ["tif", "tiff"]), (.bmp, ["bmp"]), (.avif, ["avif", "HEIC"])] {
+            for suffix in extensions {
+                _ = try directory.write(picture.encoded(as: format), to: "in/\(format.rawValue)-\(suffix).\(suffix)")
+                names.append("\(format.rawValue)-\(suffix).\(suffix).png")
+            }
+        }
+        _ = try directory.write("not a picture", to: "in/notes.txt")
+        let result = try CommandRunner.run(["run", "-e", "fit 8x8", "in", "--out-dir", "out", "-o", "{name}.png", "-q"], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(files(under: directory.file("out")) == names.sorted())
+    }
+
     @Test func manyInputsWithATemplate() throws {
         let directory = try photos()
         let result = try CommandRunner.run(["run", "-e", "fit 20x20", "photos/a.png", "photos/b.png", "photos/c.jpg",

@@ -155,6 +155,34 @@ import TestSupport
         #expect(plain.size == managed.size && a.red > 8 && b.red == 0, "\(a) without the profile, \(b) with it")
     }
 
+    /// A PNG's XMP in an iTXt chunk after its image data (where text chunks may lie) is walked
+    /// to before the first row: the streamed file carries it, as the ordinary run's does.
+    @Test func aPNGsMetadataAfterItsImageDataStreamsToo() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(331, 207), to: "in.jpg")
+        try ColorReference.python("""
+            import struct, zlib
+            from PIL import Image
+            Image.open('\(directory.file("in.jpg"))').save('\(directory.file("plain.png"))')
+            data = open('\(directory.file("plain.png"))', 'rb').read()
+            body = b'XML:com.adobe.xmp\\0\\0\\0\\0\\0<x:xmpmeta xmlns:x="adobe:ns:meta/">after-the-pixels</x:xmpmeta>'
+            chunk = struct.pack('>I', len(body)) + b'iTXt' + body + struct.pack('>I', zlib.crc32(b'iTXt' + body) & 0xffffffff)
+            end = data.rindex(b'IEND') - 4
+            open('\(directory.file("in.png"))', 'wb').write(data[:end] + chunk + data[end:])
+            """)
+        for output in ["out.jpg", "out.png"] {
+            let explain = try CommandRunner.run(["explain", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", output], in: directory.path)
+            #expect(explain.standardOutput.contains("streamed: 32 rows at a time"), "\(explain.standardOutput)")
+            let streamed = try CommandRunner.run(["run", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", "streamed-" + output], in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", "ordinary-" + output],
+                                                 in: directory.path)
+            #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+            let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-" + output)))
+            #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary-" + output)))), "\(output)")
+            #expect(a.range(of: Data("after-the-pixels".utf8)) != nil, "\(output) carries the XMP")
+        }
+    }
+
     /// A memory budget reserves what the run holds: a streamed run's rings of rows, not the
     /// whole pictures of the ordinary run. The same picture fits a budget streamed, and is
     /// refused it through a stage that needs the whole picture; `explain` says which and how much.

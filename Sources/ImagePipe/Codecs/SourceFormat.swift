@@ -28,6 +28,17 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         }
     }
 
+    /// The file extensions a picture of a vetted format goes by, lower-case (the opt-in formats'
+    /// are their gdk-pixbuf loaders': `ImageFormat.readableExtensions`).
+    var fileExtensions: [String] {
+        switch self {
+        case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
+        case .tiff: ["tif", "tiff"]
+        case .heif: ["heic", "heif"]
+        default: [rawValue]
+        }
+    }
+
     /// The name people write: `JPEG`, `SVG`, `WebP`.
     public var displayName: String {
         switch self {

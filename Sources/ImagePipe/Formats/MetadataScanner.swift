@@ -63,15 +63,47 @@ struct MetadataScanner {
                 if keep { body += bytes[offset..<offset + taken] }
                 offset += taken
                 if taken == remaining {
-                    if keep { blocks.append((tag, body)) }
-                    body = []
-                    state = trailer > 0 ? .skip(trailer) : .header
-                    if container == .png, tag == Array("IEND".utf8) { state = .done }
+                    endBlock(tag, keep: keep, trailer: trailer)
                 } else {
                     state = .body(tag: tag, remaining: remaining - taken, keep: keep, trailer: trailer)
                 }
             }
         }
+    }
+
+    /// What the scanner takes next, for a reader that need not hand it every byte
+    /// (`MetadataScanner.walk`): bytes it must see (a block's header, a kept block), bytes it may
+    /// be spared (a signature, a trailer, a block it does not keep), or nothing more.
+    enum Need: Equatable {
+        case bytes(Int)
+        case skippable(Int)
+        case done
+    }
+
+    var need: Need {
+        switch state {
+        case .done: .done
+        case let .skip(count): .skippable(count)
+        case .header: .bytes(headerLength - header.count)
+        case let .body(_, remaining, keep, _): keep ? .bytes(remaining) : .skippable(remaining)
+        }
+    }
+
+    /// Steps over the bytes `need` said may be skipped, all of them, unread.
+    mutating func passOverSkippable() {
+        switch state {
+        case .skip: state = .header
+        case let .body(tag, _, false, trailer): endBlock(tag, keep: false, trailer: trailer)
+        default: break
+        }
+    }
+
+    /// A block's data is all seen: kept if wanted, then its trailer skipped.
+    private mutating func endBlock(_ tag: [UInt8], keep: Bool, trailer: Int) {
+        if keep { blocks.append((tag, body)) }
+        body = []
+        state = trailer > 0 ? .skip(trailer) : .header
+        if container == .png, tag == Array("IEND".utf8) { state = .done }
     }
 
     private mutating func startBlock() {

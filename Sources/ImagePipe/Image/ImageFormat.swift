@@ -59,17 +59,20 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     /// The file extensions of every format the installed loaders can read, lower-case.
     public static let readableExtensions: Set<String> = readableExtensions(of: Set(SourceFormat.allCases))
 
-    /// The file extensions, lower-case, of the installed loaders for `formats`: what a directory
-    /// given as input is searched for (files of formats not allowed are passed over).
+    /// The file extensions, lower-case, of `formats`: what a directory given as input is searched
+    /// for (files of formats not allowed are passed over). The vetted formats' are ImagePipe's
+    /// own, since its codecs read them; the opt-in formats' are their installed loaders'.
     public static func readableExtensions(of formats: Set<SourceFormat>) -> Set<String> {
-        var extensions = Set<String>()
+        var extensions = Set(formats.intersection(SourceFormat.vetted).flatMap(\.fileExtensions))
+        let optIn = formats.subtracting(SourceFormat.vetted)
+        guard !optIn.isEmpty else { return extensions }
         let list = gdk_pixbuf_get_formats()
         var node = list
         while let current = node {
             if let data = current.pointee.data, let loader = gdk_pixbuf_format_get_name(OpaquePointer(data)) {
                 let name = String(cString: loader)
                 g_free(loader)
-                if !formats.contains(where: { $0.loaderName == name }) {
+                if !optIn.contains(where: { $0.loaderName == name }) {
                     node = current.pointee.next
                     continue
                 }

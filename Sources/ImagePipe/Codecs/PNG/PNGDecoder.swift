@@ -7,7 +7,8 @@ import CSpng
 /// level, as libvips and Pillow round; a high byte alone would make 0xFF00 255, not 254).
 /// Any bit depth, palette and gray become RGB, or RGBA when the PNG has alpha or a tRNS color.
 /// The color chunks (cICP, iCCP, sRGB, gAMA and cHRM) become the source profile through the
-/// metadata scanner, and the EXIF orientation is the header's (`ImageHeader.orientation`).
+/// metadata scanner, which walks to every metadata chunk before the first row (text chunks may
+/// follow the image data), and the EXIF orientation is the header's (`ImageHeader.orientation`).
 enum PNGDecoder {
     /// The picture, turned upright by `orientation` and color managed; or, with a `handoff` that
     /// takes rows, the ring of rows a streamed run read (the whole picture when it declined).
@@ -40,16 +41,13 @@ enum PNGDecoder {
         let layout = PNGRowLayout(width: size.width, sixteen: header.bit_depth == 16, alpha: alpha)
         let interlaced = header.interlace_method != 0
         let turn = options.applyOrientation ? orientation : 1
-        // The metadata chunks the stream has passed so far, and what IHDR says.
-        func metadata() -> ImageMetadata {
-            var metadata = stream.scanner.metadata
-            metadata.grayOnly = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && !alpha
-            metadata.orientationApplied = turn != 1
-            return metadata
-        }
-        // The picture turned upright and color managed with every metadata chunk of the file.
+        // Every metadata chunk of the file, wherever it lies, and what IHDR says.
+        var metadata = try MetadataScanner.walk(input, format: .png)
+        metadata.grayOnly = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && !alpha
+        metadata.orientationApplied = turn != 1
+        // The picture turned upright and color managed.
         func finished(_ decoded: Image) throws -> Image {
-            try Image.colorManaged(decoded.orientedByExif(turn), metadata: metadata(), options: options, path: path)
+            try Image.colorManaged(decoded.orientedByExif(turn), metadata: metadata, options: options, path: path)
         }
 
         if interlaced {
@@ -65,10 +63,7 @@ enum PNGDecoder {
             let black = try Image.filled(Color(red: 0, green: 0, blue: 0, alpha: 255), size: size, hasAlpha: alpha)
             return try finished(black)
         }
-        if let handoff {
-            // The chunks before the image data are read: the profile, EXIF and XMP are known.
-            if let ring = try streamRows(decoder, size: size, layout: layout, metadata: metadata(), to: handoff) { return ring }
-        }
+        if let handoff, let ring = try streamRows(decoder, size: size, layout: layout, metadata: metadata, to: handoff) { return ring }
         let decoded = try Image.make(size: size, hasAlpha: alpha) { writer in
             try decoder.decodeRows(size: size, layout: layout, row: { writer.base + $0 * writer.rowStride }, decoded: { _ in })
         }

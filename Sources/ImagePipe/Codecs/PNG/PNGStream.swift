@@ -1,9 +1,7 @@
 import CSpng
 
 /// The bytes of a PNG as libspng asks for them (`spng_set_png_stream`), from the file the header
-/// read opened or from memory: the file is read once, 64 KiB at a time, and every byte libspng
-/// takes also passes the metadata scanner, so the profile, EXIF and XMP chunks are known without
-/// a second read.
+/// read opened or from memory, 64 KiB at a time.
 final class PNGStream {
     private let input: EncodedInput
     private let options: LoadOptions
@@ -12,7 +10,6 @@ final class PNGStream {
     /// Where the buffer's bytes begin in the file, and how many of them libspng has taken.
     private var bufferOffset = 0
     private var taken = 0
-    private(set) var scanner = MetadataScanner(format: .png)!
     /// Why a read failed (the file could not be read, or the time limit passed): libspng only
     /// hears "I/O error", and this is the message to give.
     private(set) var failure: ImageError?
@@ -52,7 +49,6 @@ final class PNGStream {
             buffer.withUnsafeBytes { bytes in
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[taken..<taken + part])
                 (destination + done).copyMemory(from: slice.baseAddress!, byteCount: part)
-                scanner.scan(slice)
             }
             taken += part
             done += part

@@ -1,7 +1,7 @@
-/// A WebP's RIFF chunks, walked by their 8-byte headers alone: the image data is stepped over,
-/// never read. A still WebP keeps its EXIF and XMP after the image data, so this walk is what
-/// lets a run know the orientation, profile and metadata before the first row is decoded, with
-/// the file read once more only where those small chunks lie.
+/// A WebP's RIFF chunks, walked by their 8-byte headers alone (the image data is stepped over,
+/// never read): the picture's size, alpha and animation, before libwebp sees any of it. The
+/// metadata, which a still WebP keeps after its image data, is walked to the same way
+/// (`MetadataScanner.walk`).
 struct WebPChunks {
     struct Chunk {
         let type: String
@@ -75,27 +75,6 @@ struct WebPChunks {
         default:
             break
         }
-    }
-
-    /// The profile, EXIF and XMP of the walked chunks, read from `input` where they lie, through
-    /// the metadata scanner every WebP's bytes go through. An EXIF or XMP chunk larger than
-    /// `MetadataScanner.keptChunkLimit` is passed over; a profile larger than a profile may be is
-    /// noted, not read.
-    func metadata(from input: EncodedInput) throws(ImageError) -> ImageMetadata {
-        var scanner = MetadataScanner(format: .webp)!
-        let riff = Array("RIFF\0\0\0\0WEBP".utf8)
-        riff.withUnsafeBytes { scanner.scan($0) }
-        var profileTooLarge = false
-        for chunk in chunks where ["ICCP", "EXIF", "XMP "].contains(chunk.type) {
-            if chunk.type == "ICCP", chunk.data.count > ICCProfile.maxBytes { profileTooLarge = true }
-            guard chunk.data.count <= min(MetadataScanner.keptChunkLimit, chunk.type == "ICCP" ? ICCProfile.maxBytes : .max) else { continue }
-            let data = try input.bytes(count: chunk.data.count, at: chunk.data.lowerBound)
-            let whole = Array(chunk.type.utf8) + (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (8 * $0)) } + data + (data.count & 1 == 1 ? [0] : [])
-            whole.withUnsafeBytes { scanner.scan($0) }
-        }
-        var metadata = scanner.metadata
-        metadata.profileTooLarge = metadata.profileTooLarge || profileTooLarge
-        return metadata
     }
 
     private static func littleEndian(_ bytes: ArraySlice<UInt8>) -> Int {

@@ -7,13 +7,13 @@ import CWebP
 /// grow with it. Every VP8 or VP8L error is an error and data cut short is `truncated`, judged at
 /// the `load fail=` level; the rows a lenient level takes but libwebp could not decode are black.
 /// The EXIF orientation is applied and the ICC profile converted, from the chunks the walk found
-/// (`WebPChunks`). An animation's first frame decodes the same way, placed on its canvas.
+/// (`MetadataScanner.walk`). An animation's first frame decodes the same way, placed on its canvas.
 enum WebPDecoder {
     /// The header of a WebP, from its chunk headers alone.
     static func header(of input: EncodedInput, path: String?) throws(ImageError) -> ImageHeader {
         let chunks = try WebPChunks(input, path: path)
         let size = try stillSize(chunks, path: path)
-        let orientation = ExifOrientation.parse(exif: try chunks.metadata(from: input).exif)
+        let orientation = ExifOrientation.parse(exif: try MetadataScanner.walk(input, format: .webp).exif)
         return ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName, orientation: orientation,
                            frameCount: max(1, chunks.frameCount))
     }
@@ -24,7 +24,7 @@ enum WebPDecoder {
         let chunks = try WebPChunks(input, path: path)
         let size = try stillSize(chunks, path: path)
         try ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName).checkPixels(limit: options.maxPixels, path: path)
-        var metadata = try chunks.metadata(from: input)
+        var metadata = try MetadataScanner.walk(input, format: .webp)
         let turn = options.applyOrientation ? ExifOrientation.parse(exif: metadata.exif) : 1
         metadata.orientationApplied = turn != 1
         let decoded: Image

@@ -1,6 +1,6 @@
 import CWebP
 
-/// WebP writing through libwebp directly (gdk-pixbuf's saver, from webp-pixbuf-loader, takes only
+/// WebP writing through libwebp directly (gdk-pixbuf's WebP saver takes only
 /// a quality): lossless and near-lossless modes, encoder effort, alpha quality, and the ICC
 /// profile, EXIF and XMP chunks (assembled by libwebpmux).
 enum WebPEncoder {
