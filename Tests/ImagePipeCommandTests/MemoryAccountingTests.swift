@@ -56,9 +56,13 @@ import TestSupport
         for name in ["a.png", "b.png"] { _ = try tiny(in: directory, name) }
         let text = paths.map { "composite \($0)" }.joined(separator: " | ")
         let pipeline = try StandardPlugins.compiler.compile(text)
-        let cost = try pipeline.plan(sourceSize: Size(10, 10)).estimatedPeakBytes()
+        // The run streams: its three stages, each holding its overlay, are at work at once.
+        let context = RunContext(input: directory.file("a.png"), output: directory.file("out.png"))
+        let prepared = try pipeline.prepare(in: context)
+        #expect(pipeline.streams(in: context, prepared: prepared))
+        let cost = pipeline.estimatedPeakBytes(in: context, prepared: prepared)
         // Each overlay decoded is 36 MB, beside a 10x10 picture.
-        #expect(cost > Plan.workingBytes + 4 * 3000 * 3000)
+        #expect(cost > Plan.workingBytes + 3 * 4 * 3000 * 3000)
         let refused = try CommandRunner.run(["run", "-e", text, "a.png", "-o", "out.png", "--max-memory", "\(cost - 1)"], in: directory.path)
         #expect(refused.status == 1 && refused.standardError.contains("needs about \(MemoryBudget.describe(cost)) of memory")
                 && refused.standardError.contains("of it for composite"), "\(refused.standardError)")

@@ -7,9 +7,10 @@ import TestSupport
 /// `--max-memory`: pictures reserve their estimated cost before they start, so `--jobs` never
 /// runs more than fits together, and a picture that can never fit fails alone.
 @Suite struct MemoryBudgetTests {
-    /// A flat picture: a few KB as PNG, its full size once decoded.
+    /// A flat picture: a few KB as PNG, its full size once decoded. It has alpha, so it is
+    /// decoded whole, as `cost` counts (an opaque one would stream, in rows).
     private func flat(_ width: Int, _ height: Int) throws -> [UInt8] {
-        try Image.filled(Color(red: 40, green: 90, blue: 200), size: Size(width, height)).encoded(as: .png)
+        try Image.filled(Color(red: 40, green: 90, blue: 200, alpha: 200), size: Size(width, height), hasAlpha: true).encoded(as: .png)
     }
 
     private func cost(_ width: Int, _ height: Int) throws -> Int {

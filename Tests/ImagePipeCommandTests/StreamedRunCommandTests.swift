@@ -33,6 +33,30 @@ import TestSupport
         }
     }
 
+    /// Whether a file streams is known from its header, before any decoding: a PNG or WebP
+    /// with alpha, an animated WebP and a CMYK JPEG are read whole, and `explain` says so and
+    /// reserves their whole pictures; the others it estimates by their rows.
+    @Test func explainKnowsFromTheHeaderWhichFilesStream() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python("""
+            from PIL import Image
+            d = '\(directory.path)'
+            rgb = Image.radial_gradient('L').resize((300, 200)).convert('RGB')
+            rgba = rgb.copy()
+            rgba.putalpha(128)
+            rgb.save(d + '/opaque.png'); rgba.save(d + '/alpha.png')
+            rgb.save(d + '/opaque.webp'); rgba.save(d + '/alpha.webp')
+            rgb.save(d + '/animated.webp', save_all=True, append_images=[Image.new('RGB', (300, 200), (255, 0, 0))], duration=100)
+            rgb.save(d + '/rgb.jpg'); rgb.convert('CMYK').save(d + '/cmyk.jpg')
+            """)
+        for (file, streams) in [("opaque.png", true), ("alpha.png", false), ("opaque.webp", true), ("alpha.webp", false),
+                                ("animated.webp", false), ("rgb.jpg", true), ("cmyk.jpg", false)] {
+            let explain = try CommandRunner.run(["explain", "-e", "gamma 1.2", file, "-o", "out.png"], in: directory.path)
+            #expect(explain.status == 0 && explain.standardOutput.contains("streamed: 32 rows at a time") == streams, "\(file): \(explain.standardOutput)")
+            #expect(explain.standardOutput.contains("rows of the streamed run") == streams, "\(file): \(explain.standardOutput)")
+        }
+    }
+
     @Test func theStreamedFileIsTheOrdinaryRunsByteForByte() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Self.photo(300, 211), to: "in.jpg")

@@ -26,7 +26,8 @@ extension Pipeline {
         let plan = prepared.plan, description = prepared.description
         let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
         guard let load = source as? Load, let save = sink as? Save,
-              let format = description.header.flatMap({ SourceFormat(rawValue: $0.format) }), Codec.of(format).rowsInOrder,
+              let header = description.header, let format = SourceFormat(rawValue: header.format),
+              Codec.of(format).rowsInOrder, header.rowsInOrder,
               let levels = ScalingMode.$current.withValue(plan.scaling, operation: {
                   StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
                                     reduction: Self.reduction(plan.decodeSize, description: description), surveysAsPoints: true)
@@ -37,16 +38,16 @@ extension Pipeline {
     }
 
     /// Bytes a streamed run of this input is expected to hold at its peak, worked out from sizes
-    /// before any decoding: the decode ring (`ringRows`), each level's ring, window and tiles
-    /// (`StripChain.heldBytes`), the coefficients libjpeg keeps to make Huffman tables for the
-    /// output, and `streamedWorkingBytes` for the codecs and the rest; nil when
-    /// the input does not stream, or when its decoder's band (a TIFF's strips or tiles) is known
-    /// only once it decodes.
+    /// before any decoding: the decode ring (`ringRows`; a WebP's whole picture, which libwebp
+    /// decodes into), each level's ring, window and tiles (`StripChain.heldBytes`), what every
+    /// stage holds beside (`Plan.Step.held`), the coefficients libjpeg keeps to make Huffman
+    /// tables for the output, and
+    /// `streamedWorkingBytes` for the codecs and the rest; nil when the input does not stream, or
+    /// when its decoder's band (a TIFF's strips or tiles) is known only once it decodes.
     public func estimatedStreamedPeakBytes(in context: RunContext, prepared: PreparedRun) -> Int? {
-        let plan = prepared.plan, description = prepared.description
-        guard let streamed = streamingSave(in: context, prepared: prepared), description.header?.format == SourceFormat.jpeg.rawValue else {
-            return nil
-        }
+        let plan = prepared.plan
+        guard let streamed = streamingSave(in: context, prepared: prepared),
+              let input = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), input != .tiff else { return nil }
         let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
                                                                      quality: save.options.quality(for: format)) : 0
@@ -55,8 +56,11 @@ extension Pipeline {
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.heldBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                        writeBehind: Self.writesBehind(levels)) else { return nil }
-            let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + 1)
-            return (ring == 0 ? stored.height : ring) * rowStride + held + coding + Self.streamedWorkingBytes
+            let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 1))
+            // What the stages hold beside their rows (a caption's layout, an overlay): every
+            // stage of a streamed run is at work at once.
+            let besides = plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) }
+            return min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride + held + coding + besides + Self.streamedWorkingBytes)
         }
     }
 

@@ -13,16 +13,22 @@ public struct ImageHeader: Hashable, Sendable {
     /// The file the header was read from, kept open for its decoder (`Image.load`), so that
     /// each input is opened once; nil for a header read from memory or a stream.
     public var source: OpenedFile?
+    /// Whether this file's decoder hands a streamed run its rows in order: its codec can
+    /// (`Codec.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
+    /// interlaced PNG, a PNG or WebP with alpha, an animation, a TIFF with alpha or in planes).
+    /// What `explain`, the memory estimate and the run decide streaming by, before decoding.
+    public var rowsInOrder: Bool
 
-    public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1) {
+    public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false) {
         self.storedSize = storedSize
         self.format = format
         self.orientation = orientation
         self.frameCount = frameCount
+        self.rowsInOrder = rowsInOrder
     }
 
-    /// Headers are equal when they say the same: the open file travels with a header but is
-    /// not part of what it says.
+    /// Headers are equal when they say the same of the picture: the open file travels with a
+    /// header, and how its decoder goes about it is not part of what it says.
     public static func == (a: ImageHeader, b: ImageHeader) -> Bool {
         a.storedSize == b.storedSize && a.format == b.format && a.orientation == b.orientation && a.frameCount == b.frameCount
     }
@@ -135,11 +141,7 @@ public struct ImageHeader: Hashable, Sendable {
             return try decoder.write(chunk)
         }
         guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if format == .png {
-            var header = try png?.imageHeader ?? PNGHeader.complete(whole, path: path).imageHeader
-            header.orientation = ExifOrientation.parse(whole, format: .png)
-            return header
-        }
+        if format == .png { return try (png ?? PNGHeader.complete(whole, path: path)).imageHeader(prefix: whole) }
         if let jpeg { return try jpeg.finished().imageHeader }
         if let gif { return try gif.header(path: path) }
         if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }

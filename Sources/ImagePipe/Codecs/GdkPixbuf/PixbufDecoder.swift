@@ -133,11 +133,7 @@ final class PixbufDecoder {
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
         }
-        if format == .png {
-            var header = try PNGHeader.complete(bytes, path: path).imageHeader
-            header.orientation = ExifOrientation.parse(bytes, format: .png)
-            return header
-        }
+        if format == .png { return try PNGHeader.complete(bytes, path: path).imageHeader(prefix: bytes) }
         if format == .gif { return try GIFFrameCounter.header(of: bytes, path: path) }
         if format == .webp { return try WebPDecoder.header(of: .bytes(bytes), path: path) }
         let frame = try FirstFrame(of: bytes, format: format, path: path)

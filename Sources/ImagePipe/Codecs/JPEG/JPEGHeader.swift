@@ -11,7 +11,12 @@ struct JPEGHeader {
     /// The EXIF orientation of the first APP1 "Exif" segment, 1–8 (1 when there is none).
     var orientation: Int
 
-    var imageHeader: ImageHeader { ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation) }
+    /// Color components: 1 gray, 3 YCbCr or RGB, 4 CMYK (decoded whole, then converted).
+    var components: Int
+
+    var imageHeader: ImageHeader {
+        ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation, rowsInOrder: components != 4)
+    }
 
     /// The walk, fed with `feed` until it has found the frame header.
     struct Reader {
@@ -111,7 +116,7 @@ struct JPEGHeader {
             guard [1, 3, 4].contains(components), b.count >= 6 + 3 * components else {
                 throw corrupt("its frame header describes \(components) color components")
             }
-            return JPEGHeader(storedSize: Size(width, height), orientation: orientation)
+            return JPEGHeader(storedSize: Size(width, height), orientation: orientation, components: components)
         }
 
         /// The header, once all the data is in: an error when it never came.

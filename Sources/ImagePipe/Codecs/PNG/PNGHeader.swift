@@ -9,8 +9,19 @@ import CDeflate
 /// first chunk is named with the length it claims.
 struct PNGHeader {
     var storedSize: Size
+    /// IHDR's color type (4 and 6 carry alpha) and interlace method (1: Adam7).
+    var colorType: UInt8
+    var interlaced: Bool
 
-    var imageHeader: ImageHeader { ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName) }
+    /// The picture's header, given the file's first bytes (`prefix`, up to its first IDAT where
+    /// they reach it): an eXIf chunk there is its orientation. The rows stream unless the picture
+    /// is interlaced or has alpha (an alpha color type, or a tRNS chunk, which the prefix must
+    /// reach the image data to rule out).
+    func imageHeader(prefix: [UInt8]) -> ImageHeader {
+        let alpha = colorType == 4 || colorType == 6 || ExifOrientation.pngChunks(prefix).contains { $0.type == "tRNS" }
+        return ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName, orientation: ExifOrientation.parse(prefix, format: .png),
+                           rowsInOrder: !interlaced && !alpha && ImageHeader.pngPrefixEnds(prefix))
+    }
 
     /// The signature and IHDR: 8 + 4 (length) + 4 (type) + 13 (fields) + 4 (CRC).
     static let length = 33
@@ -41,6 +52,6 @@ struct PNGHeader {
         guard (1...Int(Int32.max)).contains(width), (1...Int(Int32.max)).contains(height) else {
             throw corrupt("its IHDR chunk gives a size of \(width)x\(height)")
         }
-        return PNGHeader(storedSize: Size(width, height))
+        return PNGHeader(storedSize: Size(width, height), colorType: b[25], interlaced: b[28] != 0)
     }
 }

@@ -16,8 +16,11 @@ enum TIFFDecoder {
     static func header(of input: EncodedInput, path: String?) throws -> ImageHeader {
         try withReader(input, options: LoadOptions(), path: path) { reader in
             let fields = try readFields(reader, path: path)
+            // JPEG-compressed YCbCr is read as RGB (libjpeg converts it), as `decode` asks.
+            let jpegRGB = fields.compression == COMPRESSION_JPEG && fields.photometric == PHOTOMETRIC_YCBCR
+                && fields.planar_config == PLANARCONFIG_CONTIG
             return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
-                               orientation: orientation(of: fields))
+                               orientation: orientation(of: fields), rowsInOrder: TIFFSampleLayout(fields, jpegRGB: jpegRGB)?.streams ?? false)
         }
     }
 
