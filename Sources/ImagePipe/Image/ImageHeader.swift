@@ -60,22 +60,6 @@ public struct ImageHeader: Hashable, Sendable {
         if let limit, limit > 0, storedSize.pixelCount > limit { throw .tooManyPixels(storedSize, limit: limit, path: path) }
     }
 
-    /// How much of a PNG's start a header read takes at most, looking for an eXIf chunk before
-    /// the image data.
-    static let pngPrefixLimit = 1 << 20
-
-    /// Whether `bytes`, a PNG's start, reach its first IDAT (or the limit): no eXIf chunk that
-    /// counts can come after.
-    static func pngPrefixEnds(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count < pngPrefixLimit else { return true }
-        // Where the walk of the whole chunks before the image data stopped: at the image data,
-        // at a chunk that is not all here yet, or at the end of what was read.
-        let next = ExifOrientation.pngChunks(bytes).last.map { $0.data.upperBound + 4 } ?? 8
-        guard next + 8 <= bytes.count else { return false }
-        let type = bytes[next + 4..<next + 8], length = bytes[next..<next + 4].reduce(0) { $0 << 8 | Int($1) }
-        return type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) || length >= pngPrefixLimit
-    }
-
     /// Reads the header of a picture held in memory, refusing formats `options` does not allow.
     public static func read(bytes: [UInt8], options: LoadOptions = LoadOptions()) throws -> ImageHeader {
         try PixbufDecoder.header(of: bytes, options: options, path: nil)
@@ -125,9 +109,9 @@ public struct ImageHeader: Hashable, Sendable {
             if jpeg != nil { return try jpeg!.feed(chunk) == nil }
             if format == .png {
                 // The chunks before the image data, for an eXIf orientation: within the first MiB.
-                whole.append(contentsOf: chunk.prefix(Self.pngPrefixLimit - whole.count))
+                whole.append(contentsOf: chunk.prefix(PNGHeader.prefixLimit - whole.count))
                 png = try PNGHeader.read(whole, path: path)
-                return png == nil || !Self.pngPrefixEnds(whole)
+                return png == nil || !PNGHeader.prefixEnds(whole)
             }
             if gif != nil {
                 // Read to the end, to count the frames; none of them is kept.

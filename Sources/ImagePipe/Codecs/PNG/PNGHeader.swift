@@ -20,7 +20,31 @@ struct PNGHeader {
     func imageHeader(prefix: [UInt8]) -> ImageHeader {
         let alpha = colorType == 4 || colorType == 6 || ExifOrientation.pngChunks(prefix).contains { $0.type == "tRNS" }
         return ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName, orientation: ExifOrientation.parse(prefix, format: .png),
-                           rowsInOrder: !interlaced && !alpha && ImageHeader.pngPrefixEnds(prefix))
+                           rowsInOrder: !interlaced && !alpha && Self.reachesImageData(prefix))
+    }
+
+    /// How much of a PNG's start a header read takes at most, looking for the chunks before the
+    /// image data (eXIf, tRNS).
+    static let prefixLimit = 1 << 20
+
+    /// Whether `prefix`, a PNG's start, is all a header read needs: it reaches the first IDAT,
+    /// the limit, or a chunk too large to read within it.
+    static func prefixEnds(_ prefix: [UInt8]) -> Bool {
+        guard prefix.count < prefixLimit else { return true }
+        guard let next = chunkAfterWalk(prefix) else { return false }
+        return next.isImageData || next.length >= prefixLimit
+    }
+
+    /// Whether `prefix` holds every chunk before the image data.
+    static func reachesImageData(_ prefix: [UInt8]) -> Bool { chunkAfterWalk(prefix)?.isImageData ?? false }
+
+    /// The chunk where the walk of `prefix`'s whole chunks before the image data stopped: the
+    /// image data (or the end), or one not all there; nil when its header is not.
+    private static func chunkAfterWalk(_ prefix: [UInt8]) -> (isImageData: Bool, length: Int)? {
+        let next = ExifOrientation.pngChunks(prefix).last.map { $0.data.upperBound + 4 } ?? 8
+        guard next + 8 <= prefix.count else { return nil }
+        let type = prefix[next + 4..<next + 8]
+        return (type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8), prefix[next..<next + 4].reduce(0) { $0 << 8 | Int($1) })
     }
 
     /// The signature and IHDR: 8 + 4 (length) + 4 (type) + 13 (fields) + 4 (CRC).
