@@ -56,7 +56,7 @@ extension Pipeline {
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.heldBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                        writeBehind: Self.writesBehind(levels)) else { return nil }
-            let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 1))
+            let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
             // What the stages hold beside their rows (a caption's layout, an overlay): every
             // stage of a streamed run is at work at once.
             let besides = plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) }

@@ -17,8 +17,9 @@ final class RowHandoff: @unchecked Sendable {
         let rowStride: Int
         let channels: Int
         let metadata: ImageMetadata
-        /// Rows the decoder writes at once (a strip or a row of tiles): the ring holds them besides what the reader keeps.
-        var bandRows = 1
+        /// Rows the decoder writes before it tells of them (a strip or a row of tiles; libjpeg's
+        /// and libspng's rows are told 16 at a time): the ring holds them besides what the reader keeps.
+        var bandRows = 16
 
         /// The stride of an RGB row `width` pixels wide in the ring: gdk-pixbuf's, whole 4-byte words.
         static func rowStride(width: Int) -> Int { (width * 3 + 3) / 4 * 4 }

@@ -86,7 +86,11 @@ enum PNGDecoder {
                 try decoder.decodeRows(size: size, layout: layout, row: { y in
                     guard handoff.room(for: y) else { throw ImageError(.interrupted, path: path, reason: RowHandoff.readerStopped) }
                     return writer.base + (ring > 0 ? y % ring : y) * rowStride
-                }, decoded: { handoff.decoded(rows: $0) })
+                }, decoded: { rows in
+                    // Told every 16 rows (`Start.bandRows`), as libjpeg's watcher is: often enough
+                    // to keep the reader busy, seldom enough that the lock costs nothing.
+                    if rows % 16 == 0 || rows == size.height { handoff.decoded(rows: rows) }
+                })
                 try decoder.finishChunks()
             } catch {
                 handoff.failing() // the reader lets go of the ring before it is freed
