@@ -13,8 +13,10 @@ struct WebPChunks {
     /// The picture's size: the extended header's canvas, or the image data's own header.
     private(set) var size: Size?
     private(set) var hasAlpha = false
-    /// The extended header announces an animation, or the file holds frames.
+    /// The extended header announces an animation: only then do its `ANMF` frames count (as
+    /// libwebp's still decoder passes over them otherwise, and finds no picture).
     private(set) var animated = false
+    /// The `ANMF` chunks, each a frame of an animation.
     private(set) var frameCount = 0
     /// The file's length as its RIFF header states it, when the file is shorter: it is cut.
     private(set) var statedLength: Int?
@@ -55,10 +57,9 @@ struct WebPChunks {
             let header = try data(10)
             guard header.count == 10 else { return }
             hasAlpha = header[0] & 0x10 != 0
-            animated = animated || header[0] & 0x02 != 0
+            animated = header[0] & 0x02 != 0
             size = Size(Self.littleEndian(header[4..<7]) + 1, Self.littleEndian(header[7..<10]) + 1)
         case "ANMF":
-            animated = true
             frameCount += 1
         case "VP8 " where size == nil:
             // A key frame's tag (3 bytes), start code 9d 01 2a, then 14-bit width and height.

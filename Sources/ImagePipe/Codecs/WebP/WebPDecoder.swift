@@ -15,7 +15,7 @@ enum WebPDecoder {
         let size = try stillSize(chunks, path: path)
         let orientation = ExifOrientation.parse(exif: try MetadataScanner.walk(input, format: .webp).exif)
         return ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName, orientation: orientation,
-                           frameCount: max(1, chunks.frameCount), rowsInOrder: !chunks.hasAlpha && !chunks.animated)
+                           frameCount: chunks.animated ? max(1, chunks.frameCount) : 1, rowsInOrder: !chunks.hasAlpha && !chunks.animated)
     }
 
     /// The picture (an animation's first frame on its canvas), turned upright and color managed;
