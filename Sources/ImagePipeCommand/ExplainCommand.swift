@@ -111,14 +111,29 @@ struct ExplainCommand {
             let note: String
             /// What the stage holds beside its pictures (`Plan.Step.held`).
             var held = 0
+            /// In a streamed run, the stage's part (`StreamedMemory.Share`).
+            var share: StreamedMemory.Share? = nil
             var destination: String? = nil
             /// With --pixels: what the stage decided from them.
             var decided: [StageNote] = []
 
-            /// The plan's note, then what was decided.
+            /// The plan's note, the stage's part in a streamed run, then what was decided.
             var fullNote: String {
                 let holds = held > 0 ? ["holds about \(MemoryBudget.describe(held)) beside the picture"] : []
-                return ([note].filter { !$0.isEmpty } + holds + decided.map { "decided \($0.name) \($0.text)" }).joined(separator: "; ")
+                return ([note].filter { !$0.isEmpty } + (share.map { [Self.describe($0)] } ?? []) + holds
+                        + decided.map { "decided \($0.name) \($0.text)" }).joined(separator: "; ")
+            }
+
+            /// `area stage: 6 rows above and below, its rows about 1.2M`.
+            static func describe(_ share: StreamedMemory.Share) -> String {
+                let rows = "its rows about \(MemoryBudget.describe(share.bytes))"
+                return switch share.role {
+                case .point: "point stage, on each strip in place"
+                case let .area(radius): "area stage: each strip from \(radius) row\(radius == 1 ? "" : "s") above and below, \(rows)"
+                case .resample: "resample stage: each strip at its own size from the input rows it needs, \(rows)"
+                case .turn: "turning stage: the rows before it kept in \(TileCache.side)-pixel tiles (in a temporary file past \(MemoryBudget.describe(TileCache.discThreshold))), \(rows)"
+                case .survey: "surveying stage: measures every pixel in a first read, then works on each strip in place"
+                }
             }
         }
 
@@ -158,6 +173,17 @@ struct ExplainCommand {
             return lines.joined(separator: "\n")
         }
 
+        /// The class's name in `--json`: point, area, resample, turn, survey.
+        static func className(_ role: StreamedMemory.Role) -> String {
+            switch role {
+            case .point: "point"
+            case .area: "area"
+            case .resample: "resample"
+            case .turn: "turn"
+            case .survey: "survey"
+            }
+        }
+
         var json: JSONValue {
             var fields: [(String, JSONValue)] = [("schemaVersion", .number(Double(ExplainCommand.schemaVersion))),
                                                  ("input", input.map(JSONValue.string) ?? .null)]
@@ -168,6 +194,8 @@ struct ExplainCommand {
             fields.append(("stages", .array(rows.map { row in
                 .object([("stage", .string(row.stage)), ("input", .dimensions(row.input)), ("output", .dimensions(row.output)),
                          ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)), ("heldBytes", .number(Double(row.held))),
+                         ("streamedClass", row.share.map { .string(Self.className($0.role)) } ?? .null),
+                         ("streamedBytes", row.share.map { .number(Double($0.bytes)) } ?? .null),
                          ("destination", row.destination.map(JSONValue.string) ?? .null),
                          ("decided", .array(row.decided.map(\.json)))])
             })))
@@ -185,6 +213,7 @@ struct ExplainCommand {
         var explanation = Explanation()
         explanation.estimatedPeakBytes = pipeline.estimatedPeakBytes(in: context, prepared: prepared, inputBytes: context.inputBytes?.count ?? 0)
         explanation.streams = pipeline.streams(in: context, prepared: prepared)
+        let memory = explanation.streams ? pipeline.streamedMemory(in: context, prepared: prepared) : nil
         if !explanation.streams {
             // A turn moves whole pixels: the streamed run reads it through a tile cache.
             explanation.wholeStage = ScalingMode.$current.withValue(plan.scaling) {
@@ -216,21 +245,10 @@ struct ExplainCommand {
                 how = lossless
             } else if pipeline.streams(in: context, prepared: prepared) {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
-                let classes = ScalingMode.$current.withValue(plan.scaling) { pipeline.transforms.map { ($0.stageSchema.name, $0.stageClass) } }
-                let areas = classes.compactMap { name, stageClass -> String? in
-                    guard case let .area(radius) = stageClass else { return nil }
-                    return "\(name) \(radius)"
-                }
-                if !areas.isEmpty {
-                    how += " (area stages from the rows around each strip, so many above and below: \(areas.joined(separator: ", ")))"
-                }
-                let resamples = classes.filter { $0.1 == .resample }.map(\.0)
-                if !resamples.isEmpty {
-                    how += " (resample stages from the window of input rows each strip of their output needs, at their own size: \(resamples.joined(separator: ", ")))"
-                }
-                let turning = plan.steps.filter { step in
-                    guard step.stage.stageClass == .whole, case .orient? = try? step.stage.rearrangement(for: step.input) else { return false }
-                    return true
+                if let memory {
+                    how += file.format == SourceFormat.webp.loaderName
+                        ? " (the decoded picture, about \(MemoryBudget.describe(memory.decodeRing)), which libwebp writes whole)"
+                        : " (decoded rows in a ring of about \(MemoryBudget.describe(memory.decodeRing)))"
                 }
                 if prepared.description.orientation != 1 {
                     how += " (turned upright from its orientation tag through a tile cache first)"
@@ -239,14 +257,9 @@ struct ExplainCommand {
                 if !surveys.isEmpty {
                     how += " (read twice: the first read lets \(surveys.joined(separator: ", ")) measure every pixel, the second streams through it as a point stage)"
                 }
-                if !turning.isEmpty {
-                    let bytes = turning.map { 3 * $0.input.pixelCount }.max() ?? 0
-                    let whereKept = bytes > TileCache.discThreshold ? "a temporary file, unlinked at once" : "memory"
-                    how += " (turning stages read a band of the rows before them, kept in \(TileCache.side)-pixel tiles in \(whereKept): "
-                        + turning.map(\.stage.stageSchema.name).joined(separator: ", ") + ")"
-                }
             }
-            explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how))
+            explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how,
+                                          share: memory?.stages[0]))
         } else {
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: ""))
         }
@@ -258,7 +271,7 @@ struct ExplainCommand {
             if let writer = step.stage as? any Sink { what = "writes \(try writer.destination(in: context))" }
             let estimate = index > estimated ? "~" : index == estimated ? "≤" : ""
             explanation.rows.append(.init(stage: step.stage.text, input: step.input, output: step.output, estimate: estimate, note: what,
-                                          held: step.held))
+                                          held: step.held, share: memory?.stages[index + 1]))
         }
         if let branch = pipeline.sink as? Branch {
             explanation.rows.append(.init(stage: "branch", input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",

@@ -37,14 +37,18 @@ extension Pipeline {
         return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored)
     }
 
-    /// Bytes a streamed run of this input is expected to hold at its peak, worked out from sizes
-    /// before any decoding: the decode ring (`ringRows`; a WebP's whole picture, which libwebp
-    /// decodes into), each level's ring, window and tiles (`StripChain.heldBytes`), what every
-    /// stage holds beside (`Plan.Step.held`), the coefficients libjpeg keeps to make Huffman
-    /// tables for the output, and
-    /// `streamedWorkingBytes` for the codecs and the rest; nil when the input does not stream, or
-    /// when its decoder's band (a TIFF's strips or tiles) is known only once it decodes.
+    /// Bytes a streamed run of this input is expected to hold at its peak (`streamedMemory`);
+    /// nil when the input does not stream, or when its decoder's band is known only once it decodes.
     public func estimatedStreamedPeakBytes(in context: RunContext, prepared: PreparedRun) -> Int? {
+        streamedMemory(in: context, prepared: prepared)?.total
+    }
+
+    /// What a streamed run of this input holds, piece by piece, worked out from sizes before any
+    /// decoding: the decode ring (`ringRows`), each level's ring, window and tiles
+    /// (`StripChain.levelBytes`), what every stage holds beside, libjpeg's coefficients for a
+    /// JPEG output's Huffman tables, and `streamedWorkingBytes`; nil when the input does not
+    /// stream, or when its decoder's band (a TIFF's strips or tiles) is known only once it decodes.
+    public func streamedMemory(in context: RunContext, prepared: PreparedRun) -> StreamedMemory? {
         let plan = prepared.plan
         guard let streamed = streamingSave(in: context, prepared: prepared),
               let input = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), input != .tiff else { return nil }
@@ -52,15 +56,26 @@ extension Pipeline {
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
                                                                      quality: save.options.quality(for: format)) : 0
         let rowStride = stored.width * 3
-        return ScalingMode.$current.withValue(plan.scaling) { () -> Int? in
+        return ScalingMode.$current.withValue(plan.scaling) { () -> StreamedMemory? in
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
-                  let held = try? StripChain.heldBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
-                                                       writeBehind: Self.writesBehind(levels)) else { return nil }
+                  let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
+                                                        writeBehind: Self.writesBehind(levels)) else { return nil }
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
-            // What the stages hold beside their rows (a caption's layout, an overlay): every
-            // stage of a streamed run is at work at once.
-            let besides = plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) }
-            return min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride + held + coding + besides + Self.streamedWorkingBytes)
+            var stages: [Int: StreamedMemory.Share] = [:]
+            for (level, bytes) in zip(levels, held) {
+                if let (index, stage) = level.windowed {
+                    let role: StreamedMemory.Role = switch stage.stageClass {
+                    case _ where level.turn != nil: .turn
+                    case let .area(radius): .area(radius: radius)
+                    default: .resample
+                    }
+                    stages[index] = StreamedMemory.Share(role: role, bytes: bytes)
+                }
+                for (index, stage) in level.points { stages[index] = StreamedMemory.Share(role: stage.awaitsSurvey ? .survey : .point, bytes: 0) }
+            }
+            return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride), stages: stages, coding: coding,
+                                  besides: plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) },
+                                  working: Self.streamedWorkingBytes)
         }
     }
 

@@ -240,20 +240,26 @@ final class StripChain: @unchecked Sendable {
     }
 
     /// Bytes a chain of `levels` on a `size` input holds beside the decode ring: each level's
-    /// ring and window, and a turning level's tiles while they stay in memory
-    /// (`TileCache.discThreshold`). For a memory budget, before any pixel is decoded.
+    /// (`levelBytes`). For a memory budget, before any pixel is decoded.
     static func heldBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool) throws -> Int {
+        try levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip, writeBehind: writeBehind).reduce(0, +)
+    }
+
+    /// Bytes each level but the first holds: its ring and window, and a turning level's tiles
+    /// while they stay in memory (`TileCache.discThreshold`); 0 for the first, whose rows are
+    /// the decode ring's.
+    static func levelBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool) throws -> [Int] {
         let layouts = try layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip)
-        var bytes = 0
-        for level in layouts.indices.dropFirst() {
+        return layouts.indices.map { level in
+            guard level > 0 else { return 0 }
             let layout = layouts[level], below = layouts[level - 1]
-            bytes += ringRows(layouts, level: level, writeBehind: writeBehind) * layout.rowStride + layout.window * below.rowStride
+            var bytes = ringRows(layouts, level: level, writeBehind: writeBehind) * layout.rowStride + layout.window * below.rowStride
             if levels[level].turn != nil {
                 let tiles = below.size.pixelCount * 3
                 bytes += (tiles <= TileCache.discThreshold ? tiles : 0) + (TileCache.side + 1) * below.size.width * 3
             }
+            return bytes
         }
-        return bytes
     }
 
     deinit {

@@ -1,0 +1,42 @@
+/// What a streamed run holds, piece by piece, worked out from sizes before any decoding
+/// (`Pipeline.streamedMemory`): what `--max-memory` reserves for it, and what `explain` shows
+/// beside each stage.
+public struct StreamedMemory: Sendable, Equatable {
+    /// How a stage takes part in the streamed run.
+    public enum Role: Sendable, Equatable {
+        /// Works on each strip in place, in the rows of the level it follows.
+        case point
+        /// Makes its strips from a window of rows, `radius` above and below.
+        case area(radius: Int)
+        /// Makes its strips, at its own size, from the window of input rows they need.
+        case resample
+        /// Moves whole pixels out of order, read through a cache of tiles.
+        case turn
+        /// Measures every pixel in a first read, then works as a point stage.
+        case survey
+    }
+
+    /// A stage's part: its role and the bytes its rows (ring, window, tiles) hold.
+    public struct Share: Sendable, Equatable {
+        public let role: Role
+        public let bytes: Int
+    }
+
+    /// The decoder's ring of rows (a WebP's whole picture, which libwebp decodes into).
+    public let decodeRing: Int
+    /// Each stage's share, by its place in the pipeline (1 for the first stage; 0 for the turn
+    /// that makes the picture upright from its orientation tag).
+    public let stages: [Int: Share]
+    /// The coefficients libjpeg keeps to make Huffman tables for a JPEG output.
+    public let coding: Int
+    /// What the stages hold beside their rows (`Plan.Step.held`: a caption, an overlay); every
+    /// stage of a streamed run is at work at once.
+    public let besides: Int
+    /// The libraries, threads and codecs' buffers (`Pipeline.streamedWorkingBytes`).
+    public let working: Int
+
+    /// All of it: the run's estimated peak.
+    public var total: Int {
+        ([decodeRing, coding, besides, working] + stages.values.map(\.bytes)).reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1)) }
+    }
+}
