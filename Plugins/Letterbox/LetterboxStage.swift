@@ -52,4 +52,33 @@ public struct LetterboxStage: Transform, DeclaredStage {
     public func apply(to image: Image) throws -> Image {
         try Image.canvas(size: size, background: color, placing: image, at: placement(for: image.size))
     }
+
+    /// With opaque bars, each output row is an input row (or the part of it the window shows)
+    /// with the color beside it, or color alone: a resample stage, whose strips come from the
+    /// input rows they hold. Translucent bars make the canvas RGBA, which a streamed run's rows
+    /// are not.
+    public var stageClass: StageClass { color.isOpaque ? .resample : .whole }
+
+    /// The input rows under output `rows`; for rows wholly in a bar, the nearest input row (a
+    /// window holds at least one, and never moves back).
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+        let top = placement(for: inputSize).y
+        let first = min(max(0, rows.lowerBound - top), inputSize.height - 1)
+        return first..<max(first + 1, min(inputSize.height, rows.upperBound - top))
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+        let (left, top) = placement(for: inputSize)
+        // The input columns the canvas shows, and where they land.
+        let from = max(0, -left), to = min(inputSize.width, size.width - left)
+        let fill = [color.red, color.green, color.blue]
+        return try Image.make(size: Size(size.width, outputRows.count), hasAlpha: false) { writer in
+            for y in outputRows {
+                let target = writer.row(y - outputRows.lowerBound), source = y - top
+                for x in 0..<size.width { target[x * 3] = fill[0]; target[x * 3 + 1] = fill[1]; target[x * 3 + 2] = fill[2] }
+                guard (0..<inputSize.height).contains(source), to > from else { continue }
+                (target.baseAddress! + (from + left) * 3).update(from: window.row(source - windowTop).baseAddress! + from * 3, count: (to - from) * 3)
+            }
+        }
+    }
 }

@@ -72,6 +72,9 @@ import TestSupport
                          // Resample stages, from windows of rows at their own sizes (the default kernel, the run's).
                          "crop 11,7,250x190 | grayscale", "resize 130x90 | sharpen", "resize 500x400 fit=contain background=white | blur 2",
                          "blur 1 | resize 70x | crop 5,5,50x30 | negate",
+                         // letterbox with opaque bars: centered where smaller, cut at its offset where larger.
+                         "letterbox 400x300 color=#203040", "fit 200x200 | letterbox 260x180 | sharpen", "letterbox 200x150 offset=0.2,0.8 | blur 1",
+                         "letterbox 250x260 offset=10px,30px",
                          // Stages that survey the picture first, then stream as point stages.
                          "normalize", "blur 2 | normalize lower=5% | sharpen", "normalize | resize 50% | normalize upper=90%"] {
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
@@ -80,6 +83,8 @@ import TestSupport
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg")))
             let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))
             #expect(a == b && !a.isEmpty, "\(pipeline)")
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
+            #expect(explain.standardOutput.contains("streamed: 32 rows at a time"), "\(pipeline): \(explain.standardOutput)")
         }
     }
 
