@@ -239,15 +239,10 @@ final class StripChain: @unchecked Sendable {
         return min(layout.size.height, (needed + strip - 1) / strip * strip)
     }
 
-    /// Bytes a chain of `levels` on a `size` input holds beside the decode ring: each level's
-    /// (`levelBytes`). For a memory budget, before any pixel is decoded.
-    static func heldBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool) throws -> Int {
-        try levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip, writeBehind: writeBehind).reduce(0, +)
-    }
-
-    /// Bytes each level but the first holds: its ring and window, and a turning level's tiles
-    /// while they stay in memory (`TileCache.discThreshold`); 0 for the first, whose rows are
-    /// the decode ring's.
+    /// Bytes each level of a chain on a `size` input holds beside the decode ring: its ring and
+    /// window, and a turning level's tiles while they stay in memory (`TileCache.discThreshold`);
+    /// 0 for the first, whose rows are the decode ring's. For a memory budget, before any pixel
+    /// is decoded.
     static func levelBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool) throws -> [Int] {
         let layouts = try layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip)
         return layouts.indices.map { level in

@@ -33,9 +33,13 @@ enum WebPDecoder {
         } else {
             let stream = streamable(chunks, handoff: handoff) ? handoff : nil
             if let stream {
+                // The band is the whole picture: its reader holds it all, as libwebp writes it.
                 let ring = stream.started(RowHandoff.Start(size: size, rowStride: RowHandoff.Start.rowStride(width: size.width),
                                                            channels: 3, metadata: metadata, bandRows: size.height))
-                precondition(ring == 0 || stream.declined, "a WebP is decoded into one buffer: its reader holds it whole")
+                guard ring == 0 || stream.declined else {
+                    stream.failing()
+                    throw ImageError(.tooLarge, path: path, reason: "a WebP is decoded into one picture, not a ring of \(ring) rows")
+                }
             }
             decoded = try decodeStill(input, chunks: chunks, size: size, options: options, path: path,
                                       handoff: stream.flatMap { $0.declined ? nil : $0 })
@@ -94,7 +98,9 @@ enum WebPDecoder {
                                     cut: chunks.statedLength != nil, options: options, path: path, handoff: handoff)
                 // Taken as it is: the rows libwebp did not decode are black.
                 if rows < size.height {
-                    (writer.base + rows * writer.rowStride).update(repeating: 0, count: (size.height - rows) * writer.rowStride)
+                    // To the last row's last sample: the buffer ends there, unpadded.
+                    (writer.base + rows * writer.rowStride).update(repeating: 0, count: (size.height - rows - 1) * writer.rowStride
+                                                                   + size.width * writer.channelCount)
                     handoff?.decoded(rows: size.height)
                 }
             } catch {
