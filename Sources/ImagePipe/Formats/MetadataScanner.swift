@@ -126,7 +126,7 @@ struct MetadataScanner {
             var keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
                 || ["gAMA", "cHRM", "sRGB", "cICP"].contains { Array($0.utf8) == tag } && length <= 32
             // Compressed already larger than a profile may be: not copied, let alone inflated.
-            if keep, tag == Array("iCCP".utf8), length > ICCProfile.maxBytes {
+            if tag == Array("iCCP".utf8), length > ICCProfile.maxBytes {
                 keep = false
                 profileTooLarge = true
             }
@@ -134,8 +134,8 @@ struct MetadataScanner {
         case .webp:
             let length = (0..<4).reduce(0) { $0 | Int(h[4 + $1]) << (8 * $1) }
             let tag = Array(h[0..<4])
-            var keep = ["ICCP", "EXIF", "XMP "].contains { Array($0.utf8) == tag }
-            if keep, tag == Array("ICCP".utf8), length > ICCProfile.maxBytes {
+            var keep = ["ICCP", "EXIF", "XMP "].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
+            if tag == Array("ICCP".utf8), length > ICCProfile.maxBytes {
                 keep = false
                 profileTooLarge = true
             }
@@ -218,8 +218,8 @@ struct MetadataScanner {
         return scanner.metadata
     }
 
-    /// The largest PNG chunk kept for its metadata: 16 MiB, far above any real profile, EXIF
-    /// block or XMP packet; a larger one (a text chunk made to exhaust memory) is passed over.
+    /// The largest PNG or WebP chunk kept for its metadata: 16 MiB, far above any real profile,
+    /// EXIF block or XMP packet; a larger one (a text chunk made to exhaust memory) is passed over.
     static let keptChunkLimit = 16 << 20
 
     static let exifMarker = Array("Exif\0\0".utf8)
