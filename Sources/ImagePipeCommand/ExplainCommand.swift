@@ -173,17 +173,6 @@ struct ExplainCommand {
             return lines.joined(separator: "\n")
         }
 
-        /// The class's name in `--json`: point, area, resample, turn, survey.
-        static func className(_ role: StreamedMemory.Role) -> String {
-            switch role {
-            case .point: "point"
-            case .area: "area"
-            case .resample: "resample"
-            case .turn: "turn"
-            case .survey: "survey"
-            }
-        }
-
         var json: JSONValue {
             var fields: [(String, JSONValue)] = [("schemaVersion", .number(Double(ExplainCommand.schemaVersion))),
                                                  ("input", input.map(JSONValue.string) ?? .null)]
@@ -194,7 +183,7 @@ struct ExplainCommand {
             fields.append(("stages", .array(rows.map { row in
                 .object([("stage", .string(row.stage)), ("input", .dimensions(row.input)), ("output", .dimensions(row.output)),
                          ("exact", .bool(row.estimate.isEmpty)), ("note", .string(row.note)), ("heldBytes", .number(Double(row.held))),
-                         ("streamedClass", row.share.map { .string(Self.className($0.role)) } ?? .null),
+                         ("streamedClass", row.share.map { .string($0.role.name) } ?? .null),
                          ("streamedBytes", row.share.map { .number(Double($0.bytes)) } ?? .null),
                          ("destination", row.destination.map(JSONValue.string) ?? .null),
                          ("decided", .array(row.decided.map(\.json)))])
@@ -243,7 +232,7 @@ struct ExplainCommand {
                     + (animation.animatedOutput ? " into an animation" : "") + (facts.map { " (frames: \($0))" } ?? "") + "; scaling \(plan.scaling.summary)"
             } else if let lossless = pipeline.losslessJPEGSummary(in: context, prepared: prepared) {
                 how = lossless
-            } else if pipeline.streams(in: context, prepared: prepared) {
+            } else if explanation.streams {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
                 if let memory {
                     how += file.format == SourceFormat.webp.loaderName

@@ -14,6 +14,17 @@ public struct StreamedMemory: Sendable, Equatable {
         case turn
         /// Measures every pixel in a first read, then works as a point stage.
         case survey
+
+        /// The class's name, as `explain --json` gives it: point, area, resample, turn, survey.
+        public var name: String {
+            switch self {
+            case .point: "point"
+            case .area: "area"
+            case .resample: "resample"
+            case .turn: "turn"
+            case .survey: "survey"
+            }
+        }
     }
 
     /// A stage's part: its role and the bytes its rows (ring, window, tiles) hold.

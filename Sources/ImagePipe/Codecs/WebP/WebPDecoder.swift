@@ -31,7 +31,8 @@ enum WebPDecoder {
         if chunks.animated {
             decoded = try firstFrame(of: input, options: options, path: path)
         } else {
-            let stream = streamable(chunks, handoff: handoff) ? handoff : nil
+            // Only opaque rows go to a streamed run: its rows are RGB.
+            let stream = chunks.hasAlpha ? nil : handoff
             if let stream {
                 // The band is the whole picture: its reader holds it all, as libwebp writes it.
                 let ring = stream.started(RowHandoff.Start(size: size, rowStride: RowHandoff.Start.rowStride(width: size.width),
@@ -47,9 +48,6 @@ enum WebPDecoder {
         }
         return try Image.colorManaged(decoded.orientedByExif(turn), metadata: metadata, options: options, path: path)
     }
-
-    /// Whether the rows can go to a streamed run: opaque (the run's rows are RGB).
-    private static func streamable(_ chunks: WebPChunks, handoff: RowHandoff?) -> Bool { handoff != nil && !chunks.hasAlpha }
 
     /// The size a still WebP (or an animation's canvas) has, or why it has none.
     private static func stillSize(_ chunks: WebPChunks, path: String?) throws(ImageError) -> Size {
