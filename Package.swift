@@ -12,7 +12,9 @@ let plugins = pluginNames.map { Target.Dependency(stringLiteral: $0) }
 let package = Package(
     name: "ImagePipe",
     products: [
+        .library(name: "ImagePipeCore", targets: ["ImagePipeCore"]),
         .library(name: "ImagePipe", targets: ["ImagePipe"]),
+        .library(name: "ImagePipeStages", targets: ["ImagePipeStages"]),
         .library(name: "ImagePipeCommand", targets: ["ImagePipeCommand"]),
         .library(name: "ImagePipePluginKit", targets: ["ImagePipePluginKit"]),
         .executable(name: "imagepipe", targets: ["imagepipe"]),
@@ -47,24 +49,28 @@ let package = Package(
         // libtiff directly for TIFF both ways (docs/formats.md says why); C because TIFFGetField
         // and TIFFSetField are variadic.
         .target(name: "CTiffCodec", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "ImagePipe", dependencies: ["CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CTiffCodec", "CLCMS2", "CExif",
+        .target(name: "ImagePipeCore", dependencies: ["CGdkPixbuf"]),
+        .target(name: "ImagePipe", dependencies: ["ImagePipeCore", "CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CTiffCodec", "CLCMS2", "CExif",
                                                  "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng"]),
-        .target(name: "ImagePipePluginKit", dependencies: ["ImagePipe", "CImagePipePlugin", "CGdkPixbuf"]),
-        .target(name: "FitZoom", dependencies: ["ImagePipe"], path: "Plugins/FitZoom"),
-        .target(name: "Letterbox", dependencies: ["ImagePipe"], path: "Plugins/Letterbox"),
-        .target(name: "SquareSlice", dependencies: ["ImagePipe"], path: "Plugins/SquareSlice"),
-        .target(name: "CircleCrop", dependencies: ["ImagePipe"], path: "Plugins/CircleCrop"),
-        .target(name: "AnchorRotate", dependencies: ["ImagePipe"], path: "Plugins/AnchorRotate"),
-        .target(name: "Geometry", dependencies: ["ImagePipe"], path: "Plugins/Geometry"),
-        .target(name: "Tone", dependencies: ["ImagePipe"], path: "Plugins/Tone"),
-        .target(name: "Filters", dependencies: ["ImagePipe"], path: "Plugins/Filters"),
-        .target(name: "Alpha", dependencies: ["ImagePipe"], path: "Plugins/Alpha"),
+        .target(name: "ImagePipePluginKit", dependencies: ["ImagePipeCore", "CImagePipePlugin", "CGdkPixbuf"]),
+        .target(name: "FitZoom", dependencies: ["ImagePipeCore"], path: "Plugins/FitZoom"),
+        .target(name: "Letterbox", dependencies: ["ImagePipeCore"], path: "Plugins/Letterbox"),
+        .target(name: "SquareSlice", dependencies: ["ImagePipeCore"], path: "Plugins/SquareSlice"),
+        .target(name: "CircleCrop", dependencies: ["ImagePipeCore"], path: "Plugins/CircleCrop"),
+        .target(name: "AnchorRotate", dependencies: ["ImagePipeCore"], path: "Plugins/AnchorRotate"),
+        .target(name: "Geometry", dependencies: ["ImagePipeCore"], path: "Plugins/Geometry"),
+        .target(name: "Tone", dependencies: ["ImagePipeCore"], path: "Plugins/Tone"),
+        .target(name: "Filters", dependencies: ["ImagePipeCore"], path: "Plugins/Filters"),
+        .target(name: "Alpha", dependencies: ["ImagePipeCore"], path: "Plugins/Alpha"),
         .target(name: "Compose", dependencies: ["ImagePipe", "CPangoCairo"], path: "Plugins/Compose"),
         // The editor's page, script and style are files of their own, compiled into the program.
-        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "CSoup"] + plugins,
+        // The stock stages in one product, for a program that wants them without the command
+        // (and so without libsoup).
+        .target(name: "ImagePipeStages", dependencies: ["ImagePipe"] + plugins),
+        .target(name: "ImagePipeCommand", dependencies: ["ImagePipe", "ImagePipeStages", "CSoup"],
                 resources: [.embedInCode("Edit/editor.html"), .embedInCode("Edit/editor.js"), .embedInCode("Edit/editor.css")]),
         .executableTarget(name: "imagepipe", dependencies: ["ImagePipeCommand"]),
-        .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand"]),
+        .target(name: "PipelineFuzzing", dependencies: ["ImagePipeCommand", "ImagePipeStages"]),
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-ledger", dependencies: ["PipelineFuzzing"]),
@@ -80,7 +86,7 @@ let package = Package(
         .testTarget(name: "FiltersTests", dependencies: ["Filters", "TestSupport"]),
         .testTarget(name: "AlphaTests", dependencies: ["Alpha", "TestSupport"]),
         .testTarget(name: "ComposeTests", dependencies: ["Compose", "TestSupport"]),
-        .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "PipelineFuzzing", "TestSupport", "imagepipe"]),
+        .testTarget(name: "ImagePipeCommandTests", dependencies: ["ImagePipeCommand", "ImagePipeStages", "PipelineFuzzing", "TestSupport", "imagepipe"]),
     ],
     swiftLanguageModes: [.v6]
 )

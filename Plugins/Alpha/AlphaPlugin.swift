@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Adding, removing and flattening the alpha channel.
 public enum AlphaPlugin {

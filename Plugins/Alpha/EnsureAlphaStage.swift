@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `ensure-alpha [alpha=1]` — gives an RGB picture an alpha channel of one value (sharp's
 /// ensureAlpha); a picture that has alpha is left as it is.

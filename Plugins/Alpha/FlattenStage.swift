@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `flatten [background=white]` — the picture composited over a background colour (source-over,
 /// as a screen shows it), its alpha channel gone: what a format without alpha needs.

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `remove-alpha` — drops the alpha channel and keeps the colour as stored (sharp's
 /// removeAlpha): transparent pixels show whatever colour they hold, often black. `flatten`

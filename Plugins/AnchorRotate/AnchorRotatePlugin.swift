@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Seed 003's rotation about an anchor point.
 public enum AnchorRotatePlugin {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagePipe
+import ImagePipeCore
 
 /// The pixel work of `rotate`: each output pixel's centre is turned back about the pivot and
 /// the picture sampled there bilinearly in premultiplied alpha, so pixels outside the picture

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagePipe
+import ImagePipeCore
 
 /// `rotate (90|180|270 | angle=A | pan=P) [anchor=0.5,0.5] [canvas=same] [background=transparent]`
 /// — seed 003's swipe-to-dismiss turn: the picture rotated about an anchor point that may lie

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The circular-crop plugin of seed 000: the even-odd mask, the avatar cut-out and the editor.
 public enum CircleCropPlugin {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `circle-crop [size=auto] [viewport=WxH] [gap=0] [zoom=auto] [offset=x,y] [position=center]`
 /// — the avatar that seed 000's "OK" button produces: the circle cut out of the picture,

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `circle-mask [diameter=auto] [gap=0] [fill=#00000059] [ring=false] …` — seed 000's even-odd
 /// mask on the picture as it is: outside a centred circle painted with `fill`, inside untouched.

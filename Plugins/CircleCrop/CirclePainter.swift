@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagePipe
+import ImagePipeCore
 
 /// The pixel work of the circular-crop plugin: cutting a circle out, and the even-odd mask
 /// with its ring. Colours are straight alpha in and out; blending multiplies by alpha on the

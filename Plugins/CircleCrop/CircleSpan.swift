@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagePipe
+import ImagePipeCore
 
 /// How a circle covers one row of pixels: which pixels are wholly inside, which are touched at
 /// all, and the exact area of the circle inside each pixel of the edge band. Only that band

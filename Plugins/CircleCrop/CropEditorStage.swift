@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `crop-editor viewport=WxH [zoom=auto] [offset=x,y] [gap=0] [rotated-from=WxH]` — what seed
 /// 000's editor screen shows: black background, the picture at that zoom and offset, the dimmed

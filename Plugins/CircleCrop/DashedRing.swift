@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The editor's ring: the circle stroked with a dash pattern (the seed: white, line width 2,
 /// 4 on / 4 off). Dashes are measured along the circle from its rightmost point, clockwise on

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The editor state parameters that `circle-crop` and `crop-editor` share, declared once.
 enum EditorParameters {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `blur SIGMA` — a true Gaussian blur of standard deviation SIGMA pixels: separable, in
 /// premultiplied alpha, edges extended by repeating the border pixels.

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `convolve WxH WEIGHTS [scale=auto] [offset=0]` — any convolution kernel, as libvips' `conv`
 /// and ImageMagick's `-convolve`: each output is the weighted sum of the W×H pixels around it,

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Neighbourhood filters: Gaussian blur, unsharp mask, median and any convolution kernel.
 public enum FiltersPlugin {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The median of every channel (alpha too, each on its own, as libvips does) over a square
 /// window, by Huang's sliding histogram: per row the window's histogram is built once, then each

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `median [3]` — each channel replaced by its median over a SIZE×SIZE window (libvips'
 /// `median`, ImageMagick's `-median`): removes specks and salt-and-pepper noise while keeping

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `sharpen [sigma=1] [amount=1] [threshold=0]` — an unsharp mask on lightness: the picture's
 /// luma minus its Gaussian blur, times `amount`, added back where it exceeds `threshold`

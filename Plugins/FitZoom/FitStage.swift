@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `fit WxH [zoom=1] [upscale=true]` — seed 004's fit-to-screen zoom: the whole picture in a
 /// W×H viewport, aspect kept, at `zoom` × the fitting zoom.

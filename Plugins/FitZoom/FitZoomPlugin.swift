@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Seed 004's fit-to-screen zoom.
 public enum FitZoomPlugin {

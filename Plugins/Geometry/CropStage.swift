@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `crop X,Y,WxH` — cut a rectangle out, in pixels or percentages of the picture's sides
 /// (`10%,10%,50%x50%`); the pixels are shared, not copied. A rectangle that does not lie wholly

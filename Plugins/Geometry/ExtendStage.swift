@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `extend [top=0] [right=0] [bottom=0] [left=0] [color=black] [mode=color]` — add pixels at
 /// the edges (what other tools call padding), as libvips `embed` / sharp `extend`: a flat

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `flip` — the picture upside down (top to bottom), as sharp's `flip`: lossless, RGB stays RGB.
 public struct FlipStage: Transform, DeclaredStage {

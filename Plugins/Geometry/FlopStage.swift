@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `flop` — the picture mirrored left to right, as sharp's `flop`: lossless, RGB stays RGB.
 public struct FlopStage: Transform, DeclaredStage {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The geometry family: resize, crop, extend, trim, flip and flop.
 public enum GeometryPlugin {

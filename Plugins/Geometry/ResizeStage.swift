@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `resize [W]x[H] [fit=cover] [position=center] [upscale=true] [background=black]` — sharp's
 /// resize: a width, a height or both (pixels or percentages), fitted as sharp's `fit` says.

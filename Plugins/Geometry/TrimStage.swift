@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `trim [threshold=10] [background=auto] [line-art=false]` — cut away a uniform border, as
 /// sharp's `trim` and libvips' `find_trim`: the smallest rectangle holding every pixel that

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Seed 004's centred letterboxing.
 public enum LetterboxPlugin {

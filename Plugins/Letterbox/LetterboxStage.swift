@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `letterbox WxH [color=black] [offset=center]` — seed 004's centring: a W×H canvas with the
 /// picture centred on an axis where it is smaller, and the window at `offset` where it is larger.

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `slice [WxH=300x300] [zoom=1] [offset=center]` — seed 001's Project NP slice: the picture
 /// covers a W×H window, zoomed between cover and native size, cut at a content offset, or where

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Seed 001's square-slice crop.
 public enum SquareSlicePlugin {

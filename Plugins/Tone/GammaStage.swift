@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagePipe
+import ImagePipeCore
 
 /// `gamma [2.2]` — out = 255 · (in / 255)^(1/γ) on each colour channel: γ above 1 brightens the
 /// mid-tones, below 1 darkens them; black and white stay.

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `grayscale [linear=true]` — Rec. 709 luma in every channel: the picture stays RGB (or RGBA,
 /// alpha untouched) so that later stages and formats see the layout they expect; only the

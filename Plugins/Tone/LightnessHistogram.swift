@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The histogram of L* (CIE L*a*b* lightness) that `normalize` stretches by, counted strip by
 /// strip in a streamed run's first read (`PixelSurvey`) or over a whole picture at once.

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `linear [a=1] [b=0]` — out = a · in + b on each colour channel, in levels (0…255), rounded
 /// and clamped: sharp's and libvips' linear. `linear 1.2 -20` raises the contrast.

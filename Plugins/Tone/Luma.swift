@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Rec. 709 luma of 8-bit sRGB pixels, as tables: on linear light (libvips' `colourspace b-w`,
 /// hence sharp's `grayscale`: the sRGB curve taken off, Y = 0.2126 R + 0.7152 G + 0.0722 B,

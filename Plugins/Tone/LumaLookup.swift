@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `Luma`'s tables in place: a pixel's three bytes to its luma as an 8-bit value. A struct
 /// with an inlined method rather than a closure, so the per-pixel loop keeps no call.

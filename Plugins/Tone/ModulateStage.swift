@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagePipe
+import ImagePipeCore
 
 /// `modulate [brightness=1] [saturation=1] [hue=0deg] [lightness=0]` — sharp's modulate: in
 /// CIE LCh (L*a*b* in polar form), L* × brightness + lightness, chroma × saturation, hue

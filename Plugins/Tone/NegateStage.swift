@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `negate [alpha=false]` — every colour channel v becomes 255 − v; alpha too if asked.
 public struct NegateStage: Transform, DeclaredStage {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `normalize [lower=1%] [upper=99%]` — sharp's normalise: the lightness L* (CIE L*a*b*) at the
 /// `lower` percentile of the picture's pixels becomes 0 and at the `upper` percentile 100,

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `threshold [128] [grayscale=true]` — sharp's threshold: values at or above the threshold
 /// become 255, the others 0. By default the value compared is the pixel's gray (linear-light

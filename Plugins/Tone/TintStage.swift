@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `tint COLOR` — sharp's tint: the picture's lightness kept and the colour's chroma laid over
 /// it, strongest in the mid-tones and fading to none at black and white (so shadows and

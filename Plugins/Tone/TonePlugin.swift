@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// Point operations on colour and tone: each pixel's new colour depends on its own colour only
 /// (and, for `normalize`, on the picture's histogram). 8-bit in and out, Float or tables of the

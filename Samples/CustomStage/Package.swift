@@ -16,9 +16,10 @@ let package = Package(
         .package(name: "ImagePipe", path: "../.."),
     ],
     targets: [
-        .target(name: "Sepia", dependencies: [.product(name: "ImagePipe", package: "ImagePipe")]),
+        .target(name: "Sepia", dependencies: [.product(name: "ImagePipeCore", package: "ImagePipe")]),
         .target(name: "SepiaPlugin", dependencies: ["Sepia", .product(name: "ImagePipePluginKit", package: "ImagePipe")]),
-        .executableTarget(name: "my-imagepipe", dependencies: ["Sepia", .product(name: "ImagePipeCommand", package: "ImagePipe")]),
+        .executableTarget(name: "my-imagepipe", dependencies: ["Sepia", .product(name: "ImagePipeCommand", package: "ImagePipe"),
+                                                         .product(name: "ImagePipeStages", package: "ImagePipe")]),
         .testTarget(name: "SepiaTests", dependencies: ["Sepia"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "embed-demo", dependencies: [
             .product(name: "ImagePipe", package: "ImagePipe"),
-            .product(name: "ImagePipeCommand", package: "ImagePipe"), // for StandardPlugins
+            .product(name: "ImagePipeStages", package: "ImagePipe"), // for StandardPlugins
             .product(name: "FitZoom", package: "ImagePipe"),
             .product(name: "CircleCrop", package: "ImagePipe"),
         ]),

@@ -1,4 +1,5 @@
 import ImagePipe
+import ImagePipeStages
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import CGdkPixbuf
 import CImagePipePlugin
-import ImagePipe
+import ImagePipeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +29,9 @@ public enum PluginExport {
 
     private static let exported = Locked<Exported?>(nil)
 
-    /// The plugin, its compiler and the C table, kept for the life of the process.
+    /// The plugin, its registry and the C table, kept for the life of the process.
     private final class Exported: @unchecked Sendable {
-        let compiler: PipelineCompiler
+        let registry: Registry
         let description: Result<UnsafeMutablePointer<CChar>, StageError>
         let table: UnsafeMutablePointer<imagepipe_plugin>
 
@@ -39,7 +39,7 @@ public enum PluginExport {
             var registry = Registry()
             var problem: String?
             do { try registry.register(plugin) } catch { problem = "\(error)" }
-            compiler = PipelineCompiler(registry: registry)
+            self.registry = registry
             let json = JSONValue.object([
                 ("schemaVersion", .number(Double(IMAGEPIPE_PLUGIN_SCHEMA_VERSION))),
                 ("name", .string(plugin.name)), ("summary", .string(plugin.summary)),
@@ -54,6 +54,17 @@ public enum PluginExport {
                 apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
                 traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius,
                 apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows))
+        }
+
+        /// The stage a call in the language's text names (the host sends the name and the
+        /// canonical text of the arguments), checked through its schema as the language checks it.
+        func makeStage(_ call: String) throws -> any Stage {
+            let (calls, diagnostics) = Parser.parse(text: call, file: "<plugin>")
+            if !diagnostics.isEmpty { throw StageError(diagnostics.map(\.message).joined(separator: "; ")) }
+            guard calls.count == 1, let call = calls.first, call.groups.isEmpty, let entry = registry.entry(named: call.name.text) else {
+                throw StageError("'\(call)' is not one call of a stage of this plugin")
+            }
+            return try entry.definition.makeStage(arguments: entry.schema.arguments(from: call.rawArguments))
         }
     }
 
@@ -88,14 +99,11 @@ public enum PluginExport {
             return nil
         }
         do {
-            let pipeline = try exported.compiler.compile(String(cString: name) + " " + String(cString: arguments), file: "<plugin>")
-            guard let stage = pipeline.transforms.first else {
+            guard let stage = try exported.makeStage(String(cString: name) + " " + String(cString: arguments)) as? any Transform else {
                 report("'\(String(cString: name))' is not a transform; only transforms can be loaded at run time", failure)
                 return nil
             }
             return Unmanaged.passRetained(StageBox(stage)).toOpaque()
-        } catch let syntax as PipelineSyntaxError {
-            report(syntax.diagnostics.map(\.message).joined(separator: "; "), failure)
         } catch {
             report("\(error)", failure)
         }

@@ -1,5 +1,6 @@
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 
 /// What the fuzzer checks for any text: the pipeline language never crashes, and whatever
 /// compiles keeps its promises — its canonical text compiles again to the same canonical text,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// `branch { … } { … }`: several outputs from one decode, each group from the picture as it is

@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 @testable import ImagePipeCommand
+import ImagePipeStages
 
 /// The editor's geometry without a browser: each settled state is the models', and each
 /// printed line, run, cuts what that state shows.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// Every error the framework throws is an `ImagePipeError`: an embedding program catches one

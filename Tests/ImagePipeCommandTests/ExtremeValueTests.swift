@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// Every parameter of every stock stage given zero, negative, NaN, infinite, huge and malformed

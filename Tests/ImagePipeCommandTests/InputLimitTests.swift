@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// Limits hold before the work they bound: bytes read, pipeline text, animation frames, time.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// What `make install` and `make deb` ship: the manual page and completions the command makes

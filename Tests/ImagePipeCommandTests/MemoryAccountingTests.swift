@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 @testable import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// `--max-memory` counts what stages hold beside the picture (a caption's drawing, overlays),

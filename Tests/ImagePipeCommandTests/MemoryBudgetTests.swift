@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 @testable import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// `--max-memory`: pictures reserve their estimated cost before they start, so `--jobs` never

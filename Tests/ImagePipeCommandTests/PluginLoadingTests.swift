@@ -53,6 +53,24 @@ import TestSupport
         #expect(try bytes("streamed.png") == bytes("ordinary.png"))
     }
 
+    /// A stage package depends on ImagePipeCore alone, so its plugin links gdk-pixbuf and GLib
+    /// and none of the codecs, colour or network libraries of the whole framework.
+    @Test(.enabled(if: PluginLoadingTests.samplePluginBuilt, "needs Samples/CustomStage built: run make samples"))
+    func theSamplePluginLinksTheCoreAlone() throws {
+        let dynamic = try CommandRunner.runProgram("/usr/bin/readelf", ["-d", Self.samplePlugin])
+        #expect(dynamic.status == 0, "\(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            .compactMap { $0.split(separator: "[").last?.dropLast() }.map(String.init)
+        let runtime = ["libc.", "libm.", "libdl.", "libpthread.", "librt.", "ld-linux", "libgcc_s.", "libstdc++.",
+                       "libswift", "libFoundation", "libdispatch.", "libBlocksRuntime."]
+        let beyondRuntime = needed.filter { name in !runtime.contains { name.hasPrefix($0) } }
+        #expect(needed.contains { $0.hasPrefix("libgdk_pixbuf-2.0.") }, "\(needed)")
+        #expect(beyondRuntime.count <= 10, "\(beyondRuntime)")
+        for library in ["libjpeg", "libpng", "libtiff", "libwebp", "libavif", "libheif", "liblcms2", "libsoup", "libpango", "libspng", "libgif"] {
+            #expect(!needed.contains { $0.hasPrefix(library) }, "\(library) in \(needed)")
+        }
+    }
+
     @Test func pluginDirectoriesFromTheEnvironment() throws {
         let directory = try TemporaryDirectory.forPlugins()
         try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: true)

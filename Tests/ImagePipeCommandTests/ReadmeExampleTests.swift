@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import CircleCrop
 import FitZoom
 import TestSupport

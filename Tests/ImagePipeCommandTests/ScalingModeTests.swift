@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// The three scaling modes on a real photo, against a Double-precision Lanczos3 reduction of the

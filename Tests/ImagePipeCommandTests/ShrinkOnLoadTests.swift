@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// The planner decodes a JPEG reduced when the first stage only shrinks; the result keeps the

@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// What every stock stage promises: its example parses and round-trips through its canonical

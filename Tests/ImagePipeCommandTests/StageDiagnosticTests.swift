@@ -1,6 +1,7 @@
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 
 /// Diagnostics from the stock stages' own checks across parameters point at the parameter.
 @Suite struct StageDiagnosticTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 @testable import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// The default time limit grows with the work a picture's plan asks for, so that legitimate work

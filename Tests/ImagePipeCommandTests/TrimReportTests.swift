@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// `trim` on a JPEG of a bordered photo: the border's JPEG ringing is cut with it (the 3×3

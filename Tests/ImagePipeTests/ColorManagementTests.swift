@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImagePipe
+@testable import ImagePipeCore
 import Testing
 import TestSupport
 

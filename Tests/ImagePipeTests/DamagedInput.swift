@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// Damaged copies of a good file for the streamed run's tests, and how the two runs' endings on

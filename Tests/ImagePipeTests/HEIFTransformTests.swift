@@ -1,6 +1,7 @@
 import CAvif
 import Foundation
 @testable import ImagePipe
+@testable import ImagePipeCore
 import Testing
 import TestSupport
 

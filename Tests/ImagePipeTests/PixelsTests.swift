@@ -1,5 +1,6 @@
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// The shared pixel helpers: row-band maps, premultiplied rows, the convolution engine, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// `test-scale`: `region` (the whole picture when nil) resampled to `size` as every scaling

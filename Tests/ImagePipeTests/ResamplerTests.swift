@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// The shared resampler: weights, exact geometry, alpha, precision, and aliasing.

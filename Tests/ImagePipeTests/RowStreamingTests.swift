@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// The streamed run for every decoder that hands out rows (`RowSource`: JPEG, PNG, TIFF, WebP) into every

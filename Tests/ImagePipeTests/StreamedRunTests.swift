@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// `strip-invert`: inverts the colors, a row-local stage for the streamed run. It notes the

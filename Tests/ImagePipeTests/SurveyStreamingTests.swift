@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// `strip-level`: shifts every channel so that the picture's mean red becomes 128, a stage that

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImagePipe
+@testable import ImagePipeCore
 import TestSupport
 
 /// `test-turn`: turns or mirrors the picture by a `Dihedral`, moving whole pixels; it says so

@@ -52,7 +52,7 @@ public final class ICCProfile: @unchecked Sendable {
 
     /// The opened profile of these bytes, from a small cache: a batch of phone photos carries one
     /// profile, opened once. nil when Little CMS cannot read it.
-    static func cached(_ bytes: [UInt8]) -> ICCProfile? {
+    package static func cached(_ bytes: [UInt8]) -> ICCProfile? {
         if let found = cache.withLock({ $0[bytes] }) { return found }
         guard let profile = try? ICCProfile(bytes: bytes) else { return nil }
         return cache.withLock { cache in

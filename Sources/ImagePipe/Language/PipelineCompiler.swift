@@ -6,10 +6,8 @@ public struct PipelineCompiler: Sendable {
 
     public init(registry: Registry) { self.registry = registry }
 
-    /// The longest pipeline text compiled, and the most text `$VAR` expansion may add (1 MiB
-    /// each): limits that hold before the work, so that no text makes the lexer or the
-    /// diagnostics grow without bound.
-    public static let maxTextBytes = 1 << 20
+    /// The longest pipeline text compiled, and the most text `$VAR` expansion may add.
+    public static let maxTextBytes = Lexer.maxTextBytes
 
     /// Compiles `text`; `file` names it in diagnostics (`<inline>` for `-e` text).
     public func compile(_ text: String, file: String = "<inline>", variables: [String: String] = [:]) throws(PipelineSyntaxError) -> Pipeline {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// The plugin: the stages this package contributes.
 public enum SepiaPlugin {

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `sepia [amount=100%]`: old-photo brown tones, mixed with the original by `amount`.
 public struct SepiaStage: Transform, DeclaredStage {

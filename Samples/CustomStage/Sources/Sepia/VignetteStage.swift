@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 
 /// `vignette [strength=60%]`: darkens the picture toward its corners. Each row depends on where
 /// it lies in the picture, so the stage makes a strip's rows from the strip's place

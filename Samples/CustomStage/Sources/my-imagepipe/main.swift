@@ -1,5 +1,6 @@
 import ImagePipe
 import ImagePipeCommand
+import ImagePipeStages
 import Sepia
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import ImagePipe
+import ImagePipeCore
 import Sepia
 import Testing
 
@@ -34,10 +34,8 @@ import Testing
     }
 
     @Test func schemaAndText() throws {
-        let registry = Registry(plugins: [Registry.core, SepiaPlugin.plugin])
-        let pipeline = try PipelineCompiler(registry: registry).compile("sepia 80%")
-        #expect(pipeline.transforms.first?.text == "sepia 80%")
-        #expect(throws: PipelineSyntaxError.self) { try PipelineCompiler(registry: registry).compile("sepia 180%") }
+        #expect(try SepiaStage.parse([RawArgument("80%")]).text == "sepia 80%")
+        #expect(throws: ArgumentError.self) { try SepiaStage.parse([RawArgument("180%")]) }
     }
 
     /// A streamed run hands the vignette strips at their place: their rows are the whole picture's.

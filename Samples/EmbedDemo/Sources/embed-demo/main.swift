@@ -2,7 +2,7 @@ import CircleCrop
 import FitZoom
 import Foundation
 import ImagePipe
-import ImagePipeCommand
+import ImagePipeStages
 
 // usage: embed-demo PHOTO OUTPUT_DIR
 let arguments = CommandLine.arguments

@@ -3,7 +3,7 @@
 /// stay aligned and keep the same tones. Bound by the animated run; outside one, each call
 /// decides for itself.
 public final class FrameDecisions: @unchecked Sendable {
-    @TaskLocal static var current: FrameDecisions?
+    @TaskLocal package static var current: FrameDecisions?
 
     private let decisions = Locked<[Int: [any Sendable]]>([:])
     private let position = Locked<(stage: Int, call: Int)>((0, 0))
@@ -11,7 +11,7 @@ public final class FrameDecisions: @unchecked Sendable {
     public init() {}
 
     /// Marks the start of the stage at `index` of the pipeline: its decisions are keyed by it.
-    func enter(stage index: Int) {
+    package func enter(stage index: Int) {
         position.withLock { $0 = (index, 0) }
     }
 

@@ -7,7 +7,7 @@
 /// The byte `/` (and `.`) never occurs inside a multi-byte UTF-8 sequence, so cutting there always
 /// leaves valid text.
 public enum PathBytes {
-    static let slash = UInt8(ascii: "/")
+    package static let slash = UInt8(ascii: "/")
     static let dot = UInt8(ascii: ".")
 
     /// The components between slashes, empty ones (from `//` or an end slash) dropped.

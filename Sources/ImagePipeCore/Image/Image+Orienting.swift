@@ -5,7 +5,7 @@ extension Image {
     /// The picture as EXIF orientation `orientation` (1–8) says it is shown. gdk-pixbuf turns a
     /// picture by its "orientation" option, as its own loaders set it; a sub-pixbuf shares the
     /// pixels and has no option of its own to disagree with.
-    func orientedByExif(_ orientation: Int) -> Image {
+    package func orientedByExif(_ orientation: Int) -> Image {
         guard (2...8).contains(orientation) else { return self }
         let plain = gdk_pixbuf_new_subpixbuf(pixbuf, 0, 0, Int32(width), Int32(height))!
         gdk_pixbuf_set_option(plain, "orientation", String(orientation))
@@ -15,7 +15,7 @@ extension Image {
     }
 
     /// The picture turned or mirrored by `turn`, its pixels moved, not resampled.
-    func turned(by turn: Dihedral) throws -> Image {
+    package func turned(by turn: Dihedral) throws -> Image {
         turn == .identity ? self : orientedByExif(turn.exifOrientation)
     }
 

@@ -27,8 +27,6 @@ extension ValueError: ImagePipeError {
 
 extension StageError: ImagePipeError {}
 
-extension PipelineError: ImagePipeError {}
-
 extension ImageError: ImagePipeError {
     /// The file, the kind of failure and the reason, as `description` gives them.
     public var message: String { description }
@@ -38,14 +36,6 @@ extension PipelineSyntaxError: ImagePipeError {
     public var message: String { diagnostics.map(\.message).joined(separator: "; ") }
     /// The first error's place.
     public var location: SourceLocation? { diagnostics.first?.location }
-}
-
-extension RegistryError: ImagePipeError {
-    public var message: String { description }
-}
-
-extension PluginLoadError: ImagePipeError {
-    public var message: String { description }
 }
 
 extension JSONValue.ParseError: ImagePipeError {

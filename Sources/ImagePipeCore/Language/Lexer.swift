@@ -11,7 +11,12 @@
 ///   comment to the end of the line; elsewhere `#` begins a comment only when a space or the line
 ///   end follows it. So `fill=#000` and `color #ff0000` are colours, and `fit 10x10 # small`
 ///   ends in a comment.
-struct Lexer {
+package struct Lexer {
+    /// The most text `$VAR` expansion may add, and the longest pipeline text compiled (1 MiB
+    /// each): limits that hold before the work, so that no text makes the lexer or the
+    /// diagnostics grow without bound.
+    package static let maxTextBytes = 1 << 20
+
     enum Item: Equatable {
         case word(Word)
         case separator(isPipe: Bool, location: SourceLocation)
@@ -29,7 +34,7 @@ struct Lexer {
     private var column = 1
     private(set) var items: [Item] = []
     private(set) var diagnostics: [Diagnostic] = []
-    /// Bytes that `$VAR` expansion has added so far (bounded by `PipelineCompiler.maxTextBytes`).
+    /// Bytes that `$VAR` expansion has added so far (bounded by `maxTextBytes`).
     private var expandedBytes = 0
 
     init(text: String, file: String, variables: [String: String] = [:]) {
@@ -224,7 +229,7 @@ struct Lexer {
             error("unset variable '\(name)': give it with --set \(name)=VALUE", at: location)
             return ""
         }
-        let limit = PipelineCompiler.maxTextBytes
+        let limit = Self.maxTextBytes
         guard expandedBytes <= limit else { return "" } // reported once, below
         expandedBytes += value.utf8.count
         guard expandedBytes <= limit else {

@@ -1,7 +1,7 @@
 /// Groups the lexer's words into stages: the first word of each is the stage name. A stage may
 /// be followed by groups in braces (`branch { … } { … }`), each a run of stages of its own.
-struct Parser {
-    static func parse(text: String, file: String, variables: [String: String] = [:]) -> (stages: [StageSyntax], diagnostics: [Diagnostic]) {
+package struct Parser {
+    package static func parse(text: String, file: String, variables: [String: String] = [:]) -> (stages: [StageSyntax], diagnostics: [Diagnostic]) {
         var lexer = Lexer(text: text, file: file, variables: variables)
         lexer.run()
         var diagnostics = lexer.diagnostics

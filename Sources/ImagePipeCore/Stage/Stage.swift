@@ -210,34 +210,3 @@ extension Transform {
         return try apply(to: source.image)
     }
 }
-
-/// A stage that produces the pipeline's image: the first stage.
-public protocol ImageSource: Stage {
-    /// What the source will produce, from the file header alone.
-    func describe(in context: RunContext) throws -> SourceDescription
-    /// Decodes the image. `description` is what `describe` gave, when the caller has it (so the
-    /// header need not be read twice); `atLeast`, when given, allows decoding at a reduced size
-    /// no smaller than it on either side (the planner's shrink-on-load).
-    func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image
-    /// The decoding options this source uses in `context` (its own parameters over the run's).
-    func loadOptions(in context: RunContext) -> LoadOptions
-}
-
-extension ImageSource {
-    public func loadOptions(in context: RunContext) -> LoadOptions { context.loadOptions }
-}
-
-/// A stage that writes the pipeline's image: the last stage, or (if it is also a Transform that
-/// passes the image on, like `tee`) anywhere after the first.
-public protocol Sink: Stage {
-    /// Where `write` will put the image for this context, worked out before any pixel is made.
-    func destination(in context: RunContext) throws -> String
-    /// Writes the image; returns where it went (a path, or `-` for standard output).
-    func write(_ image: Image, in context: RunContext) throws -> String
-    /// Every file the sink writes: its destination, or each of a branch's groups'.
-    func destinations(in context: RunContext) throws -> [String]
-}
-
-extension Sink {
-    public func destinations(in context: RunContext) throws -> [String] { [try destination(in: context)] }
-}

@@ -20,7 +20,7 @@ func withGError<T>(
 }
 
 /// The same for calls that return a `gboolean`.
-func checkGError(
+package func checkGError(
     _ kind: ImageError.Kind, path: String?,
     _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> gboolean
 ) throws {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Facts about the machine the resampler sizes its work by.
-enum System {
+package enum System {
     /// Online processors (at least 1).
-    static let coreCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    package static let coreCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

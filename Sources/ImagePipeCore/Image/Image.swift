@@ -5,8 +5,8 @@ import CGdkPixbuf
 /// An `Image` is never written after it is made, which is what makes it safe to share between
 /// threads (`@unchecked Sendable`): stages read it and build new images with `make`.
 public final class Image: @unchecked Sendable {
-    let pixbuf: OpaquePointer
-    @usableFromInline let pixels: UnsafePointer<UInt8>
+    package let pixbuf: OpaquePointer
+    @usableFromInline package let pixels: UnsafePointer<UInt8>
     public let size: Size
     public let hasAlpha: Bool
     /// 3 (RGB) or 4 (RGBA).
@@ -37,7 +37,7 @@ public final class Image: @unchecked Sendable {
 
     /// An RGB picture over rows someone else owns and keeps alive (and unchanged) while it is
     /// used: a strip of the streamed run's decode, shown to the stages without a copy.
-    static func viewing(rows: UnsafeMutablePointer<UInt8>, size: Size, rowStride: Int) throws -> Image {
+    package static func viewing(rows: UnsafeMutablePointer<UInt8>, size: Size, rowStride: Int) throws -> Image {
         guard let pixbuf = gdk_pixbuf_new_from_data(rows, GDK_COLORSPACE_RGB, 0, 8, Int32(size.width), Int32(size.height),
                                                     Int32(rowStride), nil, nil) else {
             throw ImageError(.tooLarge, reason: "cannot show \(size) rows as a picture")
@@ -67,7 +67,7 @@ public final class Image: @unchecked Sendable {
         return UnsafeBufferPointer(start: rowStart(y), count: width * channelCount)
     }
 
-    @usableFromInline func rowStart(_ y: Int) -> UnsafePointer<UInt8> { pixels + y * rowStride }
+    @usableFromInline package func rowStart(_ y: Int) -> UnsafePointer<UInt8> { pixels + y * rowStride }
 
     /// One pixel; opaque when the image has no alpha. For probes and tests, not for loops.
     public func pixel(x: Int, y: Int) -> Color {

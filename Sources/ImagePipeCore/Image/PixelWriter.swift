@@ -3,7 +3,7 @@
 /// It is `@unchecked Sendable` so that disjoint bands of rows can be filled from several threads;
 /// it must not escape the closure that builds the image.
 public struct PixelWriter: @unchecked Sendable {
-    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline package let base: UnsafeMutablePointer<UInt8>
     public let rowStride: Int
     public let size: Size
     /// 3 (RGB) or 4 (RGBA, straight alpha).
