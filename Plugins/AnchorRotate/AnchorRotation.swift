@@ -22,7 +22,7 @@ struct AnchorRotation {
         return try Image.make(size: size, hasAlpha: hasAlpha) { writer in
             var sample = [Double](repeating: 0, count: 4)
             for y in 0..<size.height {
-                try Cancellation.checkCurrent()
+                try StageContext.checkCancelled()
                 let target = writer.row(y)
                 // Output pixel centre in the picture's frame, relative to the pivot.
                 let py = origin.y + Double(y) + 0.5 - pivot.y

@@ -14,7 +14,7 @@ enum CirclePainter {
         let channels = image.channelCount
         return try Image.make(size: image.size, hasAlpha: true) { writer in
             for y in 0..<image.height {
-                try Cancellation.checkCurrent()
+                try StageContext.checkCancelled()
                 let source = image.row(y), target = writer.row(y)
                 target.update(repeating: 0)
                 let span = CircleSpan(row: y, width: image.width, center: center, radius: radius)
@@ -45,7 +45,7 @@ enum CirclePainter {
         let fillAlpha = Double(fill.alpha) / 255
         return try Image.make(size: image.size, hasAlpha: hasAlpha) { writer in
             for y in 0..<image.height {
-                try Cancellation.checkCurrent()
+                try StageContext.checkCancelled()
                 let source = image.row(y), target = writer.row(y)
                 let span = CircleSpan(row: y, width: image.width, center: center, radius: radius)
                 for x in 0..<image.width {

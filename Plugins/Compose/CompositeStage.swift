@@ -71,7 +71,7 @@ public struct CompositeStage: Transform, DeclaredStage {
         // A missing or refused overlay is reported by the plan, before the picture is decoded;
         // and so is a scaled overlay the pixel limit would refuse (a thin strip at scale=1).
         let placed = Self.placedSize(of: try overlaySize(), on: input, scale: scale)
-        if let limit = LoadOptions.current.maxPixels, placed.pixelCount > limit {
+        if let limit = StageContext.current.maxPixels, placed.pixelCount > limit {
             throw StageError("the overlay scaled to \(placed) would be \(placed.pixelCount) pixels, more than the limit of \(limit)")
         }
         return input

@@ -115,7 +115,7 @@ public final class OverlayCache: Sendable {
     public func image(at path: String, options: LoadOptions, kernel: Kernel?, linearLight: Bool,
                       scaledTo size: (Size) -> Size) throws -> Image {
         let key = try Self.key(path, options)
-        let kernel = kernel ?? ScalingMode.current.defaultKernel
+        let kernel = kernel ?? StageContext.current.scaling.defaultKernel
         return try state.withLock { state in
             // A scaling kept is found before any decode: the decode of an overlay too large to
             // keep is not redone for a scaling that was kept.

@@ -68,7 +68,7 @@ public struct TextStage: Transform, DeclaredStage {
     /// the plan, before anything is drawn.
     public func heldBytes(for input: Size) throws -> Int {
         let size = try measure()
-        try TextRenderer.checkSize(size, limit: LoadOptions.current.maxPixels)
+        try TextRenderer.checkSize(size, limit: StageContext.current.maxPixels)
         return size.pixelCount * 8
     }
 
@@ -107,13 +107,13 @@ public struct TextStage: Transform, DeclaredStage {
     /// The text as a straight-alpha picture, nil when there is no ink or line to draw.
     public func draw() throws -> Image? {
         try TextRenderer.draw(content, font: font, color: color, width: width, alignment: alignment,
-                              maxPixels: LoadOptions.current.maxPixels)
+                              maxPixels: StageContext.current.maxPixels)
     }
 
     /// `draw()`, kept from the last call with the same stage and limit: a streamed run puts the
     /// text on a strip at a time, and draws it once.
     private func drawnOnce() throws -> Image? {
-        let limit = LoadOptions.current.maxPixels
+        let limit = StageContext.current.maxPixels
         if let last = Self.lastDrawn.withLock({ $0 }), last.stage == self, last.limit == limit { return last.drawn }
         let drawn = try draw()
         Self.lastDrawn.withLock { $0 = (self, limit, drawn) }

@@ -53,7 +53,7 @@ public enum PluginExport {
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
                 apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
                 traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius,
-                apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows))
+                apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows, set_context: PluginExport.setContext))
         }
 
         /// The stage a call in the language's text names (the host sends the name and the
@@ -148,8 +148,9 @@ public enum PluginExport {
         }
         do {
             let picture = Image(retaining: OpaquePointer(pixbuf))
-            let (result, notes) = try StageNote.collecting { try body(picture) }
             let thread = UInt(pthread_self())
+            let context = pendingContexts.withLock { $0.removeValue(forKey: thread) } ?? StageContext()
+            let (result, notes) = try context.bound { try StageNote.collecting { try body(picture) } }
             pendingNotes.withLock { $0[thread] = notes.isEmpty ? nil : notes }
             return UnsafeMutableRawPointer(result.retainedPixbuf())
         } catch {
@@ -172,6 +173,33 @@ public enum PluginExport {
             report("\(error)", failure)
             return 1
         }
+    }
+
+    /// The run's context for each thread's next apply (`set_context`, right before it, on the
+    /// same thread): the stage works in it as it does compiled in.
+    private static let pendingContexts = Locked<[UInt: StageContext]>([:])
+
+    private static let setContext: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?) -> Void = { _, given in
+        let thread = UInt(pthread_self())
+        guard let given, Int(given.pointee.size) >= MemoryLayout<imagepipe_stage_context>.size else {
+            pendingContexts.withLock { $0[thread] = nil }
+            return
+        }
+        let host = given.pointee
+        let scaling = ScalingMode.allCases.indices.contains(Int(host.scaling)) ? ScalingMode.allCases[Int(host.scaling)] : .good
+        // The host's run and its should_stop stay valid until the apply this context is for returns.
+        let asking = host.should_stop.map { shouldStop in
+            let run = HostRun(pointer: host.run)
+            return Cancellation(asking: { shouldStop(run.pointer) != 0 })
+        }
+        pendingContexts.withLock {
+            $0[thread] = StageContext(scaling: scaling, maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil, cancellation: asking)
+        }
+    }
+
+    /// The host's `run`, which only the host's `should_stop` reads.
+    private struct HostRun: @unchecked Sendable {
+        let pointer: UnsafeRawPointer?
     }
 
     /// What each thread's last apply recorded, until the host asks (`notes`, right after the

@@ -102,7 +102,7 @@ import TestSupport
                                         try stage(SharpenStage.self, "")]
         for filter in filters {
             let whole = try filter.apply(to: picture)
-            let pieces = try Cancellation.$current.withValue(Cancellation()) { try filter.apply(to: picture) }
+            let pieces = try StageContext(cancellation: Cancellation()).bound { try filter.apply(to: picture) }
             #expect((0..<700).allSatisfy { y in Array(whole.row(y)) == Array(pieces.row(y)) }, "\(filter.text)")
         }
     }

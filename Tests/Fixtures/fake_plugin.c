@@ -11,8 +11,10 @@
    below, and says it is an area stage of radius 1), TRIM (cuts a pixel off each side, and
    says its planned size is only the largest it gives), VIGNETTE (darkens by the distance from
    the picture's center: a point stage whose rows depend on where they lie, told through
-   apply_window) and HALF (every other row: a resample stage, through input_rows and
-   apply_window). Crashing:
+   apply_window), HALF (every other row: a resample stage, through input_rows and
+   apply_window) and CONTEXT (copies the picture and notes the run's context set_context gave;
+   on a picture one pixel wide it works until the run's should_stop says to stop, or 20 s).
+   Crashing:
    CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
    imagepipe_plugin_entry). Every variant's constructor appends a line to the file named by
    FIXTURE_MARKER, when it is set: the tests' proof that its code ran, or did not. */
@@ -67,8 +69,17 @@ static const char *describe(char **error) {
     return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
-#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA) || defined(VIGNETTE) || defined(HALF)
+#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA) || defined(VIGNETTE) || defined(HALF) || defined(CONTEXT)
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#if defined(CONTEXT)
+/* The context set_context gave for this thread's next apply. */
+static __thread imagepipe_stage_context given;
+static void set_context(void *stage, const imagepipe_stage_context *context) {
+    (void)stage;
+    memset(&given, 0, sizeof given);
+    if (context) memcpy(&given, context, context->size < sizeof given ? context->size : sizeof given);
+}
+#endif
 #if defined(VIGNETTE)
 /* Darkens each pixel by its distance from the picture's center: rows that depend on where they
    lie. `top` is the picture's row that is the first of `copy`, height the picture's. */
@@ -108,6 +119,18 @@ static void *apply(void *stage, void *pixbuf, char **error) {
     return shaded;
 #elif defined(HALF)
     return half(pixbuf, 0, 0, gdk_pixbuf_get_height(pixbuf) / 2);
+#elif defined(CONTEXT)
+    if (gdk_pixbuf_get_width(pixbuf) == 1) {
+        /* A long loop that asks the run, as a stage's row loop does. */
+        for (int waited = 0; waited < 2000; waited++) {
+            if (given.should_stop && given.should_stop(given.run)) {
+                *error = strdup("stopped, as the run asked");
+                return NULL;
+            }
+            usleep(10000);
+        }
+    }
+    return gdk_pixbuf_copy(pixbuf);
 #elif defined(TRIM)
     /* One pixel off each side: smaller than output_size said, which TRIM's traits allow. */
     int w = gdk_pixbuf_get_width(pixbuf), h = gdk_pixbuf_get_height(pixbuf);
@@ -204,6 +227,12 @@ static char *explain(void *stage, int32_t width, int32_t height) {
 }
 static char *notes(void *stage) {
     (void)stage;
+#if defined(CONTEXT)
+    char text[160];
+    snprintf(text, sizeof text, "[{\"name\":\"context\",\"text\":\"scaling %d, max-pixels %lld\",\"value\":[%d,%lld]}]",
+             given.scaling, (long long)given.max_pixels, given.scaling, (long long)given.max_pixels);
+    return strdup(text);
+#endif
     return strdup("[{\"name\":\"copy\",\"text\":\"copied by the fixture\",\"value\":{\"level\":1}}]");
 }
 
@@ -212,6 +241,9 @@ static char *notes(void *stage) {
 #endif
 #if !defined(HALF)
 #define input_rows NULL
+#endif
+#if !defined(CONTEXT)
+#define set_context NULL
 #endif
 
 /* A later version of the table with one more field at the end, as a newer plugin would have. */
@@ -239,7 +271,8 @@ static const longer_table table = {
 #else
         sizeof(imagepipe_plugin),
 #endif
-        describe, create, output_size, apply, destroy, free_string, notes, traits, explain, area_radius, apply_window, input_rows
+        describe, create, output_size, apply, destroy, free_string, notes, traits, explain, area_radius, apply_window, input_rows,
+        set_context
     },
     added_later
 };

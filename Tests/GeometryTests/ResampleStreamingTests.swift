@@ -162,7 +162,7 @@ private struct Negative: Transform, DeclaredStage {
         #expect(ResizeStage(ResizeSize(20, 20), position: .attention).stageClass == .whole)
         #expect(ResizeStage(ResizeSize(20, 20), position: .entropy).stageClass == .whole)
         #expect(ResizeStage(ResizeSize(20, 20), fit: .contain, background: Color(red: 0, green: 0, blue: 0, alpha: 128)).stageClass == .whole)
-        ScalingMode.$current.withValue(.fast) {
+        StageContext(scaling: .fast).bound {
             #expect(ResizeStage(ResizeSize(20, 20)).stageClass == .resample)
         }
     }

@@ -133,6 +133,30 @@ import TestSupport
         }
     }
 
+    /// A plugin's stage works in the run's context (`set_context`): its scaling mode and pixel
+    /// limit, and a time limit that stops its own long loop rather than waiting for it.
+    @Test func aPluginsStageWorksInTheRunsContext() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let plugin = try fixture("CONTEXT", in: directory, gdkPixbuf: true)
+        _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
+        let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "--scaling", "fast", "--max-pixels", "5000000",
+                                         "-e", "fake", "in.png", "-o", "out.png"], in: directory.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains(#""value":[0,5000000]"#), "\(run.standardOutput)")
+        let plain = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "plain.png"], in: directory.path)
+        #expect(plain.standardOutput.contains(#""value":[1,"#), "good by default: \(plain.standardOutput)")
+
+        // On a picture one pixel wide the fixture works until the run says stop (or 20 s).
+        _ = try directory.write(Synthetic.gradient(1, 4).encoded(as: .png), to: "thin.png")
+        let clock = ContinuousClock(), start = clock.now
+        let stopped = try CommandRunner.run(["run", "--plugin", plugin, "--timeout", "1", "-e", "fake", "thin.png", "-o", "thin-out.png"],
+                                            in: directory.path)
+        #expect(clock.now - start < .seconds(10), "the stage stopped at the time limit, not after its 20 s")
+        #expect(stopped.status != 0)
+        #expect(stopped.standardError.contains("--timeout"), "\(stopped.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("thin-out.png")))
+    }
+
     /// What a plugin's stage promises crosses the interface (`traits`, `explain`): a row-local
     /// stage streams as a compiled one does, to the ordinary run's bytes; a stage whose planned
     /// size is only the largest it gives (trim-like) runs instead of failing as a broken plan.

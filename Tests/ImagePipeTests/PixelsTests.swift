@@ -41,7 +41,7 @@ import TestSupport
     @Test func rowBandsGoInPiecesWhenTheRunCanBeStopped() {
         let rows = 2000, work = 1_000_000 // 16 rows of this much work make a piece; 4 × 16 is more
         let seen = Locked([Range<Int>]())
-        Cancellation.$current.withValue(Cancellation()) {
+        StageContext(cancellation: Cancellation()).bound {
             RowBands.run(rows: rows, workPerRow: work, bands: 2) { band in seen.withLock { $0.append(band) } }
         }
         let pieces = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
@@ -49,13 +49,13 @@ import TestSupport
         #expect(pieces.count == 2 * 16 && pieces.allSatisfy { $0.count <= 64 }, "\(pieces.count) pieces")
         // Stopped after the third piece: the rest are passed over.
         let stopped = Cancellation(), made = Locked(0)
-        Cancellation.$current.withValue(stopped) {
+        StageContext(cancellation: stopped).bound {
             RowBands.run(rows: rows, workPerRow: work, bands: 1) { _ in
                 if made.withLock({ $0 += 1; return $0 }) == 3 { stopped.cancel() }
             }
         }
         #expect(made.withLock { $0 } == 3)
-        #expect(throws: ImageError.self) { try Cancellation.$current.withValue(stopped) { try Cancellation.checkCurrent() } }
+        #expect(throws: ImageError.self) { try StageContext(cancellation: stopped).bound { try StageContext.checkCancelled() } }
     }
 
     @Test func channelTablesMapColourAndKeepAlpha() throws {

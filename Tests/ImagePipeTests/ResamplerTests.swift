@@ -166,7 +166,7 @@ import TestSupport
         let lanczos = residual(try plate.resampled(from: whole, to: Size(out, out), kernel: .lanczos3))
         let box = residual(try plate.resampled(from: whole, to: Size(out, out), kernel: .box))
         // Every mode's own kernel is Lanczos3: the modes differ only in the JPEG decode.
-        let fast = residual(try ScalingMode.$current.withValue(.fast) { try plate.scaled(to: Size(out, out)) })
+        let fast = residual(try StageContext(scaling: .fast).bound { try plate.scaled(to: Size(out, out)) })
         #expect(lanczos < -45, "lanczos3 residual \(lanczos) dB")
         #expect(box > -30, "box residual \(box) dB: a box is expected to alias")
         #expect(fast == lanczos, "fast residual \(fast) dB")

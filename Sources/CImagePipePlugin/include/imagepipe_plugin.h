@@ -28,6 +28,21 @@
 #define IMAGEPIPE_PLUGIN_INTERFACE_VERSION 2
 #define IMAGEPIPE_PLUGIN_SCHEMA_VERSION 1
 
+/* What a run tells its stages (set_context): ImagePipe's StageContext. */
+typedef struct imagepipe_stage_context {
+    /* sizeof(imagepipe_stage_context) as the command compiled it: which fields below it has. */
+    uint32_t size;
+    /* The run's --scaling: 0 fast, 1 good, 2 best. */
+    int32_t scaling;
+    /* The run's --max-pixels, the most pixels a picture a stage makes may have; 0 for no limit. */
+    int64_t max_pixels;
+    /* Nonzero once the run has been asked to stop (Ctrl-C, the picture's time limit): a stage's
+       long loop asks every row or so and gives up, failing its apply. NULL: never asked. */
+    int32_t (*should_stop)(const void *run);
+    /* What should_stop is called with. */
+    const void *run;
+} imagepipe_stage_context;
+
 typedef struct imagepipe_plugin {
     /* Always the first field, in every version: the interface the plugin was built for. */
     int32_t interface_version;
@@ -85,6 +100,11 @@ typedef struct imagepipe_plugin {
        picture; 0 on success, else *error set. */
     int32_t (*input_rows)(void *stage, int32_t first_row, int32_t row_count, int32_t input_width, int32_t input_height,
                           int32_t *input_first, int32_t *input_count, char **error);
+    /* Added without a version change (absent or NULL: the stage runs as if alone, in `good`
+       scaling, with no pixel limit, never asked to stop): the run's context for the next apply or
+       apply_window on the calling thread, which the command gives right before each. The context
+       and its `run` stay valid until that apply returns. */
+    void (*set_context)(void *stage, const imagepipe_stage_context *context);
 } imagepipe_plugin;
 
 /* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size,

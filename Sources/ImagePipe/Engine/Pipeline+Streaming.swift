@@ -28,7 +28,7 @@ extension Pipeline {
         guard let load = source as? Load, let save = sink as? Save,
               let header = description.header, let format = SourceFormat(rawValue: header.format),
               Codec.of(format).rowsInOrder, header.rowsInOrder,
-              let levels = ScalingMode.$current.withValue(plan.scaling, operation: {
+              let levels = StageContext(scaling: plan.scaling).bound({
                   StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
                                     reduction: Self.reduction(plan.decodeSize, description: description), surveysAsPoints: true)
               }),
@@ -56,7 +56,7 @@ extension Pipeline {
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
                                                                      quality: save.options.quality(for: format)) : 0
         let rowStride = stored.width * 3
-        return ScalingMode.$current.withValue(plan.scaling) { () -> StreamedMemory? in
+        return StageContext(scaling: plan.scaling).bound { () -> StreamedMemory? in
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                         writeBehind: Self.writesBehind(levels)) else { return nil }
@@ -142,10 +142,9 @@ extension Pipeline {
     private func survey<S: SurveyingStage>(_ stage: S, at index: Int, for run: StreamedSave, in context: RunContext,
                                            prepared: PreparedRun) throws -> SurveyOutcome {
         let description = prepared.description
-        guard let levels = ScalingMode.$current.withValue(prepared.plan.scaling, operation: {
-            StripChain.levels(of: Array(transforms[..<index]), storedSize: run.storedSize, orientation: description.orientation,
-                              reduction: Self.reduction(prepared.plan.decodeSize, description: description))
-        }) else {
+        // (In the run's context already: the run binds it around the streamed run.)
+        guard let levels = StripChain.levels(of: Array(transforms[..<index]), storedSize: run.storedSize, orientation: description.orientation,
+                                             reduction: Self.reduction(prepared.plan.decodeSize, description: description)) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
         }
         var survey = stage.newSurvey()
@@ -280,22 +279,20 @@ extension Pipeline {
         // stage and the encoder have finished well.
         let written = try withLocation(stage: transforms.count + 1) {
             try save.store(at: target, in: context) { file in
-                // A thread of its own sees the run's scaling mode, limits and stop as this one does.
-                let (scaling, limits, stop) = (ScalingMode.current, LoadOptions.current, Cancellation.current)
+                // A thread of its own sees the run's context and load options as this one does.
+                let (stageContext, limits) = (StageContext.current, LoadOptions.current)
                 let producer = !writesBehind ? nil : WorkerThread<Void>.started {
                     defer { writeBehind.finish() }
-                    try ScalingMode.$current.withValue(scaling) {
+                    try stageContext.bound {
                         try LoadOptions.$current.withValue(limits) {
-                            try Cancellation.$current.withValue(stop) {
-                                var end = 0
-                                while end < outputHeight {
-                                    let next = min(outputHeight, end + strip)
-                                    guard writeBehind.waitForRoom(upTo: next) else { return }
-                                    let made = try chain.rows(upTo: next, releasingDecoded: false)
-                                    writeBehind.made(made)
-                                    guard made >= next else { return } // the decode failed
-                                    end = next
-                                }
+                            var end = 0
+                            while end < outputHeight {
+                                let next = min(outputHeight, end + strip)
+                                guard writeBehind.waitForRoom(upTo: next) else { return }
+                                let made = try chain.rows(upTo: next, releasingDecoded: false)
+                                writeBehind.made(made)
+                                guard made >= next else { return } // the decode failed
+                                end = next
                             }
                         }
                     }

@@ -352,7 +352,7 @@ final class StripChain: @unchecked Sendable {
                 return result
             }
             // A stopped stage leaves its rows unmade: they never reach the ring.
-            try Cancellation.checkCurrent()
+            try StageContext.checkCancelled()
             for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
             try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
                                  at: StripPosition(top: first, pictureSize: layout.size), located: located)
@@ -395,7 +395,7 @@ final class StripChain: @unchecked Sendable {
                 guard turned.size == strip else { throw Self.brokenPromise(turned, of: strip, "by turning whole pixels") }
                 return turned
             }
-            try Cancellation.checkCurrent()
+            try StageContext.checkCancelled()
             for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
             try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
                                  at: StripPosition(top: first, pictureSize: layout.size), located: located)
@@ -418,7 +418,7 @@ final class StripChain: @unchecked Sendable {
                 return result
             }
         }
-        try Cancellation.checkCurrent()
+        try StageContext.checkCancelled()
         guard current !== view else { return }
         for y in 0..<size.height { (first + y * rowStride).update(from: current.rowStart(y), count: size.width * 3) }
     }

@@ -37,10 +37,12 @@ struct ExternalStage: Transform, @unchecked Sendable {
         }
         var applyWindow: ApplyWindow? { has(\imagepipe_plugin.apply_window) ? pointer.pointee.apply_window : nil }
         var inputRows: InputRows? { has(\imagepipe_plugin.input_rows) ? pointer.pointee.input_rows : nil }
+        var setContext: SetContext? { has(\imagepipe_plugin.set_context) ? pointer.pointee.set_context : nil }
     }
 
     typealias ApplyWindow = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
                                             UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer?
+    typealias SetContext = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?) -> Void
     typealias InputRows = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<Int32>?,
                                           UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
 
@@ -95,9 +97,11 @@ struct ExternalStage: Transform, @unchecked Sendable {
         areaRadius = Int(plugin.areaRadius?(made) ?? -1)
         applyWindow = plugin.applyWindow
         inputRowsOf = plugin.inputRows
+        setContext = plugin.setContext
     }
 
     private let applyWindow: ApplyWindow?
+    private let setContext: SetContext?
     private let inputRowsOf: InputRows?
 
     private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
@@ -141,9 +145,9 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     func apply(to image: Image) throws -> Image {
-        let result = Image(adopting: OpaquePointer(try handle.call { error in
+        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
             handle.table.pointee.apply(handle.stage, UnsafeMutableRawPointer(image.pixbuf), error)
-        }))
+        } }))
         try recordNotes()
         return result
     }
@@ -157,10 +161,10 @@ struct ExternalStage: Transform, @unchecked Sendable {
     func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
         guard let applyWindow else { return try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows) }
         guard inputSize.width <= Int(Int32.max), inputSize.height <= Int(Int32.max) else { throw StageError("\(inputSize) is too large for the plugin interface") }
-        let result = Image(adopting: OpaquePointer(try handle.call { error in
+        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
             applyWindow(handle.stage, UnsafeMutableRawPointer(window.pixbuf), Int32(windowTop), Int32(inputSize.width), Int32(inputSize.height),
                         Int32(outputRows.lowerBound), Int32(outputRows.count), error)
-        }))
+        } }))
         try recordNotes()
         return result
     }
@@ -179,6 +183,29 @@ struct ExternalStage: Transform, @unchecked Sendable {
             throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(inputSize) picture")
         }
         return needed
+    }
+
+    /// `apply`, a call of the plugin's apply on this thread, with the run's context given to the
+    /// plugin first (`set_context`), kept alive until the call returns.
+    private func inContext<T>(_ apply: () throws -> T) rethrows -> T {
+        guard let setContext else { return try apply() }
+        let context = StageContext.current
+        return try withExtendedLifetime(context.cancellation) {
+            var given = imagepipe_stage_context(
+                size: UInt32(MemoryLayout<imagepipe_stage_context>.size),
+                scaling: Int32(ScalingMode.allCases.firstIndex(of: context.scaling)!),
+                max_pixels: Int64(context.maxPixels ?? 0),
+                should_stop: context.cancellation == nil ? nil : Self.shouldStop,
+                run: context.cancellation.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })
+            setContext(handle.stage, &given)
+            return try apply()
+        }
+    }
+
+    /// What the plugin asks while it works: whether the run it works for is to stop.
+    private static let shouldStop: @convention(c) (UnsafeRawPointer?) -> Int32 = { run in
+        guard let run else { return 0 }
+        return Unmanaged<Cancellation>.fromOpaque(run).takeUnretainedValue().isCancelled ? 1 : 0
     }
 
     /// Passes on what the plugin's stage decided in the apply just made, as the run's notes.

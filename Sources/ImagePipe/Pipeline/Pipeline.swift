@@ -64,7 +64,10 @@ public struct Pipeline: Sendable {
     public func prepare(in context: RunContext) throws -> PreparedRun {
         let description = try withLocation(stage: 0) { try source.describe(in: context) }
         let options = source.loadOptions(in: context)
-        let full = try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) }
+        // Planning sees the limits the stages will run with (a text stage refuses a caption too large).
+        var limits = StageContext.current
+        limits.maxPixels = options.maxPixels
+        let full = try limits.bound { try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) } }
         if let limit = options.maxPixels, limit > 0 {
             // The same limit holds for what stages make: a typo like fit 100000x100000 must not
             // exhaust memory.
@@ -111,7 +114,7 @@ public struct Pipeline: Sendable {
     /// writing, and the sink is not used.
     public func applyTransforms(to image: Image, scaling: ScalingMode = .good) throws -> Image {
         try validate()
-        return try ScalingMode.$current.withValue(scaling) {
+        return try StageContext(scaling: scaling).bound {
             try transform(ReducedImage(image), context: nil, observe: nil).image
         }
     }
@@ -145,7 +148,7 @@ public struct Pipeline: Sendable {
         let gate = context.outputGate ?? OutputGate()
         context.outputGate = gate
         do {
-            return try Cancellation.$current.withValue(context.cancellation) {
+            return try StageContext(cancellation: context.cancellation).bound {
                 try runGated(in: context, prepared: prepared, writing: writing, observe: observe)
             }
         } catch {
@@ -156,28 +159,29 @@ public struct Pipeline: Sendable {
 
     private func runGated(in context: RunContext, prepared: PreparedRun?, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
         let prepared = try prepared ?? prepare(in: context)
-        let (description, plan) = (prepared.description, prepared.plan)
         try context.cancellation?.check(path: context.input)
-        if let animation = prepared.animation {
-            return try ScalingMode.$current.withValue(plan.scaling) {
-                try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
-                    try runAnimated(animation, in: context, prepared: prepared, writing: writing, observe: observe)
-                }
+        // The stages work in the run's scaling mode (a resize's kernel) and with its limits, in
+        // the ordinary run and the streamed one alike.
+        let loadOptions = source.loadOptions(in: context)
+        let stageContext = StageContext(scaling: prepared.plan.scaling, maxPixels: loadOptions.maxPixels, cancellation: context.cancellation)
+        return try stageContext.bound {
+            try LoadOptions.$current.withValue(loadOptions) {
+                try runPlanned(in: context, prepared: prepared, writing: writing, observe: observe)
             }
+        }
+    }
+
+    private func runPlanned(in context: RunContext, prepared: PreparedRun, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
+        let (description, plan) = (prepared.description, prepared.plan)
+        if let animation = prepared.animation {
+            return try runAnimated(animation, in: context, prepared: prepared, writing: writing, observe: observe)
         }
         let clock = ContinuousClock()
         let start = clock.now
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
-        // Stages stream as they run in the ordinary run: in its scaling mode (a resize's kernel),
-        // with its limits (`transform`).
         if writing, observe == nil, let streamed = streamingSave(in: context, prepared: prepared) {
-            let outcome = try ScalingMode.$current.withValue(plan.scaling) {
-                try LoadOptions.$current.withValue(source.loadOptions(in: context)) {
-                    try runStreamed(streamed, in: context, prepared: prepared)
-                }
-            }
-            switch outcome {
+            switch try runStreamed(streamed, in: context, prepared: prepared) {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
             }
@@ -187,19 +191,9 @@ public struct Pipeline: Sendable {
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
-        let loadOptions = source.loadOptions(in: context)
-        var (result, outputs, notes) = try ScalingMode.$current.withValue(plan.scaling) {
-            try LoadOptions.$current.withValue(loadOptions) {
-                try transform(decoded, context: writing ? context : nil, observe: observe)
-            }
-        }
+        var (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
         guard writing else { return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes) }
-        // A branch's groups resample as the run does.
-        outputs += try ScalingMode.$current.withValue(plan.scaling) {
-            try LoadOptions.$current.withValue(loadOptions) {
-                try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
-            }
-        }
+        outputs += try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
         return RunResult(plan: plan, written: outputs, outputSize: result.size, notes: notes)
     }
 
@@ -280,7 +274,7 @@ public struct Pipeline: Sendable {
                 return (carried, stageNotes)
             }
             // A stage's loops leave their rows unmade once the run is stopped: never pass that on.
-            try Cancellation.current?.check(path: context?.input)
+            try StageContext.current.cancellation?.check(path: context?.input)
             if !stageNotes.isEmpty { notes[index] = stageNotes }
             try observe?(StageEvent(index: index, stage: transform, image: current, seconds: (clock.now - start).inSeconds, notes: stageNotes))
         }

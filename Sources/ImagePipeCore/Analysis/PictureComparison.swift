@@ -33,7 +33,7 @@ public struct PictureComparison: Equatable, Sendable {
         let (width, height) = (a.width, a.height)
         var squares = 0.0, absolute = 0, largest = 0, differing = 0
         for y in 0..<height {
-            try Cancellation.checkCurrent()
+            try StageContext.checkCancelled()
             let (rowA, rowB) = (a.row(y), b.row(y))
             for x in 0..<width {
                 var pixelLargest = 0
@@ -101,7 +101,7 @@ public struct PictureComparison: Equatable, Sendable {
         let bands = min(outHeight, max(1, System.coreCount * 4))
         let sums = Locked([Double](repeating: 0, count: bands))
         let stopped = Locked(false)
-        let cancellation = Cancellation.current
+        let cancellation = StageContext.current.cancellation
         DispatchQueue.concurrentPerform(iterations: bands) { band in
             let first = outHeight * band / bands, last = outHeight * (band + 1) / bands
             // ring[slot][quantity][channel * outWidth + x], quantity: x, y, x², y², xy.

@@ -55,7 +55,7 @@ extension Image {
         return try Image.make(size: output, hasAlpha: hasAlpha) { writer in
             // Row bands in parallel: a transpose reads across rows, so it is memory-bound.
             let bands = output.pixelCount < 1_000_000 ? 1 : max(1, min(System.coreCount, output.height / 64))
-            let cancellation = Cancellation.current
+            let cancellation = StageContext.current.cancellation
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 for y in (band * output.height / bands)..<((band + 1) * output.height / bands) {
                     if y & 63 == 0, cancellation?.isCancelled == true { return } // the run throws this picture away

@@ -23,7 +23,7 @@ extension Image {
            Double(whole.height) == region.height, whole.isInside(size) {
             return try cropped(to: whole) // no scaling at all: share the pixels
         }
-        return try Resampler(kernel: kernel ?? ScalingMode.current.defaultKernel, linearLight: linearLight).resample(self, from: region, to: newSize)
+        return try Resampler(kernel: kernel ?? StageContext.current.scaling.defaultKernel, linearLight: linearLight).resample(self, from: region, to: newSize)
     }
 
     /// The pixels inside `rect`, shared with this image (no copy).

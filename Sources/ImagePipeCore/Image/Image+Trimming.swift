@@ -36,7 +36,7 @@ extension Image {
         }
         var minX = width, maxX = -1, minY = -1, maxY = -1
         for y in 0..<height {
-            try Cancellation.checkCurrent()
+            try StageContext.checkCancelled()
             rows = [rowStart(max(y - 1, 0)), rowStart(y), rowStart(min(y + 1, height - 1))]
             // Only the parts of the row outside the columns already known to hold content.
             var first = -1

@@ -72,7 +72,7 @@ public struct Convolution: Sendable {
     public func apply(to image: Image, rows wanted: Range<Int>? = nil, finish: (FilteredRow) -> Void) throws -> Image {
         let taps = self.taps, costPerPixel = self.costPerPixel, verticalTaps = 2 * verticalRadius + 1
         let strips = Self.strips(width: image.width, ringRows: verticalTaps)
-        let channels = image.channelCount, cancellation = Cancellation.current
+        let channels = image.channelCount, cancellation = StageContext.current.cancellation
         let wanted = wanted ?? 0..<image.height
         return try Image.make(size: Size(image.width, wanted.count), hasAlpha: image.hasAlpha) { writer in
             // Each band filters its own 2r extra rows: bands of at least 4× the taps keep that small.

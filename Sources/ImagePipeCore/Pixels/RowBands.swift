@@ -13,7 +13,7 @@ public enum RowBands {
     ///
     /// `bands` fixes how many ranges there are (at most one per row) whatever the size and the
     /// machine's cores: so that a test takes the banded path on a one-core machine too. Within a
-    /// run that can be stopped (`Cancellation.current`), a band is handed over in smaller
+    /// run that can be stopped (`StageContext.current.cancellation`), a band is handed over in smaller
     /// ranges, and the rest of it is passed over once the run is stopped.
     public static func run(rows: Int, workPerRow: Int, minimumRows: Int = 16, bands fixed: Int? = nil, _ body: (Range<Int>) -> Void) {
         guard rows > 0 else { return }
@@ -22,7 +22,7 @@ public enum RowBands {
         // In a run that can be stopped, each band goes in pieces with a look at the cancellation
         // between them: a stopped run leaves its rows unmade, and the pipeline, which checks
         // after every stage, throws that picture away.
-        let cancellation = Cancellation.current
+        let context = StageContext.current, cancellation = context.cancellation
         // A piece is several times what a band must hold at least (a filter's extra rows stay a
         // small share of it) and about 16 million units of work: some tens of milliseconds.
         let piece = cancellation == nil ? rows : max(4 * minimumRows, 16 * parallelThreshold / max(1, workPerRow))
@@ -35,7 +35,7 @@ public enum RowBands {
         nonisolated(unsafe) let body = body
         DispatchQueue.concurrentPerform(iterations: bands) { band in
             // Dispatch's threads do not inherit the task-local: a body's own checks see it too.
-            Cancellation.$current.withValue(cancellation) {
+            context.bound {
                 inPieces((band * rows / bands)..<((band + 1) * rows / bands), piece: piece, cancellation: cancellation, body)
             }
         }

@@ -42,7 +42,7 @@ public struct Resampler: Sendable {
                                  start: region.x, extent: region.width, gap: gap)
         let yAxis = ResampleAxis(kernel: kernel, sourceLength: image.height, outputLength: size.height,
                                  start: region.y, extent: region.height, gap: gap)
-        let linear = linearLight, cancellation = Cancellation.current
+        let linear = linearLight, cancellation = StageContext.current.cancellation
         return try Image.make(size: size, hasAlpha: image.hasAlpha) { writer in
             // Bands of at least 32 rows; one per core when the output is large enough to pay.
             let work = size.width * size.height * (xAxis.table.taps + yAxis.table.taps)
@@ -113,7 +113,7 @@ public struct WindowedResampling: Sendable {
             method = .crop(whole)
             return
         }
-        let kernel = kernel ?? ScalingMode.current.defaultKernel
+        let kernel = kernel ?? StageContext.current.scaling.defaultKernel
         let resampler = Resampler(kernel: kernel, linearLight: linearLight)
         let key = Key(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: resampler.gap)
         if let axes = Self.cache.withLock({ $0.first { $0.key == key }?.axes }) {
@@ -152,7 +152,7 @@ public struct WindowedResampling: Sendable {
         case let .crop(rect):
             return try window.cropped(to: Rect(x: rect.x, y: rows.lowerBound + rect.y - top, width: rect.width, height: rows.count))
         case let .resample(resampler, axes):
-            let cancellation = Cancellation.current, size = size
+            let cancellation = StageContext.current.cancellation, size = size
             return try Image.make(size: Size(size.width, rows.count), hasAlpha: window.hasAlpha) { writer in
                 // As `resample` bands the picture, in bands of at least 16 rows (a window is short).
                 let work = size.width * rows.count * (axes.x.table.taps + axes.y.table.taps)

@@ -10,10 +10,6 @@ public enum ScalingMode: String, CaseIterable, Sendable {
     /// The full decode, then Lanczos3.
     case best
 
-    /// The mode stages resample in when they are given no kernel: bound by a pipeline run for
-    /// its duration (`Pipeline.run`), so each run of a batch has its own.
-    @TaskLocal public static var current: ScalingMode = .good
-
     /// The kernel a stage uses when it is given none: Lanczos3 in every mode, as Pillow's
     /// thumbnail after its JPEG draft and libvips after shrink-on-load (a box or bilinear filter
     /// after the DCT's reduction would add its aliasing to the DCT's).

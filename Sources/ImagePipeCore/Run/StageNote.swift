@@ -3,8 +3,8 @@
 /// the pipeline gathers each stage's notes into its `StageEvent` and the `RunResult`, and the
 /// command shows them in `run --json` and `explain --pixels`.
 ///
-/// Recorded through a task-local list rather than returned with the picture, so that every
-/// stage's `apply` keeps its signature and a stage that decides nothing does nothing.
+/// Recorded through the run's `StageContext` rather than returned with the picture, so that
+/// every stage's `apply` keeps its signature and a stage that decides nothing does nothing.
 public struct StageNote: Equatable, Sendable {
     /// What was decided, one word: `window`.
     public let name: String
@@ -27,17 +27,17 @@ public struct StageNote: Equatable, Sendable {
     /// Records a note for the stage being applied; outside a pipeline's run (a stage applied
     /// on its own) nobody listens and it is dropped.
     public static func record(_ note: StageNote) {
-        listener?.withLock { $0.append(note) }
+        StageContext.current.notes?.withLock { $0.append(note) }
     }
 
     /// Runs `body` (one stage's apply) and returns what it recorded.
     package static func collecting<T>(_ body: () throws -> T) rethrows -> (result: T, notes: [StageNote]) {
         let notes = Locked<[StageNote]>([])
-        let result = try $listener.withValue(notes) { try body() }
+        var context = StageContext.current
+        context.notes = notes
+        let result = try context.bound(body)
         return (result, notes.withLock { $0 })
     }
-
-    @TaskLocal private static var listener: Locked<[StageNote]>?
 }
 
 extension StageNote {

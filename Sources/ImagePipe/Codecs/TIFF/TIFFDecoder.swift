@@ -183,7 +183,7 @@ enum TIFFDecoder {
     /// Stops at the deadline and when the run is cancelled; called between strips and tiles.
     private static func checkStop(options: LoadOptions, path: String?) throws {
         try options.checkDeadline(path: path)
-        try Cancellation.checkCurrent()
+        try StageContext.checkCancelled()
     }
 
     /// The error a failed strip or tile read (`got` below 0, or libtiff reported an error while

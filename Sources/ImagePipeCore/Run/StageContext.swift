@@ -1,0 +1,43 @@
+/// What a run tells the stages working for it: its scaling mode, its pixel limit, whether it
+/// has been asked to stop (Ctrl-C, or the picture's time limit, which cancels it), and where the
+/// notes a stage records go.
+///
+/// The run binds one context around all of its stages' work (`current`), on every thread it
+/// hands rows to, rather than passing it through each of a stage's `apply` methods: so every
+/// stage and every helper a stage calls (the resampler, the row bands, the convolution) sees
+/// the same context without any signature carrying it. A plugin loaded at run time is handed the
+/// same context through its table's `context` field before each apply, and ImagePipePluginKit
+/// binds it in the plugin's own copy of the framework: a stage reads it the same way compiled in
+/// or loaded.
+public struct StageContext: Sendable {
+    /// The run's speed/quality choice (`--scaling`).
+    public var scaling: ScalingMode
+    /// The most pixels a picture may have (`--max-pixels`), for a stage that makes a large one
+    /// (a canvas, a rendered text); nil for no limit.
+    public var maxPixels: Int?
+    /// Set when the run is to stop: `checkCancelled()` throws then.
+    public var cancellation: Cancellation?
+    /// Where `StageNote.record` puts notes: the pipeline's list for the stage being applied.
+    package var notes: Locked<[StageNote]>?
+
+    public init(scaling: ScalingMode = .good, maxPixels: Int? = nil, cancellation: Cancellation? = nil) {
+        self.scaling = scaling
+        self.maxPixels = maxPixels
+        self.cancellation = cancellation
+    }
+
+    /// The context of the run this thread works for; a stage applied on its own gets the
+    /// defaults (`good`, no limit, never stopped, notes dropped).
+    @TaskLocal public static var current = StageContext()
+
+    /// Throws the `stopped` error when the run this thread works for was asked to stop: for a
+    /// stage's own row loops, once a row or so.
+    public static func checkCancelled() throws(ImageError) {
+        if let cancellation = current.cancellation, cancellation.isCancelled { throw Cancellation.stopped(path: nil) }
+    }
+
+    /// `body` with this context as the current one.
+    public func bound<T>(_ body: () throws -> T) rethrows -> T {
+        try Self.$current.withValue(self, operation: body)
+    }
+}
