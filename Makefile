@@ -36,7 +36,7 @@ DEMO_OUT := out/demo
 # flags, so that a tagged version can be a dependency (VersionDependencyTests).
 OPTIMIZED := -Xswiftc -O
 
-.PHONY: deps test-deps install-packages build release test samples demo clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
+.PHONY: deps test-deps install-packages build release test samples demo docc clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -78,6 +78,18 @@ samples: deps
 
 demo: build
 	@Samples/run-samples.sh "$$($(SWIFT) build --show-bin-path)/imagepipe" $(DEMO_OUT)
+
+# The API reference with the articles of Sources/ImagePipe/ImagePipe.docc, as a static site in
+# out/docc (open out/docc/documentation/imagepipe/index.html through a web server), made by the
+# toolchain's own docc from the symbol graphs SwiftPM dumps: ImagePipe's and the core's, which
+# ImagePipe re-exports. The articles' code is compiled by VersionDependencyTests.
+docc: deps
+	$(SWIFT) package $(OPTIMIZED) dump-symbol-graph >/dev/null
+	rm -rf .build/docc-symbols out/docc && mkdir -p .build/docc-symbols out
+	cp "$$($(SWIFT) build $(OPTIMIZED) --show-bin-path)"/../symbolgraph/ImagePipe*.symbols.json .build/docc-symbols/
+	docc convert Sources/ImagePipe/ImagePipe.docc --additional-symbol-graph-dir .build/docc-symbols \
+	  --fallback-display-name ImagePipe --fallback-bundle-identifier org.imagepipe.ImagePipe \
+	  --transform-for-static-hosting --warnings-as-errors --output-path out/docc
 
 # make install [PREFIX=/usr/local] [DESTDIR=…]: the command with the Swift runtime it links, the
 # manual page and bash/zsh/fish completions (both made by the command itself), and the plugin

@@ -76,10 +76,8 @@ import TestSupport
         #expect(size.width > 4000 && size.height > 2000, "\(size)")
         let pipeline = Pipeline(transforms: [stage])
         // Under a pixel limit it passes, the plan refuses it: nothing was drawn.
-        var limited = LoadOptions()
-        limited.maxPixels = 1_000_000
         do {
-            _ = try LoadOptions.$current.withValue(limited) { try pipeline.plan(sourceSize: Size(10, 10)) }
+            _ = try StageContext(maxPixels: 1_000_000).bound { try pipeline.plan(sourceSize: Size(10, 10)) }
             Issue.record("a caption past the pixel limit was planned")
         } catch {
             #expect("\(error)".contains("the text would be a \(size) picture (\(size.pixelCount) pixels), more than the limit of 1000000"), "\(error)")

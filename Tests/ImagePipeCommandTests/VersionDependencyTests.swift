@@ -5,7 +5,31 @@ import TestSupport
 /// ImagePipe as an embedder uses it: a package that depends on a tagged version
 /// (`.package(url: …, from: "0.1.0")`), which SwiftPM refuses for a package whose targets carry
 /// unsafe flags. The clone holds what is committed; the consumer builds from nothing and runs.
+/// The consumer also compiles the code of the DocC articles (Sources/ImagePipe/ImagePipe.docc),
+/// each in a target with the products the article says it needs, so the articles cannot drift
+/// from the API.
 @Suite struct VersionDependencyTests {
+    /// The target each article's code is compiled in, and what that target depends on.
+    static let articles: [(article: String, target: String, dependencies: String)] = [
+        ("Embedding", "EmbedArticle", #".product(name: "ImagePipe", package: "imagepipe"), .product(name: "ImagePipeStages", package: "imagepipe"), "#
+            + #".product(name: "FitZoom", package: "imagepipe"), .product(name: "CircleCrop", package: "imagepipe")"#),
+        ("WritingAStage", "StageArticle", #".product(name: "ImagePipeCore", package: "imagepipe")"#),
+        ("WritingAPlugin", "PluginArticle", #""StageArticle", .product(name: "ImagePipePluginKit", package: "imagepipe")"#),
+    ]
+
+    /// The Swift code blocks of an article, in order.
+    static func code(ofArticle name: String, in repository: String) throws -> String {
+        let text = try String(contentsOfFile: "\(repository)/Sources/ImagePipe/ImagePipe.docc/\(name).md", encoding: .utf8)
+        var blocks: [String] = [], current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```swift" { current = [] } else if line == "```", let lines = current {
+                blocks.append(lines.joined(separator: "\n"))
+                current = nil
+            } else { current?.append(line) }
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
     @Test func aTaggedVersionBuildsAsADependency() throws {
         let directory = try TemporaryDirectory()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -23,8 +47,15 @@ import TestSupport
                 name: "consumer",
                 dependencies: [.package(url: "file://\(clone)", from: "0.1.0")],
                 targets: [.executableTarget(name: "consumer", dependencies: [.product(name: "ImagePipe", package: "imagepipe")])]
+                    + [\(Self.articles.map { #".target(name: "\#($0.target)", dependencies: [\#($0.dependencies)])"# }.joined(separator: ", "))]
             )
             """, to: "consumer/Package.swift")
+        for (article, target, _) in Self.articles {
+            let code = try Self.code(ofArticle: article, in: repository)
+            #expect(code.contains("import "), "\(article) has code")
+            try FileManager.default.createDirectory(atPath: directory.file("consumer/Sources/\(target)"), withIntermediateDirectories: true)
+            _ = try directory.write(code, to: "consumer/Sources/\(target)/\(article).swift")
+        }
         _ = try directory.write("""
             import ImagePipe
 

@@ -79,7 +79,7 @@ struct NoteContext: Transform, DeclaredStage {
         #expect(given.picture)
         #expect(given.notes == #"[{"name":"context","text":"","value":["fast",1234,1]}]"#)
         let none = applied(nil)
-        #expect(none.notes == #"[{"name":"context","text":"","value":["good",0,0]}]"#, "a context is for one apply")
+        #expect(none.notes == #"[{"name":"context","text":"","value":["good",178956970,0]}]"#, "a context is for one apply")
         let stop = applied(imagepipe_stage_context(size: size, scaling: 2, max_pixels: 0, should_stop: always, run: nil))
         #expect(!stop.picture)
         #expect(stop.error?.contains("stopped") == true, "\(stop.error ?? "no error")")

@@ -6,8 +6,8 @@ import Glibc
 /// from the same descriptor (`ImageHeader.source`). So a run opens each input once, and a file
 /// renamed or replaced between the header read and the decode cannot slip in between them.
 /// Reads are `pread`s at an offset, so readers never share a file position.
-public final class OpenedFile: Sendable {
-    public let path: String
+package final class OpenedFile: Sendable {
+    package let path: String
     let descriptor: Int32
     /// The file's size when it was opened.
     let size: Int

@@ -9,13 +9,13 @@ import Glibc
 /// the system's temporary folder (libvips' disc threshold and tile cache work the same way),
 /// which is unlinked as soon as it is made: the system frees it however the process ends,
 /// signals and crashes included, and no other process can open it.
-public final class TileCache {
+package final class TileCache {
     /// Pixels a tile is wide and high.
-    public static let side = 64
+    package static let side = 64
 
     /// Bytes of pixels above which the tiles go to a temporary file: `IMAGEPIPE_DISC_THRESHOLD`
     /// (bytes, or with K, M or G), else 100 MiB, as libvips' `VIPS_DISC_THRESHOLD`.
-    public static var discThreshold: Int {
+    package static var discThreshold: Int {
         guard let text = getenv("IMAGEPIPE_DISC_THRESHOLD").map({ String(cString: $0) }), !text.isEmpty else { return 100 << 20 }
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
         let unit = text.last.flatMap { units[$0] }

@@ -9,28 +9,28 @@ import CExif
 /// Writing goes the other way: the orientation is patched in place rather than re-serialised
 /// through `exif_data_save_data`, which rewrites offsets and can drop maker notes it does not
 /// know; a patch keeps every other byte as the camera wrote it.
-public struct ExifBlock: Sendable {
-    public let bytes: [UInt8]
+package struct ExifBlock: Sendable {
+    package let bytes: [UInt8]
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// What a quick look wants to know.
-    public struct Summary: Equatable, Sendable {
-        public var orientation: Int?
-        public var date: String?
-        public var camera: String?
-        public var hasGPS: Bool
-        public var lens: String?
+    package struct Summary: Equatable, Sendable {
+        package var orientation: Int?
+        package var date: String?
+        package var camera: String?
+        package var hasGPS: Bool
+        package var lens: String?
         /// As libexif words them: `1/125 sec.`, `f/2.8`, `100`, `50.0 mm`.
-        public var exposureTime: String?
-        public var fNumber: String?
-        public var iso: String?
-        public var focalLength: String?
+        package var exposureTime: String?
+        package var fNumber: String?
+        package var iso: String?
+        package var focalLength: String?
     }
 
     /// The orientation, date, camera make and model, whether there is a GPS position, the lens
     /// and the exposure.
-    public var summary: Summary {
+    package var summary: Summary {
         var summary = Summary(orientation: nil, date: nil, camera: nil, hasGPS: false, lens: nil, exposureTime: nil, fNumber: nil, iso: nil, focalLength: nil)
         let data = withLibexif { data in
             summary.orientation = Self.value(data, EXIF_IFD_0, EXIF_TAG_ORIENTATION).flatMap { Int($0.prefix { $0.isNumber }) }
@@ -83,7 +83,7 @@ public struct ExifBlock: Sendable {
 
     /// Whether the block is TIFF-structured: a byte order, the number 42, and a first directory
     /// of at least one entry lying wholly inside the block. Random bytes are not.
-    public var isWellFormed: Bool {
+    package var isWellFormed: Bool {
         guard bytes.count >= 8 else { return false }
         let little: Bool
         switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
@@ -104,7 +104,7 @@ public struct ExifBlock: Sendable {
 
     /// The block with IFD0's orientation tag set to 1 (as stored = as shown), every other byte
     /// unchanged; the block itself when it has no such tag, or one not of type SHORT.
-    public func withOrientationReset() -> ExifBlock {
+    package func withOrientationReset() -> ExifBlock {
         guard bytes.count >= 8, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D,
               let entry = ExifOrientation.orientationEntry(inTIFF: bytes, end: bytes.count),
               entry.type == 3, entry.valueOffset + 2 <= bytes.count else { return self }

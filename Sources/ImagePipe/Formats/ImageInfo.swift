@@ -12,7 +12,7 @@ public struct ImageInfo: Sendable {
     /// The embedded profile's name and color space, if any.
     public var profileName: String?
     public var profileSpace: ICCProfile.Space?
-    public var exif: ExifBlock.Summary?
+    package var exif: ExifBlock.Summary?
     public var hasXMP: Bool
     /// Channels, bit depth, color space, JPEG quality and chroma, interlacing, DPI, frames.
     public var coding: CodingFacts

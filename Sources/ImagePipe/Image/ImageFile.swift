@@ -148,13 +148,13 @@ public enum ImageFile {
     ///
     /// With a `gate`, nothing is written once it is closed, and the rename happens only while it
     /// is open.
-    public static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, gate: OutputGate? = nil) throws {
+    package static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, gate: OutputGate? = nil) throws {
         try writeAtomically(path: path, gate: gate) { descriptor in writeAll(bytes, to: descriptor) }
     }
 
     /// `writeAtomically` of bytes held in chunks, written one after the other (an animation's
     /// encoder hands its file over so, never as one copy).
-    public static func writeAtomically(_ chunks: ByteChunks, to path: String, gate: OutputGate? = nil) throws {
+    package static func writeAtomically(_ chunks: ByteChunks, to path: String, gate: OutputGate? = nil) throws {
         try writeAtomically(path: path, gate: gate) { descriptor in
             for chunk in chunks.chunks {
                 if let failure = chunk.withUnsafeBytes({ writeAll($0, to: descriptor) }) { return failure }

@@ -12,7 +12,7 @@ public struct ImageHeader: Hashable, Sendable {
     public var frameCount: Int
     /// The file the header was read from, kept open for its decoder (`Image.load`), so that
     /// each input is opened once; nil for a header read from memory or a stream.
-    public var source: OpenedFile?
+    package var source: OpenedFile?
     /// Whether this file's decoder hands a streamed run its rows in order: its codec can
     /// (`Codec.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
     /// interlaced PNG, a PNG or WebP with alpha, an animation, a TIFF with alpha or in planes).

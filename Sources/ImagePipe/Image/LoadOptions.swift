@@ -42,7 +42,7 @@ public struct LoadOptions: Hashable, Sendable {
     /// format allowlist and limits hold for every file it reads. Outside a run, the defaults.
     @TaskLocal public static var current = LoadOptions()
 
-    public static let defaultMaxPixels = 178_956_970
+    public static let defaultMaxPixels = StageContext.defaultMaxPixels
     public static let defaultMaxFrames = 1_000
     /// 256 MiB: four times the largest camera JPEG, far below what exhausts memory.
     public static let defaultMaxInputBytes = 256 << 20

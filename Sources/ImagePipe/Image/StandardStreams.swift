@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// Whole-stream reads and writes on the process's standard input and output, for `-` paths.
-public enum StandardStreams {
-    public static func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) throws {
+package enum StandardStreams {
+    package static func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) throws {
         var written = 0
         while written < bytes.count {
             let result = write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
@@ -20,7 +20,7 @@ public enum StandardStreams {
     /// (`< /dev/zero` fails within the limit, instead of exhausting memory), and so is a stream
     /// still open after `seconds` (a writer trickling a byte a second would otherwise hold the
     /// run for as long as it likes: the command's `--timeout` starts with the read).
-    public static func readStandardInput(limit: Int? = LoadOptions.defaultMaxInputBytes, seconds: Double? = nil) throws -> [UInt8] {
+    package static func readStandardInput(limit: Int? = LoadOptions.defaultMaxInputBytes, seconds: Double? = nil) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let clock = ContinuousClock()

@@ -8,16 +8,16 @@ import Glibc
 /// file that passed the checks is the file whose code runs: nothing can swap it in between.
 /// One consequence: `$ORIGIN` in the plugin's run path means `/proc/self/fd`, so a plugin must
 /// find the libraries it needs by absolute run paths or the system's search path.
-public struct PluginFile: Sendable {
+package struct PluginFile: Sendable {
     /// The path as given, for messages.
-    public let path: String
+    package let path: String
     /// The open file, read-only and closed on exec; `close()` closes it.
-    public let descriptor: Int32
-    public let identity: PluginIdentity
+    package let descriptor: Int32
+    package let identity: PluginIdentity
 
     /// Opens the plugin at `path`, refusing it when anyone but the user or root could have
     /// written it or a directory above it.
-    public init(opening path: String) throws(PluginLoadError) {
+    package init(opening path: String) throws(PluginLoadError) {
         // A name without a slash would be searched for in the system's library path by dlopen;
         // here it is a file in the current directory, as everywhere else in the command.
         self.path = path
@@ -28,7 +28,7 @@ public struct PluginFile: Sendable {
 
     /// A plugin file already opened and checked by another process, which passed `descriptor`
     /// down (the plugin scanner); the file itself is checked again.
-    public init(inheriting descriptor: Int32, path: String) throws(PluginLoadError) {
+    package init(inheriting descriptor: Int32, path: String) throws(PluginLoadError) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw PluginLoadError(path: path, reason: "cannot be loaded: \(String(cString: strerror(errno)))")
@@ -45,5 +45,5 @@ public struct PluginFile: Sendable {
     var loadName: String { "/proc/self/fd/\(descriptor)" }
 
     /// Closes the descriptor; a library loaded from it stays loaded.
-    public func close() { _ = Glibc.close(descriptor) }
+    package func close() { _ = Glibc.close(descriptor) }
 }

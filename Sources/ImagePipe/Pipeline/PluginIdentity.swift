@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// Which version of which plugin file: a scan of it holds while none of these change.
-public struct PluginIdentity: Hashable, Sendable {
-    public let path: String
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let modifiedSeconds: Int
-    public let modifiedNanoseconds: Int
+package struct PluginIdentity: Hashable, Sendable {
+    package let path: String
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    package let modifiedSeconds: Int
+    package let modifiedNanoseconds: Int
 
     init(path: String, status: stat) {
         self.path = path

@@ -28,7 +28,7 @@ extension Registry {
 
     /// Loads an opened plugin file and registers its stages, all or none; refusals as
     /// `loadPlugin(at:)`'s. The descriptor stays open: the caller closes it.
-    public mutating func loadPlugin(_ file: PluginFile) throws(PluginLoadError) {
+    package mutating func loadPlugin(_ file: PluginFile) throws(PluginLoadError) {
         let path = file.path
         func refuse(_ reason: String) -> PluginLoadError { PluginLoadError(path: path, reason: reason) }
         guard let library = dlopen(file.loadName, RTLD_NOW | RTLD_LOCAL) else {

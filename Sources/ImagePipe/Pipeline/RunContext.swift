@@ -21,7 +21,7 @@ public struct RunContext: Sendable {
     /// Receives warnings (e.g. alpha flattened for JPEG); the command prints them on stderr.
     public var warn: @Sendable (String) -> Void
     /// When set, outputs land only while it is open (see `OutputGate`).
-    public var outputGate: OutputGate?
+    package var outputGate: OutputGate?
     /// When set and cancelled, the run stops at its next check and writes nothing.
     public var cancellation: Cancellation?
 

@@ -6,27 +6,27 @@
 /// two different names. Every check that decides where a file goes uses these functions instead.
 /// The byte `/` (and `.`) never occurs inside a multi-byte UTF-8 sequence, so cutting there always
 /// leaves valid text.
-public enum PathBytes {
+package enum PathBytes {
     package static let slash = UInt8(ascii: "/")
     static let dot = UInt8(ascii: ".")
 
     /// The components between slashes, empty ones (from `//` or an end slash) dropped.
-    public static func components(_ path: String) -> [String] {
+    package static func components(_ path: String) -> [String] {
         path.utf8.split(separator: slash).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether the path starts at the root directory.
-    public static func isAbsolute(_ path: String) -> Bool { path.utf8.first == slash }
+    package static func isAbsolute(_ path: String) -> Bool { path.utf8.first == slash }
 
     /// The file name: everything after the last slash.
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         let bytes = Array(path.utf8)
         guard let slashIndex = bytes.lastIndex(of: slash) else { return path }
         return String(decoding: bytes[(slashIndex + 1)...], as: UTF8.self)
     }
 
     /// Everything up to and including the last slash; empty when there is none.
-    public static func directoryPrefix(_ path: String) -> String {
+    package static func directoryPrefix(_ path: String) -> String {
         let bytes = Array(path.utf8)
         guard let slashIndex = bytes.lastIndex(of: slash) else { return "" }
         return String(decoding: bytes[...slashIndex], as: UTF8.self)
@@ -34,18 +34,18 @@ public enum PathBytes {
 
     /// A file name split at its last dot: `IMG_1.jpg` → (`IMG_1`, `jpg`); a leading dot (`.profile`)
     /// does not start an extension.
-    public static func splitExtension(_ name: String) -> (stem: String, ext: String?) {
+    package static func splitExtension(_ name: String) -> (stem: String, ext: String?) {
         let bytes = Array(name.utf8)
         guard let dotIndex = bytes.lastIndex(of: dot), dotIndex > 0 else { return (name, nil) }
         return (String(decoding: bytes[..<dotIndex], as: UTF8.self), String(decoding: bytes[(dotIndex + 1)...], as: UTF8.self))
     }
 
     /// Whether two paths are the same bytes (not merely canonically equivalent text).
-    public static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    package static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
     /// The part of `path` below `directory`, when `path` starts with `directory` and a slash (byte
     /// for byte); nil otherwise.
-    public static func relative(_ path: String, below directory: String) -> String? {
+    package static func relative(_ path: String, below directory: String) -> String? {
         var prefix = Array(directory.utf8)
         if prefix.last != slash { prefix.append(slash) }
         let bytes = Array(path.utf8)
@@ -55,12 +55,12 @@ public enum PathBytes {
 
     /// Whether `path` is `directory` itself or lies below it, byte for byte (both canonical, as
     /// `realpath` gives them).
-    public static func isWithin(_ path: String, _ directory: String) -> Bool {
+    package static func isWithin(_ path: String, _ directory: String) -> Bool {
         same(path, directory) || directory == "/" && isAbsolute(path) || relative(path, below: directory) != nil
     }
 
     /// `directory` and `name` joined with one slash.
-    public static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory.utf8.last == slash ? directory + name : directory + "/" + name
     }
 }

@@ -1,8 +1,8 @@
 /// Writes text so that the pipeline lexer reads it back as one word with the same value.
-public enum Quoting {
+package enum Quoting {
     /// `text` as is when it is a plain word, else in double quotes with `\"`, `\\` and `\$`
     /// escaped.
-    public static func quotedIfNeeded(_ text: String) -> String {
+    package static func quotedIfNeeded(_ text: String) -> String {
         let special: Set<Character> = [" ", "\t", "\n", "\r", "|", "\"", "'", "\\", "=", "$"]
         let plain = !text.isEmpty && !text.contains(where: special.contains) && text != "#"
         if plain { return text }

@@ -2,13 +2,13 @@
 /// made on an animation's first frame and given back for every later frame, so that the frames
 /// stay aligned and keep the same tones. Bound by the animated run; outside one, each call
 /// decides for itself.
-public final class FrameDecisions: @unchecked Sendable {
+package final class FrameDecisions: @unchecked Sendable {
     @TaskLocal package static var current: FrameDecisions?
 
     private let decisions = Locked<[Int: [any Sendable]]>([:])
     private let position = Locked<(stage: Int, call: Int)>((0, 0))
 
-    public init() {}
+    package init() {}
 
     /// Marks the start of the stage at `index` of the pipeline: its decisions are keyed by it.
     package func enter(stage index: Int) {
@@ -17,7 +17,7 @@ public final class FrameDecisions: @unchecked Sendable {
 
     /// `decide()`'s answer for the current stage: made now on the first frame, remembered for
     /// the rest. A stage that decides from the pixels calls this around the decision.
-    public static func decide<T: Sendable>(_ decide: () throws -> T) rethrows -> T {
+    package static func decide<T: Sendable>(_ decide: () throws -> T) rethrows -> T {
         guard let current else { return try decide() }
         let (stage, call) = current.position.withLock { position in
             defer { position.call += 1 }

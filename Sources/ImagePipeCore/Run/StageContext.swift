@@ -20,14 +20,18 @@ public struct StageContext: Sendable {
     /// Where `StageNote.record` puts notes: the pipeline's list for the stage being applied.
     package var notes: Locked<[StageNote]>?
 
-    public init(scaling: ScalingMode = .good, maxPixels: Int? = nil, cancellation: Cancellation? = nil) {
+    /// The pixel limit of a run that sets none: 178,956,970 pixels, Pillow's decompression-bomb
+    /// limit (537 MB as RGB).
+    public static let defaultMaxPixels = 178_956_970
+
+    public init(scaling: ScalingMode = .good, maxPixels: Int? = StageContext.defaultMaxPixels, cancellation: Cancellation? = nil) {
         self.scaling = scaling
         self.maxPixels = maxPixels
         self.cancellation = cancellation
     }
 
     /// The context of the run this thread works for; a stage applied on its own gets the
-    /// defaults (`good`, no limit, never stopped, notes dropped).
+    /// defaults (`good`, the default pixel limit, never stopped, notes dropped).
     @TaskLocal public static var current = StageContext()
 
     /// Throws the `stopped` error when the run this thread works for was asked to stop: for a

@@ -4,7 +4,7 @@
 /// parameter name from another tool is answered with the exact replacement (`q=80` gets "write
 /// quality=80") rather than taken, so that each setting keeps one spelling in pipelines, in their
 /// canonical text and in the docs.
-public enum ParameterHabits {
+package enum ParameterHabits {
     /// Another tool's word for a parameter here, and how its value translates (nil: no
     /// translation for that value, so only the name is pointed out).
     struct Rename: Sendable {
@@ -80,7 +80,7 @@ public enum ParameterHabits {
     /// What to write instead of `key=value` among a stage's `parameters`, when `key` is another
     /// tool's name for one of them: `quality=80`, or just `quality` when the value has no
     /// translation.
-    public static func replacement(forKey key: String, value: String, among parameters: [String]) -> String? {
+    package static func replacement(forKey key: String, value: String, among parameters: [String]) -> String? {
         guard let rename = renames[key.lowercased()], parameters.contains(rename.parameter) else { return nil }
         guard let translated = rename.value(value) else { return rename.parameter }
         return "\(rename.parameter)=\(translated)"

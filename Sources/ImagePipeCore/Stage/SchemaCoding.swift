@@ -1,7 +1,7 @@
 /// Schemas as JSON: what `imagepipe stages --json` prints and what a plugin loaded at run time
 /// describes itself with. `decode` reads back what `encode` writes.
-public enum SchemaCoding {
-    public static func encode(_ schema: Schema) -> JSONValue {
+package enum SchemaCoding {
+    package static func encode(_ schema: Schema) -> JSONValue {
         .object([
             ("name", .string(schema.name)), ("summary", .string(schema.summary)), ("usage", .string(schema.usage)),
             ("example", .string(schema.example)),
@@ -9,7 +9,7 @@ public enum SchemaCoding {
         ])
     }
 
-    public static func encode(_ parameter: Parameter) -> JSONValue {
+    package static func encode(_ parameter: Parameter) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("name", .string(parameter.name)), ("kind", .string(parameter.type.kind)), ("type", .string(parameter.type.summary)),
             ("default", parameter.defaultValue.map { .string(parameter.type.format($0)) } ?? (parameter.acceptsAuto ? .string("auto") : .null)),
@@ -38,7 +38,7 @@ public enum SchemaCoding {
     /// A schema from its JSON, or a reason it cannot be one. `strict` refuses keys `encode` does
     /// not write, so that a plugin whose description renamed a key is told so instead of getting
     /// a default in its place.
-    public static func decode(_ json: JSONValue, strict: Bool = false) throws(StageError) -> Schema {
+    package static func decode(_ json: JSONValue, strict: Bool = false) throws(StageError) -> Schema {
         guard let name = json["name"]?.stringValue, !name.isEmpty else { throw StageError("a stage without a name") }
         if strict, let unknown = json.objectKeys?.first(where: { !stageKeys.contains($0) }) {
             throw StageError("stage '\(name)' has an unknown key '\(unknown)'")

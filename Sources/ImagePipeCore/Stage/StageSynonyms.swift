@@ -1,9 +1,9 @@
 /// Names people reach for from other tools (ImageMagick, sharp, Pillow, CSS), mapped to the stage
 /// that does the job, so that `scale` gets "did you mean 'resize'?" where edit distance finds
 /// nothing. Only stages the registry has are ever suggested.
-public enum StageSynonyms {
+package enum StageSynonyms {
     /// Other tools' word → the stage name here.
-    public static let table: [String: String] = [
+    package static let table: [String: String] = [
         "scale": "resize", "thumbnail": "resize", "thumb": "resize", "shrink": "resize", "downscale": "resize",
         "upscale": "resize", "size": "resize",
         "zoom": "fit", "contain": "fit",
@@ -25,14 +25,14 @@ public enum StageSynonyms {
 
     /// The stage to suggest for `name`: a near spelling first (a typo), else the table's entry,
     /// when that stage exists among `stageNames`.
-    public static func suggestion(for name: String, in stageNames: [String]) -> String? {
+    package static func suggestion(for name: String, in stageNames: [String]) -> String? {
         if let close = Suggestion.closest(to: name, in: stageNames) { return close }
         guard let target = table[name.lowercased()], stageNames.contains(target) else { return nil }
         return target
     }
 
     /// The message for a stage name the registry does not have, pointing at the stage list.
-    public static func unknownStageMessage(_ name: String, in stageNames: [String]) -> String {
+    package static func unknownStageMessage(_ name: String, in stageNames: [String]) -> String {
         let hint = suggestion(for: name, in: stageNames).map { " (did you mean '\($0)'?)" } ?? ""
         return "unknown stage '\(name)'\(hint); `imagepipe stages` lists them all"
     }

@@ -1,9 +1,9 @@
 /// "Did you mean …?" by edit distance.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo: one edit per
     /// three letters (at least one), and fewer edits than the word has letters, so that `v` never
     /// "means" `e` (every one-letter word is one edit from every other).
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = min(max(1, word.count / 3), word.count - 1)
         guard limit > 0 else { return nil }
         // The distance is at least the difference in length: skip candidates that cannot be close
