@@ -13,8 +13,8 @@ import TestSupport
     static let articles: [(article: String, target: String, dependencies: String)] = [
         ("Embedding", "EmbedArticle", #".product(name: "ImagePipe", package: "imagepipe"), .product(name: "ImagePipeStages", package: "imagepipe"), "#
             + #".product(name: "FitZoom", package: "imagepipe"), .product(name: "CircleCrop", package: "imagepipe")"#),
-        ("WritingAStage", "StageArticle", #".product(name: "ImagePipeCore", package: "imagepipe")"#),
-        ("WritingAPlugin", "PluginArticle", #""StageArticle", .product(name: "ImagePipePluginKit", package: "imagepipe")"#),
+        ("WritingAStage", "Posterize", #".product(name: "ImagePipeCore", package: "imagepipe")"#),
+        ("WritingAPlugin", "PosterizePlugin", #""Posterize", .product(name: "ImagePipePluginKit", package: "imagepipe")"#),
     ]
 
     /// The Swift code blocks of an article, in order.
