@@ -86,7 +86,8 @@ demo: build
 docc: deps
 	$(SWIFT) package $(OPTIMIZED) dump-symbol-graph >/dev/null
 	rm -rf .build/docc-symbols out/docc && mkdir -p .build/docc-symbols out
-	cp "$$($(SWIFT) build $(OPTIMIZED) --show-bin-path)"/../symbolgraph/ImagePipe*.symbols.json .build/docc-symbols/
+	cd "$$($(SWIFT) build $(OPTIMIZED) --show-bin-path)"/../symbolgraph && \
+	  cp ImagePipe.symbols.json ImagePipe@*.symbols.json ImagePipeCore*.symbols.json $(CURDIR)/.build/docc-symbols/
 	docc convert Sources/ImagePipe/ImagePipe.docc --additional-symbol-graph-dir .build/docc-symbols \
 	  --fallback-display-name ImagePipe --fallback-bundle-identifier org.imagepipe.ImagePipe \
 	  --transform-for-static-hosting --warnings-as-errors --output-path out/docc
