@@ -205,7 +205,7 @@ struct ExplainCommand {
         let memory = explanation.streams ? pipeline.streamedMemory(in: context, prepared: prepared) : nil
         if !explanation.streams {
             // A turn moves whole pixels: the streamed run reads it through a tile cache.
-            explanation.wholeStage = StageContext(scaling: plan.scaling).bound {
+            explanation.wholeStage = StageContext.current.scaling(plan.scaling).bound {
                 pipeline.transforms.first { stage in
                     guard stage.stageClass == .whole else { return false }
                     guard case .orient? = try? stage.rearrangement(for: plan.sourceSize) else { return true }

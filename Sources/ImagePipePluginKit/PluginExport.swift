@@ -186,14 +186,13 @@ public enum PluginExport {
             return
         }
         let host = given.pointee
-        let scaling = ScalingMode.allCases.indices.contains(Int(host.scaling)) ? ScalingMode.allCases[Int(host.scaling)] : .good
         // The host's run and its should_stop stay valid until the apply this context is for returns.
         let asking = host.should_stop.map { shouldStop in
             let run = HostRun(pointer: host.run)
             return Cancellation(asking: { shouldStop(run.pointer) != 0 })
         }
         pendingContexts.withLock {
-            $0[thread] = StageContext(scaling: scaling, maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil, cancellation: asking)
+            $0[thread] = StageContext(scaling: ScalingMode(interfaceNumber: host.scaling), maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil, cancellation: asking)
         }
     }
 

@@ -65,7 +65,9 @@ struct NoteContext: Transform, DeclaredStage {
         func applied(_ context: imagepipe_stage_context?) -> (picture: Bool, notes: String?, error: String?) {
             if var context { table.set_context(stage, &context) }
             var failure: UnsafeMutablePointer<CChar>?
-            let result = table.apply(stage, UnsafeMutableRawPointer(owner.retainedPixbuf()), &failure)
+            let pixbuf = owner.retainedPixbuf()
+            defer { _ = Image(adopting: pixbuf) } // gives the reference back
+            let result = table.apply(stage, UnsafeMutableRawPointer(pixbuf), &failure)
             if let result { _ = Image(adopting: OpaquePointer(result)) }
             let notes = table.notes(stage).map { text in defer { table.free_string(text) }; return String(cString: text) }
             let message = failure.map { text in defer { table.free_string(text) }; return String(cString: text) }

@@ -28,7 +28,7 @@ extension Pipeline {
         guard let load = source as? Load, let save = sink as? Save,
               let header = description.header, let format = SourceFormat(rawValue: header.format),
               Codec.of(format).rowsInOrder, header.rowsInOrder,
-              let levels = StageContext(scaling: plan.scaling).bound({
+              let levels = StageContext.current.scaling(plan.scaling).bound({
                   StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
                                     reduction: Self.reduction(plan.decodeSize, description: description), surveysAsPoints: true)
               }),
@@ -56,7 +56,7 @@ extension Pipeline {
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
                                                                      quality: save.options.quality(for: format)) : 0
         let rowStride = stored.width * 3
-        return StageContext(scaling: plan.scaling).bound { () -> StreamedMemory? in
+        return StageContext.current.scaling(plan.scaling).bound { () -> StreamedMemory? in
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                         writeBehind: Self.writesBehind(levels)) else { return nil }

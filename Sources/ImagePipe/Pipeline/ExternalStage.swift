@@ -193,7 +193,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
         return try withExtendedLifetime(context.cancellation) {
             var given = imagepipe_stage_context(
                 size: UInt32(MemoryLayout<imagepipe_stage_context>.size),
-                scaling: Int32(ScalingMode.allCases.firstIndex(of: context.scaling)!),
+                scaling: context.scaling.interfaceNumber,
                 max_pixels: Int64(context.maxPixels ?? 0),
                 should_stop: context.cancellation == nil ? nil : Self.shouldStop,
                 run: context.cancellation.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })

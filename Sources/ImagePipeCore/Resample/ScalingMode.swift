@@ -25,6 +25,15 @@ public enum ScalingMode: String, CaseIterable, Sendable {
         }
     }
 
+    /// The mode's number in the plugin interface (`imagepipe_stage_context.scaling`): its place
+    /// in `allCases`, 0 fast, 1 good, 2 best.
+    package var interfaceNumber: Int32 { Int32(Self.allCases.firstIndex(of: self)!) }
+
+    /// The mode of an interface number; `good` for a number no mode has.
+    package init(interfaceNumber: Int32) {
+        self = Self.allCases.indices.contains(Int(interfaceNumber)) ? Self.allCases[Int(interfaceNumber)] : .good
+    }
+
     /// A few words for `imagepipe explain`.
     public var summary: String {
         switch self {

@@ -6,7 +6,7 @@
 /// hands rows to, rather than passing it through each of a stage's `apply` methods: so every
 /// stage and every helper a stage calls (the resampler, the row bands, the convolution) sees
 /// the same context without any signature carrying it. A plugin loaded at run time is handed the
-/// same context through its table's `context` field before each apply, and ImagePipePluginKit
+/// same context through its table's `set_context` field before each apply, and ImagePipePluginKit
 /// binds it in the plugin's own copy of the framework: a stage reads it the same way compiled in
 /// or loaded.
 public struct StageContext: Sendable {
@@ -38,6 +38,13 @@ public struct StageContext: Sendable {
     /// stage's own row loops, once a row or so.
     public static func checkCancelled() throws(ImageError) {
         if let cancellation = current.cancellation, cancellation.isCancelled { throw Cancellation.stopped(path: nil) }
+    }
+
+    /// This context with another scaling mode: what a run's plan works out its levels in.
+    public func scaling(_ mode: ScalingMode) -> StageContext {
+        var context = self
+        context.scaling = mode
+        return context
     }
 
     /// `body` with this context as the current one.
