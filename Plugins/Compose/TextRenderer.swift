@@ -176,7 +176,7 @@ public enum TextRenderer {
             throw StageError("the text would be a \(size) picture, more than cairo's largest side, \(maxSide); make it shorter or smaller, or wrap it with width=")
         }
         if let limit, limit > 0, size.pixelCount > limit {
-            throw StageError("the text would be a \(size) picture (\(size.pixelCount) pixels), more than the limit of \(limit); make it shorter or smaller, wrap it with width=, or raise --max-pixels")
+            throw StageError("the text would be a \(size) picture (\(size.pixelCount) pixels), more than the limit of \(limit); make it shorter or smaller, or wrap it with width=", remedy: .raisePixelLimit)
         }
     }
 

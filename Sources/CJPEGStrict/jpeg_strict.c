@@ -39,7 +39,7 @@ static void monitor(j_common_ptr cinfo) {
         longjmp(error->escape, 1);
     }
     if (limits->should_stop && (progress->calls++ & 15) == 0 && limits->should_stop(limits->context)) {
-        snprintf(error->message, error->message_size, "decoding went past the time limit (--timeout)");
+        snprintf(error->message, error->message_size, "decoding went past the time limit");
         error->stopped = 3;
         longjmp(error->escape, 1);
     }

@@ -83,7 +83,7 @@ struct BatchRunner: Sendable {
     private func checked(_ context: RunContext, stopping: (DispatchSemaphore) -> Void) -> FileOutcome {
         if checkEach {
             do { try OutputCheck(pipeline: pipeline, contexts: [context], allowOverwrite: allowOverwrite).run() } catch {
-                return failure("\(name(of: context)): \(error)", context: context)
+                return failure("\(name(of: context)): \(RemedyWording.text(for: error))", context: context)
             }
         }
         // Before any header is read: a finished input costs nothing.
@@ -216,8 +216,8 @@ struct BatchRunner: Sendable {
 
     /// An error's message, with the input (in a batch) named when the error does not name it.
     static func message(for error: any Error, input: String?) -> String {
-        if let imageError = error as? ImageError, imageError.path != nil { return imageError.description }
-        return (input.map { "\($0): " } ?? "") + "\(error)"
+        if let imageError = error as? ImageError, imageError.path != nil { return RemedyWording.text(for: imageError) }
+        return (input.map { "\($0): " } ?? "") + RemedyWording.text(for: error)
     }
 
     /// Whether `path` exists and can be read only once (a FIFO or a character device).

@@ -66,7 +66,7 @@ struct CompareCommand {
                 _ = try Save(path: diff).write(picture, in: RunContext(input: files[0]))
             }
         } catch {
-            Console.error("\(error)")
+            Console.error(RemedyWording.text(for: error))
             return 2
         }
         if parser.has("--json") {

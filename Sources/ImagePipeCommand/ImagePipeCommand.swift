@@ -135,10 +135,10 @@ public struct ImagePipeCommand: Sendable {
             Console.error(error.description)
             return 2
         } catch let error as PipelineSyntaxError {
-            Console.diagnostics(error.description)
+            Console.diagnostics(RemedyWording.text(for: error))
             return 2
         } catch {
-            Console.error("\(error)")
+            Console.error(RemedyWording.text(for: error))
             return 1
         }
     }

@@ -40,7 +40,7 @@ struct InfoCommand {
                     Console.output("\(file): " + info.text.split(separator: "\n").joined(separator: "\n  "))
                 }
             } catch {
-                Console.error("\(error)")
+                Console.error(RemedyWording.text(for: error))
                 status = 1
             }
         }

@@ -41,9 +41,10 @@ struct OutputCheck {
             do {
                 outputs = try pipeline.outputs(in: context)
             } catch {
-                guard contexts.count > 1 else { throw UsageError("\(error)") }
-                unnamed[context.index] = "\(source): \(error)"
-                if unnamed.count == contexts.count { throw UsageError("\(source): \(error)") }
+                let message = RemedyWording.text(for: error)
+                guard contexts.count > 1 else { throw UsageError(message) }
+                unnamed[context.index] = "\(source): \(message)"
+                if unnamed.count == contexts.count { throw UsageError("\(source): \(message)") }
                 named.append([])
                 continue
             }

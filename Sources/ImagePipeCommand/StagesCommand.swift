@@ -49,7 +49,7 @@ struct StagesCommand {
 
     private func entry(named name: String) throws -> Registry.Entry {
         guard let entry = registry.entry(named: name) else {
-            throw UsageError(StageSynonyms.unknownStageMessage(name, in: registry.stageNames))
+            throw UsageError(StageSynonyms.unknownStageMessage(name, in: registry.stageNames) + RemedyWording.suffix(for: .listStages))
         }
         return entry
     }

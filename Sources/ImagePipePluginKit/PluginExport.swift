@@ -149,9 +149,9 @@ public enum PluginExport {
         do {
             let picture = Image(retaining: OpaquePointer(pixbuf))
             let thread = UInt(pthread_self())
-            let context = pendingContexts.withLock { $0.removeValue(forKey: thread) } ?? StageContext()
+            let context = pending.withLock { $0[thread]?.context.take() } ?? StageContext()
             let (result, notes) = try context.bound { try StageNote.collecting { try body(picture) } }
-            pendingNotes.withLock { $0[thread] = notes.isEmpty ? nil : notes }
+            pending.withLock { $0[thread, default: Exchange()].notes = notes.isEmpty ? nil : notes }
             return UnsafeMutableRawPointer(result.retainedPixbuf())
         } catch {
             report("\(error)", failure)
@@ -175,14 +175,21 @@ public enum PluginExport {
         }
     }
 
-    /// The run's context for each thread's next apply (`set_context`, right before it, on the
-    /// same thread): the stage works in it as it does compiled in.
-    private static let pendingContexts = Locked<[UInt: StageContext]>([:])
+    /// What passes between the host and a stage around one apply, on the apply's thread: the
+    /// run's context, given right before it (`set_context`), in which the stage works as it does
+    /// compiled in; and what the apply recorded, until the host asks right after it (`notes`).
+    /// Pictures of a batch go through one stage on several threads, so it is kept per thread.
+    private struct Exchange {
+        var context: StageContext?
+        var notes: [StageNote]?
+    }
+
+    private static let pending = Locked<[UInt: Exchange]>([:])
 
     private static let setContext: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?) -> Void = { _, given in
         let thread = UInt(pthread_self())
         guard let given, Int(given.pointee.size) >= MemoryLayout<imagepipe_stage_context>.size else {
-            pendingContexts.withLock { $0[thread] = nil }
+            pending.withLock { $0[thread]?.context = nil }
             return
         }
         let host = given.pointee
@@ -191,8 +198,8 @@ public enum PluginExport {
             let run = HostRun(pointer: host.run)
             return Cancellation(asking: { shouldStop(run.pointer) != 0 })
         }
-        pendingContexts.withLock {
-            $0[thread] = StageContext(scaling: ScalingMode(interfaceNumber: host.scaling), maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil, cancellation: asking)
+        pending.withLock {
+            $0[thread, default: Exchange()].context = StageContext(scaling: ScalingMode(interfaceNumber: host.scaling), maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil, cancellation: asking)
         }
     }
 
@@ -201,13 +208,9 @@ public enum PluginExport {
         let pointer: UnsafeRawPointer?
     }
 
-    /// What each thread's last apply recorded, until the host asks (`notes`, right after the
-    /// apply, on the same thread): pictures of a batch go through one stage on several threads.
-    private static let pendingNotes = Locked<[UInt: [StageNote]]>([:])
-
     private static let notes: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? = { _ in
         let thread = UInt(pthread_self())
-        guard let notes = pendingNotes.withLock({ $0.removeValue(forKey: thread) }) else { return nil }
+        guard let notes = pending.withLock({ $0.removeValue(forKey: thread)?.notes }) else { return nil }
         return strdup(JSONValue.array(notes.map(\.json)).text)
     }
 

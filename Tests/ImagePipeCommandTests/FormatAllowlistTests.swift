@@ -52,14 +52,14 @@ import TestSupport
         #expect(try Image.load(path: directory.file("out/icon.png")).size == Size(2, 1))
         let huge = try CommandRunner.run(["run", "-e", "", "huge.png", "-o", "out.png", "--allow-format", "svg"], in: directory.path)
         #expect(huge.status == 1)
-        #expect(huge.standardError == "imagepipe: huge.png: too large: 100000x100000 is 10000000000 pixels, more than the limit of 178956970\n")
+        #expect(huge.standardError == "imagepipe: huge.png: too large: 100000x100000 is 10000000000 pixels, more than the limit of 178956970; raise the limit with --max-pixels\n")
     }
 
     @Test func aTGAIsNeverGuessedUnlessAllowed() throws {
         let directory = try setUp()
         let result = try CommandRunner.run(["run", "-e", "", "targa.jpg", "-o", "out.png"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: targa.jpg: unsupported format: not a picture format ImagePipe recognizes by its first bytes; if it is a TGA (a format without a signature), allow it with --allow-format tga\n")
+        #expect(result.standardError == "imagepipe: targa.jpg: unsupported format: not a picture format ImagePipe recognizes by its first bytes; it may be a TGA (a format without a signature), which is read only when allowed; allow it with --allow-format tga\n")
     }
 
     /// With TGA allowed, what starts as another format (a PDF, an EXR, JPEG 2000, FITS) is named
@@ -125,7 +125,7 @@ import TestSupport
         #expect(SourceFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
         #expect(SourceFormat.sniff(Array("RIFF\0\0\0\0ACON".utf8)) == .ani)
         #expect(SourceFormat.sniff(Self.tga) == nil)
-        #expect(throws: ImageError(.unsupported, reason: "SVG: not allowed by default; allow it with --allow-format svg")) {
+        #expect(throws: ImageError(.unsupported, reason: "SVG: not allowed by default", remedy: .allowFormat("svg"))) {
             try Image.decode(Array(Self.svg.utf8))
         }
         #expect(throws: ImageError.self) { try ImageHeader.read(bytes: Array(Self.svg.utf8)) }

@@ -49,7 +49,7 @@ import TestSupport
         let directory = try photos()
         let result = try CommandRunner.run(["run", "-e", "fit 20x20", "photos/a.png", "-o", "x.png", "--format", "jpeg"], in: directory.path)
         #expect(result.status == 2)
-        #expect(result.standardError == "imagepipe: save: 'x.png' is named as png, but --format says jpeg; make the extension and the format agree, or give only one\n")
+        #expect(result.standardError == "imagepipe: save: 'x.png' is named as png, but the run's output format says jpeg; make the extension and the format agree, or give only one (--format)\n")
         #expect(!FileManager.default.fileExists(atPath: directory.file("x.png")))
         let stage = try CommandRunner.run(["run", "-e", "save x.webp format=png", "photos/a.png"], in: directory.path)
         #expect(stage.status == 2)

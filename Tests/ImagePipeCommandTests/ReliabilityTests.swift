@@ -162,7 +162,7 @@ import TestSupport
         let start = Date()
         let result = try CommandRunner.run(["run", "-e", "fit 100x100", "bomb.png", "-o", "out.png"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: bomb.png: too large: 100000x100000 is 10000000000 pixels, more than the limit of 178956970\n")
+        #expect(result.standardError == "imagepipe: bomb.png: too large: 100000x100000 is 10000000000 pixels, more than the limit of 178956970; raise the limit with --max-pixels\n")
         #expect(Date().timeIntervalSince(start) < 5, "refused from the header, without decoding")
         // From standard input too, where the header comes from the data itself.
         let piped = try CommandRunner.run(["run", "-e", "fit 100x100", "-", "-o", "out.png"], in: directory.path, input: bomb())
@@ -176,7 +176,7 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(100, 100).encoded(as: .png), to: "in.png")
         let result = try CommandRunner.run(["run", "-e", "fit 100000x100000", "in.png", "-o", "out.png"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: <inline>:1:1: error: fit: would make a 100000x100000 picture (10000000000 pixels), more than the limit of 178956970; raise it with --max-pixels\n")
+        #expect(result.standardError == "imagepipe: <inline>:1:1: error: fit: would make a 100000x100000 picture (10000000000 pixels), more than the limit of 178956970; raise the limit with --max-pixels\n")
         #expect(try directory.contents() == ["in.png"])
     }
 

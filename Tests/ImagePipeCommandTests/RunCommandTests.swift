@@ -74,7 +74,7 @@ import TestSupport
         #expect(try ImageHeader.read(bytes: result.outputBytes) == ImageHeader(storedSize: Size(6, 5), format: "jpeg"))
         let noFormat = try CommandRunner.run(["run", "-e", "", "-", "-o", "-"], input: png)
         #expect(noFormat.status == 2)
-        #expect(noFormat.standardError == "imagepipe: save: writing to standard output needs a format: --format or save format=…\n")
+        #expect(noFormat.standardError == "imagepipe: save: writing to standard output needs a format: save format=… or the run's output format (--format)\n")
         let garbage = try CommandRunner.run(["run", "-e", "", "-", "-o", "-", "--format", "png"], input: Array("not a picture".utf8))
         #expect(garbage.status == 1)
         #expect(garbage.standardError == "imagepipe: -: unsupported format: not a picture format ImagePipe recognizes by its first bytes\n")
@@ -97,7 +97,7 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(20, 20).encoded(as: .png), to: "in.png")
         let result = try CommandRunner.run(["run", "-e", "", "in.png", "-o", "out.png", "--max-pixels", "100"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: in.png: too large: 20x20 is 400 pixels, more than the limit of 100\n")
+        #expect(result.standardError == "imagepipe: in.png: too large: 20x20 is 400 pixels, more than the limit of 100; raise the limit with --max-pixels\n")
         #expect(try directory.contents() == ["in.png"])
     }
 }

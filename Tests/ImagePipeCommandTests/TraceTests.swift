@@ -31,7 +31,7 @@ import TestSupport
         let result = try CommandRunner.run(["run", "-e", "fit 30x30 | save out.ico", "in.png", "--trace", "trace", "--max-pixels", "10"], in: directory.path)
         #expect(result.status == 1)
         let html = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)
-        #expect(html.contains("<p class=\"error\">in.png: too large: 60x40 is 2400 pixels, more than the limit of 10</p>"))
+        #expect(html.contains("<p class=\"error\">in.png: too large: 60x40 is 2400 pixels, more than the limit of 10; raise the limit with --max-pixels</p>"))
     }
 
     @Test func batchTracesGoIntoOneFolderPerInput() throws {

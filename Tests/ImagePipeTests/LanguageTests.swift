@@ -90,12 +90,12 @@ import TestSupport
 
     @Test func unknownStage() {
         #expect(errors("load\nhafl\n") == """
-            test.pipe:2:1: error: unknown stage 'hafl' (did you mean 'half'?); `imagepipe stages` lists them all
+            test.pipe:2:1: error: unknown stage 'hafl' (did you mean 'half'?)
                 hafl
                 ^~~~
             """)
         #expect(errors("zzzzzz") == """
-            test.pipe:1:1: error: unknown stage 'zzzzzz'; `imagepipe stages` lists them all
+            test.pipe:1:1: error: unknown stage 'zzzzzz'
                 zzzzzz
                 ^~~~~~
             """)
@@ -161,9 +161,19 @@ import TestSupport
             """)
     }
 
+    /// The library names no command-line option; the remedy is told apart for the front end.
+    @Test func diagnosticsCarryTheirRemedy() {
+        func remedy(_ text: String) -> Remedy? {
+            do { _ = try compiler.compile(text, file: "test.pipe"); return nil } catch { return error.remedy }
+        }
+        #expect(remedy("hafl") == .listStages)
+        #expect(remedy("save $OUT.png") == .setVariable("OUT"))
+        #expect(remedy("crop 0x0") == nil)
+    }
+
     @Test func variableErrors() {
         #expect(errors("save $OUT.png") == """
-            test.pipe:1:6: error: unset variable 'OUT': give it with --set OUT=VALUE
+            test.pipe:1:6: error: unset variable 'OUT'
                 save $OUT.png
                      ^~~~
             """)

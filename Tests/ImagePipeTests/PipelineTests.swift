@@ -57,13 +57,55 @@ import TestSupport
         #expect(try pipeline.apply(to: Synthetic.gradient(17, 9)).size == Size(5, 3))
     }
 
+    /// A stage that reports the context it runs in: its scaling, and whether it was told to stop.
+    private struct ContextProbe: Transform, DeclaredStage {
+        static let declaration = StageDeclaration("context-probe", summary: "Reports its context (test stage)", start: ContextProbe(), [])
+        func outputSize(for input: Size) -> Size { StageContext.current.scaling == .fast ? Size(1, 1) : input }
+        func apply(to image: Image) throws -> Image {
+            try StageContext.checkCancelled()
+            return try image.scaled(to: outputSize(for: image.size))
+        }
+    }
+
+    /// An embedder's context reaches the stages of `apply(to:)`: bound around the call (its
+    /// cancellation kept, only the scaling changed), or given.
+    @Test func applyWorksInTheEmbeddersContext() throws {
+        let pipeline = Pipeline(transforms: [ContextProbe()])
+        let picture = try Synthetic.gradient(8, 8)
+        let stopped = Cancellation()
+        stopped.cancel()
+        #expect(throws: ImageError.self) { try StageContext(cancellation: stopped).bound { try pipeline.apply(to: picture) } }
+        #expect(throws: ImageError.self) { try pipeline.apply(to: picture, in: StageContext(cancellation: stopped)) }
+        #expect(try pipeline.apply(to: picture).size == Size(8, 8))
+        #expect(try pipeline.apply(to: picture, scaling: .fast).size == Size(1, 1))
+        #expect(try pipeline.applyTransforms(to: picture, in: StageContext(scaling: .fast)).size == Size(1, 1))
+    }
+
+    /// The library's refusals by a run setting name no command-line option: they carry the
+    /// remedy for the front end to word (the command's wording is in ImagePipeCommandTests).
+    @Test func refusalsBySettingsNameTheirRemedyNotAnOption() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(40, 40).encoded(as: .png), to: "in.png")
+        let errors: [(any ImagePipeError, Remedy)] = [
+            (try #require(throws: ImageError.self) { try Image.load(path: input, options: LoadOptions(maxPixels: 100)) }, .raisePixelLimit),
+            (try #require(throws: ImageError.self) { var late = LoadOptions(); late.deadline = .now - .seconds(1); _ = try Image.load(path: input, options: late) }, .raiseTimeLimit),
+            (try #require(throws: ImageError.self) { var small = LoadOptions(); small.maxInputBytes = 10; _ = try Image.load(path: input, options: small) }, .raiseInputLimit),
+            (try #require(throws: PipelineError.self) { try TestRegistry.compiler.compile("half").run(in: RunContext(input: input, output: "-")) }, .nameOutputFormat),
+        ]
+        for (error, remedy) in errors {
+            #expect(error.remedy == remedy, "\(error)")
+            #expect(!"\(error)".contains("--"), "\(error)")
+        }
+    }
+
     @Test func missingInputOrOutputIsAClearError() throws {
         let pipeline = try TestRegistry.compiler.compile("half")
         #expect(throws: PipelineError.self) { try pipeline.plan(in: RunContext()) }
         let directory = try TemporaryDirectory()
         let input = try directory.write(Synthetic.gradient(4, 4).encoded(as: .png), to: "in.png")
         let error = try #require(throws: PipelineError.self) { try pipeline.run(in: RunContext(input: input)) }
-        #expect(error.description == "save: no output: give -o FILE, or give save a path")
+        #expect(error.description == "save: no output: give the run an output, or give save a path")
+        #expect(error.remedy == .nameOutput)
     }
 
     @Test func formatComesFromSaveThenCommandLineThenExtension() throws {

@@ -50,7 +50,7 @@ package final class OpenedFile: Sendable {
             if count == 0 { return }
             offset += count
             if let deadline, ContinuousClock.now > deadline {
-                throw ImageError(.timedOut, path: path, reason: "reading went past the time limit (--timeout)")
+                throw ImageError(.timedOut, path: path, reason: "reading went past the time limit")
             }
             if try !body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { return }
         }

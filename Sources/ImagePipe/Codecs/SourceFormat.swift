@@ -109,11 +109,13 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
             if let known = unreadable(bytes) { throw ImageError(.unsupported, path: path, reason: known) }
             let tga = looksLikeTGA(bytes)
             if allowed.contains(.tga), tga { return .tga }
-            let hint = !tga ? "" : allowed.contains(.tga) ? "" : "; if it is a TGA (a format without a signature), allow it with --allow-format tga"
-            throw ImageError(.unsupported, path: path, reason: "not a picture format ImagePipe recognizes by its first bytes\(hint)")
+            let maybeTGA = tga && !allowed.contains(.tga)
+            throw ImageError(.unsupported, path: path,
+                             reason: "not a picture format ImagePipe recognizes by its first bytes" + (maybeTGA ? "; it may be a TGA (a format without a signature), which is read only when allowed" : ""),
+                             remedy: maybeTGA ? .allowFormat(SourceFormat.tga.rawValue) : nil)
         }
         guard allowed.contains(format) else {
-            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): not allowed by default; allow it with --allow-format \(format.rawValue)")
+            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): not allowed by default", remedy: .allowFormat(format.rawValue))
         }
         try checkHeader(of: format, bytes, path: path)
         return format

@@ -56,7 +56,7 @@ public enum ImageFile {
             if let deadline {
                 let left = deadline - .now
                 guard left > .zero else {
-                    throw ImageError(.timedOut, path: path, reason: "no data came within the time limit (--timeout); nothing written")
+                    throw ImageError(.timedOut, path: path, reason: "no data came within the time limit; nothing written")
                 }
                 milliseconds = Int32(clamping: Int(left.inSeconds * 1000) + 1)
             }

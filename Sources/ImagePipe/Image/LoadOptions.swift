@@ -76,6 +76,6 @@ public struct LoadOptions: Hashable, Sendable {
 
     /// Throws when the deadline has passed.
     func checkDeadline(path: String?) throws(ImageError) {
-        if let deadline, ContinuousClock.now > deadline { throw ImageError(.timedOut, path: path, reason: "decoding went past the time limit (--timeout)") }
+        if let deadline, ContinuousClock.now > deadline { throw ImageError(.timedOut, path: path, reason: "decoding went past the time limit") }
     }
 }

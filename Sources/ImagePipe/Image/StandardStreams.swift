@@ -34,7 +34,7 @@ package enum StandardStreams {
                 if polled < 0 && errno == EINTR { continue }
                 if polled == 0 {
                     let shown = seconds.map { $0 == $0.rounded() ? "\(Int($0)) s" : "\($0) s" } ?? ""
-                    throw ImageError(.timedOut, path: "-", reason: "standard input was still open after \(shown) (--timeout), with \(bytes.count) bytes read; nothing written")
+                    throw ImageError(.timedOut, path: "-", reason: "standard input was still open after \(shown), the time limit, with \(bytes.count) bytes read; nothing written")
                 }
             }
             let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }

@@ -33,9 +33,9 @@ public struct PipelineCompiler: Sendable {
         }
         var diagnostics = parseDiagnostics
         let lines = SourceLines(text)
-        func report(_ message: String, at location: SourceLocation) {
+        func report(_ message: String, at location: SourceLocation, remedy: Remedy? = nil) {
             diagnostics.append(Diagnostic(location: location, message: message,
-                                          lineText: lines.line(location.line)))
+                                          lineText: lines.line(location.line), remedy: remedy))
         }
 
         /// The stages of `calls`, each with its location; a branch with its groups compiled.
@@ -44,7 +44,7 @@ public struct PipelineCompiler: Sendable {
             for call in calls {
                 let name = call.name.text
                 guard let entry = registry.entry(named: name) else {
-                    report(StageSynonyms.unknownStageMessage(name, in: registry.stageNames), at: call.name.location)
+                    report(StageSynonyms.unknownStageMessage(name, in: registry.stageNames), at: call.name.location, remedy: .listStages)
                     continue
                 }
                 do {
@@ -61,7 +61,7 @@ public struct PipelineCompiler: Sendable {
                 } catch let error as ArgumentError {
                     report(error.message, at: location(of: error.target, in: call))
                 } catch {
-                    report("\(name): \(error)", at: call.name.location)
+                    report("\(name): \(error)", at: call.name.location, remedy: (error as? any ImagePipeError)?.remedy)
                 }
             }
             return stages

@@ -33,7 +33,7 @@ package final class OutputGate: Sendable {
     /// throws when it is closed.
     package func whileOpen<T>(path: String, _ body: () throws -> T) throws -> T {
         try isOpen.withLock { open in
-            guard open else { throw ImageError(.timedOut, path: path, reason: "abandoned after the time limit (--timeout); not written") }
+            guard open else { throw ImageError(.timedOut, path: path, reason: "abandoned after the time limit; not written") }
             return try body()
         }
     }

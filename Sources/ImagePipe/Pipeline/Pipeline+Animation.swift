@@ -39,10 +39,10 @@ extension Pipeline {
         }
         let options = load.loadOptions(in: context)
         if let limit = options.maxFrames, frames.count > limit {
-            throw ImageError(.tooLarge, path: path, reason: "an animation of \(frames.count) frames to decode, more than the limit of \(limit) (--max-frames)")
+            throw ImageError(.tooLarge, path: path, reason: "an animation of \(frames.count) frames to decode, more than the limit of \(limit)", remedy: .raiseFrameLimit)
         }
         if let limit = options.maxPixels, frames.count * description.size.pixelCount > limit {
-            throw ImageError(.tooLarge, path: path, reason: "\(frames.count) frames of \(description.size) are \(frames.count * description.size.pixelCount) pixels, more than the limit of \(limit) (--max-pixels counts an animation's frames together)")
+            throw ImageError(.tooLarge, path: path, reason: "\(frames.count) frames of \(description.size) are \(frames.count * description.size.pixelCount) pixels, more than the limit of \(limit), which counts an animation's frames together", remedy: .raisePixelLimit)
         }
         return AnimationPlan(frameCount: count, frames: frames, animatedOutput: frames.count > 1)
     }

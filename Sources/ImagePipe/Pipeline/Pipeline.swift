@@ -72,10 +72,10 @@ public struct Pipeline: Sendable {
             // The same limit holds for what stages make: a typo like fit 100000x100000 must not
             // exhaust memory.
             for (index, step) in full.steps.enumerated() where step.output.pixelCount > limit {
-                throw located(StageError("would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit); raise it with --max-pixels"), stage: index + 1)
+                throw located(StageError("would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit)", remedy: .raisePixelLimit), stage: index + 1)
             }
             if let step = full.groups.flatMap(\.allSteps).first(where: { $0.output.pixelCount > limit }) {
-                throw located(StageError("\(step.stage.text) in a group would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit); raise it with --max-pixels"),
+                throw located(StageError("\(step.stage.text) in a group would make a \(step.output) picture (\(step.output.pixelCount) pixels), more than the limit of \(limit)", remedy: .raisePixelLimit),
                               stage: transforms.count + 1)
             }
         }
@@ -101,20 +101,31 @@ public struct Pipeline: Sendable {
     /// `save PATH`) is refused rather than silently not written: call `run(in:)` to write them,
     /// or `applyTransforms(to:)` to mean "the transforms only".
     public func apply(to image: Image, scaling: ScalingMode = .good) throws -> Image {
+        try apply(to: image, in: StageContext.current.scaling(scaling))
+    }
+
+    /// `apply(to:scaling:)` in the context given: its scaling mode, pixel limit and
+    /// cancellation reach every stage (a cancelled context stops the work between rows).
+    public func apply(to image: Image, in context: StageContext) throws -> Image {
         let writes = stages.dropFirst().filter { stage in
             stage is Tee || stage is Branch || (stage as? Save)?.path != nil
         }
         guard writes.isEmpty else {
             throw StageError("this pipeline writes files (\(writes.map(\.text).joined(separator: ", "))), and apply(to:) writes nothing: use run(in:) to write them, or applyTransforms(to:) for the transforms alone")
         }
-        return try applyTransforms(to: image, scaling: scaling)
+        return try applyTransforms(to: image, in: context)
     }
 
     /// The transforms alone on an image in memory: `tee` passes the picture on without
     /// writing, and the sink is not used.
     public func applyTransforms(to image: Image, scaling: ScalingMode = .good) throws -> Image {
+        try applyTransforms(to: image, in: StageContext.current.scaling(scaling))
+    }
+
+    /// `applyTransforms(to:scaling:)` in the context given.
+    public func applyTransforms(to image: Image, in context: StageContext) throws -> Image {
         try validate()
-        return try StageContext(scaling: scaling).bound {
+        return try context.bound {
             try transform(ReducedImage(image), context: nil, observe: nil).image
         }
     }
@@ -292,6 +303,6 @@ public struct Pipeline: Sendable {
     }
 
     func located(_ error: StageError, stage index: Int) -> PipelineError {
-        PipelineError(stage: stages[index].stageSchema.name, location: locations[index], message: error.message)
+        PipelineError(stage: stages[index].stageSchema.name, location: locations[index], message: error.message, remedy: error.remedy)
     }
 }

@@ -81,19 +81,20 @@ public struct Save: Sink, DeclaredStage {
     /// Where the picture goes and in which format, before anything is encoded.
     public func target(in context: RunContext) throws -> (path: String, format: ImageFormat) {
         guard let written = path ?? context.output else {
-            throw StageError("no output: give -o FILE, or give \(Self.schema.name) a path")
+            throw StageError("no output: give the run an output, or give \(Self.schema.name) a path", remedy: .nameOutput)
         }
         let path = try context.resolveOutput(written)
         let named = path == "-" ? nil : ImageFormat(fileName: path)
         if let asked = format ?? context.outputFormat, let named, asked != named {
             // A .png file holding JPEG bytes fools every program that trusts the name.
-            let by = format != nil ? "\(Self.schema.name)'s format=" : "--format"
-            throw StageError("'\(path)' is named as \(named.rawValue), but \(by) says \(asked.rawValue); make the extension and the format agree, or give only one")
+            let by = format != nil ? "\(Self.schema.name)'s format=" : "the run's output format"
+            throw StageError("'\(path)' is named as \(named.rawValue), but \(by) says \(asked.rawValue); make the extension and the format agree, or give only one",
+                             remedy: format != nil ? nil : .nameOutputFormat)
         }
         guard let format = format ?? context.outputFormat ?? named else {
-            throw StageError(path == "-"
-                ? "writing to standard output needs a format: --format or save format=…"
-                : Self.unknownExtension(path))
+            throw path == "-"
+                ? StageError("writing to standard output needs a format: save format=… or the run's output format", remedy: .nameOutputFormat)
+                : StageError(Self.unknownExtension(path))
         }
         guard format.isAvailable else {
             throw StageError("this system has no \(format.rawValue) saver (gdk-pixbuf's is not installed); it can write \(ImageFormat.writableList)")

@@ -116,8 +116,9 @@ final class EditSession {
             let pipeline = try compile(line)
             if context.output != nil { try pipeline.run(in: context) }
         } catch {
-            Console.error("\(error)")
-            return .text(500, "\(error)")
+            let message = RemedyWording.text(for: error)
+            Console.error(message)
+            return .text(500, message)
         }
         done = true
         Console.output(line)

@@ -68,7 +68,7 @@ final class InputFeed: Sendable {
                 while true {
                     let entry: ManifestReader.Entry?
                     do { entry = try reader.next() } catch {
-                        state.failure = "\(error)"
+                        state.failure = RemedyWording.text(for: error)
                         return nil
                     }
                     guard let entry else {

@@ -8,11 +8,14 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The text of the line the location is on, without its line break.
     public var lineText: String
+    /// What can be done about it, when a setting of the run is the cause.
+    public var remedy: Remedy?
 
-    public init(location: SourceLocation, message: String, lineText: String) {
+    public init(location: SourceLocation, message: String, lineText: String, remedy: Remedy? = nil) {
         self.location = location
         self.message = message
         self.lineText = lineText
+        self.remedy = remedy
     }
 
     /// The most characters of the line shown; a longer line is cut around the location.

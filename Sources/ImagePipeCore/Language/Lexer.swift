@@ -94,8 +94,8 @@ package struct Lexer {
         SourceLocation(file: file, line: line, column: column, length: length)
     }
 
-    private mutating func error(_ message: String, at location: SourceLocation) {
-        diagnostics.append(Diagnostic(location: location, message: message, lineText: lineText(location.line)))
+    private mutating func error(_ message: String, at location: SourceLocation, remedy: Remedy? = nil) {
+        diagnostics.append(Diagnostic(location: location, message: message, lineText: lineText(location.line), remedy: remedy))
     }
 
     private mutating func lexWord() {
@@ -226,7 +226,7 @@ package struct Lexer {
         }
         let given = variables[name]
         guard let value = fallback != nil && given?.isEmpty != false ? fallback : given else {
-            error("unset variable '\(name)': give it with --set \(name)=VALUE", at: location)
+            error("unset variable '\(name)'", at: location, remedy: .setVariable(name))
             return ""
         }
         let limit = Self.maxTextBytes

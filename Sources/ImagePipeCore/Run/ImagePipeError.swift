@@ -9,11 +9,15 @@ public protocol ImagePipeError: Error, Sendable, CustomStringConvertible {
     var location: SourceLocation? { get }
     /// The error underneath, when this one wraps another.
     var underlying: (any Error)? { get }
+    /// What the person running the pipeline can do about it, when it is a setting of the run;
+    /// the message leaves this to the front end to word.
+    var remedy: Remedy? { get }
 }
 
 extension ImagePipeError {
     public var location: SourceLocation? { nil }
     public var underlying: (any Error)? { nil }
+    public var remedy: Remedy? { nil }
 }
 
 extension ArgumentError: ImagePipeError {
@@ -36,6 +40,8 @@ extension PipelineSyntaxError: ImagePipeError {
     public var message: String { diagnostics.map(\.message).joined(separator: "; ") }
     /// The first error's place.
     public var location: SourceLocation? { diagnostics.first?.location }
+    /// The first error's remedy; each diagnostic has its own.
+    public var remedy: Remedy? { diagnostics.first?.remedy }
 }
 
 extension JSONValue.ParseError: ImagePipeError {

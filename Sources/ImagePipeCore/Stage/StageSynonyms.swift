@@ -34,6 +34,6 @@ package enum StageSynonyms {
     /// The message for a stage name the registry does not have, pointing at the stage list.
     package static func unknownStageMessage(_ name: String, in stageNames: [String]) -> String {
         let hint = suggestion(for: name, in: stageNames).map { " (did you mean '\($0)'?)" } ?? ""
-        return "unknown stage '\(name)'\(hint); `imagepipe stages` lists them all"
+        return "unknown stage '\(name)'\(hint)"
     }
 }

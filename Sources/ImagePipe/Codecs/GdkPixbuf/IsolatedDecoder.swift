@@ -107,7 +107,7 @@ public enum IsolatedDecoder {
             if let deadline = options.deadline, ContinuousClock.now > deadline {
                 kill(child, SIGKILL)
                 _ = waitpid(child, &status, 0)
-                throw ImageError(.timedOut, path: path, reason: "decoding went past the time limit (--timeout)")
+                throw ImageError(.timedOut, path: path, reason: "decoding went past the time limit")
             }
             usleep(2_000)
         }
