@@ -173,6 +173,8 @@ def main():
             ("resize 100x", "photos/cut.jpg", 422),
             ("resize 100x", "photos/text.jpg", 415),
             ("resize 100x", "photos/link.jpg", 403),
+            ("resize 100000x100000", "photos/wide.jpg", 413),
+            ("crop 10x10+1000+1000", "photos/wide.jpg", 400),
         ]:
             address = "/" + b64(pipeline) + "/" + source
             status, headers, body = server.get("/" + sign(address) + address)

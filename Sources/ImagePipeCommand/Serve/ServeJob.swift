@@ -68,7 +68,8 @@ struct ServeJob: Sendable {
     }
 
     /// The status and message of a failed run: the picture's fault (413, 415, 422), the
-    /// pipeline's (400), the time limit (504), else the server's (500). Messages name the source
+    /// pipeline's (400; 413 for a picture past the pixel limit), the time limit (504), else the
+    /// server's (500). Messages name the source
     /// as the address does, never by its path on the server.
     static func failure(_ error: any Error, name: String, stopped: Bool) -> ServeError {
         if stopped { return ServeError(504, "\(name): took longer than the time limit; stopped") }
@@ -84,7 +85,8 @@ struct ServeJob: Sendable {
             }
             return ServeError(status, "\(name): \(error.kind.rawValue): \(error.reason)")
         }
-        if error is StageError || error is ArgumentError { return ServeError(400, "\(name): \(error)") }
+        if let error = error as? PipelineError, error.remedy == .raisePixelLimit { return ServeError(413, "\(name): \(error)") }
+        if error is StageError || error is ArgumentError || error is PipelineError { return ServeError(400, "\(name): \(error)") }
         return ServeError(500, "\(name): the picture could not be made")
     }
 }
