@@ -41,6 +41,40 @@ import TestSupport
         let pixel = old.pixel(x: 320, y: 40)
         #expect(pixel.red > pixel.blue)
         let stages = try CommandRunner.runProgram(command, ["stages"])
-        #expect(stages.standardOutput.contains("sepia — Sepia toning and a vignette (a sample third-party plugin)"))
+        #expect(stages.standardOutput.contains("sepia — Sepia toning, a vignette, a box blur and a square crop (a sample third-party plugin)"))
+    }
+
+    /// The sample's stages, one or more of each class (point, a point stage that depends on its
+    /// place, area, resample), compiled in (my-imagepipe) and loaded at run time (the stock
+    /// command with the sample plugin): the same plan and explanation, and streamed, the same
+    /// bytes.
+    @Test func everyClassOfStageIsTheSameCompiledInAndLoaded() throws {
+        let command = try product("CustomStage/.build/debug/my-imagepipe")
+        let plugin = Self.samples.appendingPathComponent("CustomStage/.build/debug/libSepiaPlugin.so").path
+        try #require(FileManager.default.fileExists(atPath: plugin), "build it first: make samples (make test does)")
+        let directory = try TemporaryDirectory()
+        // Taller than several strips, and different in every row, so that seams would show.
+        let picture = try Image.make(size: Size(120, 300), hasAlpha: false) { writer in
+            for y in 0..<300 {
+                let row = writer.row(y)
+                for i in row.indices { row[i] = UInt8(truncatingIfNeeded: (i &* 31) ^ (y &* 57)) }
+            }
+        }
+        _ = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 95)), to: "in.jpg")
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
+        for (index, pipeline) in ["sepia 80%", "vignette 70%", "soften 3", "square", "square | soften 2 | vignette"].enumerated() {
+            let arguments = ["-e", pipeline, "in.jpg", "-o"]
+            let compiledPlan = try CommandRunner.runProgram(command, ["explain"] + arguments + ["out.png"], in: directory.path)
+            let loadedPlan = try CommandRunner.run(["explain", "--plugin", plugin] + arguments + ["out.png"], in: directory.path)
+            #expect(compiledPlan.status == 0 && loadedPlan.status == 0, "\(pipeline): \(compiledPlan.standardError) \(loadedPlan.standardError)")
+            #expect(compiledPlan.standardOutput == loadedPlan.standardOutput, "\(pipeline)")
+            #expect(loadedPlan.standardOutput.contains("streamed"), "\(pipeline): \(loadedPlan.standardOutput)")
+            let compiled = try CommandRunner.runProgram(command, ["run"] + arguments + ["compiled\(index).png"], in: directory.path)
+            let loaded = try CommandRunner.run(["run", "--plugin", plugin] + arguments + ["loaded\(index).png"], in: directory.path)
+            #expect(compiled.status == 0 && loaded.status == 0, "\(pipeline): \(compiled.standardError) \(loaded.standardError)")
+            #expect(try bytes("compiled\(index).png") == bytes("loaded\(index).png"), "\(pipeline)")
+        }
+        let square = try Image.load(path: directory.file("loaded3.png"))
+        #expect(try square.size == Size(120, 120) && square.pixel(x: 7, y: 0) == Image.load(path: directory.file("in.jpg")).pixel(x: 7, y: 90))
     }
 }

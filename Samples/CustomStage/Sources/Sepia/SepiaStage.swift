@@ -12,6 +12,9 @@ public struct SepiaStage: Transform, DeclaredStage {
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// Each pixel is toned on its own: a point stage, which a run streams strip by strip.
+    public var stageClass: StageClass { .point }
+
     public func apply(to image: Image) throws -> Image {
         let mix = amount / 100, channels = image.channelCount
         return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in

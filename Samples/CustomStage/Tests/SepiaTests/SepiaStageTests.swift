@@ -57,4 +57,43 @@ import Testing
             for y in 0..<rows { #expect(Array(made.row(y)) == Array(whole.row(top + y)), "row \(top + y)") }
         }
     }
+
+    /// A picture with something different in every row and column.
+    private func busy(_ size: Size) throws -> Image {
+        try Image.make(size: size, hasAlpha: false) { writer in
+            for y in 0..<size.height {
+                let row = writer.row(y)
+                for i in row.indices { row[i] = UInt8(truncatingIfNeeded: (i &* 31) ^ (y &* 57)) }
+            }
+        }
+    }
+
+    /// An area stage makes a strip's rows from a window `radius` rows taller on each side
+    /// (clamped at the picture's edges) exactly as from the whole picture.
+    @Test func softenWindowsGiveTheWholePicturesRows() throws {
+        let picture = try busy(Size(24, 41)), stage = SoftenStage(radius: 2)
+        let whole = try stage.apply(to: picture)
+        #expect(whole.pixel(x: 5, y: 5) != picture.pixel(x: 5, y: 5), "softened")
+        for top in stride(from: 0, to: picture.height, by: 8) {
+            let rows = top..<min(top + 8, picture.height)
+            let window = max(0, top - 2)..<min(picture.height, rows.upperBound + 2)
+            let made = try stage.apply(toWindow: picture.cropped(to: Rect(x: 0, y: window.lowerBound, width: picture.width, height: window.count)),
+                                       rows: (rows.lowerBound - window.lowerBound)..<(rows.upperBound - window.lowerBound))
+            for y in rows { #expect(Array(made.row(y - top)) == Array(whole.row(y)), "row \(y)") }
+        }
+    }
+
+    /// A resample stage makes a strip of output from the input rows it names, and only those.
+    @Test func squareStripsComeFromTheRowsTheyName() throws {
+        let picture = try busy(Size(30, 50)), stage = SquareStage()
+        let whole = try stage.apply(to: picture)
+        #expect(whole.size == Size(30, 30) && whole.pixel(x: 0, y: 0) == picture.pixel(x: 0, y: 10))
+        for top in stride(from: 0, to: 30, by: 7) {
+            let rows = top..<min(top + 7, 30)
+            let needed = try stage.inputRows(forOutput: rows, inputSize: picture.size)
+            let window = try picture.cropped(to: Rect(x: 0, y: needed.lowerBound, width: picture.width, height: needed.count))
+            let made = try stage.apply(toWindow: window, windowTop: needed.lowerBound, inputSize: picture.size, outputRows: rows)
+            for y in rows { #expect(Array(made.row(y - top)) == Array(whole.row(y)), "row \(y)") }
+        }
+    }
 }
