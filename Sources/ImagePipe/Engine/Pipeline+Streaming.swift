@@ -279,21 +279,19 @@ extension Pipeline {
         // stage and the encoder have finished well.
         let written = try withLocation(stage: transforms.count + 1) {
             try save.store(at: target, in: context) { file in
-                // A thread of its own sees the run's context and load options as this one does.
-                let (stageContext, limits) = (StageContext.current, LoadOptions.current)
+                // A thread of its own sees the run's context as this one does.
+                let stageContext = StageContext.current
                 let producer = !writesBehind ? nil : WorkerThread<Void>.started {
                     defer { writeBehind.finish() }
                     try stageContext.bound {
-                        try LoadOptions.$current.withValue(limits) {
-                            var end = 0
-                            while end < outputHeight {
-                                let next = min(outputHeight, end + strip)
-                                guard writeBehind.waitForRoom(upTo: next) else { return }
-                                let made = try chain.rows(upTo: next, releasingDecoded: false)
-                                writeBehind.made(made)
-                                guard made >= next else { return } // the decode failed
-                                end = next
-                            }
+                        var end = 0
+                        while end < outputHeight {
+                            let next = min(outputHeight, end + strip)
+                            guard writeBehind.waitForRoom(upTo: next) else { return }
+                            let made = try chain.rows(upTo: next, releasingDecoded: false)
+                            writeBehind.made(made)
+                            guard made >= next else { return } // the decode failed
+                            end = next
                         }
                     }
                 }

@@ -38,9 +38,10 @@ public struct LoadOptions: Hashable, Sendable {
     public var isolatedDecoder: [String]?
 
     /// The options of the run in progress, for stages that decode pictures of their own
-    /// (`composite`'s overlay): bound by `Pipeline.run` to its source's options, so the run's
-    /// format allowlist and limits hold for every file it reads. Outside a run, the defaults.
-    @TaskLocal public static var current = LoadOptions()
+    /// (`composite`'s overlay): `Pipeline.run` puts its source's options in the stages'
+    /// `StageContext`, so the run's format allowlist and limits hold for every file it reads.
+    /// Outside a run, the defaults.
+    public static var current: LoadOptions { StageContext.current.loadOptions as? LoadOptions ?? LoadOptions() }
 
     public static let defaultMaxPixels = StageContext.defaultMaxPixels
     public static let defaultMaxFrames = 1_000

@@ -85,7 +85,9 @@ extension Pipeline {
         var last: Image?
         var notes: [Int: [StageNote]] = [:]
         var outputs: [WrittenFile] = []
-        try FrameDecisions.$current.withValue(decisions) {
+        var framed = StageContext.current
+        framed.frameDecisions = decisions
+        try framed.bound {
             while index < animation.frames.upperBound, let frame = try withLocation(stage: 0, { try decoder.next() }) {
                 defer { index += 1 }
                 guard animation.frames.contains(index) else { continue }

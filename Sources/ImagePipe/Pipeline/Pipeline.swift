@@ -67,7 +67,8 @@ public struct Pipeline: Sendable {
         // Planning sees the limits the stages will run with (a text stage refuses a caption too large).
         var limits = StageContext.current
         limits.maxPixels = options.maxPixels
-        let full = try limits.bound { try LoadOptions.$current.withValue(options) { try plan(sourceSize: description.size) } }
+        limits.loadOptions = options
+        let full = try limits.bound { try plan(sourceSize: description.size) }
         if let limit = options.maxPixels, limit > 0 {
             // The same limit holds for what stages make: a typo like fit 100000x100000 must not
             // exhaust memory.
@@ -159,9 +160,7 @@ public struct Pipeline: Sendable {
         let gate = context.outputGate ?? OutputGate()
         context.outputGate = gate
         do {
-            return try StageContext(cancellation: context.cancellation).bound {
-                try runGated(in: context, prepared: prepared, writing: writing, observe: observe)
-            }
+            return try runGated(in: context, prepared: prepared, writing: writing, observe: observe)
         } catch {
             gate.withdraw()
             throw error
@@ -169,17 +168,16 @@ public struct Pipeline: Sendable {
     }
 
     private func runGated(in context: RunContext, prepared: PreparedRun?, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
-        let prepared = try prepared ?? prepare(in: context)
+        var stageContext = StageContext(cancellation: context.cancellation)
+        let prepared = try prepared ?? stageContext.bound { try prepare(in: context) }
         try context.cancellation?.check(path: context.input)
         // The stages work in the run's scaling mode (a resize's kernel) and with its limits, in
         // the ordinary run and the streamed one alike.
         let loadOptions = source.loadOptions(in: context)
-        let stageContext = StageContext(scaling: prepared.plan.scaling, maxPixels: loadOptions.maxPixels, cancellation: context.cancellation)
-        return try stageContext.bound {
-            try LoadOptions.$current.withValue(loadOptions) {
-                try runPlanned(in: context, prepared: prepared, writing: writing, observe: observe)
-            }
-        }
+        stageContext.scaling = prepared.plan.scaling
+        stageContext.maxPixels = loadOptions.maxPixels
+        stageContext.loadOptions = loadOptions
+        return try stageContext.bound { try runPlanned(in: context, prepared: prepared, writing: writing, observe: observe) }
     }
 
     private func runPlanned(in context: RunContext, prepared: PreparedRun, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {

@@ -1,9 +1,9 @@
 /// What stages decide from the pixels (a smart crop's window, trim's box, normalize's stretch),
 /// made on an animation's first frame and given back for every later frame, so that the frames
-/// stay aligned and keep the same tones. Bound by the animated run; outside one, each call
-/// decides for itself.
+/// stay aligned and keep the same tones. The animated run puts it in the stages'
+/// `StageContext`; outside one, each call decides for itself.
 package final class FrameDecisions: @unchecked Sendable {
-    @TaskLocal package static var current: FrameDecisions?
+    package static var current: FrameDecisions? { StageContext.current.frameDecisions }
 
     private let decisions = Locked<[Int: [any Sendable]]>([:])
     private let position = Locked<(stage: Int, call: Int)>((0, 0))

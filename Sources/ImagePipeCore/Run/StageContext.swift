@@ -1,6 +1,7 @@
 /// What a run tells the stages working for it: its scaling mode, its pixel limit, whether it
-/// has been asked to stop (Ctrl-C, or the picture's time limit, which cancels it), and where the
-/// notes a stage records go.
+/// has been asked to stop (Ctrl-C, or the picture's time limit, which cancels it), where the
+/// notes a stage records go, and (inside the framework) the run's decoding options and an
+/// animation's decisions. It is the one thing a run binds for its stages.
 ///
 /// The run binds one context around all of its stages' work (`current`), on every thread it
 /// hands rows to, rather than passing it through each of a stage's `apply` methods: so every
@@ -19,6 +20,11 @@ public struct StageContext: Sendable {
     public var cancellation: Cancellation?
     /// Where `StageNote.record` puts notes: the pipeline's list for the stage being applied.
     package var notes: Locked<[StageNote]>?
+    /// The run's load options (ImagePipe's `LoadOptions`, which the core cannot name: it has no
+    /// codecs), for a stage that decodes a file of its own; read through `LoadOptions.current`.
+    package var loadOptions: (any Sendable)?
+    /// What stages decided on an animation's first frame, for the later frames.
+    package var frameDecisions: FrameDecisions?
 
     /// The pixel limit of a run that sets none: 178,956,970 pixels, Pillow's decompression-bomb
     /// limit (537 MB as RGB).
