@@ -52,8 +52,16 @@ public struct CircleMaskStage: Transform, DeclaredStage {
         "circle diameter \(NumberFormat.short(try circleDiameter(for: input))) centered; outside \(fill == .transparent ? "cut away" : "filled with \(fill)")\(drawsRing ? ", dashed ring" : "")"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        let center = Point(Double(image.width) / 2, Double(image.height) / 2)
-        return try CirclePainter.mask(image, center: center, radius: circleDiameter(for: image.size) / 2, fill: fill, ring: drawsRing ? ring : nil)
+    /// Each row is painted from where it lies: a point stage while the picture stays RGB (a
+    /// transparent fill adds alpha, which the whole picture is made for).
+    public var stageClass: StageClass { fill.alpha > 0 ? .point : .whole }
+
+    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
+
+    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+        let picture = position.pictureSize
+        let center = Point(Double(picture.width) / 2, Double(picture.height) / 2)
+        return try CirclePainter.mask(strip, top: position.top, center: center, radius: circleDiameter(for: picture) / 2,
+                                      fill: fill, ring: drawsRing ? ring : nil)
     }
 }

@@ -36,8 +36,9 @@ enum CirclePainter {
     /// Seed 000's mask: one path of the picture's rectangle plus the circle, filled even-odd
     /// with `fill`, so the region outside the circle is painted and the inside is untouched.
     /// A fully transparent `fill` cuts the outside away instead of painting nothing. With a
-    /// ring, the circle is then stroked with it.
-    static func mask(_ image: Image, center: Point, radius: Double, fill: Color, ring: DashedRing?) throws -> Image {
+    /// ring, the circle is then stroked with it. `image` may be a strip of the picture whose
+    /// first row is the picture's row `top`; `center` is in the picture's coordinates.
+    static func mask(_ image: Image, top: Int = 0, center: Point, radius: Double, fill: Color, ring: DashedRing?) throws -> Image {
         let erase = fill.alpha == 0
         let hasAlpha = image.hasAlpha || erase
         let inChannels = image.channelCount, outChannels = hasAlpha ? 4 : 3
@@ -47,7 +48,7 @@ enum CirclePainter {
             for y in 0..<image.height {
                 try StageContext.checkCancelled()
                 let source = image.row(y), target = writer.row(y)
-                let span = CircleSpan(row: y, width: image.width, center: center, radius: radius)
+                let span = CircleSpan(row: top + y, width: image.width, center: center, radius: radius)
                 for x in 0..<image.width {
                     let s = x * inChannels, t = x * outChannels
                     let alpha = inChannels == 4 ? Double(source[s + 3]) / 255 : 1
@@ -68,21 +69,22 @@ enum CirclePainter {
                     if hasAlpha { target[t + 3] = UInt8((outAlpha * 255).rounded()) }
                 }
             }
-            if let ring { stroke(ring, center: center, radius: radius, on: writer) }
+            if let ring { stroke(ring, center: center, radius: radius, on: writer, top: top) }
         }
     }
 
-    /// Paints the dashed ring source-over onto pixels already written.
-    static func stroke(_ ring: DashedRing, center: Point, radius: Double, on writer: PixelWriter) {
+    /// Paints the dashed ring source-over onto pixels already written, the writer's first row
+    /// being the picture's row `top`.
+    static func stroke(_ ring: DashedRing, center: Point, radius: Double, on writer: PixelWriter, top: Int) {
         let reach = ring.width / 2 + 1
         let color = [Double(ring.color.red), Double(ring.color.green), Double(ring.color.blue)]
         let ringAlpha = Double(ring.color.alpha) / 255
         let channels = writer.channelCount
-        let firstRow = max(0, Int((center.y - radius - reach).rounded(.down)))
-        let lastRow = min(writer.size.height - 1, Int((center.y + radius + reach).rounded(.up)))
+        let firstRow = max(top, Int((center.y - radius - reach).rounded(.down)))
+        let lastRow = min(top + writer.size.height - 1, Int((center.y + radius + reach).rounded(.up)))
         guard firstRow <= lastRow else { return }
         for y in firstRow...lastRow {
-            let target = writer.row(y)
+            let target = writer.row(y - top)
             let outer = CircleSpan(row: y, width: writer.size.width, center: center, radius: radius + reach)
             let inner = CircleSpan(row: y, width: writer.size.width, center: center, radius: max(0, radius - reach))
             let dy = Double(y) + 0.5 - center.y

@@ -75,6 +75,8 @@ import TestSupport
                          // letterbox with opaque bars: centered where smaller, cut at its offset where larger.
                          "letterbox 400x300 color=#203040", "fit 200x200 | letterbox 260x180 | sharpen", "letterbox 200x150 offset=0.2,0.8 | blur 1",
                          "letterbox 250x260 offset=10px,30px",
+                         // circle-mask on an opaque picture: each row painted where it lies, the ring across strips.
+                         "circle-mask", "circle-mask ring=true gap=20 | blur 1", "fit 250x250 | circle-mask fill=#ff000080 ring=true ring-width=6 dash=10,5",
                          // Stages that survey the picture first, then stream as point stages.
                          "normalize", "blur 2 | normalize lower=5% | sharpen", "normalize | resize 50% | normalize upper=90%"] {
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
