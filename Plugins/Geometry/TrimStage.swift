@@ -5,8 +5,10 @@ import ImagePipeCore
 /// differs from the background by more than the threshold in some channel.
 ///
 /// Its output size depends on the pixels, so the plan gives the input size as an upper bound
-/// (`outputSizeIsUpperBound`) and `explain` says "at most".
-public struct TrimStage: Transform, DeclaredStage {
+/// (`outputSizeIsUpperBound`) and `explain` says "at most". A streamed run surveys the picture
+/// first (`ContentBoxScanner`, which the whole picture's `contentBounds` uses too), then crops
+/// it as `crop` does, strip by strip.
+public struct TrimStage: Transform, DeclaredStage, SurveyingStage {
     public static let declaration = StageDeclaration(
         "trim", summary: "Cut away a uniform border (its size is known only after decoding; an animation's first frame decides it)",
         example: "trim threshold=20", start: TrimStage(), [
@@ -46,10 +48,34 @@ public struct TrimStage: Transform, DeclaredStage {
     /// Crops to the content and notes the box kept (`run --json`, `explain --pixels`).
     public func apply(to image: Image) throws -> Image {
         let rect = try content(of: image) ?? Rect(x: 0, y: 0, width: image.width, height: image.height)
-        StageNote.record(StageNote(name: "box", text: "\(rect.width)x\(rect.height)+\(rect.x)+\(rect.y) of \(image.size)", value: .object([
+        Self.note(rect, of: image.size)
+        return rect.width == image.width && rect.height == image.height ? image : try image.cropped(to: rect)
+    }
+
+    /// Records the box kept, out of a picture of `size`.
+    private static func note(_ rect: Rect, of size: Size) {
+        StageNote.record(StageNote(name: "box", text: "\(rect.width)x\(rect.height)+\(rect.x)+\(rect.y) of \(size)", value: .object([
             ("x", .number(Double(rect.x))), ("y", .number(Double(rect.y))),
             ("width", .number(Double(rect.width))), ("height", .number(Double(rect.height))),
         ])))
-        return rect.width == image.width && rect.height == image.height ? image : try image.cropped(to: rect)
     }
+
+    public func newSurvey() -> ContentBoxScanner {
+        ContentBoxScanner(background: background, threshold: threshold, smoothing: !lineArt)
+    }
+
+    /// Once surveyed, trim is the crop of the box it found: a resample stage.
+    public var surveyedClass: StageClass { .resample }
+
+    public func surveyed(by survey: ContentBoxScanner) throws -> any Transform {
+        guard survey.isFinished else { throw StageError("was shown only part of the picture (a bug in the streamed run)") }
+        let size = survey.pictureSize
+        let rect = survey.box ?? Rect(x: 0, y: 0, width: size.width, height: size.height)
+        Self.note(rect, of: size)
+        return CropStage(rect)
+    }
+
+    /// Before its survey, a streamed run plans trim as the largest crop it can be: every row
+    /// from its own.
+    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) -> Range<Int> { rows }
 }

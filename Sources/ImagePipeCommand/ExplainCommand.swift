@@ -132,7 +132,7 @@ struct ExplainCommand {
                 case let .area(radius): "area stage: each strip from \(radius) row\(radius == 1 ? "" : "s") above and below, \(rows)"
                 case .resample: "resample stage: each strip at its own size from the input rows it needs, \(rows)"
                 case .turn: "turning stage: the rows before it kept in \(TileCache.side)-pixel tiles (in a temporary file past \(MemoryBudget.describe(TileCache.discThreshold))), \(rows)"
-                case .survey: "surveying stage: measures every pixel in a first read, then works on each strip in place"
+                case .survey: "surveying stage: measures every pixel in a first read, then works strip by strip" + (share.bytes > 0 ? ", \(rows)" : "")
                 }
             }
         }
@@ -243,8 +243,10 @@ struct ExplainCommand {
                     how += " (turned upright from its orientation tag through a tile cache first)"
                 }
                 let surveys = pipeline.transforms.filter(\.awaitsSurvey).map(\.stageSchema.name)
-                if !surveys.isEmpty {
-                    how += " (read twice: the first read lets \(surveys.joined(separator: ", ")) measure every pixel, the second streams through it as a point stage)"
+                if surveys.count == 1 {
+                    how += " (read twice: the first read lets \(surveys[0]) measure every pixel, the second streams through what it found)"
+                } else if surveys.count > 1 {
+                    how += " (read \(surveys.count + 1) times: a read for each of \(surveys.joined(separator: ", ")) in turn to measure every pixel, then one streams through what they found)"
                 }
             }
             explanation.rows.append(.init(stage: pipeline.source.text, input: nil, output: plan.sourceSize, estimate: "", note: how,

@@ -61,6 +61,44 @@ import TestSupport
         #expect(every.x <= smoothed.x && every.y <= smoothed.y)
     }
 
+    /// A streamed run surveys the picture for the box first, then crops it strip by strip: the
+    /// same file and the same box as the whole picture at once (`--trace` takes the whole run).
+    @Test func aStreamedTrimIsTheWholeRunsByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(try Self.borderedJPEG(), to: "bordered.jpg")
+        for pipeline in ["trim", "trim line-art=true | sharpen", "blur 1 | trim threshold=30 | resize 50%", "trim | normalize", "grayscale | trim"] {
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, "bordered.jpg", "-o", "out.png"], in: directory.path)
+            #expect(explain.standardOutput.contains("streamed: 32 rows at a time") && explain.standardOutput.contains("read ") && explain.standardOutput.contains("surveying stage"),
+                    "\(pipeline): \(explain.standardOutput)")
+            let streamed = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "-o", "streamed.png", "--json"], in: directory.path)
+            let whole = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "-o", "whole.png", "--json", "--trace", "trace"],
+                                              in: directory.path)
+            #expect(streamed.status == 0 && whole.status == 0, "\(pipeline): \(streamed.standardError)\(whole.standardError)")
+            let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.png")))
+            #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("whole.png")))) && !a.isEmpty, "\(pipeline)")
+            let box = { (text: String) in Self.box(JSONValue.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))) }
+            #expect(box(streamed.standardOutput) != nil && box(streamed.standardOutput) == box(whole.standardOutput),
+                    "\(pipeline): \(streamed.standardOutput) \(whole.standardOutput)")
+        }
+    }
+
+    /// The scanner finds the whole picture's box from strips of any height.
+    @Test func theBoxIsTheSameFromStripsOfAnyHeight() throws {
+        let picture = try Image.decode(try Self.borderedJPEG())
+        for smoothing in [true, false] {
+            let whole = try picture.contentBounds(background: .white, threshold: 10, smoothing: smoothing)
+            #expect(whole != nil && whole != Rect(x: 0, y: 0, width: picture.width, height: picture.height))
+            for strip in [1, 2, 7, 32, 289] {
+                var scanner = ContentBoxScanner(background: .white, threshold: 10, smoothing: smoothing)
+                for top in stride(from: 0, to: picture.height, by: strip) {
+                    let rows = try picture.cropped(to: Rect(x: 0, y: top, width: picture.width, height: min(strip, picture.height - top)))
+                    try scanner.look(at: rows, at: StripPosition(top: top, pictureSize: picture.size))
+                }
+                #expect(scanner.isFinished && scanner.box == whole, "strips of \(strip), smoothing \(smoothing)")
+            }
+        }
+    }
+
     @Test func aBatchLineSaysTheSizeWritten() throws {
         let directory = try TemporaryDirectory()
         let jpeg = try Self.borderedJPEG()

@@ -66,6 +66,7 @@ extension Pipeline {
                 if let (index, stage) = level.windowed {
                     let role: StreamedMemory.Role = switch stage.stageClass {
                     case _ where level.turn != nil: .turn
+                    case _ where stage.awaitsSurvey: .survey
                     case let .area(radius): .area(radius: radius)
                     default: .resample
                     }
@@ -116,10 +117,10 @@ extension Pipeline {
         guard let index = transforms.firstIndex(where: \.awaitsSurvey) else {
             return try streamRows(streamed.levels, storedSize: streamed.storedSize, into: .save(streamed), in: context, prepared: prepared)
         }
-        let surveyed: any Transform
+        let surveyed: any Transform, notes: [StageNote]
         let surveying = transforms[index] as! any SurveyingStage
         switch try survey(surveying, at: index, for: streamed, in: context, prepared: prepared) {
-        case let .surveyed(stage): surveyed = stage
+        case let .surveyed(stage, made): (surveyed, notes) = (stage, made)
         case let .declined(decoded): return .declined(decoded)
         }
         var next = self
@@ -127,13 +128,17 @@ extension Pipeline {
         guard let streamed = next.streamingSave(in: context, prepared: prepared) else {
             throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(surveying.surveyedClass.description) (a bug in the stage)")
         }
-        return try next.runStreamed(streamed, in: context, prepared: prepared)
+        // What the stage noted when its survey ended (trim's box) is its note for the run.
+        let outcome = try next.runStreamed(streamed, in: context, prepared: prepared)
+        guard case var .written(result) = outcome, !notes.isEmpty else { return outcome }
+        result.notes[index + 1] = notes
+        return .written(result)
     }
 
-    /// What a survey came to: the stage it made, or the decode, when the picture turned out not
-    /// to suit streaming (the ordinary run then goes on with it).
+    /// What a survey came to: the stage it made and what it noted then, or the decode, when
+    /// the picture turned out not to suit streaming (the ordinary run then goes on with it).
     enum SurveyOutcome {
-        case surveyed(any Transform)
+        case surveyed(any Transform, notes: [StageNote])
         case declined(Image)
     }
 
@@ -152,7 +157,9 @@ extension Pipeline {
             try survey.look(at: rows, at: position)
         }, in: context, prepared: prepared)
         switch outcome {
-        case .written: return .surveyed(try withLocation(stage: index + 1) { try stage.surveyed(by: survey) })
+        case .written:
+            let (made, notes) = try withLocation(stage: index + 1) { try StageNote.collecting { try stage.surveyed(by: survey) } }
+            return .surveyed(made, notes: notes)
         case let .declined(decoded): return .declined(decoded)
         }
     }

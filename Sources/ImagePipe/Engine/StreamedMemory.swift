@@ -12,7 +12,7 @@ public struct StreamedMemory: Sendable, Equatable {
         case resample
         /// Moves whole pixels out of order, read through a cache of tiles.
         case turn
-        /// Measures every pixel in a first read, then works as a point stage.
+        /// Measures every pixel in a first read, then works as a point or resample stage.
         case survey
 
         /// The class's name, as `explain --json` gives it: point, area, resample, turn, survey.

@@ -108,8 +108,9 @@ final class StripChain: @unchecked Sendable {
     /// or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile cache);
     /// nil otherwise. A `reduction` is the decode's (`size` is then the reduced one): the first
     /// stage must be a resample stage that works on such rows. With `surveysAsPoints`, a
-    /// `SurveyingStage` whose surveyed stage is a point stage counts as that: the levels then
-    /// plan a run (its memory, whether it streams) but cannot run until each survey is made.
+    /// `SurveyingStage` whose surveyed stage is a point or resample stage counts as that (a
+    /// resample one as the largest it can be, every row from its own): the levels then plan a
+    /// run (its memory, whether it streams) but cannot run until each survey is made.
     static func levels(of transforms: [any Transform], size: Size, reduction: DecodeReduction? = nil,
                        surveysAsPoints: Bool = false) -> [Level]? {
         var levels = [Level(windowed: nil, points: [])]
@@ -119,7 +120,8 @@ final class StripChain: @unchecked Sendable {
                   (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
         }
         for (offset, stage) in transforms.enumerated() {
-            let surveyed: StageClass? = surveysAsPoints && (stage as? any SurveyingStage)?.surveyedClass == .point ? .point : nil
+            let surveyedClass = surveysAsPoints ? (stage as? any SurveyingStage)?.surveyedClass : nil
+            let surveyed = surveyedClass == .point || surveyedClass == .resample ? surveyedClass : nil
             switch surveyed ?? stage.stageClass {
             case .point:
                 let last = levels.removeLast()

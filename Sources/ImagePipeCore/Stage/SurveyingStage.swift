@@ -11,8 +11,9 @@ public protocol SurveyingStage: Transform {
     func newSurvey() -> Survey
     /// The stage this one works as once `survey` has seen every row of its input.
     func surveyed(by survey: Survey) throws -> any Transform
-    /// The class of the stage `surveyed(by:)` makes, known before any pixel is decoded: only
-    /// `point` streams so far (a run plans with it before the survey).
+    /// The class of the stage `surveyed(by:)` makes, known before any pixel is decoded: `point`
+    /// or `resample` streams (a run plans with it before the survey; a resample stage as the
+    /// largest it can be, so the stage also gives `inputRows(forOutput:inputSize:)` for that).
     var surveyedClass: StageClass { get }
 }
 
