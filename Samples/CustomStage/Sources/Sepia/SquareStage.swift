@@ -1,10 +1,10 @@
 import ImagePipeCore
 
-/// `square`: cuts the largest centred square out of the picture, as an avatar is cut. Its output
+/// `square`: cuts the largest centered square out of the picture, as an avatar is cut. Its output
 /// rows are a band of the input's rows at another size, so it is a resample stage: it names the
 /// input rows each strip of output needs, and makes the strip from a window of exactly those.
 public struct SquareStage: Transform, DeclaredStage {
-    public static let declaration = StageDeclaration("square", summary: "Cut the largest centred square", example: "square",
+    public static let declaration = StageDeclaration("square", summary: "Cut the largest centered square", example: "square",
                                                      start: SquareStage(), [])
 
     public init() {}
