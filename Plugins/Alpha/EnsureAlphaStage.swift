@@ -16,6 +16,11 @@ public struct EnsureAlphaStage: Transform, DeclaredStage {
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// Each pixel gains its alpha alone: a point stage, whose rows are RGBA from here on.
+    public var stageClass: StageClass { .point }
+
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { true }
+
     public func explanation(for input: Size) -> String? {
         "alpha \(level) of 255 added where there is none"
     }

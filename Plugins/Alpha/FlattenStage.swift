@@ -20,9 +20,12 @@ public struct FlattenStage: Transform, DeclaredStage {
         "composited over \(background)" + (background.isOpaque ? ", alpha dropped" : "")
     }
 
-    /// A point stage: each row from the same row alone; the rows of an RGB picture (all that a
-    /// streamed run holds) are passed on as they are.
+    /// A point stage: each row from the same row alone; the rows of an RGB picture are passed on
+    /// as they are.
     public var stageClass: StageClass { .point }
+
+    /// Alpha stays only under a translucent background.
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha && !background.isOpaque }
 
     public func apply(to image: Image) throws -> Image {
         guard image.hasAlpha else { return image }

@@ -14,9 +14,11 @@ public struct RemoveAlphaStage: Transform, DeclaredStage {
 
     public func explanation(for input: Size) -> String? { "alpha dropped; color as stored" }
 
-    /// A point stage: each row from the same row alone; the rows of an RGB picture (all that a
-    /// streamed run holds) are passed on as they are.
+    /// A point stage: each row from the same row alone; the rows of an RGB picture are passed on
+    /// as they are.
     public var stageClass: StageClass { .point }
+
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { false }
 
     public func apply(to image: Image) throws -> Image {
         guard image.hasAlpha else { return image }

@@ -4,7 +4,7 @@ import ImagePipeCore
 /// — the avatar that seed 000's "OK" button produces: the circle cut out of the picture,
 /// transparent outside. Without an editor state, the largest circle, placed at `position`
 /// (an anchor, or a smart crop's `attention`/`entropy` after decoding).
-public struct CircleCropStage: Transform, DeclaredStage {
+public struct CircleCropStage: ReducingResampleStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "circle-crop",
         summary: "Cut out a circular avatar, transparent outside: the largest centered circle, or the one an editor state shows (seed 000)",
@@ -86,6 +86,37 @@ public struct CircleCropStage: Transform, DeclaredStage {
 
     public func apply(to image: Image) throws -> Image {
         try apply(to: ReducedImage(image))
+    }
+
+    /// `resample`: each strip of the avatar is scaled from the window of input rows it needs and
+    /// cut out where it lies, unless the circle is chosen from the whole picture (attention,
+    /// entropy).
+    public var stageClass: StageClass { position.strategy == nil ? .resample : .whole }
+
+    /// The avatar is transparent outside the circle.
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { true }
+
+    /// The circle's square in full-picture pixels, and the output.
+    private func square(in input: Size) throws -> (region: Region, output: Size) {
+        let (center, radius) = try circle(in: input)
+        return (Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius), try outputSize(for: input))
+    }
+
+    /// The square's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
+    private func windowed(_ reduction: DecodeReduction) throws -> WindowedResampling {
+        let (region, output) = try square(in: reduction.fullSize)
+        return try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.map(region), to: output, kernel: kernel,
+                                      linearLight: linearLight)
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        try windowed(reduction).sourceRows(forOutput: rows)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        let band = try windowed(reduction).rows(outputRows, fromWindow: window, top: windowTop)
+        let half = Double(try outputSize(for: reduction.fullSize).width) / 2
+        return try CirclePainter.cutOut(band, top: outputRows.lowerBound, center: Point(half, half), radius: half)
     }
 
     /// The circle is scaled to the output, so the picture is needed at that scale at most.

@@ -52,9 +52,11 @@ public struct CircleMaskStage: Transform, DeclaredStage {
         "circle diameter \(NumberFormat.short(try circleDiameter(for: input))) centered; outside \(fill == .transparent ? "cut away" : "filled with \(fill)")\(drawsRing ? ", dashed ring" : "")"
     }
 
-    /// Each row is painted from where it lies: a point stage while the picture stays RGB (a
-    /// transparent fill adds alpha, which the whole picture is made for).
-    public var stageClass: StageClass { fill.alpha > 0 ? .point : .whole }
+    /// Each row is painted from where it lies: a point stage.
+    public var stageClass: StageClass { .point }
+
+    /// A transparent fill cuts the outside away: the picture gains alpha.
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || fill.alpha == 0 }
 
     public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
 

@@ -9,15 +9,16 @@ import ImagePipeCore
 /// Rows outside the circle's edge band take no per-pixel geometry.
 enum CirclePainter {
     /// The picture with everything outside the circle made transparent (stored 0,0,0,0) and the
-    /// edge anti-aliased; an RGBA picture keeps its own alpha inside. Always RGBA.
-    static func cutOut(_ image: Image, center: Point, radius: Double) throws -> Image {
+    /// edge anti-aliased; an RGBA picture keeps its own alpha inside. Always RGBA. `image` may
+    /// be a strip whose first row is the picture's row `top`.
+    static func cutOut(_ image: Image, top: Int = 0, center: Point, radius: Double) throws -> Image {
         let channels = image.channelCount
         return try Image.make(size: image.size, hasAlpha: true) { writer in
             for y in 0..<image.height {
                 try StageContext.checkCancelled()
                 let source = image.row(y), target = writer.row(y)
                 target.update(repeating: 0)
-                let span = CircleSpan(row: y, width: image.width, center: center, radius: radius)
+                let span = CircleSpan(row: top + y, width: image.width, center: center, radius: radius)
                 for x in span.touched {
                     let coverage = span.inside.contains(x) ? 1 : span.coverage(x)
                     let s = x * channels, t = x * 4

@@ -2,7 +2,7 @@ import ImagePipeCore
 
 /// `fit WxH [zoom=1] [upscale=true]` — seed 004's fit-to-screen zoom: the whole picture in a
 /// W×H viewport, aspect kept, at `zoom` × the fitting zoom.
-public struct FitStage: Transform, DeclaredStage {
+public struct FitStage: ReducingResampleStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "fit", summary: "Scale to fit inside WxH, keeping the aspect: a fit-to-screen zoom (seed 004)",
         example: "fit 1280x720", start: FitStage(1, 1), [
@@ -66,16 +66,8 @@ public struct FitStage: Transform, DeclaredStage {
                                       kernel: kernel, linearLight: linearLight)
     }
 
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        try inputRows(forOutput: rows, reduction: .none(inputSize))
-    }
-
     public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
         try windowed(reduction).sourceRows(forOutput: rows)
-    }
-
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        try apply(toWindow: window, windowTop: windowTop, reduction: .none(inputSize), outputRows: outputRows)
     }
 
     public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {

@@ -5,7 +5,7 @@ import ImagePipeCore
 ///
 /// Cover crops and scales in one pass (only the window is resampled), and the first `resize`
 /// of a pipeline lets a JPEG decode reduced (shrink-on-load), as `fit` and `slice` do.
-public struct ResizeStage: Transform, DeclaredStage {
+public struct ResizeStage: ReducingResampleStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "resize", summary: "Resize to a width and/or height, fitted as sharp does (cover, contain, fill, inside, outside)",
         example: "resize 640x480 fit=contain", start: ResizeStage(ResizeSize(1, 1)), [
@@ -167,10 +167,6 @@ public struct ResizeStage: Transform, DeclaredStage {
                                linearLight: linearLight)
     }
 
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        try inputRows(forOutput: rows, reduction: .none(inputSize))
-    }
-
     public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
         let layout = layout(for: reduction.fullSize)
         let scaled = scaledRows(layout, rows)
@@ -181,10 +177,6 @@ public struct ResizeStage: Transform, DeclaredStage {
             return scaled.lowerBound == 0 ? 0..<1 : (height - 1)..<height
         }
         return try windowed(layout, reduction).sourceRows(forOutput: scaled)
-    }
-
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        try apply(toWindow: window, windowTop: windowTop, reduction: .none(inputSize), outputRows: outputRows)
     }
 
     public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {

@@ -220,6 +220,8 @@ public enum PluginExport {
         let stage = box(stage).stage
         return (stage.stageClass == .point ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
             | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0) | (stage.stageClass == .resample ? IMAGEPIPE_STAGE_RESAMPLE : 0)
+            | (stage.outputHasAlpha(inputHasAlpha: false) ? IMAGEPIPE_STAGE_ADDS_ALPHA : 0)
+            | (stage.outputHasAlpha(inputHasAlpha: true) ? 0 : IMAGEPIPE_STAGE_DROPS_ALPHA)
     }
 
     /// An area stage's radius, so that the host runs it on windows of rows as it runs the stock

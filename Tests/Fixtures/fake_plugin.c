@@ -12,7 +12,8 @@
    says its planned size is only the largest it gives), VIGNETTE (darkens by the distance from
    the picture's center: a point stage whose rows depend on where they lie, told through
    apply_window), HALF (every other row: a resample stage, through input_rows and
-   apply_window) and CONTEXT (copies the picture and notes the run's context set_context gave;
+   apply_window), FADE (adds alpha as opaque as each pixel is red: a point stage whose traits say
+   it adds alpha) and CONTEXT (copies the picture and notes the run's context set_context gave;
    on a picture one pixel wide it works until the run's should_stop says to stop, or 20 s).
    Crashing:
    CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
@@ -69,7 +70,7 @@ static const char *describe(char **error) {
     return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
-#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA) || defined(VIGNETTE) || defined(HALF) || defined(CONTEXT)
+#if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA) || defined(VIGNETTE) || defined(HALF) || defined(CONTEXT) || defined(FADE)
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #if defined(CONTEXT)
 /* The context set_context gave for this thread's next apply. */
@@ -131,6 +132,14 @@ static void *apply(void *stage, void *pixbuf, char **error) {
         }
     }
     return gdk_pixbuf_copy(pixbuf);
+#elif defined(FADE)
+    /* Adds alpha, each pixel as opaque as it is red: a point stage whose rows become RGBA. */
+    GdkPixbuf *faded = gdk_pixbuf_add_alpha(pixbuf, FALSE, 0, 0, 0);
+    int rowstride = gdk_pixbuf_get_rowstride(faded);
+    guchar *pixels = gdk_pixbuf_get_pixels(faded);
+    for (int y = 0; y < gdk_pixbuf_get_height(faded); y++)
+        for (int x = 0; x < gdk_pixbuf_get_width(faded); x++) pixels[y * rowstride + x * 4 + 3] = pixels[y * rowstride + x * 4];
+    return faded;
 #elif defined(TRIM)
     /* One pixel off each side: smaller than output_size said, which TRIM's traits allow. */
     int w = gdk_pixbuf_get_width(pixbuf), h = gdk_pixbuf_get_height(pixbuf);
@@ -203,6 +212,8 @@ static uint32_t traits(void *stage) {
     (void)stage;
 #if defined(POINT) || defined(VIGNETTE)
     return IMAGEPIPE_STAGE_ROW_LOCAL;
+#elif defined(FADE)
+    return IMAGEPIPE_STAGE_ROW_LOCAL | IMAGEPIPE_STAGE_ADDS_ALPHA;
 #elif defined(HALF)
     return IMAGEPIPE_STAGE_RESAMPLE;
 #elif defined(TRIM)

@@ -208,6 +208,25 @@ import TestSupport
         #expect(!whole.standardOutput.contains("streamed"), "\(whole.standardOutput)")
     }
 
+    /// A stage that adds alpha says so in its traits: its rows are RGBA from there on, and the
+    /// run streams into a PNG, the same bytes as the whole picture at once.
+    @Test func aPluginsStageThatAddsAlphaStreamsRGBARows() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        _ = try directory.write(Synthetic.gradient(64, 90).encoded(as: .jpeg), to: "in.jpg")
+        let plugin = try fixture("FADE", in: directory, gdkPixbuf: true)
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
+        let plan = try CommandRunner.run(["explain", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "out.png"], in: directory.path)
+        #expect(plan.standardOutput.contains("streamed: 32 rows at a time"), "\(plan.standardOutput)")
+        let streamed = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "streamed.png"], in: directory.path)
+        let whole = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "whole.png", "--trace", "trace"],
+                                          in: directory.path)
+        #expect(streamed.status == 0 && whole.status == 0, "\(streamed.standardError) \(whole.standardError)")
+        #expect(try bytes("streamed.png") == bytes("whole.png"))
+        let made = try Image.load(path: directory.file("streamed.png"))
+        #expect(made.hasAlpha && made.pixel(x: 0, y: 45).alpha < 40 && made.pixel(x: 60, y: 45).alpha > 200,
+                "\(made.pixel(x: 0, y: 45)) \(made.pixel(x: 60, y: 45))")
+    }
+
     /// Strips and windows cross the interface with their place in the picture (`apply_window`):
     /// a position-dependent point stage (a vignette) streams with no bands, and a resample stage
     /// (every other row) streams from the windows it names (`input_rows`), both to the bytes of

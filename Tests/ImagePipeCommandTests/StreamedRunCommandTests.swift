@@ -33,7 +33,7 @@ import TestSupport
         let surveyed = try CommandRunner.run(["explain", "-e", "grayscale | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(surveyed.standardOutput.contains("(read twice: the first read lets normalize measure every pixel, the second streams through what it found)"),
                 "\(surveyed.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | rotate angle=30", "out.jpg"), ("circle-crop | grayscale", "out.png")] {
+        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | rotate angle=30", "out.jpg"), ("circle-crop | grayscale", "out.jpg")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
@@ -88,6 +88,37 @@ import TestSupport
             let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
             #expect(explain.standardOutput.contains("streamed: 32 rows at a time"), "\(pipeline): \(explain.standardOutput)")
         }
+    }
+
+    /// Stages that add alpha (or drop it) stream into PNG and TIFF: their level's rows are RGBA
+    /// from there on, the same bytes as the whole picture at once; a JPEG output, which has no
+    /// alpha, takes the ordinary run.
+    @Test func alphaAddedOnTheWayStreamsToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
+        _ = try directory.write(Self.photo(1203, 803), to: "large.jpg")
+        for (input, pipeline) in [("in.jpg", "ensure-alpha"), ("in.jpg", "ensure-alpha 0.5 | blur 2 | crop 3,5,200x150"),
+                                  ("in.jpg", "circle-crop"), ("in.jpg", "circle-crop position=top-left gap=10 | sharpen"),
+                                  ("in.jpg", "fit 250x250 | circle-mask fill=transparent ring=true"), ("in.jpg", "circle-crop | flatten"),
+                                  ("in.jpg", "ensure-alpha | remove-alpha | grayscale"), ("in.jpg", "circle-crop | resize 50%"),
+                                  // The avatar from a decode reduced in the DCT, its windows on the reduced rows.
+                                  ("large.jpg", "circle-crop size=128"), ("large.jpg", "fit 600x600 | circle-crop size=90")] {
+            for output in ["png", "tif"] {
+                let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path)
+                #expect(explain.standardOutput.contains("streamed:"), "\(pipeline) → \(output): \(explain.standardOutput)")
+                let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path)
+                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.\(output)"],
+                                                     in: directory.path)
+                #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
+                #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !a.isEmpty,
+                        "\(pipeline) → \(output)")
+            }
+        }
+        let avatar = try Image.load(path: directory.file("streamed.png"))
+        #expect(avatar.hasAlpha && avatar.pixel(x: 0, y: 0).alpha == 0 && avatar.pixel(x: 45, y: 45).alpha == 255)
+        let flattened = try CommandRunner.run(["explain", "-e", "circle-crop", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(!flattened.standardOutput.contains("streamed"), "\(flattened.standardOutput)")
     }
 
     /// Shrink-on-load streams: the JPEG decoded reduced in the DCT, row by row, into the first

@@ -79,7 +79,7 @@ typedef struct imagepipe_plugin {
     char *(*explain)(void *stage, int32_t width, int32_t height);
     /* Added without a version change (absent or NULL: not an area stage): for an area stage, each
        of whose output rows is made from the input rows at most this many above and below it (the
-       picture's edges clamped), at the same size and layout, RGB staying RGB (a blur, a
+       picture's edges clamped), at the same size, keeping the alpha channel as traits say (a blur, a
        sharpening), its radius; -1 for any other stage. The command then runs the stage on
        windows of rows around each strip, as it runs the stock filters, and keeps the strip's
        rows of what apply makes. */
@@ -107,17 +107,21 @@ typedef struct imagepipe_plugin {
     void (*set_context)(void *stage, const imagepipe_stage_context *context);
 } imagepipe_plugin;
 
-/* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size,
-   RGB staying RGB (tone and color stages): apply may be handed strips of rows as they are
-   decoded, and the run streams. SIZE_UPPER_BOUND: output_size is the largest apply may give, the
-   real size depending on the pixels (trim). MAKES_GRAY: every output pixel is gray (R = G = B),
-   so a JPEG may be written with one component. RESAMPLE: each strip of output rows is made from
-   the window of input rows input_rows names, through apply_window (a crop, a scale): the run
-   streams it, given both fields. */
+/* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size
+   (tone and color stages): apply may be handed strips of rows as they are decoded, and the run
+   streams. SIZE_UPPER_BOUND: output_size is the largest apply may give, the real size depending
+   on the pixels (trim). MAKES_GRAY: every output pixel is gray (R = G = B), so a JPEG may be
+   written with one component. RESAMPLE: each strip of output rows is made from the window of
+   input rows input_rows names, through apply_window (a crop, a scale): the run streams it, given
+   both fields. A stage's output keeps its input's alpha channel (RGB rows stay RGB, RGBA rows
+   RGBA) unless ADDS_ALPHA (an RGB input gives RGBA: a cut-out) or DROPS_ALPHA (an RGBA input
+   gives RGB: a flattening) says otherwise; the streamed run sizes its rows by them. */
 #define IMAGEPIPE_STAGE_ROW_LOCAL 1u
 #define IMAGEPIPE_STAGE_SIZE_UPPER_BOUND 2u
 #define IMAGEPIPE_STAGE_MAKES_GRAY 4u
 #define IMAGEPIPE_STAGE_RESAMPLE 8u
+#define IMAGEPIPE_STAGE_ADDS_ALPHA 16u
+#define IMAGEPIPE_STAGE_DROPS_ALPHA 32u
 
 typedef const imagepipe_plugin *(*imagepipe_plugin_entry_function)(void);
 

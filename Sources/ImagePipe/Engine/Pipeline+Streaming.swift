@@ -33,7 +33,9 @@ extension Pipeline {
                                     reduction: Self.reduction(plan.decodeSize, description: description), surveysAsPoints: true)
               }),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
-              let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+              let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options),
+              // JPEG has no alpha: a picture that gained it is flattened whole on the way.
+              !levels.last!.hasAlpha || [.png, .tiff].contains(target.format) else { return nil }
         return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored)
     }
 
@@ -263,7 +265,8 @@ extension Pipeline {
                         let made = try chain.rows(upTo: min(outputHeight, end + strip), releasingDecoded: false)
                         guard made > end else { break } // the decode failed: its error is the one to give
                         let first = output.pixels + (output.ringRows > 0 ? end % output.ringRows : end) * output.rowStride
-                        try look(Image.viewing(rows: first, size: Size(output.size.width, made - end), rowStride: output.rowStride),
+                        try look(Image.viewing(rows: first, size: Size(output.size.width, made - end), rowStride: output.rowStride,
+                                               hasAlpha: output.hasAlpha),
                                  StripPosition(top: end, pictureSize: output.size))
                         if throughDecodeRing { handoff.release(rowsBefore: made) }
                         end = made
@@ -312,7 +315,8 @@ extension Pipeline {
                         return 0
                     }
                 } : { writeBehind.rows(upTo: $0) }
-                let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: 3, ringRows: output.ringRows,
+                let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: output.hasAlpha ? 4 : 3,
+                                   ringRows: output.ringRows,
                                    rowsReady: rowsReady)
                 let encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded, to: file) }
                 // The chain is stopped and joined before the decoder is told the rows are no longer read.

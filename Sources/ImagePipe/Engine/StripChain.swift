@@ -26,6 +26,11 @@ final class StripChain: @unchecked Sendable {
         /// The decode's reduction, for the first stage when the decode was reduced for it
         /// (shrink-on-load): its rows are the decode's, its geometry the full picture's.
         var reduction: DecodeReduction? = nil
+        /// Whether the level's rows are RGBA (a stage at or before it added alpha), else RGB.
+        var hasAlpha = false
+        /// The windowed stage is a point stage that adds or drops alpha: it cannot work in the
+        /// rows before it, so it makes rows of its own from exactly the same rows.
+        var changesAlpha = false
 
         /// The stage's output from the level below's `input`.
         func outputSize(from input: Size) throws -> Size { try windowed!.stage.outputSize(for: reduction?.fullSize ?? input) }
@@ -33,6 +38,7 @@ final class StripChain: @unchecked Sendable {
         /// The rows of the level below, `input` large, that output `rows` are made from.
         func inputRows(forOutput rows: Range<Int>, input: Size) throws -> Range<Int> {
             let stage = windowed!.stage
+            if changesAlpha { return rows }
             guard let reduction else { return try stage.inputRows(forOutput: rows, inputSize: input) }
             return try stage.inputRows(forOutput: rows, reduction: reduction)
         }
@@ -40,6 +46,7 @@ final class StripChain: @unchecked Sendable {
         /// Output `rows` from `window`, the rows of the level below (`input` large) from `top`.
         func apply(toWindow window: Image, windowTop top: Int, input: Size, outputRows rows: Range<Int>) throws -> Image {
             let stage = windowed!.stage
+            if changesAlpha { return try stage.apply(to: window, at: StripPosition(top: top, pictureSize: input)) }
             guard let reduction else { return try stage.apply(toWindow: window, windowTop: top, inputSize: input, outputRows: rows) }
             return try stage.apply(toWindow: window, windowTop: top, reduction: reduction, outputRows: rows)
         }
@@ -54,6 +61,9 @@ final class StripChain: @unchecked Sendable {
         let strip: Int
         /// The most rows of the level before that the window of one strip holds (0 for level 0).
         let window: Int
+        /// RGBA rows, else RGB.
+        var hasAlpha = false
+        var channels: Int { hasAlpha ? 4 : 3 }
     }
 
     /// One level's ring: row y in slot y % rows (`rows` 0: the whole picture, row y in slot y).
@@ -104,9 +114,10 @@ final class StripChain: @unchecked Sendable {
         return (rows + decodeStrip - 1) / decodeStrip * decodeStrip
     }
 
-    /// The levels of `transforms` on a `size` input, when every one is point, area or resample,
-    /// or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile cache);
-    /// nil otherwise. A `reduction` is the decode's (`size` is then the reduced one): the first
+    /// The levels of `transforms` on a `size` input (RGB), when every one is point, area or
+    /// resample, or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile
+    /// cache, while the rows are RGB); nil otherwise. A stage that adds alpha (or drops it)
+    /// makes its level's rows RGBA (or RGB); a point stage that does so starts a level. A `reduction` is the decode's (`size` is then the reduced one): the first
     /// stage must be a resample stage that works on such rows. With `surveysAsPoints`, a
     /// `SurveyingStage` whose surveyed stage is a point or resample stage counts as that (a
     /// resample one as the largest it can be, every row from its own): the levels then plan a
@@ -119,23 +130,31 @@ final class StripChain: @unchecked Sendable {
             guard let first = transforms.first, first.stageClass == .resample,
                   (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
         }
+        var hasAlpha = false
         for (offset, stage) in transforms.enumerated() {
             let surveyedClass = surveysAsPoints ? (stage as? any SurveyingStage)?.surveyedClass : nil
             let surveyed = surveyedClass == .point || surveyedClass == .resample ? surveyedClass : nil
+            // A survey looks at RGB rows.
+            if stage is any SurveyingStage, hasAlpha { return nil }
+            let alpha = stage.outputHasAlpha(inputHasAlpha: hasAlpha)
             switch surveyed ?? stage.stageClass {
+            case .point where alpha != hasAlpha:
+                levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha, changesAlpha: true))
             case .point:
                 let last = levels.removeLast()
                 levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn,
-                                    reduction: last.reduction))
+                                    reduction: last.reduction, hasAlpha: last.hasAlpha, changesAlpha: last.changesAlpha))
             case let .area(radius) where radius >= 0:
-                levels.append(Level(windowed: (offset + 1, stage), points: []))
+                levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha))
             case .resample:
-                levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == 0 ? reduction : nil))
+                levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == 0 ? reduction : nil, hasAlpha: alpha))
             case .whole:
-                guard case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
+                // The tile cache keeps RGB.
+                guard !hasAlpha, !alpha, case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
                 levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn))
             default: return nil
             }
+            hasAlpha = alpha
             guard let next = try? stage.outputSize(for: offset == 0 ? reduction?.fullSize ?? size : size) else { return nil }
             size = next
         }
@@ -175,7 +194,7 @@ final class StripChain: @unchecked Sendable {
                                       strip: stripRows ?? turnStripRows, window: layouts[layouts.count - 1].strip))
                 continue
             }
-            let output = try level.outputSize(from: input)
+            let output = level.changesAlpha ? input : try level.outputSize(from: input)
             let strip = switch stage.stageClass {
             case let .area(radius): stripRows ?? areaStripRows(radius: radius)
             default: stripRows ?? resampleStripRows(input: input.height, output: output.height)
@@ -186,7 +205,8 @@ final class StripChain: @unchecked Sendable {
                 window = max(window, rows.count)
                 top = rows.lowerBound
             }
-            layouts.append(Layout(size: output, rowStride: output.width * 3, strip: strip, window: window))
+            layouts.append(Layout(size: output, rowStride: output.width * (level.hasAlpha ? 4 : 3), strip: strip, window: window,
+                                  hasAlpha: level.hasAlpha))
         }
         return layouts
     }
@@ -271,10 +291,10 @@ final class StripChain: @unchecked Sendable {
     }
 
     /// The encoder's side: the last level's pixels, how many rows are in its ring (0: all), the
-    /// picture they make and the bytes from one row to the next.
-    var output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int, size: Size, rowStride: Int) {
+    /// picture they make, the bytes from one row to the next, and whether they are RGBA.
+    var output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int, size: Size, rowStride: Int, hasAlpha: Bool) {
         let last = rings.count - 1
-        return (rings[last].pixels, rings[last].rows, layouts[last].size, layouts[last].rowStride)
+        return (rings[last].pixels, rings[last].rows, layouts[last].size, layouts[last].rowStride, layouts[last].hasAlpha)
     }
 
     /// Rows the last level makes at a time: what a write-behind thread asks for.
@@ -342,22 +362,23 @@ final class StripChain: @unchecked Sendable {
             // The window, copied out of the level before (its ring may wrap there).
             let window = windows[level]!
             for y in needed {
-                (window + (y - needed.lowerBound) * below.rowStride).update(from: slot(level - 1, y), count: below.size.width * 3)
+                (window + (y - needed.lowerBound) * below.rowStride).update(from: slot(level - 1, y), count: below.size.width * below.channels)
             }
             let strip = Size(layout.size.width, end - first)
             let made = try located(index) {
-                let view = try Image.viewing(rows: window, size: Size(below.size.width, needed.count), rowStride: below.rowStride)
+                let view = try Image.viewing(rows: window, size: Size(below.size.width, needed.count), rowStride: below.rowStride,
+                                             hasAlpha: below.hasAlpha)
                 let result = try levels[level].apply(toWindow: view, windowTop: needed.lowerBound, input: below.size, outputRows: first..<end)
-                guard result.size == strip, !result.hasAlpha else {
-                    throw Self.brokenPromise(result, of: strip, "from a window of input rows")
+                guard result.size == strip, result.hasAlpha == layout.hasAlpha else {
+                    throw Self.brokenPromise(result, of: strip, alpha: layout.hasAlpha, "from a window of input rows")
                 }
                 return result
             }
             // A stopped stage leaves its rows unmade: they never reach the ring.
             try StageContext.checkCancelled()
-            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
+            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * layout.channels) }
             try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
-                                 at: StripPosition(top: first, pictureSize: layout.size), located: located)
+                                 hasAlpha: layout.hasAlpha, at: StripPosition(top: first, pictureSize: layout.size), located: located)
             rings[level].made = end
             // The next strip's window starts there: the decoder may go on over the rows above.
             if level == 1, end < height {
@@ -394,7 +415,7 @@ final class StripChain: @unchecked Sendable {
             let band = back.map(Rect(x: 0, y: first, width: strip.width, height: strip.height), in: layout.size)
             let made = try located(index) {
                 let turned = try cache.picture(of: band).turned(by: turn)
-                guard turned.size == strip else { throw Self.brokenPromise(turned, of: strip, "by turning whole pixels") }
+                guard turned.size == strip else { throw Self.brokenPromise(turned, of: strip, alpha: false, "by turning whole pixels") }
                 return turned
             }
             try StageContext.checkCancelled()
@@ -409,24 +430,24 @@ final class StripChain: @unchecked Sendable {
     /// `stages` (point stages) on the `size` rows at `first`, in place (a strip never wraps),
     /// which lie at `position` in the picture; `located` gives a stage's failure its name and place.
     static func applyPoints(_ stages: [(index: Int, stage: any Transform)], toRows first: UnsafeMutablePointer<UInt8>, size: Size,
-                            rowStride: Int, at position: StripPosition, startingFrom start: Image? = nil,
+                            rowStride: Int, hasAlpha: Bool = false, at position: StripPosition, startingFrom start: Image? = nil,
                             located: (Int, () throws -> Image) throws -> Image) throws {
-        let view = try Image.viewing(rows: first, size: size, rowStride: rowStride)
+        let view = try Image.viewing(rows: first, size: size, rowStride: rowStride, hasAlpha: hasAlpha)
         var current = start ?? view
         for (index, stage) in stages {
             current = try located(index) {
                 let result = try stage.apply(to: current, at: position)
-                guard result.size == size, !result.hasAlpha else { throw brokenPromise(result, of: size, "row by row") }
+                guard result.size == size, result.hasAlpha == hasAlpha else { throw brokenPromise(result, of: size, alpha: hasAlpha, "row by row") }
                 return result
             }
         }
         try StageContext.checkCancelled()
         guard current !== view else { return }
-        for y in 0..<size.height { (first + y * rowStride).update(from: current.rowStart(y), count: size.width * 3) }
+        for y in 0..<size.height { (first + y * rowStride).update(from: current.rowStart(y), count: size.width * view.channelCount) }
     }
 
-    /// A stage that made other rows than its class promised.
-    static func brokenPromise(_ result: Image, of size: Size, _ how: String) -> StageError {
-        StageError("made \(result.size)\(result.hasAlpha ? " RGBA" : "") of \(size) RGB rows, though it says it works \(how) (a bug in the stage)")
+    /// A stage that made other rows than its class promised (`alpha`: RGBA rows were due).
+    static func brokenPromise(_ result: Image, of size: Size, alpha: Bool, _ how: String) -> StageError {
+        StageError("made \(result.size) \(result.hasAlpha ? "RGBA" : "RGB") of \(size) \(alpha ? "RGBA" : "RGB") rows, though it says it works \(how) (a bug in the stage)")
     }
 }

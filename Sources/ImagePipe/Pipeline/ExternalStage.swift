@@ -122,6 +122,9 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
     var outputSizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
     var makesGray: Bool { traits & IMAGEPIPE_STAGE_MAKES_GRAY != 0 }
+    func outputHasAlpha(inputHasAlpha: Bool) -> Bool {
+        inputHasAlpha ? traits & IMAGEPIPE_STAGE_DROPS_ALPHA == 0 : traits & IMAGEPIPE_STAGE_ADDS_ALPHA != 0
+    }
 
     func explanation(for input: Size) throws -> String? {
         guard let explain, input.width <= Int(Int32.max), input.height <= Int(Int32.max),

@@ -35,10 +35,10 @@ public final class Image: @unchecked Sendable {
         self.init(adopting: pixbuf)
     }
 
-    /// An RGB picture over rows someone else owns and keeps alive (and unchanged) while it is
+    /// An RGB (or RGBA) picture over rows someone else owns and keeps alive (and unchanged) while it is
     /// used: a strip of the streamed run's decode, shown to the stages without a copy.
-    package static func viewing(rows: UnsafeMutablePointer<UInt8>, size: Size, rowStride: Int) throws -> Image {
-        guard let pixbuf = gdk_pixbuf_new_from_data(rows, GDK_COLORSPACE_RGB, 0, 8, Int32(size.width), Int32(size.height),
+    package static func viewing(rows: UnsafeMutablePointer<UInt8>, size: Size, rowStride: Int, hasAlpha: Bool = false) throws -> Image {
+        guard let pixbuf = gdk_pixbuf_new_from_data(rows, GDK_COLORSPACE_RGB, hasAlpha ? 1 : 0, 8, Int32(size.width), Int32(size.height),
                                                     Int32(rowStride), nil, nil) else {
             throw ImageError(.tooLarge, reason: "cannot show \(size) rows as a picture")
         }

@@ -139,6 +139,11 @@ public protocol Transform: Stage {
     /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
     /// gray component. False unless the stage says so.
     var makesGray: Bool { get }
+    /// Whether the stage's output has an alpha channel, from whether its input has: what the
+    /// streamed run sizes each level's rows by (RGB, or RGBA once a stage adds alpha). The
+    /// default keeps the input's; a stage that adds alpha (a circle cut out, `ensure-alpha`) or
+    /// drops it (`flatten`) says so.
+    func outputHasAlpha(inputHasAlpha: Bool) -> Bool
     /// What the stage does to a picture of `input` size when it only moves whole pixels (a
     /// quarter turn, a mirror, a crop), so that a JPEG may be turned or cut without decoding
     /// (`save lossless=`); nil when it makes new pixels. A promise the stage makes: tests hold
@@ -201,6 +206,7 @@ extension Transform {
         }
     }
     public var makesGray: Bool { false }
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha }
     public func explanation(for input: Size) throws -> String? { nil }
     public func heldBytes(for input: Size) throws -> Int { 0 }
     public func reducedInput(for input: Size) throws -> Size? { nil }
