@@ -33,7 +33,7 @@ import TestSupport
         let surveyed = try CommandRunner.run(["explain", "-e", "grayscale | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(surveyed.standardOutput.contains("(read twice: the first read lets normalize measure every pixel, the second streams through what it found)"),
                 "\(surveyed.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | rotate angle=30", "out.jpg"), ("circle-crop | grayscale", "out.jpg")] {
+        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | rotate angle=30", "out.jpg"), ("circle-crop | flip", "out.png")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
@@ -90,9 +90,9 @@ import TestSupport
         }
     }
 
-    /// Stages that add alpha (or drop it) stream into PNG and TIFF: their level's rows are RGBA
-    /// from there on, the same bytes as the whole picture at once; a JPEG output, which has no
-    /// alpha, takes the ordinary run.
+    /// Stages that add alpha (or drop it) stream: their level's rows are RGBA from there on, the
+    /// same bytes as the whole picture at once; into a JPEG, which has no alpha, the rows are
+    /// flattened onto the save's background as the whole picture is.
     @Test func alphaAddedOnTheWayStreamsToTheOrdinaryRunsBytes() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
@@ -103,7 +103,7 @@ import TestSupport
                                   ("in.jpg", "ensure-alpha | remove-alpha | grayscale"), ("in.jpg", "circle-crop | resize 50%"),
                                   // The avatar from a decode reduced in the DCT, its windows on the reduced rows.
                                   ("large.jpg", "circle-crop size=128"), ("large.jpg", "fit 600x600 | circle-crop size=90")] {
-            for output in ["png", "tif"] {
+            for output in ["png", "tif", "jpg"] {
                 let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path)
                 #expect(explain.standardOutput.contains("streamed:"), "\(pipeline) → \(output): \(explain.standardOutput)")
                 let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path)
@@ -117,8 +117,12 @@ import TestSupport
         }
         let avatar = try Image.load(path: directory.file("streamed.png"))
         #expect(avatar.hasAlpha && avatar.pixel(x: 0, y: 0).alpha == 0 && avatar.pixel(x: 45, y: 45).alpha == 255)
-        let flattened = try CommandRunner.run(["explain", "-e", "circle-crop", "in.jpg", "-o", "out.jpg"], in: directory.path)
-        #expect(!flattened.standardOutput.contains("streamed"), "\(flattened.standardOutput)")
+        // Flattened onto the background the save names, and said so, as the ordinary run says it.
+        let flattened = try CommandRunner.run(["run", "-e", "circle-crop | save background=#ff0000", "in.jpg", "-o", "red.jpg"],
+                                              in: directory.path)
+        #expect(flattened.standardError.contains("red.jpg: JPEG has no alpha; flattened onto #ff0000"), "\(flattened.standardError)")
+        let corner = try Image.load(path: directory.file("red.jpg")).pixel(x: 0, y: 0)
+        #expect(corner.red > 240 && corner.green < 20, "\(corner)")
     }
 
     /// Shrink-on-load streams: the JPEG decoded reduced in the DCT, row by row, into the first

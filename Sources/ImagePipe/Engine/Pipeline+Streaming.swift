@@ -28,15 +28,19 @@ extension Pipeline {
         guard let load = source as? Load, let save = sink as? Save,
               let header = description.header, let format = SourceFormat(rawValue: header.format),
               Codec.of(format).rowsInOrder, header.rowsInOrder,
-              let levels = StageContext.current.scaling(plan.scaling).bound({
-                  StripChain.levels(of: transforms, storedSize: stored, orientation: description.orientation,
-                                    reduction: Self.reduction(plan.decodeSize, description: description), surveysAsPoints: true)
-              }),
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
-              let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options),
-              // JPEG has no alpha: a picture that gained it is flattened whole on the way.
-              !levels.last!.hasAlpha || [.png, .tiff].contains(target.format) else { return nil }
-        return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored)
+              let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+        // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
+        // flattens a whole one.
+        let gainsAlpha = transforms.reduce(false) { $1.outputHasAlpha(inputHasAlpha: $0) }
+        let flattening = target.format == .jpeg && gainsAlpha ? save.options.background : nil
+        guard let levels = StageContext.current.scaling(plan.scaling).bound({
+            StripChain.levels(of: transforms + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
+                              orientation: description.orientation, reduction: Self.reduction(plan.decodeSize, description: description),
+                              surveysAsPoints: true)
+        }) else { return nil }
+        return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored,
+                            flattening: flattening)
     }
 
     /// Bytes a streamed run of this input is expected to hold at its peak (`streamedMemory`);
@@ -208,6 +212,9 @@ extension Pipeline {
         guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
         var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
         metadata.grayOnly = transforms.last.map(\.makesGray) ?? start.metadata.grayOnly
+        if let back = destination.run.flattening { // gray on a color is not gray
+            metadata.grayOnly = metadata.grayOnly && back.red == back.green && back.green == back.blue
+        }
         let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
         // The levels were worked out for the decode's size: a decoder that made another (which
         // none should) leaves the work to the ordinary run, as does a save that converts profiles
@@ -227,6 +234,7 @@ extension Pipeline {
         }
         if case let .save(run) = destination { // a survey's read is the run's second
             for warning in saving.warnings { context.warn("\(run.destination): \(warning)") }
+            if let back = run.flattening { context.warn("\(run.destination): JPEG has no alpha; flattened onto \(back)") }
             if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
         }
 

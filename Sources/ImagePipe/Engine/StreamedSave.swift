@@ -11,4 +11,7 @@ struct StreamedSave {
     /// The decode's size as the file stores it (before its orientation's turn), reduced when
     /// the plan reduces it.
     let storedSize: Size
+    /// The color a JPEG save flattens alpha onto, when the stages add alpha: the last level
+    /// (`JPEGFlattening`) does it row by row.
+    var flattening: Color? = nil
 }

@@ -1,0 +1,13 @@
+/// What a JPEG save does to a picture with alpha, as the last level of a streamed run: each
+/// row composited over the save's `background`, as `Image.flattened(onto:)` does the whole
+/// picture, so that a cut-out streams into a JPEG too.
+struct JPEGFlattening: Transform, DeclaredStage {
+    static let declaration = StageDeclaration("flatten for JPEG", summary: "Composite over the save's background: JPEG has no alpha",
+                                              start: JPEGFlattening(background: .white), [])
+    var background: Color
+
+    func outputSize(for input: Size) -> Size { input }
+    var stageClass: StageClass { .point }
+    func outputHasAlpha(inputHasAlpha: Bool) -> Bool { false }
+    func apply(to image: Image) throws -> Image { try image.flattened(onto: background) }
+}
