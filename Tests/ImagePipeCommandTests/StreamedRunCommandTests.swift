@@ -55,7 +55,7 @@ import TestSupport
             rgb.save(d + '/animated.webp', save_all=True, append_images=[Image.new('RGB', (300, 200), (255, 0, 0))], duration=100)
             rgb.save(d + '/rgb.jpg'); rgb.convert('CMYK').save(d + '/cmyk.jpg')
             """)
-        for (file, streams) in [("opaque.png", true), ("alpha.png", false), ("opaque.webp", true), ("alpha.webp", false),
+        for (file, streams) in [("opaque.png", true), ("alpha.png", true), ("opaque.webp", true), ("alpha.webp", false),
                                 ("animated.webp", false), ("rgb.jpg", true), ("cmyk.jpg", false)] {
             let explain = try CommandRunner.run(["explain", "-e", "gamma 1.2", file, "-o", "out.png"], in: directory.path)
             #expect(explain.status == 0 && explain.standardOutput.contains("streamed: 32 rows at a time") == streams, "\(file): \(explain.standardOutput)")
@@ -123,6 +123,42 @@ import TestSupport
         #expect(flattened.standardError.contains("red.jpg: JPEG has no alpha; flattened onto #ff0000"), "\(flattened.standardError)")
         let corner = try Image.load(path: directory.file("red.jpg")).pixel(x: 0, y: 0)
         #expect(corner.red > 240 && corner.green < 20, "\(corner)")
+    }
+
+    /// A PNG with alpha streams as RGBA rows (an alpha color type, gray with alpha, a palette
+    /// with tRNS), through every class of stage, to the ordinary run's bytes; into a
+    /// JPEG the rows are flattened as the whole picture is.
+    @Test func aPNGWithAlphaStreamsItsRGBARows() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python("""
+            from PIL import Image
+            d = '\(directory.path)'
+            rgb = Image.radial_gradient('L').resize((301, 203)).convert('RGB')
+            alpha = Image.linear_gradient('L').resize((301, 203))
+            rgba = rgb.copy(); rgba.putalpha(alpha); rgba.save(d + '/rgba.png')
+            la = rgb.convert('L'); la.putalpha(alpha); la.save(d + '/la.png')
+            rgba.convert('P', palette=Image.ADAPTIVE).save(d + '/palette.png', transparency=0)
+            """)
+        for file in ["rgba.png", "la.png", "palette.png"] {
+            for (pipeline, output) in [("gamma 1.2", "png"), ("blur 2 | resize 50%", "png"), ("crop 5,7,200x150 | sharpen", "tif"),
+                                       ("circle-crop size=90", "png"), ("flatten background=#336699 | grayscale", "jpg"),
+                                       ("remove-alpha | median 3", "png"), ("resize 120x", "jpg")] {
+                let explain = try CommandRunner.run(["explain", "-e", pipeline, file, "-o", "out.\(output)"], in: directory.path)
+                #expect(explain.standardOutput.contains("streamed:"), "\(file) \(pipeline): \(explain.standardOutput)")
+                let streamed = try CommandRunner.run(["run", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path)
+                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, file, "-o", "ordinary.\(output)"],
+                                                     in: directory.path)
+                #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
+                #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !a.isEmpty,
+                        "\(file) \(pipeline) → \(output)")
+            }
+        }
+        let kept = try Image.load(path: directory.file("streamed.png"))
+        #expect(!kept.hasAlpha) // the last PNG pipeline removed it
+        _ = try CommandRunner.run(["run", "-e", "gamma 1", "rgba.png", "-o", "same.png"], in: directory.path)
+        let same = try Image.load(path: directory.file("same.png")), source = try Image.load(path: directory.file("rgba.png"))
+        #expect(same.hasAlpha && same.pixel(x: 0, y: 100) == source.pixel(x: 0, y: 100) && same.pixel(x: 300, y: 100) == source.pixel(x: 300, y: 100))
     }
 
     /// Shrink-on-load streams: the JPEG decoded reduced in the DCT, row by row, into the first

@@ -32,12 +32,12 @@ extension Pipeline {
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
         // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
         // flattens a whole one.
-        let gainsAlpha = transforms.reduce(false) { $1.outputHasAlpha(inputHasAlpha: $0) }
+        let gainsAlpha = transforms.reduce(header.rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
         let flattening = target.format == .jpeg && gainsAlpha ? save.options.background : nil
         guard let levels = StageContext.current.scaling(plan.scaling).bound({
             StripChain.levels(of: transforms + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
                               orientation: description.orientation, reduction: Self.reduction(plan.decodeSize, description: description),
-                              surveysAsPoints: true)
+                              inputHasAlpha: header.rowsHaveAlpha, surveysAsPoints: true)
         }) else { return nil }
         return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored,
                             flattening: flattening)
@@ -61,7 +61,7 @@ extension Pipeline {
         let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
                                                                      quality: save.options.quality(for: format)) : 0
-        let rowStride = stored.width * 3
+        let rowStride = RowHandoff.Start.rowStride(width: stored.width, channels: levels[0].hasAlpha ? 4 : 3)
         return StageContext.current.scaling(plan.scaling).bound { () -> StreamedMemory? in
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
@@ -155,7 +155,8 @@ extension Pipeline {
         let description = prepared.description
         // (In the run's context already: the run binds it around the streamed run.)
         guard let levels = StripChain.levels(of: Array(transforms[..<index]), storedSize: run.storedSize, orientation: description.orientation,
-                                             reduction: Self.reduction(prepared.plan.decodeSize, description: description)) else {
+                                             reduction: Self.reduction(prepared.plan.decodeSize, description: description),
+                                             inputHasAlpha: run.levels[0].hasAlpha) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
         }
         var survey = stage.newSurvey()
@@ -219,7 +220,7 @@ extension Pipeline {
         // The levels were worked out for the decode's size: a decoder that made another (which
         // none should) leaves the work to the ordinary run, as does a save that converts profiles
         // (a survey checks the run's save too, so as not to read a picture the run then declines).
-        guard start.channels == 3, start.size == storedSize, let saving, saving.target == metadata.iccProfile else {
+        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, saving.target == metadata.iccProfile else {
             handoff.decline()
             return .declined(try decoded())
         }
@@ -248,7 +249,7 @@ extension Pipeline {
                 try context.cancellation?.check(path: context.input)
                 try self.transformStrip(pixels + (ring > 0 ? processed % ring : processed) * rowStride,
                                         at: StripPosition(top: processed, pictureSize: start.size),
-                                        rows: end - processed, rowStride: rowStride, stages: levels[0].points,
+                                        rows: end - processed, rowStride: rowStride, hasAlpha: levels[0].hasAlpha, stages: levels[0].points,
                                         convertingFrom: convertFrom, options: options, path: path)
                 processed = end
             }
@@ -379,20 +380,21 @@ extension Pipeline {
 
     /// Puts `rows` rows of the decode, from `first`, through the color conversion the load makes
     /// and `stages` (point stages), in place.
-    private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, at position: StripPosition, rows: Int, rowStride: Int,
+    private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, at position: StripPosition, rows: Int, rowStride: Int, hasAlpha: Bool,
                                 stages: [(index: Int, stage: any Transform)],
                                 convertingFrom profile: ICCProfile?, options: LoadOptions, path: String) throws {
         let size = Size(position.pictureSize.width, rows)
         var converted: Image?
         if let profile {
             do {
-                converted = try Image.viewing(rows: first, size: size, rowStride: rowStride).converted(from: profile, to: .sRGB, intent: options.intent)
+                converted = try Image.viewing(rows: first, size: size, rowStride: rowStride, hasAlpha: hasAlpha).converted(from: profile, to: .sRGB, intent: options.intent)
             } catch var error as ImageError {
                 error.path = path
                 throw error
             }
         }
-        try StripChain.applyPoints(stages, toRows: first, size: size, rowStride: rowStride, at: position, startingFrom: converted) { index, body in
+        try StripChain.applyPoints(stages, toRows: first, size: size, rowStride: rowStride, hasAlpha: hasAlpha, at: position,
+                                   startingFrom: converted) { index, body in
             try withLocation(stage: index, body)
         }
     }

@@ -21,8 +21,9 @@ final class RowHandoff: @unchecked Sendable {
         /// and libspng's rows are told 16 at a time): the ring holds them besides what the reader keeps.
         var bandRows = 16
 
-        /// The stride of an RGB row `width` pixels wide in the ring: gdk-pixbuf's, whole 4-byte words.
-        static func rowStride(width: Int) -> Int { (width * 3 + 3) / 4 * 4 }
+        /// The stride of a row `width` pixels wide (RGB, or RGBA with 4 `channels`) in the ring:
+        /// gdk-pixbuf's, whole 4-byte words.
+        static func rowStride(width: Int, channels: Int = 3) -> Int { (width * channels + 3) / 4 * 4 }
     }
 
     private let monitor = Monitor()

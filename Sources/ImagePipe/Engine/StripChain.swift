@@ -114,23 +114,24 @@ final class StripChain: @unchecked Sendable {
         return (rows + decodeStrip - 1) / decodeStrip * decodeStrip
     }
 
-    /// The levels of `transforms` on a `size` input (RGB), when every one is point, area or
-    /// resample, or turns or mirrors the picture (`PixelRearrangement.orient`, read through a tile
-    /// cache, while the rows are RGB); nil otherwise. A stage that adds alpha (or drops it)
-    /// makes its level's rows RGBA (or RGB); a point stage that does so starts a level. A `reduction` is the decode's (`size` is then the reduced one): the first
+    /// The levels of `transforms` on a `size` input (RGBA rows with `inputHasAlpha`, else RGB),
+    /// when every one is point, area or resample, or turns or mirrors the picture
+    /// (`PixelRearrangement.orient`, read through a tile cache, while the rows are RGB); nil
+    /// otherwise. A stage that adds alpha (or drops it) makes its level's rows RGBA (or RGB); a
+    /// point stage that does so starts a level. A `reduction` is the decode's (`size` is then the reduced one): the first
     /// stage must be a resample stage that works on such rows. With `surveysAsPoints`, a
     /// `SurveyingStage` whose surveyed stage is a point or resample stage counts as that (a
     /// resample one as the largest it can be, every row from its own): the levels then plan a
     /// run (its memory, whether it streams) but cannot run until each survey is made.
-    static func levels(of transforms: [any Transform], size: Size, reduction: DecodeReduction? = nil,
+    static func levels(of transforms: [any Transform], size: Size, reduction: DecodeReduction? = nil, inputHasAlpha: Bool = false,
                        surveysAsPoints: Bool = false) -> [Level]? {
-        var levels = [Level(windowed: nil, points: [])]
+        var levels = [Level(windowed: nil, points: [], hasAlpha: inputHasAlpha)]
         var size = size
         if let reduction {
             guard let first = transforms.first, first.stageClass == .resample,
                   (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
         }
-        var hasAlpha = false
+        var hasAlpha = inputHasAlpha
         for (offset, stage) in transforms.enumerated() {
             let surveyedClass = surveysAsPoints ? (stage as? any SurveyingStage)?.surveyedClass : nil
             let surveyed = surveyedClass == .point || surveyedClass == .resample ? surveyedClass : nil
@@ -165,10 +166,13 @@ final class StripChain: @unchecked Sendable {
     /// `orientation` (an EXIF orientation, 1–8): a turning level before every stage, which the
     /// point stages that led the pipeline follow.
     static func levels(of transforms: [any Transform], storedSize size: Size, orientation: Int, reduction: DecodeReduction? = nil,
-                       surveysAsPoints: Bool = false) -> [Level]? {
+                       inputHasAlpha: Bool = false, surveysAsPoints: Bool = false) -> [Level]? {
         let turn = Dihedral(exifOrientation: orientation)
-        guard var levels = levels(of: transforms, size: turn.size(of: size), reduction: reduction, surveysAsPoints: surveysAsPoints) else { return nil }
+        guard var levels = levels(of: transforms, size: turn.size(of: size), reduction: reduction, inputHasAlpha: inputHasAlpha,
+                                  surveysAsPoints: surveysAsPoints) else { return nil }
         guard turn != .identity else { return levels }
+        // The tile cache keeps RGB.
+        guard !inputHasAlpha else { return nil }
         let leading = levels[0].points
         levels[0] = Level(windowed: nil, points: [])
         levels.insert(Level(windowed: (0, OrientationTurn(turn: turn)), points: leading, turn: turn), at: 1)
@@ -184,7 +188,7 @@ final class StripChain: @unchecked Sendable {
     /// strip (tests). Every window a strip will ask for is asked here, and checked: inside the
     /// level before, never moving back.
     static func layouts(of levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, stripRows: Int? = nil) throws -> [Layout] {
-        var layouts = [Layout(size: size, rowStride: rowStride, strip: decodeStrip, window: 0)]
+        var layouts = [Layout(size: size, rowStride: rowStride, strip: decodeStrip, window: 0, hasAlpha: levels[0].hasAlpha)]
         for level in levels.dropFirst() {
             let (_, stage) = level.windowed!
             let input = layouts[layouts.count - 1].size

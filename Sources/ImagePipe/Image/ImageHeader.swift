@@ -15,16 +15,20 @@ public struct ImageHeader: Hashable, Sendable {
     package var source: OpenedFile?
     /// Whether this file's decoder hands a streamed run its rows in order: its codec can
     /// (`Codec.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
-    /// interlaced PNG, a PNG or WebP with alpha, an animation, a TIFF with alpha or in planes).
+    /// interlaced PNG, a WebP with alpha, an animation, a TIFF with alpha or in planes).
     /// What `explain`, the memory estimate and the run decide streaming by, before decoding.
     public var rowsInOrder: Bool
+    /// Whether the rows it hands in order are RGBA (a PNG with alpha), else RGB.
+    public var rowsHaveAlpha: Bool
 
-    public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false) {
+    public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
+                rowsHaveAlpha: Bool = false) {
         self.storedSize = storedSize
         self.format = format
         self.orientation = orientation
         self.frameCount = frameCount
         self.rowsInOrder = rowsInOrder
+        self.rowsHaveAlpha = rowsHaveAlpha
     }
 
     /// Headers are equal when they say the same of the picture: the open file travels with a

@@ -75,11 +75,11 @@ enum PNGDecoder {
     /// for; nil when the reader declined the rows (nothing is decoded yet).
     private static func streamRows(_ decoder: PNGDecodeSession, size: Size, layout: PNGRowLayout, metadata: ImageMetadata,
                                    to handoff: RowHandoff) throws -> Image? {
-        let rowStride = RowHandoff.Start.rowStride(width: size.width)
+        let rowStride = RowHandoff.Start.rowStride(width: size.width, channels: layout.channels)
         let ring = handoff.started(RowHandoff.Start(size: size, rowStride: rowStride, channels: layout.channels, metadata: metadata))
         guard !handoff.declined else { return nil }
         let path = decoder.path
-        return try Image.make(size: Size(size.width, ring > 0 ? ring : size.height), hasAlpha: false) { writer in
+        return try Image.make(size: Size(size.width, ring > 0 ? ring : size.height), hasAlpha: layout.alpha) { writer in
             do {
                 guard writer.rowStride == rowStride else { throw ImageError(.tooLarge, path: path, reason: "the ring's rows are not laid out as said") }
                 handoff.ready(writer.base)

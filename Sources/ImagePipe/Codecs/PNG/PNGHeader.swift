@@ -15,12 +15,12 @@ struct PNGHeader {
 
     /// The picture's header, given the file's first bytes (`prefix`, up to its first IDAT where
     /// they reach it): an eXIf chunk there is its orientation. The rows stream unless the picture
-    /// is interlaced or has alpha (an alpha color type, or a tRNS chunk, which the prefix must
-    /// reach the image data to rule out).
+    /// is interlaced; they are RGBA when it has alpha (an alpha color type, or a tRNS chunk,
+    /// which the prefix must reach the image data to rule out).
     func imageHeader(prefix: [UInt8]) -> ImageHeader {
         let alpha = colorType == 4 || colorType == 6 || ExifOrientation.pngChunks(prefix).contains { $0.type == "tRNS" }
         return ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName, orientation: ExifOrientation.parse(prefix, format: .png),
-                           rowsInOrder: !interlaced && !alpha && Self.reachesImageData(prefix))
+                           rowsInOrder: !interlaced && Self.reachesImageData(prefix), rowsHaveAlpha: alpha)
     }
 
     /// How much of a PNG's start a header read takes at most, looking for the chunks before the
