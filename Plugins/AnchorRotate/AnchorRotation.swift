@@ -5,35 +5,71 @@ import ImagePipeCore
 
 /// The pixel work of `rotate`: each output pixel's centre is turned back about the pivot and
 /// the picture sampled there bilinearly in premultiplied alpha, so pixels outside the picture
-/// count as transparent and edges come out anti-aliased without dark fringes.
+/// count as transparent and edges come out anti-aliased without dark fringes. `image` may be a
+/// part of the picture (`imageRect` of an `inputSize` picture): a streamed run renders each
+/// output tile from the input pixels it needs.
 struct AnchorRotation {
-    let image: Image
-    let radians: Double
+    let image: Image?
+    let imageRect: Rect
+    let inputSize: Size
     let pivot: Point
     let background: Color
+    private let cosine: Double, sine: Double
+
+    init(image: Image, radians: Double, pivot: Point, background: Color) {
+        self.init(part: image, at: Rect(x: 0, y: 0, width: image.width, height: image.height), of: image.size, radians: radians,
+                  pivot: pivot, background: background)
+    }
+
+    init(part image: Image?, at imageRect: Rect, of inputSize: Size, radians: Double, pivot: Point, background: Color) {
+        self.image = image
+        self.imageRect = imageRect
+        self.inputSize = inputSize
+        (cosine, sine) = (cos(radians), sin(radians))
+        self.pivot = pivot
+        self.background = background
+    }
+
+    /// Where output pixel centre (x + 0.5, y + 0.5) comes from, in input pixel coordinates
+    /// (pixel centres at whole numbers), the canvas's (0, 0) lying at `origin` in the input's frame.
+    func source(x: Int, y: Int, origin: Point) -> (x: Double, y: Double) {
+        let px = origin.x + Double(x) + 0.5 - pivot.x, py = origin.y + Double(y) + 0.5 - pivot.y
+        // Inverse of the clockwise turn (y down): rotate by −angle.
+        return (cosine * px + sine * py + pivot.x - 0.5, -sine * px + cosine * py + pivot.y - 0.5)
+    }
+
+    /// The input pixels output `rect` samples (each centre's two neighbors across and down),
+    /// within the picture; nil when none.
+    func sourceRect(forOutput rect: Rect, origin: Point) -> Rect? {
+        let corners = [(rect.x, rect.y), (rect.maxX - 1, rect.y), (rect.x, rect.maxY - 1), (rect.maxX - 1, rect.maxY - 1)]
+            .map { source(x: $0.0, y: $0.1, origin: origin) }
+        // A pixel of margin against rounding between the corners and the pixels between them.
+        let left = Int(corners.map(\.x).min()!.rounded(.down)) - 1, right = Int(corners.map(\.x).max()!.rounded(.down)) + 2
+        let top = Int(corners.map(\.y).min()!.rounded(.down)) - 1, bottom = Int(corners.map(\.y).max()!.rounded(.down)) + 2
+        return Rect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+            .intersection(Rect(x: 0, y: 0, width: inputSize.width, height: inputSize.height))
+    }
 
     func render(size: Size, origin: Point) throws -> Image {
-        let hasAlpha = image.hasAlpha || !background.isOpaque
-        let outChannels = hasAlpha ? 4 : 3, inChannels = image.channelCount
-        let width = image.width, height = image.height
-        let cosine = cos(radians), sine = sin(radians)
+        try render(Rect(x: 0, y: 0, width: size.width, height: size.height), origin: origin)
+    }
+
+    /// Output `rect` of the canvas whose (0, 0) lies at `origin` in the input's frame.
+    func render(_ rect: Rect, origin: Point) throws -> Image {
+        let hasAlpha = (image?.hasAlpha ?? false) || !background.isOpaque
+        let outChannels = hasAlpha ? 4 : 3
         let backAlpha = Double(background.alpha) / 255
         let backPremultiplied = [Double(background.red) * backAlpha, Double(background.green) * backAlpha, Double(background.blue) * backAlpha]
-        return try Image.make(size: size, hasAlpha: hasAlpha) { writer in
+        return try Image.make(size: rect.size, hasAlpha: hasAlpha) { writer in
             var sample = [Double](repeating: 0, count: 4)
-            for y in 0..<size.height {
+            for row in 0..<rect.height {
                 try StageContext.checkCancelled()
-                let target = writer.row(y)
-                // Output pixel centre in the picture's frame, relative to the pivot.
-                let py = origin.y + Double(y) + 0.5 - pivot.y
-                for x in 0..<size.width {
-                    let px = origin.x + Double(x) + 0.5 - pivot.x
-                    // Inverse of the clockwise turn (y down): rotate by −angle.
-                    let sx = cosine * px + sine * py + pivot.x - 0.5
-                    let sy = -sine * px + cosine * py + pivot.y - 0.5
-                    sampleBilinear(x: sx, y: sy, width: width, height: height, channels: inChannels, into: &sample)
+                let target = writer.row(row)
+                for column in 0..<rect.width {
+                    let (sx, sy) = source(x: rect.x + column, y: rect.y + row, origin: origin)
+                    sampleBilinear(x: sx, y: sy, into: &sample)
                     let alpha = sample[3] + backAlpha * (1 - sample[3])
-                    let t = x * outChannels
+                    let t = column * outChannels
                     for channel in 0..<3 {
                         let premultiplied = sample[channel] + backPremultiplied[channel] * (1 - sample[3])
                         target[t + channel] = alpha > 0 ? UInt8(min(255, max(0, (premultiplied / alpha).rounded()))) : 0
@@ -46,19 +82,20 @@ struct AnchorRotation {
 
     /// Premultiplied RGB (0…255) and alpha (0…1) at a fractional pixel position; neighbours
     /// outside the picture are transparent.
-    private func sampleBilinear(x: Double, y: Double, width: Int, height: Int, channels: Int, into result: inout [Double]) {
+    private func sampleBilinear(x: Double, y: Double, into result: inout [Double]) {
         result[0] = 0; result[1] = 0; result[2] = 0; result[3] = 0
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        guard x0 >= -1, y0 >= -1, x0 < width, y0 < height else { return }
+        guard let image, x0 >= -1, y0 >= -1, x0 < inputSize.width, y0 < inputSize.height else { return }
+        let channels = image.channelCount
         let fx = x - Double(x0), fy = y - Double(y0)
         for (dy, wy) in [(0, 1 - fy), (1, fy)] {
             let row = y0 + dy
-            guard row >= 0, row < height, wy > 0 else { continue }
-            let bytes = image.row(row)
+            guard row >= 0, row < inputSize.height, wy > 0 else { continue }
+            let bytes = image.row(row - imageRect.y)
             for (dx, wx) in [(0, 1 - fx), (1, fx)] {
                 let column = x0 + dx
-                guard column >= 0, column < width, wx > 0 else { continue }
-                let s = column * channels
+                guard column >= 0, column < inputSize.width, wx > 0 else { continue }
+                let s = (column - imageRect.x) * channels
                 let weight = wx * wy
                 let alpha = (channels == 4 ? Double(bytes[s + 3]) / 255 : 1) * weight
                 result[0] += Double(bytes[s]) * alpha

@@ -11,7 +11,7 @@ import ImagePipeCore
 /// Quarter turns move pixels without resampling, so they are lossless and RGB stays RGB. An
 /// `angle` that is a multiple of 90° with `canvas=expand` is the same exact turn, and goes the
 /// same way; so does 180° about the centre in the same canvas.
-public struct RotateStage: Transform, DeclaredStage {
+public struct RotateStage: WarpingStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "rotate", summary: "Turn about an anchor point, as a swipe-to-dismiss gesture does, or by exact quarter turns (seed 003)",
         example: "rotate pan=120 anchor=0.5,1.5", start: RotateStage(turn: .angle(.zero)), [
@@ -145,5 +145,28 @@ public struct RotateStage: Transform, DeclaredStage {
         let pivot = anchor.position(in: image.size)
         return try AnchorRotation(image: image, radians: radians, pivot: pivot, background: background)
             .render(size: size, origin: origin)
+    }
+
+    /// A turn by any angle gains alpha from a translucent background; a quarter turn only moves
+    /// pixels. (A pan's angle depends on the width: it is taken to resample.)
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool {
+        if case .pan = turn { return inputHasAlpha || !background.isOpaque }
+        return inputHasAlpha || (exactQuarterTurns(forWidth: 1) == nil && !background.isOpaque)
+    }
+
+    /// Streamed, a turn by any angle makes each output tile from the input pixels under it.
+    public func warps(_ input: Size) -> Bool { exactQuarterTurns(forWidth: input.width) == nil }
+
+    private func rotation(part: Image?, at rect: Rect, of input: Size) -> AnchorRotation {
+        AnchorRotation(part: part, at: rect, of: input, radians: angle(forWidth: input.width).radians,
+                       pivot: anchor.position(in: input), background: background)
+    }
+
+    public func inputRect(forOutput rect: Rect, inputSize input: Size) throws -> Rect? {
+        rotation(part: nil, at: Rect(x: 0, y: 0, width: 0, height: 0), of: input).sourceRect(forOutput: rect, origin: frame(for: input).origin)
+    }
+
+    public func render(_ rect: Rect, from source: Image?, at sourceRect: Rect?, inputSize input: Size) throws -> Image {
+        try rotation(part: source, at: sourceRect ?? Rect(x: 0, y: 0, width: 0, height: 0), of: input).render(rect, origin: frame(for: input).origin)
     }
 }

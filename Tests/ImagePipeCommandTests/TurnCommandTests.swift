@@ -24,6 +24,35 @@ import Glibc
         }
     }
 
+    /// A turn by any angle streams through the tile cache too, each output tile made from the
+    /// input pixels under it: the ordinary run's bytes, with the tiles in memory and on disk,
+    /// RGB on an opaque background, RGBA on a transparent one (flattened for JPEG).
+    @Test func turnsByAnyAngleStreamToTheOrdinaryBytes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(StreamedRunCommandTests.photo(611, 403), to: "in.jpg")
+        let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
+        for (pipeline, output) in [("rotate angle=30 background=black", "png"), ("rotate angle=-12.5 anchor=0.2,0.8 canvas=expand background=#336699", "tif"),
+                                   ("blur 1 | rotate angle=200 background=white | sharpen", "jpg"), ("rotate angle=7", "png"),
+                                   ("rotate angle=45 canvas=expand | resize 50%", "png"), ("rotate pan=90", "jpg"),
+                                   ("crop 0,0,300x1 | rotate angle=89", "png")] {
+            for threshold in ["", "1"] {
+                let environment = ["IMAGEPIPE_DISC_THRESHOLD": threshold]
+                let plan = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.\(output)"], in: directory.path, environment: environment)
+                #expect(plan.standardOutput.contains("streamed:") && plan.standardOutput.contains("turning stage"), "\(pipeline): \(plan.standardOutput)")
+                let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.\(output)"], in: directory.path,
+                                                     environment: environment)
+                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.\(output)"],
+                                                     in: directory.path)
+                #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+                #expect(try bytes("streamed.\(output)") == bytes("ordinary.\(output)"), "\(pipeline) → \(output), threshold '\(threshold)'")
+            }
+        }
+        // The corners of the transparent canvas are transparent, the middle the picture.
+        _ = try CommandRunner.run(["run", "-e", "rotate angle=30 canvas=expand", "in.jpg", "-o", "turned.png"], in: directory.path)
+        let turned = try Image.load(path: directory.file("turned.png"))
+        #expect(turned.hasAlpha && turned.pixel(x: 0, y: 0).alpha == 0 && turned.pixel(x: turned.width / 2, y: turned.height / 2).alpha == 255)
+    }
+
     /// Every picture's tiles on disk (a threshold of one byte), in a folder of the test's own:
     /// after a run that succeeds, one whose input is damaged, and ones stopped by SIGTERM and
     /// SIGINT while the tiles are in their file, the folder is empty and nothing is written.

@@ -71,7 +71,7 @@ extension Pipeline {
             for (level, bytes) in zip(levels, held) {
                 if let (index, stage) = level.windowed {
                     let role: StreamedMemory.Role = switch stage.stageClass {
-                    case _ where level.turn != nil: .turn
+                    case _ where level.readsTiles: .turn
                     case _ where stage.awaitsSurvey: .survey
                     case let .area(radius): .area(radius: radius)
                     default: .resample

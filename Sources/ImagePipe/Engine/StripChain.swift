@@ -23,6 +23,9 @@ final class StripChain: @unchecked Sendable {
         /// (`rotate 90`, `flip`): its level keeps the rows below in a `TileCache` and reads each
         /// strip's band of them from there.
         var turn: Dihedral? = nil
+        /// A stage that makes each output tile from input pixels anywhere (`rotate angle=`): its
+        /// level keeps the rows below in a `TileCache` too, and reads each tile's input from there.
+        var warp: (any WarpingStage)? = nil
         /// The decode's reduction, for the first stage when the decode was reduced for it
         /// (shrink-on-load): its rows are the decode's, its geometry the full picture's.
         var reduction: DecodeReduction? = nil
@@ -31,6 +34,9 @@ final class StripChain: @unchecked Sendable {
         /// The windowed stage is a point stage that adds or drops alpha: it cannot work in the
         /// rows before it, so it makes rows of its own from exactly the same rows.
         var changesAlpha = false
+
+        /// Whether the level reads the rows below out of order, through a tile cache.
+        var readsTiles: Bool { turn != nil || warp != nil }
 
         /// The stage's output from the level below's `input`.
         func outputSize(from input: Size) throws -> Size { try windowed!.stage.outputSize(for: reduction?.fullSize ?? input) }
@@ -143,7 +149,7 @@ final class StripChain: @unchecked Sendable {
                 levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha, changesAlpha: true))
             case .point:
                 let last = levels.removeLast()
-                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn,
+                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn, warp: last.warp,
                                     reduction: last.reduction, hasAlpha: last.hasAlpha, changesAlpha: last.changesAlpha))
             case let .area(radius) where radius >= 0:
                 levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha))
@@ -151,8 +157,13 @@ final class StripChain: @unchecked Sendable {
                 levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == 0 ? reduction : nil, hasAlpha: alpha))
             case .whole:
                 // The tile cache keeps RGB.
-                guard !hasAlpha, !alpha, case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
-                levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn))
+                guard !hasAlpha else { return nil }
+                if let warp = stage as? any WarpingStage, warp.warps(size) {
+                    levels.append(Level(windowed: (offset + 1, stage), points: [], warp: warp, hasAlpha: alpha))
+                } else {
+                    guard !alpha, case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
+                    levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn))
+                }
             default: return nil
             }
             hasAlpha = alpha
@@ -192,10 +203,11 @@ final class StripChain: @unchecked Sendable {
         for level in levels.dropFirst() {
             let (_, stage) = level.windowed!
             let input = layouts[layouts.count - 1].size
-            if let turn = level.turn {
+            if level.readsTiles {
                 // The rows below are copied into the tile cache a strip at a time.
-                layouts.append(Layout(size: turn.size(of: input), rowStride: turn.size(of: input).width * 3,
-                                      strip: stripRows ?? turnStripRows, window: layouts[layouts.count - 1].strip))
+                let output = try level.turn.map { $0.size(of: input) } ?? stage.outputSize(for: input)
+                layouts.append(Layout(size: output, rowStride: output.width * (level.hasAlpha ? 4 : 3), strip: stripRows ?? turnStripRows,
+                                      window: layouts[layouts.count - 1].strip, hasAlpha: level.hasAlpha))
                 continue
             }
             let output = level.changesAlpha ? input : try level.outputSize(from: input)
@@ -275,7 +287,7 @@ final class StripChain: @unchecked Sendable {
             guard level > 0 else { return 0 }
             let layout = layouts[level], below = layouts[level - 1]
             var bytes = ringRows(layouts, level: level, writeBehind: writeBehind) * layout.rowStride + layout.window * below.rowStride
-            if levels[level].turn != nil {
+            if levels[level].readsTiles {
                 let tiles = below.size.pixelCount * 3
                 bytes += (tiles <= TileCache.discThreshold ? tiles : 0) + (TileCache.side + 1) * below.size.width * 3
             }
@@ -348,6 +360,7 @@ final class StripChain: @unchecked Sendable {
             return rings[0].made
         }
         if let turn = levels[level].turn { return try makeTurned(level: level, by: turn, upTo: wanted) }
+        if let warp = levels[level].warp { return try makeWarped(level: level, by: warp, upTo: wanted) }
         let layout = layouts[level], below = layouts[level - 1]
         let height = layout.size.height, target = min(height, wanted)
         let (index, stage) = levels[level].windowed!
@@ -397,21 +410,10 @@ final class StripChain: @unchecked Sendable {
     /// into a tile cache, a strip at a time as it is made; then each strip of output is the band
     /// of the picture below that turns into it, read from the cache and turned.
     private func makeTurned(level: Int, by turn: Dihedral, upTo wanted: Int) throws -> Int {
-        let layout = layouts[level], below = layouts[level - 1]
+        let layout = layouts[level]
         let (index, _) = levels[level].windowed!
-        if caches[level] == nil {
-            let cache = try TileCache(size: below.size)
-            var y = 0
-            while y < below.size.height {
-                let end = min(below.size.height, y + below.strip)
-                guard try pull(level: level - 1, upTo: end, from: y) else { return rings[level].made } // the decode failed
-                for row in y..<end { try cache.append(slot(level - 1, row), count: 1, rowStride: below.rowStride) }
-                rings[level - 1].read = end
-                y = end
-            }
-            caches[level] = cache
-        }
-        let cache = caches[level]!, back = turn.inverse
+        guard let cache = try filledCache(level: level) else { return rings[level].made } // the decode failed
+        let back = turn.inverse
         let height = layout.size.height, target = min(height, wanted)
         while rings[level].made < target {
             let first = rings[level].made, end = min(height, first + layout.strip)
@@ -425,6 +427,60 @@ final class StripChain: @unchecked Sendable {
             try StageContext.checkCancelled()
             for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
             try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
+                                 at: StripPosition(top: first, pictureSize: layout.size), located: located)
+            rings[level].made = end
+        }
+        return rings[level].made
+    }
+
+    /// The tile cache of `level` (a turning or warping one), every row of the level below in it:
+    /// the first time, they go in a strip at a time as they are made. Nil when the decode failed.
+    private func filledCache(level: Int) throws -> TileCache? {
+        if let cache = caches[level] { return cache }
+        let below = layouts[level - 1]
+        let cache = try TileCache(size: below.size)
+        var y = 0
+        while y < below.size.height {
+            let end = min(below.size.height, y + below.strip)
+            guard try pull(level: level - 1, upTo: end, from: y) else { return nil }
+            for row in y..<end { try cache.append(slot(level - 1, row), count: 1, rowStride: below.rowStride) }
+            rings[level - 1].read = end
+            y = end
+        }
+        caches[level] = cache
+        return cache
+    }
+
+    /// Output tiles a warping level makes at a time across a strip: wide enough that a tile's
+    /// fixed costs vanish, narrow enough that the input under a turned tile stays small.
+    static let warpTileColumns = 256
+
+    /// A warping level's rows up to `wanted`: each strip of output, tile by tile across, made by
+    /// the stage from the input rectangle it names, read from the tile cache.
+    private func makeWarped(level: Int, by warp: any WarpingStage, upTo wanted: Int) throws -> Int {
+        let layout = layouts[level], input = layouts[level - 1].size
+        let (index, _) = levels[level].windowed!
+        guard let cache = try filledCache(level: level) else { return rings[level].made } // the decode failed
+        let height = layout.size.height, target = min(height, wanted)
+        while rings[level].made < target {
+            let first = rings[level].made, end = min(height, first + layout.strip)
+            for left in stride(from: 0, to: layout.size.width, by: Self.warpTileColumns) {
+                let tile = Rect(x: left, y: first, width: min(Self.warpTileColumns, layout.size.width - left), height: end - first)
+                let made = try located(index) {
+                    let source = try warp.inputRect(forOutput: tile, inputSize: input)
+                    let made = try warp.render(tile, from: try source.map { try cache.picture(of: $0) }, at: source, inputSize: input)
+                    guard made.size == tile.size, made.hasAlpha == layout.hasAlpha else {
+                        throw Self.brokenPromise(made, of: tile.size, alpha: layout.hasAlpha, "tile by tile")
+                    }
+                    return made
+                }
+                for y in first..<end {
+                    (slot(level, y) + left * layout.channels).update(from: made.rowStart(y - first), count: tile.width * layout.channels)
+                }
+            }
+            try StageContext.checkCancelled()
+            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: Size(layout.size.width, end - first),
+                                 rowStride: layout.rowStride, hasAlpha: layout.hasAlpha,
                                  at: StripPosition(top: first, pictureSize: layout.size), located: located)
             rings[level].made = end
         }
