@@ -33,7 +33,7 @@ import TestSupport
         let surveyed = try CommandRunner.run(["explain", "-e", "grayscale | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(surveyed.standardOutput.contains("(read twice: the first read lets normalize measure every pixel, the second streams through what it found)"),
                 "\(surveyed.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | rotate angle=30", "out.jpg"), ("circle-crop | flip", "out.png")] {
+        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | extend left=64 mode=mirror", "out.jpg"), ("circle-crop | flip", "out.png")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
@@ -90,6 +90,21 @@ import TestSupport
         }
     }
 
+    /// `pipeline` on `input` into `output` (an extension): `explain` says it streams, and the
+    /// streamed file (`streamed.EXT`) is the ordinary run's (`ordinary.EXT`, made with a trace)
+    /// byte for byte.
+    static func expectStreamsToTheOrdinaryBytes(_ pipeline: String, _ input: String, output: String, in directory: TemporaryDirectory,
+                                                environment: [String: String] = [:]) throws {
+        let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path, environment: environment)
+        #expect(explain.standardOutput.contains("streamed:"), "\(input) \(pipeline) → \(output): \(explain.standardOutput)")
+        let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path, environment: environment)
+        let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.\(output)"], in: directory.path)
+        #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
+        #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !bytes.isEmpty,
+                "\(input) \(pipeline) → \(output)")
+    }
+
     /// Stages that add alpha (or drop it) stream: their level's rows are RGBA from there on, the
     /// same bytes as the whole picture at once; into a JPEG, which has no alpha, the rows are
     /// flattened onto the save's background as the whole picture is.
@@ -104,15 +119,7 @@ import TestSupport
                                   // The avatar from a decode reduced in the DCT, its windows on the reduced rows.
                                   ("large.jpg", "circle-crop size=128"), ("large.jpg", "fit 600x600 | circle-crop size=90")] {
             for output in ["png", "tif", "jpg"] {
-                let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path)
-                #expect(explain.standardOutput.contains("streamed:"), "\(pipeline) → \(output): \(explain.standardOutput)")
-                let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path)
-                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.\(output)"],
-                                                     in: directory.path)
-                #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
-                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
-                #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !a.isEmpty,
-                        "\(pipeline) → \(output)")
+                try Self.expectStreamsToTheOrdinaryBytes(pipeline, input, output: output, in: directory)
             }
         }
         let avatar = try Image.load(path: directory.file("streamed.png"))
@@ -143,15 +150,7 @@ import TestSupport
             for (pipeline, output) in [("gamma 1.2", "png"), ("blur 2 | resize 50%", "png"), ("crop 5,7,200x150 | sharpen", "tif"),
                                        ("circle-crop size=90", "png"), ("flatten background=#336699 | grayscale", "jpg"),
                                        ("remove-alpha | median 3", "png"), ("resize 120x", "jpg")] {
-                let explain = try CommandRunner.run(["explain", "-e", pipeline, file, "-o", "out.\(output)"], in: directory.path)
-                #expect(explain.standardOutput.contains("streamed:"), "\(file) \(pipeline): \(explain.standardOutput)")
-                let streamed = try CommandRunner.run(["run", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path)
-                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, file, "-o", "ordinary.\(output)"],
-                                                     in: directory.path)
-                #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
-                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
-                #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !a.isEmpty,
-                        "\(file) \(pipeline) → \(output)")
+                try Self.expectStreamsToTheOrdinaryBytes(pipeline, file, output: output, in: directory)
             }
         }
         let kept = try Image.load(path: directory.file("streamed.png"))
@@ -307,7 +306,7 @@ import TestSupport
             }
             return (bytes, streams)
         }
-        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | rotate angle=30")
+        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | extend left=64 mode=mirror")
         #expect(streamed.streams && !whole.streams)
         // 3000x2000 RGB rows in a 16 MiB ring, libjpeg's coefficients for its Huffman tables
         // (18 MB), the libraries: far below two whole pictures and the encoder's copies.
@@ -315,12 +314,12 @@ import TestSupport
         let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(text.standardOutput.contains("at the peak, rows of the streamed run (what --max-memory reserves)"), "\(text.standardOutput)")
         // Not streamed: the stage that needs the whole picture is named.
-        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | rotate angle=30", "in.jpg", "-o", "out.jpg"], in: directory.path)
-        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as rotate needs the whole picture"), "\(wholeText.standardOutput)")
+        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | extend left=64 mode=mirror", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as extend needs the whole picture"), "\(wholeText.standardOutput)")
         let budget = "\(Int(streamed.bytes) / 1_048_576 + 4)M"
         let fits = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1", "in.jpg", "-o", "a.jpg"], in: directory.path)
         #expect(fits.status == 0, "\(fits.standardError)")
-        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | rotate angle=30", "in.jpg", "-o", "b.jpg"], in: directory.path)
+        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | extend left=64 mode=mirror", "in.jpg", "-o", "b.jpg"], in: directory.path)
         #expect(refused.status != 0 && refused.standardError.contains("needs about"), "\(refused.standardError)")
     }
 
