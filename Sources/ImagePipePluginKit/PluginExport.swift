@@ -53,7 +53,9 @@ public enum PluginExport {
                 describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
                 apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
                 traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius,
-                apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows, set_context: PluginExport.setContext))
+                apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows, set_context: PluginExport.setContext,
+                reduced_input: PluginExport.reducedInput, input_rows_reduced: PluginExport.inputRowsReduced,
+                apply_window_reduced: PluginExport.applyWindowReduced))
         }
 
         /// The stage a call in the language's text names (the host sends the name and the
@@ -172,6 +174,71 @@ public enum PluginExport {
         } catch {
             report("\(error)", failure)
             return 1
+        }
+    }
+
+    /// The smallest decode a stage that only shrinks needs (`reducedInput(for:)`): 1 with it, 0
+    /// when it needs the full picture.
+    private static let reducedInput: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, width, height, reducedWidth, reducedHeight, failure in
+        do {
+            guard let size = try box(stage).stage.reducedInput(for: Size(Int(width), Int(height))) else { return 0 }
+            reducedWidth?.pointee = Int32(clamping: size.width)
+            reducedHeight?.pointee = Int32(clamping: size.height)
+            return 1
+        } catch {
+            report("\(error)", failure)
+            return -1
+        }
+    }
+
+    /// The host's reduction, checked.
+    private static func reduction(_ given: UnsafePointer<imagepipe_reduction>?) throws -> DecodeReduction {
+        guard let given, given.pointee.size >= UInt32(MemoryLayout<imagepipe_reduction>.size) else {
+            throw StageError("the host gave no reduction, or a shorter one than this plugin knows")
+        }
+        let r = given.pointee
+        guard r.full_width > 0, r.full_height > 0, r.decoded_width > 0, r.decoded_height > 0,
+              [r.scale_x, r.scale_y, r.offset_x, r.offset_y].allSatisfy(\.isFinite) else {
+            throw StageError("the host gave a reduction of no size or with a map that is not finite")
+        }
+        return DecodeReduction(fullSize: Size(Int(r.full_width), Int(r.full_height)), decodedSize: Size(Int(r.decoded_width), Int(r.decoded_height)),
+                               mapping: PixelMapping(scaleX: r.scale_x, scaleY: r.scale_y, offsetX: r.offset_x, offsetY: r.offset_y))
+    }
+
+    /// A resample stage's rows of a reduced decode for a strip of its output.
+    private static let inputRowsReduced: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<imagepipe_reduction>?,
+                                                         UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                                         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, firstRow, rowCount, given, inputFirst, inputCount, failure in
+        do {
+            let rows = try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), reduction: reduction(given))
+            inputFirst?.pointee = Int32(clamping: rows.lowerBound)
+            inputCount?.pointee = Int32(clamping: rows.count)
+            return 0
+        } catch {
+            report("\(error)", failure)
+            return 1
+        }
+    }
+
+    /// Output rows from a window of a reduced decode; the whole decode for a stage that takes it
+    /// whole (`apply(to: ReducedImage)`).
+    private static let applyWindowReduced: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<imagepipe_reduction>?,
+                                                           Int32, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        stage, pixbuf, windowTop, given, firstRow, rowCount, failure in
+        applied(pixbuf, failure) { window in
+            let stage = box(stage).stage, reduction = try reduction(given)
+            let rows = Int(firstRow)..<(Int(firstRow) + Int(rowCount))
+            guard stage.stageClass == .resample else {
+                guard windowTop == 0, window.size == reduction.decodedSize else {
+                    throw StageError("\(stage.stageSchema.name) takes a reduced decode whole, not in strips")
+                }
+                let made = try stage.apply(to: ReducedImage(image: window, fullSize: reduction.fullSize, mapping: reduction.mapping))
+                return rows == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: rows.lowerBound, width: made.width, height: rows.count))
+            }
+            return try stage.apply(toWindow: window, windowTop: Int(windowTop), reduction: reduction, outputRows: rows)
         }
     }
 

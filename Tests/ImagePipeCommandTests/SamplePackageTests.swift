@@ -62,7 +62,8 @@ import TestSupport
         }
         _ = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 95)), to: "in.jpg")
         let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
-        for (index, pipeline) in ["sepia 80%", "vignette 70%", "soften 3", "square", "square | soften 2 | vignette"].enumerated() {
+        for (index, pipeline) in ["sepia 80%", "vignette 70%", "soften 3", "square", "square | soften 2 | vignette", "square 30",
+                                  "square 50 | sepia"].enumerated() {
             let arguments = ["-e", pipeline, "in.jpg", "-o"]
             let compiledPlan = try CommandRunner.runProgram(command, ["explain"] + arguments + ["out.png"], in: directory.path)
             let loadedPlan = try CommandRunner.run(["explain", "--plugin", plugin] + arguments + ["out.png"], in: directory.path)
@@ -74,6 +75,11 @@ import TestSupport
             #expect(compiled.status == 0 && loaded.status == 0, "\(pipeline): \(compiled.standardError) \(loaded.standardError)")
             #expect(try bytes("compiled\(index).png") == bytes("loaded\(index).png"), "\(pipeline)")
         }
+        // A scaled square shrinks on load, loaded as compiled in: 30 of 120 a side, the JPEG decoded
+        // at a half (the good mode keeps twice the output's size).
+        let reduced = try CommandRunner.run(["explain", "--plugin", plugin, "-e", "square 30", "in.jpg", "-o", "out.png"], in: directory.path)
+        #expect(reduced.standardOutput.contains("decoded at 1/2 as 60x150 (shrink-on-load: square wants at least 60x150)"),
+                "\(reduced.standardOutput)")
         let square = try Image.load(path: directory.file("loaded3.png"))
         #expect(try square.size == Size(120, 120) && square.pixel(x: 7, y: 0) == Image.load(path: directory.file("in.jpg")).pixel(x: 7, y: 90))
     }

@@ -43,6 +43,18 @@ typedef struct imagepipe_stage_context {
     const void *run;
 } imagepipe_stage_context;
 
+/* A decode reduced for a stage (shrink-on-load, reduced_input): ImagePipe's DecodeReduction. The
+   stage plans its geometry on the full picture and is handed the decode's pixels; a point
+   (x, y) of the full picture lies at (x * scale_x + offset_x, y * scale_y + offset_y) in the
+   decode. */
+typedef struct imagepipe_reduction {
+    /* sizeof(imagepipe_reduction) as the command compiled it: which fields below it has. */
+    uint32_t size;
+    int32_t full_width, full_height;
+    int32_t decoded_width, decoded_height;
+    double scale_x, scale_y, offset_x, offset_y;
+} imagepipe_reduction;
+
 typedef struct imagepipe_plugin {
     /* Always the first field, in every version: the interface the plugin was built for. */
     int32_t interface_version;
@@ -105,6 +117,24 @@ typedef struct imagepipe_plugin {
        apply_window on the calling thread, which the command gives right before each. The context
        and its `run` stay valid until that apply returns. */
     void (*set_context)(void *stage, const imagepipe_stage_context *context);
+    /* Added without a version change (absent or NULL: the stage's input is decoded at full size):
+       for a stage that only shrinks, the smallest picture (*reduced_width, *reduced_height) of a
+       width x height input it needs; a JPEG is then decoded reduced in the DCT, at least that
+       large, and handed to apply_window_reduced. 1 with the size set, 0 when it needs the full
+       picture, -1 with *error set. */
+    int32_t (*reduced_input)(void *stage, int32_t width, int32_t height, int32_t *reduced_width, int32_t *reduced_height,
+                             char **error);
+    /* Added without a version change (absent or NULL: no reduced_input): input_rows on the rows
+       of a decode reduced as `reduction` says, for output planned on its full picture; 0 on
+       success, else *error set. */
+    int32_t (*input_rows_reduced)(void *stage, int32_t first_row, int32_t row_count, const imagepipe_reduction *reduction,
+                                  int32_t *input_first, int32_t *input_count, char **error);
+    /* Added without a version change (absent or NULL: no reduced_input): output rows first_row ..
+       first_row + row_count - 1 made from `pixbuf`, the reduced decode's rows window_top ..: a
+       window input_rows_reduced named, or the whole decode (window_top 0, every output row) for
+       a stage that is not RESAMPLE. A new GdkPixbuf; NULL with *error set. */
+    void *(*apply_window_reduced)(void *stage, void *pixbuf, int32_t window_top, const imagepipe_reduction *reduction,
+                                  int32_t first_row, int32_t row_count, char **error);
 } imagepipe_plugin;
 
 /* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size

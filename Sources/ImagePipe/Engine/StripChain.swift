@@ -122,10 +122,11 @@ final class StripChain: @unchecked Sendable {
 
     /// The levels of `transforms` on a `size` input (RGBA rows with `inputHasAlpha`, else RGB),
     /// when every one is point, area or resample, or turns or mirrors the picture
-    /// (`PixelRearrangement.orient`, read through a tile cache, while the rows are RGB); nil
-    /// otherwise. A stage that adds alpha (or drops it) makes its level's rows RGBA (or RGB); a
-    /// point stage that does so starts a level. A `reduction` is the decode's (`size` is then the reduced one): the first
-    /// stage must be a resample stage that works on such rows. With `surveysAsPoints`, a
+    /// (`PixelRearrangement.orient`) or warps it (`WarpingStage`), both read through a tile
+    /// cache while the rows are RGB; nil otherwise. A stage that adds alpha (or drops it) makes
+    /// its level's rows RGBA (or RGB); a point stage that does so starts a level. A `reduction`
+    /// is the decode's (`size` is then the reduced one): the first stage must be a resample stage
+    /// that works on such rows. With `surveysAsPoints`, a
     /// `SurveyingStage` whose surveyed stage is a point or resample stage counts as that (a
     /// resample one as the largest it can be, every row from its own): the levels then plan a
     /// run (its memory, whether it streams) but cannot run until each survey is made.

@@ -38,6 +38,22 @@ struct ExternalStage: Transform, @unchecked Sendable {
         var applyWindow: ApplyWindow? { has(\imagepipe_plugin.apply_window) ? pointer.pointee.apply_window : nil }
         var inputRows: InputRows? { has(\imagepipe_plugin.input_rows) ? pointer.pointee.input_rows : nil }
         var setContext: SetContext? { has(\imagepipe_plugin.set_context) ? pointer.pointee.set_context : nil }
+        /// The three fields of a stage that takes a reduced decode, when the table holds them all.
+        var reduced: Reduced? {
+            guard has(\imagepipe_plugin.apply_window_reduced), let size = pointer.pointee.reduced_input,
+                  let rows = pointer.pointee.input_rows_reduced, let apply = pointer.pointee.apply_window_reduced else { return nil }
+            return Reduced(size: size, inputRows: rows, applyWindow: apply)
+        }
+    }
+
+    /// A plugin's `reduced_input`, `input_rows_reduced` and `apply_window_reduced`.
+    struct Reduced {
+        let size: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                  UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
+        let inputRows: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<imagepipe_reduction>?, UnsafeMutablePointer<Int32>?,
+                                       UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
+        let applyWindow: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<imagepipe_reduction>?, Int32, Int32,
+                                         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer?
     }
 
     typealias ApplyWindow = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
@@ -98,7 +114,10 @@ struct ExternalStage: Transform, @unchecked Sendable {
         applyWindow = plugin.applyWindow
         inputRowsOf = plugin.inputRows
         setContext = plugin.setContext
+        reduced = plugin.reduced
     }
+
+    private let reduced: Reduced?
 
     private let applyWindow: ApplyWindow?
     private let setContext: SetContext?
@@ -138,7 +157,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     func outputSize(for input: Size) throws -> Size {
-        guard input.width <= Int(Int32.max), input.height <= Int(Int32.max) else { throw StageError("\(input) is too large for the plugin interface") }
+        try Self.checkInterfaceSize(input)
         var width: Int32 = 0, height: Int32 = 0
         _ = try handle.call { error -> Bool? in
             handle.table.pointee.output_size(handle.stage, Int32(input.width), Int32(input.height), &width, &height, error) == 0 ? true : nil
@@ -163,7 +182,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
 
     func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
         guard let applyWindow else { return try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows) }
-        guard inputSize.width <= Int(Int32.max), inputSize.height <= Int(Int32.max) else { throw StageError("\(inputSize) is too large for the plugin interface") }
+        try Self.checkInterfaceSize(inputSize)
         let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
             applyWindow(handle.stage, UnsafeMutableRawPointer(window.pixbuf), Int32(windowTop), Int32(inputSize.width), Int32(inputSize.height),
                         Int32(outputRows.lowerBound), Int32(outputRows.count), error)
@@ -186,6 +205,73 @@ struct ExternalStage: Transform, @unchecked Sendable {
             throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(inputSize) picture")
         }
         return needed
+    }
+
+    func reducedInput(for input: Size) throws -> Size? {
+        guard let reduced else { return nil }
+        try Self.checkInterfaceSize(input)
+        var width: Int32 = 0, height: Int32 = 0
+        let answer = try handle.call { error -> Int32? in
+            let answer = reduced.size(handle.stage, Int32(input.width), Int32(input.height), &width, &height, error)
+            return answer < 0 ? nil : answer
+        }
+        guard answer == 1 else { return nil }
+        guard width > 0, height > 0, width <= input.width, height <= input.height else {
+            throw StageError("the plugin asked for a \(width)x\(height) decode of a \(input) picture")
+        }
+        return Size(Int(width), Int(height))
+    }
+
+    func apply(to source: ReducedImage) throws -> Image {
+        guard reduced != nil, !source.isFull else { return try apply(to: source.image) }
+        return try apply(toWindow: source.image, windowTop: 0, reduction: source.reduction,
+                         outputRows: 0..<outputSize(for: source.fullSize).height)
+    }
+
+    func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        guard let reduced, !reduction.isFull, stageClass == .resample else {
+            guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
+            return try inputRows(forOutput: rows, inputSize: reduction.fullSize)
+        }
+        var first: Int32 = 0, count: Int32 = 0
+        var given = try Self.interface(reduction)
+        _ = try handle.call { error -> Bool? in
+            reduced.inputRows(handle.stage, Int32(rows.lowerBound), Int32(rows.count), &given, &first, &count, error) == 0 ? true : nil
+        }
+        let needed = Int(first)..<(Int(first) + Int(count))
+        guard count > 0, first >= 0, needed.upperBound <= reduction.decodedSize.height else {
+            throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(reduction.decodedSize) decode")
+        }
+        return needed
+    }
+
+    func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        guard let reduced, !reduction.isFull else {
+            guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
+            return try apply(toWindow: window, windowTop: windowTop, inputSize: reduction.fullSize, outputRows: outputRows)
+        }
+        var given = try Self.interface(reduction)
+        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
+            reduced.applyWindow(handle.stage, UnsafeMutableRawPointer(window.pixbuf), Int32(windowTop), &given,
+                                Int32(outputRows.lowerBound), Int32(outputRows.count), error)
+        } }))
+        try recordNotes()
+        return result
+    }
+
+    /// A size the interface's 32-bit numbers hold, else a refusal.
+    private static func checkInterfaceSize(_ size: Size) throws {
+        guard size.width <= Int(Int32.max), size.height <= Int(Int32.max) else { throw StageError("\(size) is too large for the plugin interface") }
+    }
+
+    /// `reduction` as the interface gives it.
+    private static func interface(_ reduction: DecodeReduction) throws -> imagepipe_reduction {
+        try checkInterfaceSize(reduction.fullSize)
+        let mapping = reduction.mapping
+        return imagepipe_reduction(size: UInt32(MemoryLayout<imagepipe_reduction>.size),
+                                   full_width: Int32(reduction.fullSize.width), full_height: Int32(reduction.fullSize.height),
+                                   decoded_width: Int32(reduction.decodedSize.width), decoded_height: Int32(reduction.decodedSize.height),
+                                   scale_x: mapping.scaleX, scale_y: mapping.scaleY, offset_x: mapping.offsetX, offset_y: mapping.offsetY)
     }
 
     /// `apply`, a call of the plugin's apply on this thread, with the run's context given to the

@@ -1,35 +1,71 @@
 import ImagePipeCore
 
-/// `square`: cuts the largest centered square out of the picture, as an avatar is cut. Its output
-/// rows are a band of the input's rows at another size, so it is a resample stage: it names the
-/// input rows each strip of output needs, and makes the strip from a window of exactly those.
-public struct SquareStage: Transform, DeclaredStage {
-    public static let declaration = StageDeclaration("square", summary: "Cut the largest centered square", example: "square",
-                                                     start: SquareStage(), [])
+/// `square [size=0]`: cuts the largest centered square out of the picture, as an avatar is cut,
+/// and scales it to `size` pixels a side (0 keeps it as cut). Its output rows are a band of the
+/// input's rows at another size, so it is a resample stage: it names the input rows each strip
+/// of output needs, and makes the strip from a window of exactly those. A square that shrinks
+/// needs the picture no larger than its scale: it says so (`reducedInput`), a JPEG is then
+/// decoded reduced in the DCT, and the stage works on the decode's rows (the `reduction:` forms).
+public struct SquareStage: ReducingResampleStage, DeclaredStage {
+    public static let declaration = StageDeclaration("square", summary: "Cut the largest centered square", example: "square 128",
+                                                     start: SquareStage(), [
+        Param(\.size, "size", .integer(0...16384), default: 0, positional: true,
+              help: "The side the square is scaled to, in pixels; 0 keeps it as cut."),
+    ])
 
-    public init() {}
+    public var size: Int
 
-    public func outputSize(for input: Size) -> Size { square(in: input).size }
+    public init(size: Int = 0) { self.size = size }
+
+    public func outputSize(for input: Size) -> Size {
+        let side = size > 0 ? size : min(input.width, input.height)
+        return Size(side, side)
+    }
 
     public var stageClass: StageClass { .resample }
 
-    /// The square's place in a picture of `size`.
-    private func square(in size: Size) -> Rect {
-        let side = min(size.width, size.height)
-        return Rect(x: (size.width - side) / 2, y: (size.height - side) / 2, width: side, height: side)
+    /// The square's place in a picture of `picture` size.
+    private func square(in picture: Size) -> Rect {
+        let side = min(picture.width, picture.height)
+        return Rect(x: (picture.width - side) / 2, y: (picture.height - side) / 2, width: side, height: side)
     }
 
-    public func apply(to image: Image) throws -> Image { try image.cropped(to: square(in: image.size)) }
+    /// The square cut at its own size: rows of the input, not resampled.
+    private func cutsOnly(_ reduction: DecodeReduction) -> Bool { size == 0 && reduction.isFull }
 
-    /// Output rows `rows` are the input's rows as far down as the square's top.
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        let top = square(in: inputSize).y
+    /// The square's scaling from the decode's rows (the full picture's, or a reduced decode's).
+    private func scaling(_ reduction: DecodeReduction) throws -> WindowedResampling {
+        let cut = square(in: reduction.fullSize)
+        let region = reduction.map(Region(x: Double(cut.x), y: Double(cut.y), width: Double(cut.width), height: Double(cut.height)))
+        return try WindowedResampling(sourceSize: reduction.decodedSize, region: region, to: outputSize(for: reduction.fullSize), kernel: nil,
+                                      linearLight: false)
+    }
+
+    public func apply(to image: Image) throws -> Image { try apply(to: ReducedImage(image)) }
+
+    public func apply(to source: ReducedImage) throws -> Image {
+        if cutsOnly(source.reduction) { return try source.image.cropped(to: square(in: source.fullSize)) }
+        return try scaling(source.reduction).rows(0..<outputSize(for: source.fullSize).height, fromWindow: source.image, top: 0)
+    }
+
+    /// The square scaled to its output needs the picture at that scale at most.
+    public func reducedInput(for input: Size) -> Size? {
+        let side = min(input.width, input.height)
+        return size > 0 && size < side ? input.scaledUp(by: Double(size) / Double(side)) : nil
+    }
+
+    /// Output rows `rows` are the input's rows as far down as the square's top, or, scaled, the
+    /// rows the kernel reaches.
+    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        guard cutsOnly(reduction) else { return try scaling(reduction).sourceRows(forOutput: rows) }
+        let top = square(in: reduction.fullSize).y
         return (rows.lowerBound + top)..<(rows.upperBound + top)
     }
 
-    /// `window` holds input rows from `windowTop`, at the input's full width.
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        let square = square(in: inputSize)
+    /// `window` holds the decode's rows from `windowTop`, at its full width.
+    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        guard cutsOnly(reduction) else { return try scaling(reduction).rows(outputRows, fromWindow: window, top: windowTop) }
+        let square = square(in: reduction.fullSize)
         return try window.cropped(to: Rect(x: square.x, y: square.y + outputRows.lowerBound - windowTop, width: square.width, height: outputRows.count))
     }
 }

@@ -96,4 +96,22 @@ import Testing
             for y in rows { #expect(Array(made.row(y - top)) == Array(whole.row(y)), "row \(y)") }
         }
     }
+
+    /// Scaled, the square asks for a reduced decode, and its strips from a reduced decode's rows
+    /// are its whole output from that decode.
+    @Test func aScaledSquareWorksOnAReducedDecode() throws {
+        let stage = SquareStage(size: 10)
+        #expect(stage.reducedInput(for: Size(40, 60)) == Size(10, 15) && SquareStage(size: 50).reducedInput(for: Size(40, 60)) == nil)
+        let decoded = try busy(Size(20, 30))
+        let source = ReducedImage(image: decoded, fullSize: Size(40, 60), mapping: PixelMapping(scaleX: 0.5, scaleY: 0.5))
+        let whole = try stage.apply(to: source)
+        #expect(whole.size == Size(10, 10))
+        for top in stride(from: 0, to: 10, by: 3) {
+            let rows = top..<min(top + 3, 10)
+            let needed = try stage.inputRows(forOutput: rows, reduction: source.reduction)
+            let window = try decoded.cropped(to: Rect(x: 0, y: needed.lowerBound, width: decoded.width, height: needed.count))
+            let made = try stage.apply(toWindow: window, windowTop: needed.lowerBound, reduction: source.reduction, outputRows: rows)
+            for y in rows { #expect(Array(made.row(y - top)) == Array(whole.row(y)), "row \(y)") }
+        }
+    }
 }
