@@ -54,55 +54,57 @@ struct AnchorRotation {
         try render(Rect(x: 0, y: 0, width: size.width, height: size.height), origin: origin)
     }
 
-    /// Output `rect` of the canvas whose (0, 0) lies at `origin` in the input's frame.
+    /// Output `rect` of the canvas whose (0, 0) lies at `origin` in the input's frame, its rows
+    /// in bands on every core.
     func render(_ rect: Rect, origin: Point) throws -> Image {
         let hasAlpha = (image?.hasAlpha ?? false) || !background.isOpaque
         let outChannels = hasAlpha ? 4 : 3
         let backAlpha = Double(background.alpha) / 255
-        let backPremultiplied = [Double(background.red) * backAlpha, Double(background.green) * backAlpha, Double(background.blue) * backAlpha]
-        return try Image.make(size: rect.size, hasAlpha: hasAlpha) { writer in
-            var sample = [Double](repeating: 0, count: 4)
-            for row in 0..<rect.height {
-                try StageContext.checkCancelled()
-                let target = writer.row(row)
-                for column in 0..<rect.width {
-                    let (sx, sy) = source(x: rect.x + column, y: rect.y + row, origin: origin)
-                    sampleBilinear(x: sx, y: sy, into: &sample)
-                    let alpha = sample[3] + backAlpha * (1 - sample[3])
-                    let t = column * outChannels
-                    for channel in 0..<3 {
-                        let premultiplied = sample[channel] + backPremultiplied[channel] * (1 - sample[3])
-                        target[t + channel] = alpha > 0 ? UInt8(min(255, max(0, (premultiplied / alpha).rounded()))) : 0
+        let backPremultiplied = SIMD3(Double(background.red), Double(background.green), Double(background.blue)) * backAlpha
+        let made = try Image.make(size: rect.size, hasAlpha: hasAlpha) { writer in
+            RowBands.run(rows: rect.height, workPerRow: rect.width * 24) { rows in
+                for row in rows {
+                    let target = writer.row(row)
+                    for column in 0..<rect.width {
+                        let (sx, sy) = source(x: rect.x + column, y: rect.y + row, origin: origin)
+                        let sample = sampleBilinear(x: sx, y: sy)
+                        let alpha = sample[3] + backAlpha * (1 - sample[3])
+                        let t = column * outChannels
+                        for channel in 0..<3 {
+                            let premultiplied = sample[channel] + backPremultiplied[channel] * (1 - sample[3])
+                            target[t + channel] = alpha > 0 ? UInt8(min(255, max(0, (premultiplied / alpha).rounded()))) : 0
+                        }
+                        if hasAlpha { target[t + 3] = UInt8(min(255, (alpha * 255).rounded())) }
                     }
-                    if hasAlpha { target[t + 3] = UInt8(min(255, (alpha * 255).rounded())) }
                 }
             }
         }
+        // A stopped run leaves rows unmade: they are not handed on.
+        try StageContext.checkCancelled()
+        return made
     }
 
     /// Premultiplied RGB (0…255) and alpha (0…1) at a fractional pixel position; neighbours
     /// outside the picture are transparent.
-    private func sampleBilinear(x: Double, y: Double, into result: inout [Double]) {
-        result[0] = 0; result[1] = 0; result[2] = 0; result[3] = 0
+    private func sampleBilinear(x: Double, y: Double) -> SIMD4<Double> {
+        var result = SIMD4<Double>()
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        guard let image, x0 >= -1, y0 >= -1, x0 < inputSize.width, y0 < inputSize.height else { return }
+        guard let image, x0 >= -1, y0 >= -1, x0 < inputSize.width, y0 < inputSize.height else { return result }
         let channels = image.channelCount
         let fx = x - Double(x0), fy = y - Double(y0)
-        for (dy, wy) in [(0, 1 - fy), (1, fy)] {
-            let row = y0 + dy
+        for dy in 0..<2 {
+            let row = y0 + dy, wy = dy == 0 ? 1 - fy : fy
             guard row >= 0, row < inputSize.height, wy > 0 else { continue }
             let bytes = image.row(row - imageRect.y)
-            for (dx, wx) in [(0, 1 - fx), (1, fx)] {
-                let column = x0 + dx
+            for dx in 0..<2 {
+                let column = x0 + dx, wx = dx == 0 ? 1 - fx : fx
                 guard column >= 0, column < inputSize.width, wx > 0 else { continue }
                 let s = (column - imageRect.x) * channels
                 let weight = wx * wy
                 let alpha = (channels == 4 ? Double(bytes[s + 3]) / 255 : 1) * weight
-                result[0] += Double(bytes[s]) * alpha
-                result[1] += Double(bytes[s + 1]) * alpha
-                result[2] += Double(bytes[s + 2]) * alpha
-                result[3] += alpha
+                result += SIMD4(Double(bytes[s]) * alpha, Double(bytes[s + 1]) * alpha, Double(bytes[s + 2]) * alpha, alpha)
             }
         }
+        return result
     }
 }

@@ -11,7 +11,7 @@ public struct FlopStage: Transform, DeclaredStage {
 
     /// Each row mirrored in itself: the run may stream it (a JPEG-to-JPEG `flop` decodes and
     /// encodes at once).
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
 
     public func apply(to image: Image) throws -> Image { try image.flippedHorizontally() }
 

@@ -34,7 +34,7 @@ public struct GammaStage: Transform, DeclaredStage {
     }
 
     /// Each pixel alone: the run may stream it.
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
 
     public func apply(to image: Image) throws -> Image {
         try image.mapChannels(Self.table(gamma: gamma))

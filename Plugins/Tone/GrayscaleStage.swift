@@ -22,7 +22,7 @@ public struct GrayscaleStage: Transform, DeclaredStage {
     }
 
     /// Each pixel alone: the run may stream it.
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
     /// R = G = B: JPEG is written gray.
     public var makesGray: Bool { true }
 

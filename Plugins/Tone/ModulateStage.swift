@@ -39,7 +39,7 @@ public struct ModulateStage: Transform, DeclaredStage {
     }
 
     /// Each pixel alone: the run may stream it.
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
 
     public func apply(to image: Image) throws -> Image {
         let radians = hue.radians

@@ -20,7 +20,7 @@ public struct NegateStage: Transform, DeclaredStage {
     }
 
     /// Each pixel alone: the run may stream it.
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
 
     public func apply(to image: Image) throws -> Image {
         let inverse = (0...255).map { UInt8(255 - $0) }

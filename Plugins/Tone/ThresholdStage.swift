@@ -29,7 +29,7 @@ public struct ThresholdStage: Transform, DeclaredStage {
     }
 
     /// Each pixel alone: the run may stream it.
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
     /// Black and white when it compares luma.
     public var makesGray: Bool { grayscale }
 

@@ -41,7 +41,7 @@ public struct TintStage: Transform, DeclaredStage {
     }
 
     /// Each pixel alone: the run may stream it.
-    public var isRowLocal: Bool { true }
+    public var stageClass: StageClass { .point }
 
     public func apply(to image: Image) throws -> Image {
         try Luma.linearLight.map(image, colors: table())

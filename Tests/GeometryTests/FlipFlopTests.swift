@@ -24,7 +24,7 @@ import TestSupport
 
     /// flop says it works row by row (so a JPEG-to-JPEG run streams it); flip cannot.
     @Test func flopMirrorsStripsAsItMirrorsTheWhole() throws {
-        #expect(FlopStage().isRowLocal && !FlipStage().isRowLocal)
+        #expect(FlopStage().stageClass == .point && FlipStage().stageClass != .point)
         let source = try Synthetic.image(9, 40, pattern)
         let whole = try FlopStage().apply(to: source)
         for rows in [0..<32, 32..<40] {

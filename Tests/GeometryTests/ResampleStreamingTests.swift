@@ -30,7 +30,7 @@ private struct RowMean: Transform, DeclaredStage {
 /// Inverts: a point stage.
 private struct Negative: Transform, DeclaredStage {
     static let declaration = StageDeclaration("negative", summary: "Invert (test stage)", start: Negative(), [])
-    var isRowLocal: Bool { true }
+    var stageClass: StageClass { .point }
     func outputSize(for input: Size) -> Size { input }
     func apply(to image: Image) throws -> Image { try image.mapChannels((0...255).map { UInt8(255 - $0) }) }
 }

@@ -15,7 +15,7 @@ struct StripInvert: Transform, DeclaredStage {
     var misbehave = false
 
     static func == (a: Self, b: Self) -> Bool { a.failAfterRows == b.failAfterRows && a.misbehave == b.misbehave }
-    var isRowLocal: Bool { true }
+    var stageClass: StageClass { .point }
     func outputSize(for input: Size) -> Size { input }
 
     func apply(to image: Image) throws -> Image {

@@ -3,7 +3,7 @@ import ImagePipe
 import Tone
 import TestSupport
 
-/// The tone stages that say they work row by row (`isRowLocal`, so the run may stream them)
+/// The tone stages that say they work row by row (point stages, so the run may stream them)
 /// keep that promise: on strips of a picture they give the rows they give on the whole.
 @Suite struct RowLocalToneTests {
     static let rowLocal = ["grayscale", "modulate", "gamma", "linear", "negate", "tint", "threshold"]
@@ -15,7 +15,7 @@ import TestSupport
     func onStripsAsOnTheWhole(text: String) throws {
         let pipeline = try PipelineCompiler(registry: Registry(plugins: [Registry.core, TonePlugin.plugin])).compile(text)
         let stage = try #require(pipeline.transforms.first)
-        #expect(stage.isRowLocal)
+        #expect(stage.stageClass == .point)
         let picture = try Synthetic.image(37, 70) { x, y in
             Color(red: UInt8((x * 13 + y) % 256), green: UInt8((x * y * 3) % 256), blue: UInt8((255 - y * 3) % 256))
         }
@@ -33,7 +33,7 @@ import TestSupport
         let saying = TonePlugin.plugin.stages.filter { definition in
             guard let stage = try? PipelineCompiler(registry: Registry(plugins: [Registry.core, TonePlugin.plugin]))
                 .compile(definition.schema.example).transforms.first else { return false }
-            return stage.isRowLocal
+            return stage.stageClass == .point
         }.map(\.schema.name)
         // normalize reads the whole picture's histogram first.
         #expect(saying == Self.rowLocal)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The stages of a streamed run between the decoder's ring of rows and the encoder, pulled a
 /// strip at a time: the encoder asks for rows, and each level makes what the one after it needs.
 ///
@@ -465,27 +467,53 @@ final class StripChain: @unchecked Sendable {
         let height = layout.size.height, target = min(height, wanted)
         while rings[level].made < target {
             let first = rings[level].made, end = min(height, first + layout.strip)
-            for left in stride(from: 0, to: layout.size.width, by: Self.warpTileColumns) {
-                let tile = Rect(x: left, y: first, width: min(Self.warpTileColumns, layout.size.width - left), height: end - first)
-                let made = try located(index) {
-                    let source = try warp.inputRect(forOutput: tile, inputSize: input)
-                    let made = try warp.render(tile, from: try source.map { try cache.picture(of: $0) }, at: source, inputSize: input)
-                    guard made.size == tile.size, made.hasAlpha == layout.hasAlpha else {
-                        throw Self.brokenPromise(made, of: tile.size, alpha: layout.hasAlpha, "tile by tile")
-                    }
-                    return made
+            let tiles = stride(from: 0, to: layout.size.width, by: Self.warpTileColumns).map { left in
+                Rect(x: left, y: first, width: min(Self.warpTileColumns, layout.size.width - left), height: end - first)
+            }
+            let strip = try located(index) {
+                // The input under each tile read from the cache here (it is not shared between
+                // threads), the tiles then made on every core.
+                let sources = try tiles.map { tile in
+                    let rect = try warp.inputRect(forOutput: tile, inputSize: input)
+                    return (rect: rect, picture: try rect.map { try cache.picture(of: $0) })
                 }
-                for y in first..<end {
-                    (slot(level, y) + left * layout.channels).update(from: made.rowStart(y - first), count: tile.width * layout.channels)
+                let made = try Self.inParallel(tiles.count) { i in
+                    try warp.render(tiles[i], from: sources[i].picture, at: sources[i].rect, inputSize: input)
+                }
+                return try Image.make(size: Size(layout.size.width, end - first), hasAlpha: layout.hasAlpha) { writer in
+                    for (tile, made) in zip(tiles, made) {
+                        guard made.size == tile.size, made.hasAlpha == layout.hasAlpha else {
+                            throw Self.brokenPromise(made, of: tile.size, alpha: layout.hasAlpha, "tile by tile")
+                        }
+                        for y in 0..<tile.height {
+                            (writer.base + y * writer.rowStride + tile.x * layout.channels).update(from: made.rowStart(y), count: tile.width * layout.channels)
+                        }
+                    }
                 }
             }
             try StageContext.checkCancelled()
+            for y in first..<end { slot(level, y).update(from: strip.rowStart(y - first), count: strip.width * layout.channels) }
             try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: Size(layout.size.width, end - first),
                                  rowStride: layout.rowStride, hasAlpha: layout.hasAlpha,
                                  at: StripPosition(top: first, pictureSize: layout.size), located: located)
             rings[level].made = end
         }
         return rings[level].made
+    }
+
+    /// `make(i)` for each of `count` indices, on every core, in the bound context; the first
+    /// failure is thrown.
+    private static func inParallel(_ count: Int, _ make: (Int) throws -> Image) throws -> [Image] {
+        let context = StageContext.current
+        let results = UnsafeMutableBufferPointer<Result<Image, any Error>?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { _ = results.deinitialize(); results.deallocate() }
+        // Each index writes its own slot, and all are done before this returns.
+        nonisolated(unsafe) let make = make, slots = results
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            slots[i] = context.bound { Result { try make(i) } }
+        }
+        return try results.map { try $0!.get() }
     }
 
     /// `stages` (point stages) on the `size` rows at `first`, in place (a strip never wraps),

@@ -131,9 +131,8 @@ struct ExternalStage: Transform, @unchecked Sendable {
     /// An area stage's radius, asked once when it was made; -1 for any other stage.
     private let areaRadius: Int
 
-    var isRowLocal: Bool { traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 }
     var stageClass: StageClass {
-        if isRowLocal { return .point }
+        if traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 { return .point }
         if areaRadius >= 0 { return .area(radius: areaRadius) }
         // A resample stage streams only through both of its fields.
         if traits & IMAGEPIPE_STAGE_RESAMPLE != 0, applyWindow != nil, inputRowsOf != nil { return .resample }

@@ -89,15 +89,11 @@ public protocol Transform: Stage {
     /// geometry is worked out for `source.fullSize`, then mapped onto the decode's pixels
     /// through `source.map`, exactly.
     func apply(to source: ReducedImage) throws -> Image
-    /// Whether each output row is made from the same input row alone, at the same size and
-    /// layout, RGB staying RGB (tone curves, color changes): the run may then give `apply(to:)`
-    /// strips of rows as the decoder makes them, and encode them while the decoder goes on
-    /// (`Pipeline.runStreamed`). A promise the stage makes; false unless it says so.
-    var isRowLocal: Bool { get }
     /// How output rows depend on input rows (`StageClass`): what lets the run work in strips.
-    /// `point` when the stage says `isRowLocal`, else `whole`, unless the stage says more (an
-    /// area filter its radius, a crop or a scale `resample`). A promise the stage makes: tests hold every stage that makes it
-    /// to the same pixels on strips as on the whole picture.
+    /// `whole` unless the stage says more: `point` when each output row is made from the same
+    /// input row alone, at the same size (tone curves, color changes), an area filter its radius,
+    /// a crop or a scale `resample`. A promise the stage makes: tests hold every stage that makes
+    /// it to the same pixels on strips as on the whole picture.
     var stageClass: StageClass { get }
     /// A point stage's output for `strip`, rows of the picture at `position`: what the streamed
     /// run asks of every point stage, strip after strip. The default is `apply(to:)`, for stages
@@ -154,8 +150,7 @@ public protocol Transform: Stage {
 extension Transform {
     public func rearrangement(for input: Size) throws -> PixelRearrangement? { nil }
     public var outputSizeIsUpperBound: Bool { false }
-    public var isRowLocal: Bool { false }
-    public var stageClass: StageClass { isRowLocal ? .point : .whole }
+    public var stageClass: StageClass { .whole }
 
     public func apply(to strip: Image, at position: StripPosition) throws -> Image { try apply(to: strip) }
 
