@@ -21,9 +21,9 @@ struct AnchorRotation {
                   pivot: pivot, background: background)
     }
 
-    init(part image: Image?, at imageRect: Rect, of inputSize: Size, radians: Double, pivot: Point, background: Color) {
+    init(part image: Image?, at imageRect: Rect?, of inputSize: Size, radians: Double, pivot: Point, background: Color) {
         self.image = image
-        self.imageRect = imageRect
+        self.imageRect = imageRect ?? Rect(x: 0, y: 0, width: 0, height: 0)
         self.inputSize = inputSize
         (cosine, sine) = (cos(radians), sin(radians))
         self.pivot = pivot

@@ -157,16 +157,16 @@ public struct RotateStage: WarpingStage, DeclaredStage {
     /// Streamed, a turn by any angle makes each output tile from the input pixels under it.
     public func warps(_ input: Size) -> Bool { exactQuarterTurns(forWidth: input.width) == nil }
 
-    private func rotation(part: Image?, at rect: Rect, of input: Size) -> AnchorRotation {
+    private func rotation(part: Image?, at rect: Rect?, of input: Size) -> AnchorRotation {
         AnchorRotation(part: part, at: rect, of: input, radians: angle(forWidth: input.width).radians,
                        pivot: anchor.position(in: input), background: background)
     }
 
     public func inputRect(forOutput rect: Rect, inputSize input: Size) throws -> Rect? {
-        rotation(part: nil, at: Rect(x: 0, y: 0, width: 0, height: 0), of: input).sourceRect(forOutput: rect, origin: frame(for: input).origin)
+        rotation(part: nil, at: nil, of: input).sourceRect(forOutput: rect, origin: frame(for: input).origin)
     }
 
     public func render(_ rect: Rect, from source: Image?, at sourceRect: Rect?, inputSize input: Size) throws -> Image {
-        try rotation(part: source, at: sourceRect ?? Rect(x: 0, y: 0, width: 0, height: 0), of: input).render(rect, origin: frame(for: input).origin)
+        try rotation(part: source, at: sourceRect, of: input).render(rect, origin: frame(for: input).origin)
     }
 }
