@@ -165,9 +165,16 @@ public enum PluginExport {
     private static let inputRows: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<Int32>?,
                                                   UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
         stage, firstRow, rowCount, width, height, inputFirst, inputCount, failure in
+        named(inputFirst, inputCount, failure) {
+            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), inputSize: Size(Int(width), Int(height)))
+        }
+    }
+
+    /// The input rows `rows` gives, written where the host asked: 0, or 1 with the reason.
+    private static func named(_ inputFirst: UnsafeMutablePointer<Int32>?, _ inputCount: UnsafeMutablePointer<Int32>?,
+                              _ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ rows: () throws -> Range<Int>) -> Int32 {
         do {
-            let rows = try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)),
-                                                      inputSize: Size(Int(width), Int(height)))
+            let rows = try rows()
             inputFirst?.pointee = Int32(clamping: rows.lowerBound)
             inputCount?.pointee = Int32(clamping: rows.count)
             return 0
@@ -212,14 +219,8 @@ public enum PluginExport {
                                                          UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
                                                          UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
         stage, firstRow, rowCount, given, inputFirst, inputCount, failure in
-        do {
-            let rows = try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), reduction: reduction(given))
-            inputFirst?.pointee = Int32(clamping: rows.lowerBound)
-            inputCount?.pointee = Int32(clamping: rows.count)
-            return 0
-        } catch {
-            report("\(error)", failure)
-            return 1
+        named(inputFirst, inputCount, failure) {
+            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), reduction: reduction(given))
         }
     }
 
