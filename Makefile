@@ -22,6 +22,8 @@ TEST_PACKAGES += python3-numpy
 TEST_PACKAGES += libjpeg-turbo-progs
 # strace counts how often a run opens its input (OneOpenTests: once).
 TEST_PACKAGES += strace
+# openssl makes the certificates of the HTTPS origins in serve's tests (Tests/Serve/serve_test.py).
+TEST_PACKAGES += openssl
 # Many machines: a real single-node Slurm cluster runs the sample array job (SlurmClusterTests,
 # Tests/Cluster/slurm-cluster.sh), and GNU parallel runs the parallel recipe. The Kubernetes
 # Indexed Job is read with PyYAML (python3-yaml) and its command run for every index. kubectl

@@ -17,6 +17,7 @@ import resource
 import selectors
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -387,6 +388,7 @@ def main():
         server.stop()
 
     origins()
+    https_origins()
 
     print(f"{len(failures)} failure(s)")
     sys.exit(1 if failures else 0)
@@ -484,6 +486,71 @@ def origins():
             server.stop()
     finally:
         origin.shutdown()
+
+
+def certificate(name, subject, names, authority=None):
+    """A key and certificate made by openssl in WORK: `authority`'s (a name made before) or,
+    without one, a self-signed authority's."""
+    key, pem = os.path.join(WORK, name + ".key"), os.path.join(WORK, name + ".pem")
+    command = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", pem, "-days", "2", "-subj", "/CN=" + subject]
+    if authority:
+        command += ["-addext", "subjectAltName=" + names, "-CA", os.path.join(WORK, authority + ".pem"),
+                    "-CAkey", os.path.join(WORK, authority + ".key")]
+    subprocess.run(command, check=True, capture_output=True)
+    return key, pem
+
+
+def https_origins():
+    """Sources from an HTTPS origin (Python's http.server behind ssl): served when its
+    certificate chains to the authority given with --origin-ca and names the host; refused (502,
+    naming the certificate) when it is signed by another authority, names another host, or when
+    the server trusts only the system's authorities; a file that holds no certificate is refused
+    at the start."""
+    certificate("authority", "ImagePipe test authority", None)
+    certificate("stranger", "another authority", None)
+    sites = {"good": certificate("good", "localhost", "IP:127.0.0.1,DNS:localhost", "authority"),
+             "elsewhere": certificate("elsewhere", "elsewhere.example", "DNS:elsewhere.example", "authority"),
+             "untrusted": certificate("untrusted", "localhost", "IP:127.0.0.1,DNS:localhost", "stranger")}
+    ports, listeners = {}, []
+    for name, (key, pem) in sites.items():
+        listener = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Origin)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(pem, key)
+        listener.socket = context.wrap_socket(listener.socket, server_side=True)
+        threading.Thread(target=listener.serve_forever, daemon=True).start()
+        ports[name] = listener.server_address[1]
+        listeners.append(listener)
+    prefixes = [argument for port in ports.values() for argument in ("--origin", f"https://127.0.0.1:{port}/")]
+    prefixes += ["--origin", f"https://localhost:{ports['good']}/"]
+    try:
+        authority = os.path.join(WORK, "authority.pem")
+        server = Server("--unsigned", "--allow-loopback-origins", "--origin-ca", authority, *prefixes)
+        try:
+            for address in [f"/_/w:64/plain/https://127.0.0.1:{ports['good']}/a.jpg@png",
+                            f"/_/w:64/plain/https://localhost:{ports['good']}/a.jpg@png",
+                            f"/_/w:64/plain/https://localhost:{ports['good']}/hop/2@png"]:
+                status, _, body = server.get(address)
+                check(status == 200 and picture(body).size == (64, 40), f"https origin {address}: {status} {body[:200]!r}")
+            for name in ["elsewhere", "untrusted"]:
+                address = f"/_/-/https://127.0.0.1:{ports[name]}/a.jpg@png"
+                status, _, body = server.get(address)
+                check(status == 502 and b"certificate" in body, f"https origin with the {name} certificate: {status} {body!r}")
+        finally:
+            server.stop()
+        # The system's authorities do not know the test authority.
+        server = Server("--unsigned", "--allow-loopback-origins", *prefixes)
+        try:
+            status, _, body = server.get(f"/_/-/https://127.0.0.1:{ports['good']}/a.jpg@png")
+            check(status == 502 and b"--origin-ca" in body, f"https origin without --origin-ca: {status} {body!r}")
+        finally:
+            server.stop()
+        empty = os.path.join(WORK, "empty.pem")
+        open(empty, "w").close()
+        refused = subprocess.run([IMAGEPIPE, "serve", "--root", ROOT, "--unsigned", "--origin-ca", empty], capture_output=True, text=True, timeout=30)
+        check(refused.returncode == 2 and "--origin-ca" in refused.stderr, f"--origin-ca with no certificate: {refused.returncode} {refused.stderr!r}")
+    finally:
+        for listener in listeners:
+            listener.shutdown()
 
 
 main()

@@ -14,6 +14,11 @@ enum OriginFetch {
     static func fetch(_ url: String, policy: OriginPolicy, deadline: ContinuousClock.Instant?) throws(ServeError) -> [UInt8] {
         let session = soup_session_new()!
         defer { g_object_unref(UnsafeMutableRawPointer(session)) }
+        if let authorities = policy.authorities {
+            guard let database = trustedAuthorities(authorities) else { throw ServeError(502, "the origins' certificate authorities (--origin-ca) cannot be read") }
+            soup_session_set_tls_database(session, database)
+            g_object_unref(UnsafeMutableRawPointer(database))
+        }
         var current = url
         for _ in 0...policy.maxRedirects {
             guard policy.permits(current) else {
@@ -49,6 +54,24 @@ enum OriginFetch {
             return try read(stream, limit: policy.maxBytes, cancellable: watch.cancellable, deadline: deadline)
         }
         throw ServeError(502, "the origin redirected more than \(policy.maxRedirects) times (--max-redirects)")
+    }
+
+    /// The certificate authorities in the PEM file at the absolute `path`, or nil when it cannot be read.
+    private static func trustedAuthorities(_ path: String) -> UnsafeMutablePointer<GTlsDatabase>? {
+        var error: UnsafeMutablePointer<GError>?
+        let database = g_tls_file_database_new(path, &error)
+        g_clear_error(&error)
+        return database
+    }
+
+    /// How many certificates the PEM file at `path` holds: 0 when it is unreadable or holds none
+    /// (a database over such a file would trust nothing without saying so).
+    static func certificateCount(in path: String) -> Int {
+        var error: UnsafeMutablePointer<GError>?
+        let list = g_tls_certificate_list_new_from_file(path, &error)
+        g_clear_error(&error)
+        defer { g_list_free_full(list) { g_object_unref($0) } }
+        return Int(g_list_length(list))
     }
 
     /// Refuses a URL whose host name resolves to an address the policy does not allow, before
@@ -106,6 +129,9 @@ enum OriginFetch {
         defer { if let error { g_error_free(error) } }
         let timedOut = error.map { $0.pointee.domain == g_io_error_quark() && $0.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) } ?? false
         if timedOut || deadline.map({ .now > $0 }) == true { return ServeError(504, "the origin took longer than the time limit") }
+        if let error, error.pointee.domain == g_tls_error_quark() {
+            return ServeError(502, "the origin's TLS certificate is not trusted for its name (--origin-ca names the authorities to trust)")
+        }
         return ServeError(502, "the origin could not be reached")
     }
 }

@@ -10,6 +10,9 @@ struct OriginPolicy: Sendable {
     /// Redirects followed at most (imgproxy's `IMGPROXY_MAX_REDIRECTS`, 10).
     var maxRedirects = 10
     var maxBytes: Int?
+    /// A PEM file of the certificate authorities `https://` origins are checked against
+    /// (`--origin-ca`), in place of the system's; nil: the system's.
+    var authorities: String?
 
     /// Whether `url` is an HTTP(S) URL under one of the prefixes.
     func permits(_ url: String) -> Bool {

@@ -12,7 +12,7 @@ struct ServeCommand {
         usage: imagepipe serve --root DIR [--listen ADDR:PORT] (--key HEX --salt HEX | --unsigned)
                                [--signature-size N] [--workers N] [--queue N] [--max-age SECONDS]
                                [--max-connections N] [--client-timeout SECONDS] [--max-memory N]
-                               [--origin URL]… [--max-redirects N] [--allow-loopback-origins]
+                               [--origin URL]… [--origin-ca FILE] [--max-redirects N] [--allow-loopback-origins]
                                [--allow-private-origins] [--allow-link-local-origins]
                                [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
 
@@ -69,6 +69,8 @@ struct ServeCommand {
                                  given again). The addresses a source's name resolves to and each
                                  connection's are checked: loopback, private and link-local ones
                                  are refused (403) unless allowed below, as imgproxy refuses them
+          --origin-ca FILE       Check https:// origins' certificates against the authorities in
+                                 FILE (PEM) instead of the system's, as for a private CA
           --max-redirects N      Redirects an origin may answer with, each checked the same way
                                  (default 10)
           --allow-loopback-origins, --allow-private-origins, --allow-link-local-origins
@@ -95,6 +97,7 @@ struct ServeCommand {
             .init(names: ["--client-timeout"], takesValue: true),
             .init(names: ["--max-memory"], takesValue: true),
             .init(names: ["--origin"], takesValue: true),
+            .init(names: ["--origin-ca"], takesValue: true),
             .init(names: ["--max-redirects"], takesValue: true),
             .init(names: ["--allow-loopback-origins"], takesValue: false),
             .init(names: ["--allow-private-origins"], takesValue: false),
@@ -135,6 +138,12 @@ struct ServeCommand {
             }
             // A bare host stands for everything on it, not for every host it begins another's name.
             origins.prefixes.append(origin.split(separator: "/", omittingEmptySubsequences: false).count == 3 ? origin + "/" : origin)
+        }
+        if let text = parser.last("--origin-ca") {
+            guard let authorities = ImageFile.realPath(text), OriginFetch.certificateCount(in: authorities) > 0 else {
+                throw UsageError("--origin-ca: '\(text)' is not a readable PEM file of certificates")
+            }
+            origins.authorities = authorities
         }
         var configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
                                                       timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
