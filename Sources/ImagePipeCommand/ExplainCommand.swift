@@ -133,6 +133,7 @@ struct ExplainCommand {
                 case .resample: "resample stage: each strip at its own size from the input rows it needs, \(rows)"
                 case .turn: "turning stage: the rows before it kept in \(TileCache.side)-pixel tiles (in a temporary file past \(MemoryBudget.describe(TileCache.discThreshold))), \(rows)"
                 case .survey: "surveying stage: measures every pixel in a first read, then works strip by strip" + (share.bytes > 0 ? ", \(rows)" : "")
+                case .write: "writing stage: each strip to an encoder of its own as it passes, \(rows)"
                 }
             }
         }

@@ -23,7 +23,8 @@ import TestSupport
     /// decoder rewrites as the encoder lets go of them, and area stages through windows and rings
     /// of their own: 45 megapixels (134 MB decoded) through `grayscale | blur 2 | sharpen`
     /// without Huffman optimization peak at some 78 MB, where the same run the ordinary way (a
-    /// trace turns streaming off) holds the whole decode; the files are the same.
+    /// trace turns streaming off) holds the whole decode; the files are the same. So with a
+    /// `tee` on the way, whose file is encoded from rows as they pass it.
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"))
     func aStreamedRunHoldsARingOfRowsNotThePicture() throws {
         let directory = try TemporaryDirectory()
@@ -40,6 +41,16 @@ import TestSupport
         #expect(streamed.peakBytes < decoded * 3 / 4, "peak \(streamed.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
         #expect(ordinary.peakBytes > decoded, "the ordinary run holds the decode: \(ordinary.peakBytes >> 20) MiB")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg"))))
+        // A tee writes its file from rows too, on a thread of its own: the picture at the tee is
+        // never whole either.
+        let teed = "blur 2 | tee {stem}-teed.tif | sharpen | save optimize-coding=false"
+        let streamedTee = try PeakMemory.run(["run", "-e", teed, "big.jpg", "-o", "streamed.jpg"], in: directory.path)
+        try FileManager.default.moveItem(atPath: directory.file("big-teed.tif"), toPath: directory.file("streamed-teed.tif"))
+        let ordinaryTee = try PeakMemory.run(["run", "-e", teed, "big.jpg", "-o", "ordinary.jpg", "--trace", "trace"], in: directory.path)
+        #expect(streamedTee.status == 0 && ordinaryTee.status == 0, "\(streamedTee.standardError) \(ordinaryTee.standardError)")
+        #expect(streamedTee.peakBytes < decoded * 3 / 4, "with a tee: peak \(streamedTee.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
+        #expect(ordinaryTee.peakBytes > decoded, "the ordinary run holds the decode: \(ordinaryTee.peakBytes >> 20) MiB")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-teed.tif"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("big-teed.tif"))))
     }
 
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"),

@@ -105,6 +105,58 @@ import TestSupport
                 "\(input) \(pipeline) → \(output)")
     }
 
+    /// A `tee` streams: each writes its file from the rows that pass it, on a thread of its own,
+    /// byte for byte as the ordinary run writes it, wherever it stands: among point stages, after
+    /// an area, resample or turning stage, before a crop that leaves rows out, before a survey
+    /// (trim, whose first read writes nothing), after alpha came (flattened into a JPEG, with the
+    /// save's warning), several at once, as JPEG, PNG and TIFF.
+    @Test func teesStreamTheirFilesToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(try Self.photo(403, 301), to: "in.jpg")
+        for (pipeline, tees) in [("tee {mode}-a.jpg | blur 2", ["a.jpg"]),
+                                 ("grayscale | tee {mode}-a.jpg | fit 200x200 | tee {mode}-b.png | sharpen", ["a.jpg", "b.png"]),
+                                 ("fit 300x300 | tee {mode}-a.tif | crop 10,10,60x40", ["a.tif"]),
+                                 ("tee {mode}-a.png | trim", ["a.png"]),
+                                 ("rotate 90 | tee {mode}-a.jpg quality=70 | rotate angle=20", ["a.jpg"]),
+                                 ("circle-crop | tee {mode}-a.jpg | tee {mode}-b.png | tee {mode}-c.tif | resize 50%", ["a.jpg", "b.png", "c.tif"])] {
+            func named(_ mode: String) -> String { pipeline.replacingOccurrences(of: "{mode}", with: mode) }
+            let explain = try CommandRunner.run(["explain", "-e", named("explained"), "in.jpg", "-o", "out.png"], in: directory.path)
+            #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")
+            for mode in ["streamed", "ordinary"] {
+                let run = try CommandRunner.run(["run"] + (mode == "ordinary" ? ["--trace", "trace"] : []) + ["-e", named(mode), "in.jpg", "-o", "\(mode).png"],
+                                                in: directory.path)
+                #expect(run.status == 0, "\(pipeline): \(run.standardError)")
+                #expect(!pipeline.contains("circle-crop") || run.standardError.contains("streamed-a.jpg: JPEG has no alpha") || mode == "ordinary",
+                        "\(run.standardError)")
+            }
+            for file in ["png"] + tees {
+                let name = file == "png" ? "" : "-" + file
+                let streamed = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed\(file == "png" ? ".png" : name)")))
+                let ordinary = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary\(file == "png" ? ".png" : name)")))
+                #expect(streamed == ordinary && !streamed.isEmpty, "\(pipeline): \(file)")
+            }
+        }
+    }
+
+    /// A streamed tee writes nothing when the run fails: a decode that breaks off halfway, an
+    /// output that cannot be written, a tee that cannot write its own file. None of them hangs.
+    @Test func aFailedRunLeavesNoTeeFile() throws {
+        let directory = try TemporaryDirectory()
+        let photo = try Self.photo(403, 301)
+        _ = try directory.write(photo, to: "in.jpg")
+        _ = try directory.write(Array(photo.prefix(photo.count / 2)), to: "cut.jpg")
+        for (input, pipeline, output, said) in [("cut.jpg", "tee teed.jpg | blur 2", "out.jpg", "cut.jpg"),
+                                                ("in.jpg", "tee teed.png | blur 2", "missing/out.jpg", "missing/out.jpg"),
+                                                ("in.jpg", "tee missing/teed.jpg | sharpen", "out.jpg", "missing/teed.jpg")] {
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
+            #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")
+            let run = try CommandRunner.run(["run", "-e", pipeline, input, "-o", output], in: directory.path)
+            #expect(run.status == 1 && run.standardError.contains(said), "\(pipeline): \(run.status) \(run.standardError)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "in.jpg" && $0 != "cut.jpg" }
+            #expect(left.isEmpty, "\(pipeline) left \(left)")
+        }
+    }
+
     /// Stages that add alpha (or drop it) stream: their level's rows are RGBA from there on, the
     /// same bytes as the whole picture at once; into a JPEG, which has no alpha, the rows are
     /// flattened onto the save's background as the whole picture is.

@@ -30,17 +30,40 @@ extension Pipeline {
               Codec.of(format).rowsInOrder, header.rowsInOrder,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+        // Each tee writes the rows that pass it into a file of its own (`StreamedTee`).
+        var stages: [any Transform] = []
+        var tees: [Int: TeeOutput] = [:]
+        var hasAlpha = header.rowsHaveAlpha
+        for (offset, stage) in transforms.enumerated() {
+            if let tee = stage as? Tee {
+                guard let teeTarget = try? tee.save.target(in: context), teeTarget.path != "-",
+                      RowEncoding.takesRows(teeTarget.format, options: tee.save.options) else { return nil }
+                let output = TeeOutput(save: tee.save, destination: teeTarget.path, format: teeTarget.format, rowsHaveAlpha: hasAlpha)
+                tees[offset + 1] = output
+                stages.append(StreamedTee(output: output))
+            } else {
+                stages.append(stage)
+            }
+            hasAlpha = stage.outputHasAlpha(inputHasAlpha: hasAlpha)
+        }
         // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
         // flattens a whole one.
-        let gainsAlpha = transforms.reduce(header.rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
-        let flattening = target.format == .jpeg && gainsAlpha ? save.options.background : nil
+        let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
         guard let levels = StageContext.current.scaling(plan.scaling).bound({
-            StripChain.levels(of: transforms + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
+            StripChain.levels(of: stages + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
                               orientation: description.orientation, reduction: Self.reduction(plan.decodeSize, description: description),
                               inputHasAlpha: header.rowsHaveAlpha, surveysAsPoints: true)
         }) else { return nil }
         return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored,
-                            flattening: flattening)
+                            flattening: flattening, tees: tees)
+    }
+
+    /// The metadata of the picture after the first `count` stages, from the decode's: as gray as
+    /// the last stage that changed it made it (a `tee` passes the picture on as it was).
+    private func metadata(_ metadata: ImageMetadata, after count: Int) -> ImageMetadata {
+        var metadata = metadata
+        metadata.grayOnly = transforms.prefix(count).last { !($0 is Tee) }.map(\.makesGray) ?? metadata.grayOnly
+        return metadata
     }
 
     /// Bytes a streamed run of this input is expected to hold at its peak (`streamedMemory`);
@@ -79,6 +102,20 @@ extension Pipeline {
                     stages[index] = StreamedMemory.Share(role: role, bytes: bytes)
                 }
                 for (index, stage) in level.points { stages[index] = StreamedMemory.Share(role: stage.awaitsSurvey ? .survey : .point, bytes: 0) }
+            }
+            // A tee holds its ring of rows, and what its encoder keeps.
+            if !streamed.tees.isEmpty {
+                guard let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows) else { return nil }
+                for (level, layout) in zip(levels, layouts) {
+                    for (index, stage) in level.points {
+                        guard let tee = (stage as? StreamedTee)?.output else { continue }
+                        let channels = tee.rowsHaveAlpha && tee.flattening == nil ? 4 : 3
+                        let coding = tee.format == .jpeg ? tee.save.options.heldCodingBytes(size: layout.size, gray: false,
+                                                                                            quality: tee.save.options.quality(for: .jpeg)) : 0
+                        stages[index] = StreamedMemory.Share(role: .write, bytes: TeeOutput.ringRows(strip: layout.strip, height: layout.size.height)
+                                                             * layout.size.width * channels + coding)
+                    }
+                }
             }
             return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride), stages: stages, coding: coding,
                                   besides: plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) },
@@ -154,7 +191,9 @@ extension Pipeline {
                                            prepared: PreparedRun) throws -> SurveyOutcome {
         let description = prepared.description
         // (In the run's context already: the run binds it around the streamed run.)
-        guard let levels = StripChain.levels(of: Array(transforms[..<index]), storedSize: run.storedSize, orientation: description.orientation,
+        // The survey's read writes nothing: a tee before the stage writes in the run's own read.
+        let stages = transforms[..<index].map { $0 is Tee ? StreamedTee(output: nil) : $0 }
+        guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: description.orientation,
                                              reduction: Self.reduction(prepared.plan.decodeSize, description: description),
                                              inputHasAlpha: run.levels[0].hasAlpha) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
@@ -211,16 +250,18 @@ extension Pipeline {
         }
         func decoded() throws -> Image { try withLocation(stage: 0) { try decoder.join() } }
         guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
-        var (convertFrom, metadata) = Image.colorManagement(of: start.metadata, options: options)
-        metadata.grayOnly = transforms.last.map(\.makesGray) ?? start.metadata.grayOnly
-        if let back = destination.run.flattening { // gray on a color is not gray
-            metadata.grayOnly = metadata.grayOnly && back.red == back.green && back.green == back.blue
-        }
+        let (convertFrom, decodedMetadata) = Image.colorManagement(of: start.metadata, options: options)
+        let metadata = Self.flattened(metadata(decodedMetadata, after: transforms.count), onto: destination.run.flattening)
         let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
+        let teeSavings = destination.run.tees.sorted { $0.key < $1.key }.map { index, tee in
+            let metadata = Self.flattened(self.metadata(decodedMetadata, after: index - 1), onto: tee.flattening)
+            return (tee, metadata.grayOnly, try? Image.savingPlan(for: metadata, as: tee.format, options: tee.save.options), metadata.iccProfile)
+        }
         // The levels were worked out for the decode's size: a decoder that made another (which
-        // none should) leaves the work to the ordinary run, as does a save that converts profiles
-        // (a survey checks the run's save too, so as not to read a picture the run then declines).
-        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, saving.target == metadata.iccProfile else {
+        // none should) leaves the work to the ordinary run, as does a save or tee that converts
+        // profiles (a survey checks the run's too, so as not to read a picture the run then declines).
+        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, saving.target == metadata.iccProfile,
+              teeSavings.allSatisfy({ $0.2 != nil && $0.2!.target == $0.3 }) else {
             handoff.decline()
             return .declined(try decoded())
         }
@@ -234,6 +275,10 @@ extension Pipeline {
             throw ImageError(.corrupt, path: path, reason: "the decoder stopped before the first row")
         }
         if case let .save(run) = destination { // a survey's read is the run's second
+            for (tee, _, teeSaving, _) in teeSavings {
+                for warning in teeSaving!.warnings { context.warn("\(tee.destination): \(warning)") }
+                if let back = tee.flattening { context.warn("\(tee.destination): JPEG has no alpha; flattened onto \(back)") }
+            }
             for warning in saving.warnings { context.warn("\(run.destination): \(warning)") }
             if let back = run.flattening { context.warn("\(run.destination): JPEG has no alpha; flattened onto \(back)") }
             if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
@@ -288,6 +333,16 @@ extension Pipeline {
             try context.cancellation?.check(path: context.input)
             return .written(RunResult(plan: prepared.plan, written: [], outputSize: output.size))
         }
+        // Each tee's encoder on a thread of its own, fed by the chain at the tee's level; on any
+        // failure they stop and write nothing.
+        defer { for (tee, _, _, _) in teeSavings { tee.abandon() } }
+        for (tee, gray, teeSaving, _) in teeSavings {
+            guard let level = levels.firstIndex(where: { $0.points.contains { ($0.stage as? StreamedTee)?.output === tee } }) else {
+                throw StageError("a tee is in no level of the streamed run (a bug in the streamed run)")
+            }
+            let layout = chain.layouts[level]
+            try tee.start(size: layout.size, strip: layout.strip, gray: gray, metadata: teeSaving!.embedded, in: context)
+        }
         let (save, target, format) = (streamed.save, streamed.destination, streamed.format)
         // The chain runs ahead on a thread of its own while the encoder writes the rows before
         // (write-behind). With no level past the decode, its output ring is the decoder's, and
@@ -341,11 +396,20 @@ extension Pipeline {
                     error.path = target
                     throw error
                 }
+                for (tee, _, _, _) in teeSavings { try tee.finish() }
                 // As `Save.write` does: a run stopped meanwhile writes nothing.
                 try context.cancellation?.check(path: target)
             }
         }
         return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: output.size)], outputSize: output.size))
+    }
+
+    /// `metadata` of rows flattened onto `background` (when given): gray on a color is not gray.
+    private static func flattened(_ metadata: ImageMetadata, onto background: Color?) -> ImageMetadata {
+        guard let background else { return metadata }
+        var flattened = metadata
+        flattened.grayOnly = metadata.grayOnly && background.red == background.green && background.green == background.blue
+        return flattened
     }
 
     /// Joins the decoder of a streamed read whose rows are no longer read, and throws its failure,

@@ -14,8 +14,10 @@ public struct StreamedMemory: Sendable, Equatable {
         case turn
         /// Measures every pixel in a first read, then works as a point or resample stage.
         case survey
+        /// Hands each strip, as it passes, to an encoder of its own on a thread of its own (a tee).
+        case write
 
-        /// The class's name, as `explain --json` gives it: point, area, resample, turn, survey.
+        /// The class's name, as `explain --json` gives it: point, area, resample, turn, survey, write.
         public var name: String {
             switch self {
             case .point: "point"
@@ -23,6 +25,7 @@ public struct StreamedMemory: Sendable, Equatable {
             case .resample: "resample"
             case .turn: "turn"
             case .survey: "survey"
+            case .write: "write"
             }
         }
     }

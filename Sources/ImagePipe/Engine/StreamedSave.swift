@@ -14,4 +14,6 @@ struct StreamedSave {
     /// The color a JPEG save flattens alpha onto, when the stages add alpha: the last level
     /// (`JPEGFlattening`) does it row by row.
     var flattening: Color? = nil
+    /// The file each `tee` writes, by the tee's place in the pipeline (1 for the first stage).
+    var tees: [Int: TeeOutput] = [:]
 }

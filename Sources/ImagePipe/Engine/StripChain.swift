@@ -40,6 +40,10 @@ final class StripChain: @unchecked Sendable {
         /// Whether the level reads the rows below out of order, through a tile cache.
         var readsTiles: Bool { turn != nil || warp != nil }
 
+        /// Whether a stage of the level must see every row, whatever the levels after it read:
+        /// a tee writing its file.
+        var seesEveryRow: Bool { points.contains { ($0.stage as? StreamedTee)?.output != nil } }
+
         /// The stage's output from the level below's `input`.
         func outputSize(from input: Size) throws -> Size { try windowed!.stage.outputSize(for: reduction?.fullSize ?? input) }
 
@@ -330,6 +334,10 @@ final class StripChain: @unchecked Sendable {
         if last == 0, releasingDecoded { releaseDecoded(count - 1) }
         let made = try make(level: last, upTo: count)
         if last > 0, made == layouts[last].size.height {
+            // A tee before a crop still writes the rows the crop leaves out.
+            for level in 1..<last where levels[level].seesEveryRow {
+                _ = try make(level: level, upTo: layouts[level].size.height)
+            }
             // A decode failing there fails the run once the decoder is joined.
             _ = try pull(level: 0, upTo: layouts[0].size.height, from: layouts[0].size.height)
         }
