@@ -133,7 +133,7 @@ struct ExplainCommand {
                 case .resample: "resample stage: each strip at its own size from the input rows it needs, \(rows)"
                 case .turn: "turning stage: the rows before it kept in \(TileCache.side)-pixel tiles (in a temporary file past \(MemoryBudget.describe(TileCache.discThreshold))), \(rows)"
                 case .survey: "surveying stage: measures every pixel in a first read, then works strip by strip" + (share.bytes > 0 ? ", \(rows)" : "")
-                case .write: "writing stage: each strip to an encoder of its own as it passes, \(rows)"
+                case .write: "writing stage: each strip handed on as it passes to another output's stages and encoder, on a thread of their own, \(rows)"
                 }
             }
         }
@@ -269,6 +269,11 @@ struct ExplainCommand {
             explanation.rows.append(.init(stage: "branch", input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
                                           note: "\(branch.groups.count) groups, each from this picture (one decode)"))
             try addGroups(of: branch, from: plan.outputSize, depth: 1, to: &explanation, in: context)
+            // Streamed, the branch writes its groups beside the last, whose stages go on in the
+            // run's chain: their parts are numbered as their rows.
+            for index in (plan.steps.count + 1)..<explanation.rows.count where explanation.rows[index].destination == nil {
+                explanation.rows[index].share = memory?.stages[index]
+            }
         } else {
             let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
             explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",

@@ -24,7 +24,7 @@ import TestSupport
     /// of their own: 45 megapixels (134 MB decoded) through `grayscale | blur 2 | sharpen`
     /// without Huffman optimization peak at some 78 MB, where the same run the ordinary way (a
     /// trace turns streaming off) holds the whole decode; the files are the same. So with a
-    /// `tee` on the way, whose file is encoded from rows as they pass it.
+    /// `tee` on the way, whose file is encoded from rows as they pass it, and with a `branch`.
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"))
     func aStreamedRunHoldsARingOfRowsNotThePicture() throws {
         let directory = try TemporaryDirectory()
@@ -51,6 +51,11 @@ import TestSupport
         #expect(streamedTee.peakBytes < decoded * 3 / 4, "with a tee: peak \(streamedTee.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
         #expect(ordinaryTee.peakBytes > decoded, "the ordinary run holds the decode: \(ordinaryTee.peakBytes >> 20) MiB")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-teed.tif"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("big-teed.tif"))))
+        // And a branch: its other group's stages and encoder work from the rows at the branch.
+        let branched = try PeakMemory.run(["run", "-e", "blur 2 | branch { grayscale | save gray.tif } { sharpen | save big-out.jpg optimize-coding=false }",
+                                           "big.jpg"], in: directory.path)
+        #expect(branched.status == 0, "\(branched.standardError)")
+        #expect(branched.peakBytes < decoded * 3 / 4, "with a branch: peak \(branched.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
     }
 
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"),

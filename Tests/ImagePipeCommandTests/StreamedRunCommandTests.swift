@@ -109,8 +109,10 @@ import TestSupport
     /// byte for byte as the ordinary run writes it, wherever it stands: among point stages, after
     /// an area, resample or turning stage, before a crop that leaves rows out, before a survey
     /// (trim, whose first read writes nothing), after alpha came (flattened into a JPEG, with the
-    /// save's warning), several at once, as JPEG, PNG and TIFF.
-    @Test func teesStreamTheirFilesToTheOrdinaryRunsBytes() throws {
+    /// save's warning), several at once, as JPEG, PNG and TIFF. So does a `branch`: its groups
+    /// but the last from the rows at the branch, each through its own stages, the last in the
+    /// run's own chain, a tee in it too.
+    @Test func teesAndBranchesStreamTheirFilesToTheOrdinaryRunsBytes() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(try Self.photo(403, 301), to: "in.jpg")
         for (pipeline, tees) in [("tee {mode}-a.jpg | blur 2", ["a.jpg"]),
@@ -118,12 +120,18 @@ import TestSupport
                                  ("fit 300x300 | tee {mode}-a.tif | crop 10,10,60x40", ["a.tif"]),
                                  ("tee {mode}-a.png | trim", ["a.png"]),
                                  ("rotate 90 | tee {mode}-a.jpg quality=70 | rotate angle=20", ["a.jpg"]),
-                                 ("circle-crop | tee {mode}-a.jpg | tee {mode}-b.png | tee {mode}-c.tif | resize 50%", ["a.jpg", "b.png", "c.tif"])] {
+                                 ("circle-crop | tee {mode}-a.jpg | tee {mode}-b.png | tee {mode}-c.tif | resize 50%", ["a.jpg", "b.png", "c.tif"]),
+                                 ("blur 2 | branch { fit 200x200 | save {mode}-a.jpg } { crop 5,5,50x60 | sharpen | save {mode}-b.tif } { tee {mode}-c.png | flop | save {mode}.png }",
+                                  ["a.jpg", "b.tif", "c.png"]),
+                                 ("branch { save {mode}-a.jpg } { rotate 90 | gamma 1.2 | save {mode}.png }", ["a.jpg"]),
+                                 ("circle-crop | branch { resize 50% | save {mode}-a.jpg } { save {mode}.png }", ["a.jpg"])] {
             func named(_ mode: String) -> String { pipeline.replacingOccurrences(of: "{mode}", with: mode) }
-            let explain = try CommandRunner.run(["explain", "-e", named("explained"), "in.jpg", "-o", "out.png"], in: directory.path)
+            let explain = try CommandRunner.run(["explain", "-e", named("explained"), "in.jpg"] + (pipeline.contains("branch") ? [] : ["-o", "out.png"]),
+                                                in: directory.path)
             #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")
             for mode in ["streamed", "ordinary"] {
-                let run = try CommandRunner.run(["run"] + (mode == "ordinary" ? ["--trace", "trace"] : []) + ["-e", named(mode), "in.jpg", "-o", "\(mode).png"],
+                let output = pipeline.contains("branch") ? [] : ["-o", "\(mode).png"]
+                let run = try CommandRunner.run(["run"] + (mode == "ordinary" ? ["--trace", "trace"] : []) + ["-e", named(mode), "in.jpg"] + output,
                                                 in: directory.path)
                 #expect(run.status == 0, "\(pipeline): \(run.standardError)")
                 #expect(!pipeline.contains("circle-crop") || run.standardError.contains("streamed-a.jpg: JPEG has no alpha") || mode == "ordinary",
@@ -138,19 +146,23 @@ import TestSupport
         }
     }
 
-    /// A streamed tee writes nothing when the run fails: a decode that breaks off halfway, an
-    /// output that cannot be written, a tee that cannot write its own file. None of them hangs.
+    /// A streamed tee or branch writes nothing when the run fails: a decode that breaks off
+    /// halfway, an output that cannot be written, a tee or group that cannot write its own file.
+    /// None of them hangs.
     @Test func aFailedRunLeavesNoTeeFile() throws {
         let directory = try TemporaryDirectory()
         let photo = try Self.photo(403, 301)
         _ = try directory.write(photo, to: "in.jpg")
         _ = try directory.write(Array(photo.prefix(photo.count / 2)), to: "cut.jpg")
         for (input, pipeline, output, said) in [("cut.jpg", "tee teed.jpg | blur 2", "out.jpg", "cut.jpg"),
+                                                ("cut.jpg", "branch { fit 50x50 | save teed.jpg } { flop | save out.png }", "", "cut.jpg"),
+                                                ("in.jpg", "branch { save missing/teed.jpg } { save out.png }", "", "missing/teed.jpg"),
                                                 ("in.jpg", "tee teed.png | blur 2", "missing/out.jpg", "missing/out.jpg"),
                                                 ("in.jpg", "tee missing/teed.jpg | sharpen", "out.jpg", "missing/teed.jpg")] {
-            let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
+            let named = output.isEmpty ? [] : ["-o", output]
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg"] + named, in: directory.path)
             #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")
-            let run = try CommandRunner.run(["run", "-e", pipeline, input, "-o", output], in: directory.path)
+            let run = try CommandRunner.run(["run", "-e", pipeline, input] + named, in: directory.path)
             #expect(run.status == 1 && run.standardError.contains(said), "\(pipeline): \(run.status) \(run.standardError)")
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "in.jpg" && $0 != "cut.jpg" }
             #expect(left.isEmpty, "\(pipeline) left \(left)")

@@ -21,48 +21,88 @@ extension Pipeline {
     }
 
     /// What streaming this input takes, when it can be streamed, else nil. The stages' classes
-    /// are asked in the run's scaling mode (a resize's kernel depends on it).
+    /// are asked in the run's scaling mode (a resize's kernel depends on it). A `tee`, and a
+    /// `branch`'s groups but the last, become side outputs fed from the run's chain
+    /// (`SideOutputFeed`); the last group goes on in the chain to the run's own encoder.
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> StreamedSave? {
         let plan = prepared.plan, description = prepared.description
         let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
-        guard let load = source as? Load, let save = sink as? Save,
+        guard let load = source as? Load, let (save, groups, tail) = streamedEnding,
               let header = description.header, let format = SourceFormat(rawValue: header.format),
               Codec.of(format).rowsInOrder, header.rowsInOrder,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
               let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
-        // Each tee writes the rows that pass it into a file of its own (`StreamedTee`).
-        var stages: [any Transform] = []
-        var tees: [Int: TeeOutput] = [:]
+        // The chain's stages, each numbered as `explain` numbers it: a branch's group feeds as
+        // the branch, the last group's stages as their rows under it.
+        var stages: [(number: Int, stage: any Transform)] = []
+        var sides: [SideOutput] = []
         var hasAlpha = header.rowsHaveAlpha
-        for (offset, stage) in transforms.enumerated() {
+        var size = description.size
+        var before: [any Transform] = []
+        func add(_ stage: any Transform, number: Int) -> Bool {
             if let tee = stage as? Tee {
-                guard let teeTarget = try? tee.save.target(in: context), teeTarget.path != "-",
-                      RowEncoding.takesRows(teeTarget.format, options: tee.save.options) else { return nil }
-                let output = TeeOutput(save: tee.save, destination: teeTarget.path, format: teeTarget.format, rowsHaveAlpha: hasAlpha)
-                tees[offset + 1] = output
-                stages.append(StreamedTee(output: output))
+                guard let side = SideOutput(save: tee.save, in: context, stages: [], size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else { return false }
+                sides.append(side)
+                stages.append((number, SideOutputFeed(output: side)))
             } else {
-                stages.append(stage)
+                stages.append((number, stage))
+                hasAlpha = stage.outputHasAlpha(inputHasAlpha: hasAlpha)
+                guard let next = try? stage.outputSize(for: size) else { return false }
+                size = next
             }
-            hasAlpha = stage.outputHasAlpha(inputHasAlpha: hasAlpha)
+            before.append(stage)
+            return true
+        }
+        for (offset, stage) in transforms.enumerated() where !add(stage, number: offset + 1) { return nil }
+        let branch = transforms.count + 1
+        var number = branch + 1
+        for group in groups {
+            guard let save = group.sink as? Save,
+                  let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else { return nil }
+            sides.append(side)
+            stages.append((branch, SideOutputFeed(output: side)))
+            number += group.transforms.count + 1
+        }
+        for stage in tail {
+            guard add(stage, number: number) else { return nil }
+            number += 1
         }
         // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
         // flattens a whole one.
         let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
         guard let levels = StageContext.current.scaling(plan.scaling).bound({
-            StripChain.levels(of: stages + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
+            StripChain.levels(of: stages.map(\.stage) + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
                               orientation: description.orientation, reduction: Self.reduction(plan.decodeSize, description: description),
                               inputHasAlpha: header.rowsHaveAlpha, surveysAsPoints: true)
         }) else { return nil }
-        return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels, storedSize: stored,
-                            flattening: flattening, tees: tees)
+        // The levels number the stages in order; each takes its own number instead.
+        let numbers = [0] + stages.map(\.number) + [sink is Branch ? number : branch]
+        return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
+                            storedSize: stored, flattening: flattening, sides: sides, stagesBefore: before)
     }
 
-    /// The metadata of the picture after the first `count` stages, from the decode's: as gray as
-    /// the last stage that changed it made it (a `tee` passes the picture on as it was).
-    private func metadata(_ metadata: ImageMetadata, after count: Int) -> ImageMetadata {
+    /// The save a streamed run ends in, with the groups of a branch that are written beside it
+    /// and the stages of the last group, which lead to the save: nil when the pipeline ends
+    /// otherwise (a branch within a group), when a group has a surveying stage, or a group
+    /// beside the last has a tee.
+    private var streamedEnding: (save: Save, groups: [Pipeline], tail: [any Transform])? {
+        if let save = sink as? Save { return (save, [], []) }
+        guard let branch = sink as? Branch, let last = branch.groups.last, let save = last.sink as? Save,
+              !last.transforms.contains(where: \.awaitsSurvey), branch.groups.dropLast().allSatisfy({ group in
+                  group.sink is Save && !group.transforms.contains { $0 is Tee || $0.awaitsSurvey }
+              }) else { return nil }
+        return (save, Array(branch.groups.dropLast()), last.transforms)
+    }
+
+    /// `metadata` of the picture after `stages`, from the decode's: as gray as the last stage
+    /// that changed it made it (a `tee` passes the picture on as it was), flattened onto
+    /// `background` when given (gray on a color is not gray).
+    private static func metadata(_ metadata: ImageMetadata, after stages: [any Transform], flattenedOnto background: Color?) -> ImageMetadata {
         var metadata = metadata
-        metadata.grayOnly = transforms.prefix(count).last { !($0 is Tee) }.map(\.makesGray) ?? metadata.grayOnly
+        metadata.grayOnly = stages.last { !($0 is Tee) }.map(\.makesGray) ?? metadata.grayOnly
+        if let background {
+            metadata.grayOnly = metadata.grayOnly && background.red == background.green && background.green == background.blue
+        }
         return metadata
     }
 
@@ -82,13 +122,15 @@ extension Pipeline {
         guard let streamed = streamingSave(in: context, prepared: prepared),
               let input = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), input != .tiff else { return nil }
         let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
-        let coding = format == .jpeg ? save.options.heldCodingBytes(size: plan.outputSize, gray: transforms.last?.makesGray ?? false,
-                                                                     quality: save.options.quality(for: format)) : 0
         let rowStride = RowHandoff.Start.rowStride(width: stored.width, channels: levels[0].hasAlpha ? 4 : 3)
         return StageContext.current.scaling(plan.scaling).bound { () -> StreamedMemory? in
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
+                  let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                         writeBehind: Self.writesBehind(levels)) else { return nil }
+            let coding = format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
+                                                                         gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
+                                                                         quality: save.options.quality(for: format)) : 0
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
             var stages: [Int: StreamedMemory.Share] = [:]
             for (level, bytes) in zip(levels, held) {
@@ -101,20 +143,15 @@ extension Pipeline {
                     }
                     stages[index] = StreamedMemory.Share(role: role, bytes: bytes)
                 }
-                for (index, stage) in level.points { stages[index] = StreamedMemory.Share(role: stage.awaitsSurvey ? .survey : .point, bytes: 0) }
+                for (index, stage) in level.points where !(stage is SideOutputFeed) {
+                    stages[index] = StreamedMemory.Share(role: stage.awaitsSurvey ? .survey : .point, bytes: 0)
+                }
             }
-            // A tee holds its ring of rows, and what its encoder keeps.
-            if !streamed.tees.isEmpty {
-                guard let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows) else { return nil }
-                for (level, layout) in zip(levels, layouts) {
-                    for (index, stage) in level.points {
-                        guard let tee = (stage as? StreamedTee)?.output else { continue }
-                        let channels = tee.rowsHaveAlpha && tee.flattening == nil ? 4 : 3
-                        let coding = tee.format == .jpeg ? tee.save.options.heldCodingBytes(size: layout.size, gray: false,
-                                                                                            quality: tee.save.options.quality(for: .jpeg)) : 0
-                        stages[index] = StreamedMemory.Share(role: .write, bytes: TeeOutput.ringRows(strip: layout.strip, height: layout.size.height)
-                                                             * layout.size.width * channels + coding)
-                    }
+            // A tee or a branch holds its side outputs' rings, chains and encoders.
+            for (level, layout) in zip(levels, layouts) {
+                for (index, stage) in level.points {
+                    guard let side = (stage as? SideOutputFeed)?.output, let bytes = try? side.heldBytes(pushedStrip: layout.strip) else { continue }
+                    stages[index] = StreamedMemory.Share(role: .write, bytes: (stages[index]?.bytes ?? 0) + bytes)
                 }
             }
             return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride), stages: stages, coding: coding,
@@ -192,7 +229,7 @@ extension Pipeline {
         let description = prepared.description
         // (In the run's context already: the run binds it around the streamed run.)
         // The survey's read writes nothing: a tee before the stage writes in the run's own read.
-        let stages = transforms[..<index].map { $0 is Tee ? StreamedTee(output: nil) : $0 }
+        let stages = transforms[..<index].map { $0 is Tee ? SideOutputFeed(output: nil) : $0 }
         guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: description.orientation,
                                              reduction: Self.reduction(prepared.plan.decodeSize, description: description),
                                              inputHasAlpha: run.levels[0].hasAlpha) else {
@@ -251,17 +288,19 @@ extension Pipeline {
         func decoded() throws -> Image { try withLocation(stage: 0) { try decoder.join() } }
         guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
         let (convertFrom, decodedMetadata) = Image.colorManagement(of: start.metadata, options: options)
-        let metadata = Self.flattened(metadata(decodedMetadata, after: transforms.count), onto: destination.run.flattening)
+        let metadata = Self.metadata(decodedMetadata, after: destination.run.stagesBefore, flattenedOnto: destination.run.flattening)
         let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
-        let teeSavings = destination.run.tees.sorted { $0.key < $1.key }.map { index, tee in
-            let metadata = Self.flattened(self.metadata(decodedMetadata, after: index - 1), onto: tee.flattening)
-            return (tee, metadata.grayOnly, try? Image.savingPlan(for: metadata, as: tee.format, options: tee.save.options), metadata.iccProfile)
+        let sides = destination.run.sides.map { side in
+            let metadata = Self.metadata(decodedMetadata, after: side.stagesBefore, flattenedOnto: side.flattening)
+            return (side: side, gray: metadata.grayOnly, saving: try? Image.savingPlan(for: metadata, as: side.format, options: side.save.options),
+                    profile: metadata.iccProfile)
         }
         // The levels were worked out for the decode's size: a decoder that made another (which
-        // none should) leaves the work to the ordinary run, as does a save or tee that converts
-        // profiles (a survey checks the run's too, so as not to read a picture the run then declines).
+        // none should) leaves the work to the ordinary run, as does a save, tee or group that
+        // converts profiles (a survey checks the run's too, so as not to read a picture the run
+        // then declines).
         guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, saving.target == metadata.iccProfile,
-              teeSavings.allSatisfy({ $0.2 != nil && $0.2!.target == $0.3 }) else {
+              sides.allSatisfy({ $0.saving != nil && $0.saving!.target == $0.profile }) else {
             handoff.decline()
             return .declined(try decoded())
         }
@@ -275,9 +314,9 @@ extension Pipeline {
             throw ImageError(.corrupt, path: path, reason: "the decoder stopped before the first row")
         }
         if case let .save(run) = destination { // a survey's read is the run's second
-            for (tee, _, teeSaving, _) in teeSavings {
-                for warning in teeSaving!.warnings { context.warn("\(tee.destination): \(warning)") }
-                if let back = tee.flattening { context.warn("\(tee.destination): JPEG has no alpha; flattened onto \(back)") }
+            for (side, _, sideSaving, _) in sides {
+                for warning in sideSaving!.warnings { context.warn("\(side.destination): \(warning)") }
+                if let back = side.flattening { context.warn("\(side.destination): JPEG has no alpha; flattened onto \(back)") }
             }
             for warning in saving.warnings { context.warn("\(run.destination): \(warning)") }
             if let back = run.flattening { context.warn("\(run.destination): JPEG has no alpha; flattened onto \(back)") }
@@ -301,10 +340,14 @@ extension Pipeline {
             return processed
         }
         let writesBehind = Self.writesBehind(levels)
+        // A stage of a branch's group is located at the branch.
+        let located = { (index: Int, body: () throws -> Image) throws -> Image in
+            try self.withLocation(stage: min(index, self.transforms.count + 1), body)
+        }
         let chain = try StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
                                decodeStrip: Self.streamedStripRows, writeBehind: writesBehind, makeDecoded: makeDecoded,
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
-                               located: { index, body in try self.withLocation(stage: index, body) })
+                               located: located)
         let output = chain.output, outputHeight = output.size.height, strip = chain.outputStrip
         let throughDecodeRing = levels.count == 1
         let streamed: StreamedSave
@@ -333,15 +376,17 @@ extension Pipeline {
             try context.cancellation?.check(path: context.input)
             return .written(RunResult(plan: prepared.plan, written: [], outputSize: output.size))
         }
-        // Each tee's encoder on a thread of its own, fed by the chain at the tee's level; on any
-        // failure they stop and write nothing.
-        defer { for (tee, _, _, _) in teeSavings { tee.abandon() } }
-        for (tee, gray, teeSaving, _) in teeSavings {
-            guard let level = levels.firstIndex(where: { $0.points.contains { ($0.stage as? StreamedTee)?.output === tee } }) else {
-                throw StageError("a tee is in no level of the streamed run (a bug in the streamed run)")
+        // Each side output's chain and encoder on a thread of its own, fed by the run's chain at
+        // the tee or branch; on any failure they stop and write nothing.
+        defer { for (side, _, _, _) in sides { side.abandon() } }
+        for (side, gray, sideSaving, _) in sides {
+            guard let level = levels.firstIndex(where: { $0.points.contains { ($0.stage as? SideOutputFeed)?.output === side } }) else {
+                throw StageError("a tee or branch is in no level of the streamed run (a bug in the streamed run)")
             }
-            let layout = chain.layouts[level]
-            try tee.start(size: layout.size, strip: layout.strip, gray: gray, metadata: teeSaving!.embedded, in: context)
+            let index = levels[level].points.first { ($0.stage as? SideOutputFeed)?.output === side }!.index
+            try side.start(pushedStrip: chain.layouts[level].strip, gray: gray, metadata: sideSaving!.embedded, in: context) { _, body in
+                try located(index, body)
+            }
         }
         let (save, target, format) = (streamed.save, streamed.destination, streamed.format)
         // The chain runs ahead on a thread of its own while the encoder writes the rows before
@@ -396,20 +441,13 @@ extension Pipeline {
                     error.path = target
                     throw error
                 }
-                for (tee, _, _, _) in teeSavings { try tee.finish() }
+                for (side, _, _, _) in sides { try side.finish() }
                 // As `Save.write` does: a run stopped meanwhile writes nothing.
                 try context.cancellation?.check(path: target)
             }
         }
-        return .written(RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: output.size)], outputSize: output.size))
-    }
-
-    /// `metadata` of rows flattened onto `background` (when given): gray on a color is not gray.
-    private static func flattened(_ metadata: ImageMetadata, onto background: Color?) -> ImageMetadata {
-        guard let background else { return metadata }
-        var flattened = metadata
-        flattened.grayOnly = metadata.grayOnly && background.red == background.green && background.green == background.blue
-        return flattened
+        let files = sides.map { WrittenFile(path: $0.side.destination, size: $0.side.outputSize) } + [WrittenFile(path: written, size: output.size)]
+        return .written(RunResult(plan: prepared.plan, written: files, outputSize: output.size))
     }
 
     /// Joins the decoder of a streamed read whose rows are no longer read, and throws its failure,

@@ -14,7 +14,8 @@ public struct StreamedMemory: Sendable, Equatable {
         case turn
         /// Measures every pixel in a first read, then works as a point or resample stage.
         case survey
-        /// Hands each strip, as it passes, to an encoder of its own on a thread of its own (a tee).
+        /// Hands each strip, as it passes, to another output's stages and encoder on a thread of
+        /// their own (a tee, a branch).
         case write
 
         /// The class's name, as `explain --json` gives it: point, area, resample, turn, survey, write.

@@ -14,6 +14,8 @@ struct StreamedSave {
     /// The color a JPEG save flattens alpha onto, when the stages add alpha: the last level
     /// (`JPEGFlattening`) does it row by row.
     var flattening: Color? = nil
-    /// The file each `tee` writes, by the tee's place in the pipeline (1 for the first stage).
-    var tees: [Int: TeeOutput] = [:]
+    /// The files written beside the save (`tee`s, a branch's other groups), in the pipeline's order.
+    var sides: [SideOutput] = []
+    /// Every stage the picture saved went through (a branch's last group's included).
+    var stagesBefore: [any Transform] = []
 }

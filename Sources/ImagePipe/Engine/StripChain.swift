@@ -41,8 +41,14 @@ final class StripChain: @unchecked Sendable {
         var readsTiles: Bool { turn != nil || warp != nil }
 
         /// Whether a stage of the level must see every row, whatever the levels after it read:
-        /// a tee writing its file.
-        var seesEveryRow: Bool { points.contains { ($0.stage as? StreamedTee)?.output != nil } }
+        /// a tee or a branch writing another file.
+        var seesEveryRow: Bool { points.contains { ($0.stage as? SideOutputFeed)?.output != nil } }
+
+        /// The level with its stages' places in the pipeline given by `number`.
+        func renumbered(_ number: (Int) -> Int) -> Level {
+            Level(windowed: windowed.map { (number($0.index), $0.stage) }, points: points.map { (number($0.index), $0.stage) }, turn: turn,
+                  warp: warp, reduction: reduction, hasAlpha: hasAlpha, changesAlpha: changesAlpha)
+        }
 
         /// The stage's output from the level below's `input`.
         func outputSize(from input: Size) throws -> Size { try windowed!.stage.outputSize(for: reduction?.fullSize ?? input) }

@@ -1,0 +1,69 @@
+/// Between a streamed run's strip chain, which pushes the rows at a tee or a branch into a ring
+/// as it makes them, and the side output's own chain, which reads them on its encoder's thread
+/// (`SideOutput`): the pusher waits for room (rows the reader has let go of), the reader for
+/// rows. Either side stopping wakes the other.
+final class PushedRows: @unchecked Sendable {
+    private let monitor = Monitor()
+    /// Rows of the ring; 0 when each row has a slot of its own.
+    private let ringRows: Int
+    private var made = 0
+    private var released = 0
+    /// Every row that will come has come.
+    private var finished = false
+    /// The reader is gone: the pusher stops.
+    private var stopped = false
+
+    init(ringRows: Int) { self.ringRows = ringRows }
+
+    // MARK: The pusher's side
+
+    /// Waits until the rows before `end` may be written; false once the reader is gone.
+    func waitForRoom(upTo end: Int) -> Bool {
+        monitor.locked {
+            while ringRows > 0 && end - ringRows > released && !stopped { monitor.wait() }
+            return !stopped
+        }
+    }
+
+    /// Every row before `rows` is there.
+    func made(_ rows: Int) {
+        monitor.locked {
+            made = rows
+            monitor.wake()
+        }
+    }
+
+    /// No more rows will come (all of them, or the run failed).
+    func finish() {
+        monitor.locked {
+            finished = true
+            monitor.wake()
+        }
+    }
+
+    // MARK: The reader's side
+
+    /// Waits until `count` rows are there (or no more will come) and says how many are.
+    func waitForRows(atLeast count: Int) -> Int {
+        monitor.locked {
+            while made < count && !finished { monitor.wait() }
+            return made
+        }
+    }
+
+    /// The rows before `count` are no longer read: their slots may be rewritten.
+    func release(rowsBefore count: Int) {
+        monitor.locked {
+            released = max(released, count)
+            monitor.wake()
+        }
+    }
+
+    /// The reader is done, in success or failure.
+    func stop() {
+        monitor.locked {
+            stopped = true
+            monitor.wake()
+        }
+    }
+}

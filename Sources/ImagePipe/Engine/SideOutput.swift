@@ -1,0 +1,173 @@
+/// A file a streamed run writes beside its own output: a `tee`'s, or a `branch` group's other
+/// than the last (which goes on in the run's own chain). The run's chain pushes the rows at the
+/// tee or the branch into a ring (`SideOutputFeed`, `PushedRows`); on a thread of its own, a
+/// strip chain of the side's own stages (none for a tee) reads them from there, as the run's
+/// chain reads the decoder's ring, and an encoder writes its rows as they come. So the picture
+/// at a tee or a branch is never whole in memory, and each output's encoding has a thread. The
+/// file lands as `save` lands one (a temporary file renamed, through the run's output gate),
+/// once its last row is written.
+final class SideOutput: @unchecked Sendable {
+    let save: Save
+    let destination: String
+    let format: ImageFormat
+    /// The size of the picture pushed, and whether its rows are RGBA.
+    let size: Size
+    let rowsHaveAlpha: Bool
+    /// The save's background when the picture written has alpha and the file is a JPEG, which
+    /// has none: the rows are flattened onto it, as the save flattens a whole picture.
+    let flattening: Color?
+    /// The side's own stages (a flattening into JPEG last), as the levels of its chain.
+    let levels: [StripChain.Level]
+    /// Every stage of the pipeline the picture written went through, for what it says of it
+    /// (whether it is gray).
+    let stagesBefore: [any Transform]
+
+    /// The rows its chain makes at a time from the pushed ones (the decoder's strip in the run's chain).
+    private static let strip = Pipeline.streamedStripRows
+
+    /// Set by `start`; nil for a read that writes nothing (a survey's).
+    private var ring: UnsafeMutablePointer<UInt8>?
+    private var ringRows = 0
+    private var rowStride = 0
+    private var pushed: PushedRows?
+    private var encoder: WorkerThread<Void>?
+    /// The encoder's failure, kept for the run's chain, which sees only that the rows stopped.
+    private let failure = Locked<(any Error)?>(nil)
+    /// The size of the picture written, once started.
+    private(set) var outputSize: Size
+
+    /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
+    /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
+    /// standard output, a format that does not take rows, or a stage of a class the chain cannot
+    /// pull (a surveying one included).
+    init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform]) {
+        guard let target = try? save.target(in: context), target.path != "-", RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+        let alpha = stages.reduce(rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
+        let flattening = target.format == .jpeg && alpha ? save.options.background : nil
+        guard let levels = StripChain.levels(of: stages + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
+                                             inputHasAlpha: rowsHaveAlpha),
+              let output = try? stages.reduce(size, { try $1.outputSize(for: $0) }) else { return nil }
+        self.save = save
+        destination = target.path
+        format = target.format
+        self.size = size
+        self.rowsHaveAlpha = rowsHaveAlpha
+        self.flattening = flattening
+        self.levels = levels
+        self.stagesBefore = stagesBefore + stages
+        outputSize = output
+    }
+
+    deinit { ring?.deallocate() }
+
+    /// The rows of its ring, `rowStride` bytes each, for pushed strips of `pushedStrip` rows:
+    /// what its chain reads at once, a pushed strip and one of its own beside (0: the picture).
+    private func ringRows(rowStride: Int, pushedStrip: Int) throws -> Int {
+        let needs = try StripChain.decodeRingNeeds(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip)
+        return Pipeline.ringRows(rowStride: rowStride, height: size.height, holding: needs + pushedStrip + Self.strip)
+    }
+
+    /// What it holds for pushed strips of `pushedStrip` rows: its ring, its chain's rings and
+    /// windows, and what a JPEG encoder keeps for its Huffman tables.
+    func heldBytes(pushedStrip: Int) throws -> Int {
+        let rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
+        let rows = try ringRows(rowStride: rowStride, pushedStrip: pushedStrip)
+        let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false)
+        let coding = format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg)) : 0
+        return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding
+    }
+
+    /// Starts its chain and encoder for strips of `pushedStrip` rows, embedding `metadata`;
+    /// `located` gives a stage's failure its name and place.
+    func start(pushedStrip: Int, gray: Bool, metadata: OutputMetadata, in context: RunContext,
+               located: @escaping (Int, () throws -> Image) throws -> Image) throws {
+        let rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
+        let ringRows = try ringRows(rowStride: rowStride, pushedStrip: pushedStrip)
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, (ringRows == 0 ? size.height : ringRows) * rowStride))
+        (self.ring, self.ringRows, self.rowStride) = (ring, ringRows, rowStride)
+        let pushed = PushedRows(ringRows: ringRows)
+        self.pushed = pushed
+        let (size, points, hasAlpha) = (size, levels[0].points, levels[0].hasAlpha)
+        var processed = 0
+        // The pushed rows through the side's first point stages, in place, a strip at a time
+        // (the ring holds whole strips: one never wraps).
+        let makePushed = { (wanted: Int) throws -> Int in
+            while processed < min(wanted, size.height) {
+                let end = min(size.height, processed + Self.strip)
+                guard pushed.waitForRows(atLeast: end) >= end else { break } // the run failed: its error is the one to give
+                try StripChain.applyPoints(points, toRows: ring + (ringRows > 0 ? processed % ringRows : processed) * rowStride,
+                                           size: Size(size.width, end - processed), rowStride: rowStride, hasAlpha: hasAlpha,
+                                           at: StripPosition(top: processed, pictureSize: size), located: located)
+                processed = end
+            }
+            return processed
+        }
+        let chain = try StripChain(levels: levels, size: size, rowStride: rowStride, decodeRing: ring, decodeRingRows: ringRows,
+                                   decodeStrip: Self.strip, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
+                                   located: located)
+        // The chain and its rows are the encoder thread's alone from here on.
+        nonisolated(unsafe) let output = chain.output
+        outputSize = output.size
+        let (save, destination, format, failure) = (save, destination, format, failure)
+        let stageContext = StageContext.current
+        guard let encoder = WorkerThread<Void>.started({
+            // However it ends, the run's chain is let go: it may be waiting for room.
+            defer { pushed.stop() }
+            do {
+                try stageContext.bound {
+                    _ = try save.store(at: destination, in: context) { file in
+                        var pulled: (any Error)?
+                        let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: output.hasAlpha ? 4 : 3,
+                                           ringRows: output.ringRows, rowsReady: { needed in
+                                               do {
+                                                   return try chain.rows(upTo: needed)
+                                               } catch {
+                                                   pulled = error
+                                                   return 0
+                                               }
+                                           })
+                        let encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: gray, metadata: metadata, to: file) }
+                        // A stage's failure first (the encoder only saw the rows stop), then the encoder's own.
+                        if let pulled { throw pulled }
+                        do { try encoded.get() } catch var error as ImageError {
+                            error.path = destination
+                            throw error
+                        }
+                    }
+                }
+            } catch {
+                failure.withLock { $0 = error }
+                throw error
+            }
+        }) else {
+            throw ImageError(.unreadable, path: destination, reason: "no thread could be started to write it")
+        }
+        self.encoder = encoder
+    }
+
+    /// Hands `strip`, the pushed picture's rows from `top`, to the side's chain once there is room.
+    func write(_ strip: Image, top: Int) throws {
+        guard let ring, let pushed else { return }
+        guard pushed.waitForRoom(upTo: top + strip.height) else {
+            throw failure.withLock { $0 } ?? ImageError(.interrupted, path: destination, reason: "its encoder stopped")
+        }
+        let bytes = size.width * strip.channelCount
+        for y in 0..<strip.height {
+            (ring + (ringRows > 0 ? (top + y) % ringRows : top + y) * rowStride).update(from: strip.rowStart(y), count: bytes)
+        }
+        pushed.made(top + strip.height)
+    }
+
+    /// Waits for the encoder to write the last row and land the file; throws its failure.
+    func finish() throws {
+        pushed?.finish()
+        try encoder?.join()
+    }
+
+    /// Stops the encoder, which then writes nothing, and waits for it (the run failed elsewhere).
+    func abandon() {
+        pushed?.finish()
+        pushed?.stop()
+        _ = try? encoder?.join()
+    }
+}

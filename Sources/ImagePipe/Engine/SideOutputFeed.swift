@@ -1,0 +1,20 @@
+/// A `tee`, or a `branch` group other than the last, as a point stage of a streamed run: each
+/// strip that passes is handed, as it is, to the side output (`SideOutput`), and passed on
+/// unchanged. Without an output (a survey's read, which writes nothing) it only passes the
+/// strips on.
+struct SideOutputFeed: Transform, DeclaredStage {
+    static let declaration = StageDeclaration("tee", summary: "Hand the rows to another output as they pass, and pass them on",
+                                              start: SideOutputFeed(output: nil), [])
+    let output: SideOutput?
+
+    static func == (a: SideOutputFeed, b: SideOutputFeed) -> Bool { a.output === b.output }
+
+    func outputSize(for input: Size) -> Size { input }
+    var stageClass: StageClass { .point }
+    func apply(to image: Image) -> Image { image }
+
+    func apply(to strip: Image, at position: StripPosition) throws -> Image {
+        try output?.write(strip, top: position.top)
+        return strip
+    }
+}
