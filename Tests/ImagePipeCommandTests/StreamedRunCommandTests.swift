@@ -372,7 +372,7 @@ import TestSupport
         }
         let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | extend left=64 mode=mirror")
         #expect(streamed.streams && !whole.streams)
-        // 3000x2000 RGB rows in a 16 MiB ring, libjpeg's coefficients for its Huffman tables
+        // 3000x2000 RGB rows in a 4 MiB ring, libjpeg's coefficients for its Huffman tables
         // (18 MB), the libraries: far below two whole pictures and the encoder's copies.
         #expect(streamed.bytes < 100 * 1_048_576 && whole.bytes > 120 * 1_048_576, "\(streamed) \(whole)")
         let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)

@@ -367,7 +367,7 @@ def main():
         server.stop()
 
     # The memory budget: a picture that could never fit is 413; a small one is made.
-    server = Server("--unsigned", "--max-memory", "60M")
+    server = Server("--unsigned", "--max-memory", "50M")
     try:
         status, _, body = server.get("/_/" + b64("resize 100x") + "/photos/big.png@jpg")
         check(status == 413 and b"memory" in body, f"past --max-memory: {status} {body!r}")
