@@ -94,12 +94,15 @@ import TestSupport
     }
 
     /// Against the Double-precision reference: the fast paths (Float, box pre-shrink, row ring,
-    /// bands) stay within a rounding of it, at odd sizes and sub-pixel windows.
+    /// bands, and for RGB reductions the integer column pass) stay within a rounding of it, at
+    /// odd sizes and sub-pixel windows.
     @Test(arguments: [(Region(x: 0, y: 0, width: 211, height: 157), Size(37, 29)),
                       (Region(x: 10.25, y: 3.5, width: 150.75, height: 120.25), Size(61, 47)),
-                      (Region(x: 0, y: 0, width: 211, height: 157), Size(300, 222))])
-    func matchesTheFloatReference(region: Region, size: Size) throws {
-        let picture = try Synthetic.image(211, 157, alpha: true) { x, y in
+                      (Region(x: 0, y: 0, width: 211, height: 157), Size(300, 222)),
+                      (Region(x: 0.5, y: 0, width: 200, height: 157), Size(211, 100))], [true, false])
+    func matchesTheFloatReference(region: (Region, Size), alpha: Bool) throws {
+        let (region, size) = region
+        let picture = try Synthetic.image(211, 157, alpha: alpha) { x, y in
             Color(red: UInt8((x * 7 + y * 3) % 256), green: UInt8((x * x + y) % 256), blue: UInt8(y * 255 / 156),
                   alpha: UInt8(max(0, 255 - (x + y) % 97)))
         }

@@ -50,7 +50,7 @@ public enum FloatReference {
         let planes = Planes(image)
         let xs = axis(kernel: kernel, length: image.width, count: size.width, start: region.x, extent: region.width)
         let ys = axis(kernel: kernel, length: image.height, count: size.height, start: region.y, extent: region.height)
-        // Rows first, as the real one; the order does not change the exact result.
+        // Rows first; the order does not change the exact result.
         var rows = Array(repeating: [Double](repeating: 0, count: size.width * image.height), count: 4)
         for c in 0..<4 {
             for y in 0..<image.height {

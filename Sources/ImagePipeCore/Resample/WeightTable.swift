@@ -17,6 +17,12 @@ struct WeightTable {
     let used: [Int]
     /// `count × taps` weights, output pixel by output pixel.
     let weights: [Float]
+    /// The same weights in 14-bit fixed point, each output pixel's summing to exactly
+    /// `fixedOne` (so a flat picture stays flat), for the integer column pass of `ResamplePass`.
+    let fixedWeights: [Int16]
+    /// 1 in `fixedWeights`: 14 bits leave room for a weight of 1 and the negative lobes in an
+    /// `Int16`, and a pair of 8-bit levels times weights in one 32-bit sum.
+    static let fixedOne = 1 << 14
 
     init(kernel: Kernel, inputLength: Int, outputLength: Int, start: Double, extent: Double) {
         precondition(inputLength > 0 && outputLength > 0 && extent > 0)
@@ -71,6 +77,19 @@ struct WeightTable {
         self.first = first
         self.used = used
         self.weights = weights
+        fixedWeights = Self.fixed(weights, taps: taps, used: used)
+    }
+
+    /// `weights` rounded to `fixedOne`ths, the rounding's total put on each pixel's largest weight.
+    private static func fixed(_ weights: [Float], taps: Int, used: [Int]) -> [Int16] {
+        var fixed = weights.map { Int16((Double($0) * Double(fixedOne)).rounded()) }
+        for (i, count) in used.enumerated() {
+            let slots = (i * taps)..<(i * taps + count)
+            let excess = slots.reduce(0) { $0 + Int(fixed[$1]) } - fixedOne
+            let largest = slots.max { fixed[$0] < fixed[$1] }!
+            fixed[largest] -= Int16(excess)
+        }
+        return fixed
     }
 
     /// The length of the overlap of two intervals.
