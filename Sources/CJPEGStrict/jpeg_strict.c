@@ -207,14 +207,28 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
        that telling it costs nothing. */
     unsigned int told = 0;
     while (cinfo.output_scanline < cinfo.output_height) {
-        unsigned int y = cinfo.output_scanline;
-        if (ring && y >= (unsigned int)ring && !watcher->room(watcher->context, (int)y)) {
-            snprintf(message, message_size, "the reader of the rows stopped");
-            error.stopped = 5;
-            longjmp(error.escape, 1);
+        /* The rows up to the next multiple of 16 in one call (a row a call cost 3% more
+           decode time on the benchmark's photos), never past the ring's end; room for the
+           last is room for them all. Before waiting for it, the reader hears of every row
+           made, so that it can go on and make the room. */
+        unsigned int y = cinfo.output_scanline, count = 16 - y % 16;
+        if (count > cinfo.output_height - y) count = cinfo.output_height - y;
+        if (ring && count > (unsigned int)ring - y % (unsigned int)ring) count = (unsigned int)ring - y % (unsigned int)ring;
+        unsigned int last = y + count - 1;
+        if (ring && last >= (unsigned int)ring) {
+            if (told < y) {
+                told = y;
+                watcher->decoded(watcher->context, (int)told);
+            }
+            if (!watcher->room(watcher->context, (int)last)) {
+                snprintf(message, message_size, "the reader of the rows stopped");
+                error.stopped = 5;
+                longjmp(error.escape, 1);
+            }
         }
-        JSAMPROW row = buffer + (size_t)stride * (ring ? y % (unsigned int)ring : y);
-        jpeg_read_scanlines(&cinfo, &row, 1);
+        JSAMPROW rows[16];
+        for (unsigned int i = 0; i < count; i++) rows[i] = buffer + (size_t)stride * (ring ? (y + i) % (unsigned int)ring : y + i);
+        jpeg_read_scanlines(&cinfo, rows, count);
         if (watcher && (cinfo.output_scanline - told >= 16 || cinfo.output_scanline == cinfo.output_height)) {
             told = cinfo.output_scanline;
             watcher->decoded(watcher->context, (int)told);
