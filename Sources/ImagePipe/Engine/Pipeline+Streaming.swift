@@ -323,21 +323,15 @@ extension Pipeline {
             if metadata.profileTooLarge { context.warn(Load.profileWarning(path)) }
         }
 
-        let height = start.size.height, rowStride = start.rowStride
-        var processed = 0
-        // The decode ring's strips through the color conversion and the first point stages, in place.
-        let makeDecoded = { (wanted: Int) throws -> Int in
-            while processed < min(wanted, height) {
-                let end = min(height, processed + Self.streamedStripRows)
-                guard handoff.waitForRows(atLeast: end) >= end else { break } // the decode failed: its error is the one to give
-                try context.cancellation?.check(path: context.input)
-                try self.transformStrip(pixels + (ring > 0 ? processed % ring : processed) * rowStride,
-                                        at: StripPosition(top: processed, pictureSize: start.size),
-                                        rows: end - processed, rowStride: rowStride, hasAlpha: levels[0].hasAlpha, stages: levels[0].points,
-                                        convertingFrom: convertFrom, options: options, path: path)
-                processed = end
-            }
-            return processed
+        let rowStride = start.rowStride
+        // The decode ring's strips through the color conversion and the first point stages, in
+        // place. Rows that stop coming mean the decode failed: its error is the one to give.
+        let makeDecoded = StripChain.stripByStrip(height: start.size.height, strip: Self.streamedStripRows,
+                                                  arrived: { handoff.waitForRows(atLeast: $0) }) { top, rows in
+            try context.cancellation?.check(path: context.input)
+            try self.transformStrip(pixels + (ring > 0 ? top % ring : top) * rowStride, at: StripPosition(top: top, pictureSize: start.size),
+                                    rows: rows, rowStride: rowStride, hasAlpha: levels[0].hasAlpha, stages: levels[0].points,
+                                    convertingFrom: convertFrom, options: options, path: path)
         }
         let writesBehind = Self.writesBehind(levels)
         // A stage of a branch's group is located at the branch.
@@ -380,10 +374,11 @@ extension Pipeline {
         // the tee or branch; on any failure they stop and write nothing.
         defer { for (side, _, _, _) in sides { side.abandon() } }
         for (side, gray, sideSaving, _) in sides {
-            guard let level = levels.firstIndex(where: { $0.points.contains { ($0.stage as? SideOutputFeed)?.output === side } }) else {
+            guard let (level, index) = levels.indices.lazy.compactMap({ level in
+                levels[level].points.first { ($0.stage as? SideOutputFeed)?.output === side }.map { (level, $0.index) }
+            }).first else {
                 throw StageError("a tee or branch is in no level of the streamed run (a bug in the streamed run)")
             }
-            let index = levels[level].points.first { ($0.stage as? SideOutputFeed)?.output === side }!.index
             try side.start(pushedStrip: chain.layouts[level].strip, gray: gray, metadata: sideSaving!.embedded, in: context) { _, body in
                 try located(index, body)
             }
@@ -415,18 +410,7 @@ extension Pipeline {
                     }
                 }
                 // Without one (or with no thread to be had) the encoder pulls the chain itself, strip by strip.
-                var pulled: (any Error)?
-                let rowsReady: RowFeed.RowsReady = producer == nil ? { needed in
-                    do {
-                        return try chain.rows(upTo: needed)
-                    } catch {
-                        pulled = error
-                        return 0
-                    }
-                } : { writeBehind.rows(upTo: $0) }
-                let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: output.hasAlpha ? 4 : 3,
-                                   ringRows: output.ringRows,
-                                   rowsReady: rowsReady)
+                let rows = chain.encoderFeed(rowsReady: producer == nil ? nil : { writeBehind.rows(upTo: $0) })
                 let encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded, to: file) }
                 // The chain is stopped and joined before the decoder is told the rows are no longer read.
                 writeBehind.stop()
@@ -436,7 +420,7 @@ extension Pipeline {
                 // then the encoder's own.
                 try finishedDecoding(decoded)
                 if case let .failure(error) = produced { throw error }
-                if let pulled { throw pulled }
+                if let pulled = chain.pullFailure { throw pulled }
                 do { try encoded.get() } catch var error as ImageError {
                     error.path = target
                     throw error

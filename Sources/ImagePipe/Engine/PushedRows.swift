@@ -1,7 +1,7 @@
-/// Between a streamed run's strip chain, which pushes the rows at a tee or a branch into a ring
-/// as it makes them, and the side output's own chain, which reads them on its encoder's thread
-/// (`SideOutput`): the pusher waits for room (rows the reader has let go of), the reader for
-/// rows. Either side stopping wakes the other.
+/// Between a thread that makes rows into a ring and one that reads them: the pusher waits for
+/// room (rows the reader has let go of), the reader for rows. Either side stopping wakes the
+/// other. A streamed run's chain pushes the rows at a tee or a branch to the side output's own
+/// chain (`SideOutput`), and makes its last level's rows for the encoder (`WriteBehind`).
 final class PushedRows: @unchecked Sendable {
     private let monitor = Monitor()
     /// Rows of the ring; 0 when each row has a slot of its own.
@@ -51,11 +51,14 @@ final class PushedRows: @unchecked Sendable {
         }
     }
 
-    /// The rows before `count` are no longer read: their slots may be rewritten.
-    func release(rowsBefore count: Int) {
+    /// The rows before `count` are no longer read: their slots may be rewritten. Says how many
+    /// rows have been let go of in all.
+    @discardableResult
+    func release(rowsBefore count: Int) -> Int {
         monitor.locked {
             released = max(released, count)
             monitor.wake()
+            return released
         }
     }
 

@@ -25,10 +25,11 @@ final class SideOutput: @unchecked Sendable {
     /// The rows its chain makes at a time from the pushed ones (the decoder's strip in the run's chain).
     private static let strip = Pipeline.streamedStripRows
 
+    /// The bytes from one pushed row to the next in its ring.
+    private let rowStride: Int
     /// Set by `start`; nil for a read that writes nothing (a survey's).
     private var ring: UnsafeMutablePointer<UInt8>?
     private var ringRows = 0
-    private var rowStride = 0
     private var pushed: PushedRows?
     private var encoder: WorkerThread<Void>?
     /// The encoder's failure, kept for the run's chain, which sees only that the rows stopped.
@@ -56,13 +57,14 @@ final class SideOutput: @unchecked Sendable {
         self.levels = levels
         self.stagesBefore = stagesBefore + stages
         outputSize = output
+        rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
     }
 
     deinit { ring?.deallocate() }
 
-    /// The rows of its ring, `rowStride` bytes each, for pushed strips of `pushedStrip` rows:
-    /// what its chain reads at once, a pushed strip and one of its own beside (0: the picture).
-    private func ringRows(rowStride: Int, pushedStrip: Int) throws -> Int {
+    /// The rows of its ring for pushed strips of `pushedStrip` rows: what its chain reads at
+    /// once, a pushed strip and one of its own beside (0: the picture).
+    private func ringRows(pushedStrip: Int) throws -> Int {
         let needs = try StripChain.decodeRingNeeds(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip)
         return Pipeline.ringRows(rowStride: rowStride, height: size.height, holding: needs + pushedStrip + Self.strip)
     }
@@ -70,8 +72,7 @@ final class SideOutput: @unchecked Sendable {
     /// What it holds for pushed strips of `pushedStrip` rows: its ring, its chain's rings and
     /// windows, and what a JPEG encoder keeps for its Huffman tables.
     func heldBytes(pushedStrip: Int) throws -> Int {
-        let rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
-        let rows = try ringRows(rowStride: rowStride, pushedStrip: pushedStrip)
+        let rows = try ringRows(pushedStrip: pushedStrip)
         let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false)
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg)) : 0
         return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding
@@ -81,33 +82,23 @@ final class SideOutput: @unchecked Sendable {
     /// `located` gives a stage's failure its name and place.
     func start(pushedStrip: Int, gray: Bool, metadata: OutputMetadata, in context: RunContext,
                located: @escaping (Int, () throws -> Image) throws -> Image) throws {
-        let rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
-        let ringRows = try ringRows(rowStride: rowStride, pushedStrip: pushedStrip)
+        let (ringRows, rowStride) = (try ringRows(pushedStrip: pushedStrip), rowStride)
         let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, (ringRows == 0 ? size.height : ringRows) * rowStride))
-        (self.ring, self.ringRows, self.rowStride) = (ring, ringRows, rowStride)
+        (self.ring, self.ringRows) = (ring, ringRows)
         let pushed = PushedRows(ringRows: ringRows)
         self.pushed = pushed
         let (size, points, hasAlpha) = (size, levels[0].points, levels[0].hasAlpha)
-        var processed = 0
-        // The pushed rows through the side's first point stages, in place, a strip at a time
-        // (the ring holds whole strips: one never wraps).
-        let makePushed = { (wanted: Int) throws -> Int in
-            while processed < min(wanted, size.height) {
-                let end = min(size.height, processed + Self.strip)
-                guard pushed.waitForRows(atLeast: end) >= end else { break } // the run failed: its error is the one to give
-                try StripChain.applyPoints(points, toRows: ring + (ringRows > 0 ? processed % ringRows : processed) * rowStride,
-                                           size: Size(size.width, end - processed), rowStride: rowStride, hasAlpha: hasAlpha,
-                                           at: StripPosition(top: processed, pictureSize: size), located: located)
-                processed = end
-            }
-            return processed
+        // The pushed rows through the side's first point stages, in place (the ring holds whole
+        // strips: one never wraps). Rows that stop coming mean the run failed: its error is the one to give.
+        let makePushed = StripChain.stripByStrip(height: size.height, strip: Self.strip, arrived: { pushed.waitForRows(atLeast: $0) }) { top, rows in
+            try StripChain.applyPoints(points, toRows: ring + (ringRows > 0 ? top % ringRows : top) * rowStride,
+                                       size: Size(size.width, rows), rowStride: rowStride, hasAlpha: hasAlpha,
+                                       at: StripPosition(top: top, pictureSize: size), located: located)
         }
         let chain = try StripChain(levels: levels, size: size, rowStride: rowStride, decodeRing: ring, decodeRingRows: ringRows,
                                    decodeStrip: Self.strip, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
                                    located: located)
-        // The chain and its rows are the encoder thread's alone from here on.
-        nonisolated(unsafe) let output = chain.output
-        outputSize = output.size
+        outputSize = chain.output.size
         let (save, destination, format, failure) = (save, destination, format, failure)
         let stageContext = StageContext.current
         guard let encoder = WorkerThread<Void>.started({
@@ -116,19 +107,11 @@ final class SideOutput: @unchecked Sendable {
             do {
                 try stageContext.bound {
                     _ = try save.store(at: destination, in: context) { file in
-                        var pulled: (any Error)?
-                        let rows = RowFeed(pixels: output.pixels, size: output.size, rowStride: output.rowStride, channels: output.hasAlpha ? 4 : 3,
-                                           ringRows: output.ringRows, rowsReady: { needed in
-                                               do {
-                                                   return try chain.rows(upTo: needed)
-                                               } catch {
-                                                   pulled = error
-                                                   return 0
-                                               }
-                                           })
-                        let encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: gray, metadata: metadata, to: file) }
+                        let encoded = Result {
+                            try RowEncoding.encode(chain.encoderFeed(), as: format, options: save.options, gray: gray, metadata: metadata, to: file)
+                        }
                         // A stage's failure first (the encoder only saw the rows stop), then the encoder's own.
-                        if let pulled { throw pulled }
+                        if let pulled = chain.pullFailure { throw pulled }
                         do { try encoded.get() } catch var error as ImageError {
                             error.path = destination
                             throw error

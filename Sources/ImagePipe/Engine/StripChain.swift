@@ -329,6 +329,43 @@ final class StripChain: @unchecked Sendable {
     /// Rows the last level makes at a time: what a write-behind thread asks for.
     var outputStrip: Int { layouts[layouts.count - 1].strip }
 
+    /// The last level's rows as an encoder reads them: made as it asks through `rowsReady`, or,
+    /// when that is nil, by pulling the chain from the encoder's thread, a stage's failure then
+    /// kept in `pullFailure` (the encoder sees only that the rows stop).
+    func encoderFeed(rowsReady: RowFeed.RowsReady? = nil) -> RowFeed {
+        let (pixels, ringRows, size, rowStride, hasAlpha) = output
+        return RowFeed(pixels: pixels, size: size, rowStride: rowStride, channels: hasAlpha ? 4 : 3, ringRows: ringRows,
+                       rowsReady: rowsReady ?? { [unowned self] needed in
+                           do {
+                               return try rows(upTo: needed)
+                           } catch {
+                               pullFailure = error
+                               return 0
+                           }
+                       })
+    }
+
+    /// The failure of a stage while the encoder pulled the chain (`encoderFeed`).
+    private(set) var pullFailure: (any Error)?
+
+    /// A chain's `makeDecoded` over a ring of a `height`-row picture: strip after strip of
+    /// `strip` rows up to the one holding the row wanted, each once `arrived` says its rows have
+    /// come (fewer: they never will, and the rows stop there), put through `process` in place
+    /// (its top row and its rows).
+    static func stripByStrip(height: Int, strip: Int, arrived: @escaping (_ rows: Int) -> Int,
+                             process: @escaping (_ top: Int, _ rows: Int) throws -> Void) -> (Int) throws -> Int {
+        var processed = 0
+        return { wanted in
+            while processed < min(wanted, height) {
+                let end = min(height, processed + strip)
+                guard arrived(end) >= end else { break }
+                try process(processed, end - processed)
+                processed = end
+            }
+            return processed
+        }
+    }
+
     /// Makes the last level's rows up to `count` (the encoder's `needed`) and says how many are
     /// made: fewer only when the decode failed. The encoder has written every row before
     /// `count - 1`, whose slots may now be rewritten; with `releasingDecoded` false and no level
