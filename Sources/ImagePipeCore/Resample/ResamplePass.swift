@@ -45,8 +45,10 @@ struct ResamplePass {
         input = .allocate(capacity: x.span.count)
         ring = .allocate(capacity: columnsFirst ? 0 : y.table.taps * outputWidth)
         sum = .allocate(capacity: outputWidth)
-        columnSums = .allocate(capacity: columnsFirst ? x.span.count * 3 / 4 + 1 : 0)
-        columnSums.initialize(repeating: .zero, count: columnsFirst ? x.span.count * 3 / 4 + 1 : 0)
+        // A channel's sum each, and one past the last pixel's (read, not used, with its three).
+        let sumVectors = columnsFirst ? x.span.count * 3 / 4 + 1 : 0
+        columnSums = .allocate(capacity: sumVectors)
+        columnSums.initialize(repeating: .zero, count: sumVectors)
     }
 
     func release() {
