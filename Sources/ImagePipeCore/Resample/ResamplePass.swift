@@ -159,8 +159,7 @@ struct ResamplePass {
     /// `input`. Rows go two at a time, 16 bytes across: the bytes of the two rows interleaved and
     /// widened, then each pair times its pair of 14-bit weights and summed in one step (the
     /// shape SSE2's `pmaddwd` is made for, which the compiler emits here), into 32-bit sums kept
-    /// in registers over all the rows. Exact but for the weights' rounding: under a
-    /// thirty-thousandth of a level per row.
+    /// in registers over all the rows. Exact but for the weights' rounding (`WeightTable.fixedWeights`).
     private func sumSourceRows(of row: Int) {
         let first = y.table.first[row], used = y.table.used[row], pairs = (used + 1) / 2
         let bytes = x.span.count * 3, start = (x.origin + x.span.lowerBound) * 3
