@@ -37,8 +37,11 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CAvif", pkgConfig: "libavif", providers: [.apt(["libavif-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libheif and libavif are opened on first use, not linked (CLibraryLoader says why): these
+        // targets hold their headers' forwarders. libheif-dev and libavif-dev give the headers.
+        .target(name: "CLibraryLoader"),
+        .target(name: "CAvif", dependencies: ["CLibraryLoader"]),
+        .target(name: "CHeif", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "cgif", providers: [.apt(["libcgif-dev"])]),
         // giflib has no pkg-config file: its module map links libgif by name.
@@ -75,7 +78,7 @@ let package = Package(
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-ledger", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport"),
-        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "CAvif", "TestSupport"]),
+        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "CAvif", "CLibraryLoader", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
         .testTarget(name: "LetterboxTests", dependencies: ["Letterbox", "TestSupport"]),
         .testTarget(name: "SquareSliceTests", dependencies: ["SquareSlice", "TestSupport"]),

@@ -11,10 +11,13 @@ trap 'rm -rf "$work"' EXIT
 "$here/install-tree.sh" "$binary" "$work/root" /usr
 version=$("$binary" --version | awk 'NR == 1 { print $2 }')
 arch=$(dpkg --print-architecture)
-# The libraries the command names itself (not what they pull in), as ldd finds them.
+# The libraries the command names itself (not what they pull in), as ldd finds them, and those
+# it opens on first use (its --version names them), as the loader's cache finds them.
 needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
-depends=$(for name in $needed; do
+deferred=$("$binary" --version | sed -n 's/^libraries opened on first use: //p')
+depends=$(for name in $needed $deferred; do
   library=$(ldd "$binary" | awk -v name="$name" '$1 == name { print $3 }')
+  [ -n "$library" ] || library=$(/sbin/ldconfig -p | awk -v name="$name" '$1 == name { print $NF; exit }')
   case $library in /*/swift/*|"") continue ;; esac
   dpkg -S "$library" 2>/dev/null || dpkg -S "$(readlink -f "$library")" 2>/dev/null || true
 done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')

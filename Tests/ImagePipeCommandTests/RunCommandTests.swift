@@ -108,13 +108,36 @@ import TestSupport
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n")
         #expect(lines.first == "imagepipe 0.1.0")
-        #expect(lines.count == 2 && lines[1].hasPrefix("plugin interface \(Registry.pluginInterfaceVersion), schema \(Registry.pluginSchemaVersion); built with Swift "),
+        #expect(lines.count == 3 && lines[1].hasPrefix("plugin interface \(Registry.pluginInterfaceVersion), schema \(Registry.pluginSchemaVersion); built with Swift "),
                 "\(result.standardOutput)")
+        #expect(lines.last == "libraries opened on first use: libheif.so.1 libavif.so.15")
         // The toolchain named is the one that builds plugins here: `swift --version` says so too.
         let swift = try CommandRunner.runProgram("/usr/bin/env", ["swift", "--version"])
         #expect(swift.standardOutput.contains("Swift version \(BuildInfo.swiftVersion) ") || swift.standardOutput.contains("Swift version \(BuildInfo.swiftVersion)-"),
                 "\(swift.standardOutput) against \(BuildInfo.swiftVersion)")
         #expect(result.standardOutput.contains("Swift \(BuildInfo.swiftVersion) "))
+    }
+
+    /// libheif and libavif are opened when a picture needs them, not at start-up: the command does
+    /// not link them (nor the HEVC and AV1 codecs they bring), and still reads HEIC and writes AVIF.
+    @Test func heifAndAvifAreOpenedOnFirstUse() throws {
+        let dynamic = try CommandRunner.runProgram("/usr/bin/readelf", ["-d", CommandRunner.binary]).standardOutput
+        let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libgdk_pixbuf") }, "\(dynamic)")
+        #expect(!needed.contains { $0.contains("libheif") || $0.contains("libavif") }, "\(needed)")
+        let mapped = try CommandRunner.runProgram("/usr/bin/ldd", [CommandRunner.binary]).standardOutput
+        for codec in ["libheif", "libavif", "libde265", "libx265", "libdav1d", "libaom"] {
+            #expect(!mapped.contains(codec), "\(codec) is mapped at start-up")
+        }
+        let directory = try TemporaryDirectory()
+        try Synthetic.image(40, 30) { x, _ in Color(red: UInt8(x * 6), green: 90, blue: 160) }.save(to: directory.file("in.png"))
+        let written = try CommandRunner.run(["run", "-e", "save format=avif", directory.file("in.png"), "-o", directory.file("out.avif")])
+        #expect(written.status == 0, "\(written.standardError)")
+        let read = try CommandRunner.run(["run", "-e", "resize 20x15", directory.file("out.avif"), "-o", directory.file("back.png")])
+        #expect(read.status == 0, "\(read.standardError)")
+        let back = try Image.load(path: directory.file("back.png"))
+        #expect(back.size == Size(20, 15))
+        #expect(abs(Int(back.pixel(x: 10, y: 7).blue) - 160) <= 12, "\(back.pixel(x: 10, y: 7))")
     }
 
     @Test(arguments: [["--help"], ["run", "--help"], ["check", "--help"], ["stages", "--help"]])

@@ -1,3 +1,6 @@
+import CAvif
+import CHeif
+
 /// What a build of ImagePipe is: the versions a plugin must match (its C interface and schema)
 /// and the Swift toolchain that compiled it. Swift has no stable ABI on Linux, so a plugin
 /// must be built by the same toolchain as the program that loads it.
@@ -70,8 +73,17 @@ public enum BuildInfo {
         #endif
     }()
 
-    /// `plugin interface 2, schema 1; built with Swift 6.3.1`: for `imagepipe --version`.
+    /// The system libraries the program opens when a picture first needs them rather than at
+    /// start-up (libheif and libavif bring some forty libraries of codecs with them), by soname:
+    /// not linked, so a package of the program names them among its dependencies itself.
+    public static let librariesOpenedOnFirstUse = [IMAGEPIPE_LIBHEIF, IMAGEPIPE_LIBAVIF]
+
+    /// `plugin interface 2, schema 1; built with Swift 6.3.1 (…)` and the libraries opened on
+    /// first use: for `imagepipe --version`.
     public static var summary: String {
-        "plugin interface \(Registry.pluginInterfaceVersion), schema \(Registry.pluginSchemaVersion); built with Swift \(swiftVersion) (a plugin must be built with the same toolchain)"
+        """
+        plugin interface \(Registry.pluginInterfaceVersion), schema \(Registry.pluginSchemaVersion); built with Swift \(swiftVersion) (a plugin must be built with the same toolchain)
+        libraries opened on first use: \(librariesOpenedOnFirstUse.joined(separator: " "))
+        """
     }
 }

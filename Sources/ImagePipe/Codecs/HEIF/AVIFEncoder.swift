@@ -32,6 +32,7 @@ enum AVIFEncoder {
     /// libavif's YUV picture of `image`, with an alpha plane when `alpha` says (opaque where the
     /// image has none); the caller destroys it.
     static func picture(_ image: Image, format: avifPixelFormat, lossless: Bool, metadata: OutputMetadata, alpha: Bool) throws -> UnsafeMutablePointer<avifImage> {
+        try openLibrary()
         guard let avif = avifImageCreate(UInt32(image.width), UInt32(image.height), 8, format) else {
             throw ImageError(.unwritable, reason: "libavif could not make a \(image.size) picture")
         }
@@ -64,6 +65,7 @@ enum AVIFEncoder {
 
     /// libavif's encoder at `save`'s settings; the caller destroys it.
     static func encoder(quality: Int, speed: Int, lossless: Bool) throws -> UnsafeMutablePointer<avifEncoder> {
+        try openLibrary()
         guard let encoder = avifEncoderCreate() else { throw ImageError(.unwritable, reason: "libavif could not make an encoder") }
         encoder.pointee.maxThreads = Int32(max(1, System.coreCount))
         encoder.pointee.speed = Int32(min(max(speed, 0), 10))
@@ -74,6 +76,13 @@ enum AVIFEncoder {
         encoder.pointee.minQuantizerAlpha = Int32(AVIF_QUANTIZER_LOSSLESS)
         encoder.pointee.maxQuantizerAlpha = Int32(AVIF_QUANTIZER_LOSSLESS)
         return encoder
+    }
+
+    /// libavif is opened on first use (CLibraryLoader says why); every path into it starts here.
+    private static func openLibrary() throws {
+        if let reason = imagepipe_open_libavif() {
+            throw ImageError(.unsupported, reason: "AVIF output needs libavif, which cannot be opened: \(String(cString: reason))")
+        }
     }
 
     static func failure(_ what: String, _ result: avifResult) -> ImageError {

@@ -79,6 +79,9 @@ enum HEIFDecoder {
 
     private static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, path: String?,
                                        _ body: (OpaquePointer) throws -> T) throws -> T {
+        if let reason = imagepipe_open_libheif() {
+            throw ImageError(.unsupported, path: path, reason: "\(format.displayName) needs libheif, which cannot be opened: \(String(cString: reason))")
+        }
         initialised
         let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
         guard heif_have_decoder_for_format(codec) != 0 else {
