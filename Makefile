@@ -34,9 +34,10 @@ TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel python3-yaml
 TEST_PACKAGES += zsh fish
 DEMO_OUT := out/demo
 # Debug builds are optimized from here: the pixel loops (SIMD, generic arithmetic) run some 20×
-# slower without -O, which made the tests and samples crawl. Package.swift carries no unsafe
-# flags, so that a tagged version can be a dependency (VersionDependencyTests).
-OPTIMIZED := -Xswiftc -O
+# slower without -O, which made the tests and samples crawl; -Xcc -O2 does the same for the C
+# targets (the resampler's kernels among them). Package.swift carries no unsafe flags, so that
+# a tagged version can be a dependency (VersionDependencyTests).
+OPTIMIZED := -Xswiftc -O -Xcc -O2
 
 .PHONY: deps test-deps install-packages build release test samples demo docc clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
 

@@ -52,7 +52,9 @@ let package = Package(
         // libtiff directly for TIFF both ways (docs/formats.md says why); C because TIFFGetField
         // and TIFFSetField are variadic.
         .target(name: "CTiffCodec", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "ImagePipeCore", dependencies: ["CGdkPixbuf"]),
+        // The resampler's integer column pass, in C for its AVX2 version (pixel_kernels.h says why).
+        .target(name: "CPixelKernels"),
+        .target(name: "ImagePipeCore", dependencies: ["CGdkPixbuf", "CPixelKernels"]),
         .target(name: "ImagePipe", dependencies: ["ImagePipeCore", "CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CTiffCodec", "CLCMS2", "CExif",
                                                  "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipeCore", "CImagePipePlugin", "CGdkPixbuf"]),
@@ -78,7 +80,7 @@ let package = Package(
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-ledger", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport"),
-        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "CAvif", "CLibraryLoader", "TestSupport"]),
+        .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "CAvif", "CLibraryLoader", "CPixelKernels", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),
         .testTarget(name: "LetterboxTests", dependencies: ["Letterbox", "TestSupport"]),
         .testTarget(name: "SquareSliceTests", dependencies: ["SquareSlice", "TestSupport"]),

@@ -1,3 +1,4 @@
+import CPixelKernels
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
@@ -9,9 +10,10 @@ import _Builtin_intrinsics.intel
 ///   pre-shrinks), go through the row weights into a ring of `taps` filtered rows, and each
 ///   output row is the column weights applied to the ring's rows.
 /// - *Columns first* (an RGB picture shrunk in height, in sRGB, no box): each output row is the
-///   column weights applied straight to the source's bytes in integers (`sumSourceRows`), then
-///   the row weights. Shrinking by s, the rows-first order filters every source row across, s
-///   times the rows there are to make; this order does the costly part on bytes, 16 at a time.
+///   column weights applied straight to the source's bytes (`sumSourceRows`), then the row
+///   weights (`imagepipe_filter_rgb_row`), both in integers, in C kernels that pick AVX2 where
+///   the CPU has it. Shrinking by s, the rows-first order filters every source row across, s
+///   times the rows there are to make; this order does the costly part on bytes, 32 at a time.
 struct ResamplePass {
     private let image: Image
     /// The source row `image`'s row 0 is (a window of the source's rows: the streamed run's).
@@ -30,7 +32,15 @@ struct ResamplePass {
     /// Whether output rows are made columns first (see above).
     private let columnsFirst: Bool
     /// The integer column sums of one output row, a channel each, over `x.span`.
-    private let columnSums: UnsafeMutablePointer<SIMD4<Int32>>
+    private let columnSums: UnsafeMutablePointer<Int32>
+    /// The column sums narrowed to 16 bits, with the row kernel's padding.
+    private let levels: UnsafeMutablePointer<Int16>
+    /// The row weights as the row kernel takes them: each output pixel's first pixel in
+    /// `x.span`, its pair count, and its weights two by two.
+    private let pairFirst: [Int32]
+    private let pairCounts: [Int32]
+    private let pairWeights: [Int32]
+    private let pairsPerPixel: Int
 
     init(image: Image, top: Int = 0, x: ResampleAxis, y: ResampleAxis, linearLight: Bool) {
         self.image = image
@@ -46,9 +56,21 @@ struct ResamplePass {
         ring = .allocate(capacity: columnsFirst ? 0 : y.table.taps * outputWidth)
         sum = .allocate(capacity: outputWidth)
         // A channel's sum each, and one past the last pixel's (read, not used, with its three).
-        let sumVectors = columnsFirst ? x.span.count * 3 / 4 + 1 : 0
-        columnSums = .allocate(capacity: sumVectors)
-        columnSums.initialize(repeating: .zero, count: sumVectors)
+        columnSums = .allocate(capacity: columnsFirst ? x.span.count * 3 : 0)
+        let table = x.table
+        pairsPerPixel = columnsFirst ? (table.taps + 1) / 2 : 0
+        levels = .allocate(capacity: columnsFirst ? x.span.count * 3 + Int(imagepipe_levels_padding(Int32(pairsPerPixel))) : 0)
+        pairFirst = columnsFirst ? table.first.map { Int32($0 - x.span.lowerBound) } : []
+        pairCounts = columnsFirst ? table.used.map { Int32(($0 + 1) / 2) } : []
+        var packed = [Int32](repeating: 0, count: table.count * pairsPerPixel)
+        for i in 0..<(columnsFirst ? table.count : 0) {
+            for p in 0..<(table.used[i] + 1) / 2 {
+                let w0 = table.fixedWeights[i * table.taps + 2 * p]
+                let w1 = 2 * p + 1 < table.used[i] ? table.fixedWeights[i * table.taps + 2 * p + 1] : 0
+                packed[i * pairsPerPixel + p] = Int32(bitPattern: UInt32(UInt16(bitPattern: w1)) << 16 | UInt32(UInt16(bitPattern: w0)))
+            }
+        }
+        pairWeights = packed
     }
 
     func release() {
@@ -56,6 +78,7 @@ struct ResamplePass {
         ring.deallocate()
         sum.deallocate()
         columnSums.deallocate()
+        levels.deallocate()
     }
 
     /// Makes output `rows`, row r into the writer's row `r - firstRow`; once `cancellation` is set
@@ -69,8 +92,7 @@ struct ResamplePass {
                 if row & 15 == 0, cancellation?.isCancelled == true { return }
                 if columnsFirst {
                     sumSourceRows(of: row)
-                    filterInput(into: sum)
-                    store(writer.row(row - firstRow))
+                    filterSums(into: writer.row(row - firstRow))
                     continue
                 }
                 let first = y.table.first[row], used = y.table.used[row]
@@ -120,11 +142,6 @@ struct ResamplePass {
     /// Working row `index` through the row weights into `target` (the output's width).
     private func filterRow(_ index: Int, into target: UnsafeMutablePointer<SIMD4<Float>>) {
         loadRow(index)
-        filterInput(into: target)
-    }
-
-    /// The working row in `input` through the row weights into `target` (the output's width).
-    private func filterInput(into target: UnsafeMutablePointer<SIMD4<Float>>) {
         let taps = x.table.taps, low = x.span.lowerBound
         x.table.weights.withUnsafeBufferPointer { weights in
             x.table.first.withUnsafeBufferPointer { firsts in
@@ -156,75 +173,36 @@ struct ResamplePass {
     }
 
     /// Output row `row`'s column weights applied to the source's RGB bytes across `x.span`, into
-    /// `input`. Rows go two at a time, 16 bytes across: the bytes of the two rows interleaved and
-    /// widened, then each pair times its pair of 14-bit weights and summed in one step (the
-    /// shape SSE2's `pmaddwd` is made for, which the compiler emits here), into 32-bit sums kept
-    /// in registers over all the rows. Exact but for the weights' rounding (`WeightTable.fixedWeights`).
+    /// `columnSums`: integer sums of the bytes times the 14-bit weights, two rows at a time
+    /// (`imagepipe_weighted_row_sums`), exact but for the weights' rounding (`WeightTable.fixedWeights`).
     private func sumSourceRows(of row: Int) {
         let first = y.table.first[row], used = y.table.used[row], pairs = (used + 1) / 2
         let bytes = x.span.count * 3, start = (x.origin + x.span.lowerBound) * 3
         y.table.fixedWeights.withUnsafeBufferPointer { fixed in
-            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: 2 * pairs) { sources in
-                withUnsafeTemporaryAllocation(of: SIMD8<Int16>.self, capacity: pairs) { pairWeights in
-                    let weights = fixed.baseAddress! + row * y.table.taps
+            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: 2 * pairs) { sources in
+                withUnsafeTemporaryAllocation(of: Int16.self, capacity: 2 * pairs) { weights in
                     // An odd row count pairs the last row with itself at weight 0.
                     for k in 0..<(2 * pairs) {
-                        sources[k] = image.rowStart(y.sources(of: first + min(k, used - 1)).lowerBound - top) + start
+                        sources[k] = UnsafePointer(image.rowStart(y.sources(of: first + min(k, used - 1)).lowerBound - top) + start)
+                        weights[k] = k < used ? fixed[row * y.table.taps + k] : 0
                     }
-                    for p in 0..<pairs {
-                        let w0 = weights[2 * p], w1 = 2 * p + 1 < used ? weights[2 * p + 1] : 0
-                        pairWeights[p] = SIMD8(w0, w1, w0, w1, w0, w1, w0, w1)
-                    }
-                    var c = 0
-                    while c + 16 <= bytes {
-                        var s0 = SIMD4<Int32>.zero, s1 = s0, s2 = s0, s3 = s0
-                        for p in 0..<pairs {
-                            let a = UnsafeRawPointer(sources[2 * p] + c).loadUnaligned(as: SIMD16<UInt8>.self)
-                            let b = UnsafeRawPointer(sources[2 * p + 1] + c).loadUnaligned(as: SIMD16<UInt8>.self)
-                            let w = SIMD8<Int32>(truncatingIfNeeded: pairWeights[p])
-                            let low = Self.interleave(a.lowHalf, b.lowHalf), high = Self.interleave(a.highHalf, b.highHalf)
-                            s0 &+= Self.pairSums(low.lowHalf, w)
-                            s1 &+= Self.pairSums(low.highHalf, w)
-                            s2 &+= Self.pairSums(high.lowHalf, w)
-                            s3 &+= Self.pairSums(high.highHalf, w)
-                        }
-                        let target = columnSums + c / 4
-                        target[0] = s0
-                        target[1] = s1
-                        target[2] = s2
-                        target[3] = s3
-                        c += 16
-                    }
-                    let tail = UnsafeMutableRawPointer(columnSums).assumingMemoryBound(to: Int32.self)
-                    while c < bytes {
-                        var total: Int32 = 0
-                        for k in 0..<used { total &+= Int32(sources[k][c]) &* Int32(weights[k]) }
-                        tail[c] = total
-                        c += 1
-                    }
+                    imagepipe_weighted_row_sums(sources.baseAddress, weights.baseAddress, Int32(pairs), Int32(bytes), columnSums)
                 }
             }
         }
-        // Each pixel's three sums and the next one's first (`columnSums` has room past the last).
-        let sums = UnsafeRawPointer(columnSums)
-        let scale = SIMD4<Float>(repeating: 1 / Float(255 * WeightTable.fixedOne)), alphaLane = SIMD4<Int32>(0, 0, 0, -1)
-        for i in 0..<x.span.count {
-            let pixel = Self.floats(sums.loadUnaligned(fromByteOffset: i * 12, as: SIMD4<Int32>.self)) * scale
-            input[i] = pixel.replacing(with: 1, where: alphaLane .!= 0)
+    }
+
+    /// The column sums through the row weights into the output row's RGB bytes.
+    private func filterSums(into target: UnsafeMutableBufferPointer<UInt8>) {
+        pairFirst.withUnsafeBufferPointer { first in
+            pairCounts.withUnsafeBufferPointer { counts in
+                pairWeights.withUnsafeBufferPointer { weights in
+                    var table = imagepipe_row_weights(outputPixels: Int32(outputWidth), pairsPerPixel: Int32(pairsPerPixel),
+                                                      first: first.baseAddress, pairs: counts.baseAddress, pairWeights: weights.baseAddress)
+                    imagepipe_filter_rgb_row(columnSums, Int32(x.span.count), levels, &table, target.baseAddress)
+                }
+            }
         }
-    }
-
-    /// The bytes of `a` and `b` taken in turn: a0 b0 a1 b1 …
-    @inline(__always)
-    private static func interleave(_ a: SIMD8<UInt8>, _ b: SIMD8<UInt8>) -> SIMD16<UInt8> {
-        SIMD16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
-    }
-
-    /// Each neighbouring pair of `bytes` times its pair of `weights`, summed: four sums.
-    @inline(__always)
-    private static func pairSums(_ bytes: SIMD8<UInt8>, _ weights: SIMD8<Int32>) -> SIMD4<Int32> {
-        let products = SIMD8<Int32>(truncatingIfNeeded: SIMD8<Int16>(truncatingIfNeeded: bytes)) &* weights
-        return products.evenHalf &+ products.oddHalf
     }
 
     /// Working row `index` over `x.span`, as premultiplied floats, into `input`.
@@ -267,16 +245,6 @@ struct ResamplePass {
         return unsafeBitCast(_mm_cvttps_epi32(clamped), to: SIMD4<Int32>.self)
         #else
         return SIMD4(Int32(clamped[0]), Int32(clamped[1]), Int32(clamped[2]), Int32(clamped[3]))
-        #endif
-    }
-
-    /// Four 32-bit integers as floats (`cvtdq2ps` where there is one, for the same reason).
-    @inline(__always)
-    private static func floats(_ value: SIMD4<Int32>) -> SIMD4<Float> {
-        #if arch(x86_64)
-        return _mm_cvtepi32_ps(unsafeBitCast(value, to: __m128i.self))
-        #else
-        return SIMD4(Float(value[0]), Float(value[1]), Float(value[2]), Float(value[3]))
         #endif
     }
 
