@@ -1,6 +1,6 @@
 #include "pixel_kernels.h"
 
-#include <stdatomic.h>
+#include "kernel_choice.h"
 #include <string.h>
 
 typedef void (*filter_function)(const int32_t *, int, int16_t *, const struct imagepipe_row_weights *, uint8_t *);
@@ -109,45 +109,31 @@ static void filter_avx2(const int32_t *sums, int sourcePixels, int16_t *levels,
 }
 #endif
 
-static filter_function named(const char *version) {
-    if (strcmp(version, "portable") == 0) return filter_portable;
+/* The version named, or NULL where this CPU or build has none. */
+static void *named(const char *version) {
+    if (strcmp(version, "portable") == 0) return (void *)filter_portable;
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (strcmp(version, "ssse3") == 0 && __builtin_cpu_supports("ssse3")) return filter_ssse3;
-    if (strcmp(version, "avx2") == 0 && __builtin_cpu_supports("avx2")) return filter_avx2;
+    if (strcmp(version, "ssse3") == 0 && __builtin_cpu_supports("ssse3")) return (void *)filter_ssse3;
+    if (strcmp(version, "avx2") == 0 && __builtin_cpu_supports("avx2")) return (void *)filter_avx2;
 #endif
     return NULL;
 }
 
 static const char *const preferred[] = {"avx2", "ssse3", "portable"};
-static _Atomic(filter_function) resolved;
-static const char *_Atomic resolvedVersion;
-
-static filter_function kernel(void) {
-    filter_function function = atomic_load_explicit(&resolved, memory_order_acquire);
-    for (unsigned index = 0; !function; index++) {
-        function = named(preferred[index]);
-        if (function) {
-            atomic_store_explicit(&resolvedVersion, preferred[index], memory_order_relaxed);
-            atomic_store_explicit(&resolved, function, memory_order_release);
-        }
-    }
-    return function;
-}
+static struct kernel_choice choice = {preferred, named, NULL, NULL};
 
 void imagepipe_filter_rgb_row(const int32_t *sums, int sourcePixels, int16_t *levels,
                               const struct imagepipe_row_weights *weights, uint8_t *out) {
-    kernel()(sums, sourcePixels, levels, weights, out);
+    ((filter_function)kernel_chosen(&choice))(sums, sourcePixels, levels, weights, out);
 }
 
 const char *imagepipe_filter_rgb_row_chosen(void) {
-    kernel();
-    return atomic_load_explicit(&resolvedVersion, memory_order_relaxed);
+    return kernel_chosen_version(&choice);
 }
 
-int imagepipe_filter_rgb_row_version(const char *version, const int32_t *sums, int sourcePixels, int16_t *levels,
-                                     const struct imagepipe_row_weights *weights, uint8_t *out) {
-    filter_function function = named(version);
+int imagepipe_filter_rgb_row_version(const char *version, const int32_t *sums, int sourcePixels, int16_t *levels, const struct imagepipe_row_weights *weights, uint8_t *out) {
+    filter_function function = (filter_function)named(version);
     if (function) function(sums, sourcePixels, levels, weights, out);
     return function != NULL;
 }

@@ -1,6 +1,6 @@
 #include "pixel_kernels.h"
 
-#include <stdatomic.h>
+#include "kernel_choice.h"
 #include <string.h>
 
 typedef void (*row_sums_function)(const uint8_t *const *, const int16_t *, int, int, int32_t *);
@@ -84,44 +84,29 @@ static void sums_portable(const uint8_t *const *rows, const int16_t *weights, in
 }
 
 /* The version named, or NULL where this CPU or build has none. */
-static row_sums_function named(const char *version) {
-    if (strcmp(version, "portable") == 0) return sums_portable;
+static void *named(const char *version) {
+    if (strcmp(version, "portable") == 0) return (void *)sums_portable;
 #if defined(__x86_64__)
-    if (strcmp(version, "sse2") == 0) return sums_sse2;
+    if (strcmp(version, "sse2") == 0) return (void *)sums_sse2;
     __builtin_cpu_init();
-    if (strcmp(version, "avx2") == 0 && __builtin_cpu_supports("avx2")) return sums_avx2;
+    if (strcmp(version, "avx2") == 0 && __builtin_cpu_supports("avx2")) return (void *)sums_avx2;
 #endif
     return NULL;
 }
 
 static const char *const preferred[] = {"avx2", "sse2", "portable"};
-static _Atomic(row_sums_function) resolved;
-static const char *_Atomic resolvedVersion;
-
-/* The best version there is, found on the first call (racing first calls find the same one). */
-static row_sums_function kernel(void) {
-    row_sums_function function = atomic_load_explicit(&resolved, memory_order_acquire);
-    for (unsigned index = 0; !function; index++) {
-        function = named(preferred[index]);
-        if (function) {
-            atomic_store_explicit(&resolvedVersion, preferred[index], memory_order_relaxed);
-            atomic_store_explicit(&resolved, function, memory_order_release);
-        }
-    }
-    return function;
-}
+static struct kernel_choice choice = {preferred, named, NULL, NULL};
 
 void imagepipe_weighted_row_sums(const uint8_t *const *rows, const int16_t *weights, int pairs, int bytes, int32_t *sums) {
-    kernel()(rows, weights, pairs, bytes, sums);
+    ((row_sums_function)kernel_chosen(&choice))(rows, weights, pairs, bytes, sums);
 }
 
 const char *imagepipe_weighted_row_sums_chosen(void) {
-    kernel();
-    return atomic_load_explicit(&resolvedVersion, memory_order_relaxed);
+    return kernel_chosen_version(&choice);
 }
 
 int imagepipe_weighted_row_sums_version(const char *version, const uint8_t *const *rows, const int16_t *weights, int pairs, int bytes, int32_t *sums) {
-    row_sums_function function = named(version);
+    row_sums_function function = (row_sums_function)named(version);
     if (function) function(rows, weights, pairs, bytes, sums);
     return function != NULL;
 }
