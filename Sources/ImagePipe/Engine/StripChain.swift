@@ -278,6 +278,8 @@ final class StripChain: @unchecked Sendable {
             rings.append(Ring(pixels: .allocate(capacity: rows * layout.rowStride), rows: rows < layout.size.height ? rows : 0))
             windows.append(.allocate(capacity: layout.window * layouts[level - 1].rowStride))
         }
+        let last = layouts[layouts.count - 1], lastRing = rings[rings.count - 1]
+        output = (lastRing.pixels, lastRing.rows, last.size, last.rowStride, last.hasAlpha)
     }
 
     /// Rows `level`'s ring holds. The next level reads a window at once, made up to a strip past
@@ -320,11 +322,10 @@ final class StripChain: @unchecked Sendable {
     }
 
     /// The encoder's side: the last level's pixels, how many rows are in its ring (0: all), the
-    /// picture they make, the bytes from one row to the next, and whether they are RGBA.
-    var output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int, size: Size, rowStride: Int, hasAlpha: Bool) {
-        let last = rings.count - 1
-        return (rings[last].pixels, rings[last].rows, layouts[last].size, layouts[last].rowStride, layouts[last].hasAlpha)
-    }
+    /// picture they make, the bytes from one row to the next, and whether they are RGBA. Fixed
+    /// at init: the encoder's thread reads it while another may be making rows, which changes
+    /// `rings` (ThreadSanitizer saw the race when this was read from there).
+    let output: (pixels: UnsafeMutablePointer<UInt8>, ringRows: Int, size: Size, rowStride: Int, hasAlpha: Bool)
 
     /// Rows the last level makes at a time: what a write-behind thread asks for.
     var outputStrip: Int { layouts[layouts.count - 1].strip }
