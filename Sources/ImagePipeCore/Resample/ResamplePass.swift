@@ -52,10 +52,10 @@ struct ResamplePass {
         outputWidth = x.table.count
         columnsFirst = !image.hasAlpha && image.channelCount == 3 && !linearLight && x.box == 1 && y.box == 1
             && y.table.count <= y.span.count
-        input = .allocate(capacity: x.span.count)
+        // Each order's buffers; the other's are left empty.
+        input = .allocate(capacity: columnsFirst ? 0 : x.span.count)
         ring = .allocate(capacity: columnsFirst ? 0 : y.table.taps * outputWidth)
-        sum = .allocate(capacity: outputWidth)
-        // A channel's sum each, and one past the last pixel's (read, not used, with its three).
+        sum = .allocate(capacity: columnsFirst ? 0 : outputWidth)
         columnSums = .allocate(capacity: columnsFirst ? x.span.count * 3 : 0)
         let table = x.table
         pairsPerPixel = columnsFirst ? (table.taps + 1) / 2 : 0
