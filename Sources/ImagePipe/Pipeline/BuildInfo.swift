@@ -74,7 +74,7 @@ public enum BuildInfo {
     }()
 
     /// The system libraries the program opens when a picture first needs them rather than at
-    /// start-up (libheif and libavif bring some forty libraries of codecs with them), by soname:
+    /// start-up (libheif and libavif bring 27 libraries of codecs with them), by soname:
     /// not linked, so a package of the program names them among its dependencies itself.
     public static let librariesOpenedOnFirstUse = [IMAGEPIPE_LIBHEIF, IMAGEPIPE_LIBAVIF]
 
