@@ -4,7 +4,7 @@
 /* System libraries opened on first use instead of at start-up.
  *
  * libheif and libavif bring 27 libraries with them (HEVC and AV1 codecs, abseil, C++'s
- * runtime). Mapping and relocating those took more than half of every run's start-up, also
+ * runtime). Mapping and relocating those took some 40 % of every run's start-up, also
  * for the runs that never touch a HEIC or AVIF picture. So the command does not link them: the
  * functions it calls are defined in CHeif and CAvif as forwarders that open the library on
  * their first call, look the real function up once, and jump to it. They include the library's
