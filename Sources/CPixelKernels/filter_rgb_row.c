@@ -54,22 +54,26 @@ static inline void store_pixel(__m128i total, uint8_t *out, int last) {
     else memcpy(out, &bytes, 4); /* the fourth byte is the next pixel's, written next */
 }
 
+/* Output pixel i's R G B sums: its pairs of source pixels side by side, times their weights. */
+__attribute__((target("ssse3")))
+static inline __m128i pixel_total(const int16_t *levels, const struct imagepipe_row_weights *weights, int i) {
+    const __m128i shuffle = _mm_setr_epi8(PAIR_SHUFFLE);
+    const int16_t *from = levels + 3 * weights->first[i];
+    const int32_t *pairWeights = weights->pairWeights + i * weights->pairsPerPixel;
+    __m128i total = _mm_setzero_si128();
+    for (int p = 0; p < weights->pairs[i]; p++) {
+        __m128i pair = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(from + 6 * p)), shuffle);
+        total = _mm_add_epi32(total, _mm_madd_epi16(pair, _mm_set1_epi32(pairWeights[p])));
+    }
+    return total;
+}
+
 __attribute__((target("ssse3")))
 static void filter_ssse3(const int32_t *sums, int sourcePixels, int16_t *levels,
                          const struct imagepipe_row_weights *weights, uint8_t *out) {
     narrow(sums, sourcePixels, levels, weights);
-    const __m128i shuffle = _mm_setr_epi8(PAIR_SHUFFLE);
     const int n = weights->outputPixels;
-    for (int i = 0; i < n; i++) {
-        const int16_t *from = levels + 3 * weights->first[i];
-        const int32_t *pairWeights = weights->pairWeights + i * weights->pairsPerPixel;
-        __m128i total = _mm_setzero_si128();
-        for (int p = 0; p < weights->pairs[i]; p++) {
-            __m128i pair = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(from + 6 * p)), shuffle);
-            total = _mm_add_epi32(total, _mm_madd_epi16(pair, _mm_set1_epi32(pairWeights[p])));
-        }
-        store_pixel(total, out + 3 * i, i == n - 1);
-    }
+    for (int i = 0; i < n; i++) store_pixel(pixel_total(levels, weights, i), out + 3 * i, i == n - 1);
 }
 
 /* Two output pixels a step, one in each 128-bit half; the first's extra pairs, where the second
@@ -96,16 +100,7 @@ static void filter_avx2(const int32_t *sums, int sourcePixels, int16_t *levels,
         store_pixel(_mm256_castsi256_si128(total), out + 3 * i, 0);
         store_pixel(_mm256_extracti128_si256(total, 1), out + 3 * i + 3, i + 1 == n - 1);
     }
-    if (i < n) { /* an odd pixel at the end, as the SSSE3 version makes it */
-        const int16_t *from = levels + 3 * weights->first[i];
-        const int32_t *pairWeights = weights->pairWeights + i * stride;
-        __m128i total = _mm_setzero_si128();
-        for (int p = 0; p < weights->pairs[i]; p++) {
-            __m128i pair = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(from + 6 * p)), _mm_setr_epi8(PAIR_SHUFFLE));
-            total = _mm_add_epi32(total, _mm_madd_epi16(pair, _mm_set1_epi32(pairWeights[p])));
-        }
-        store_pixel(total, out + 3 * i, 1);
-    }
+    if (i < n) store_pixel(pixel_total(levels, weights, i), out + 3 * i, 1); /* an odd pixel at the end */
 }
 #endif
 
