@@ -55,7 +55,9 @@ public enum PluginExport {
                 traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius,
                 apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows, set_context: PluginExport.setContext,
                 reduced_input: PluginExport.reducedInput, input_rows_reduced: PluginExport.inputRowsReduced,
-                apply_window_reduced: PluginExport.applyWindowReduced))
+                apply_window_reduced: PluginExport.applyWindowReduced, survey_begin: PluginExport.surveyBegin,
+                survey_look: PluginExport.surveyLook, survey_finish: PluginExport.surveyFinish, survey_free: PluginExport.surveyFree,
+                warps: PluginExport.warps, warp_input_rect: PluginExport.warpInputRect, warp_render: PluginExport.warpRender))
         }
 
         /// The stage a call in the language's text names (the host sends the name and the
@@ -148,13 +150,20 @@ public enum PluginExport {
             report("no picture", failure)
             return nil
         }
+        return made(failure) { UnsafeMutableRawPointer(try body(Image(retaining: OpaquePointer(pixbuf))).retainedPixbuf()) }
+    }
+
+    /// `body` in the run's context the host gave this thread: what it made, handed to the host with
+    /// a reference of its own (a picture, a stage), and what the stage recorded kept for `notes`;
+    /// nil with the reason on a failure.
+    private static func made(_ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                             _ body: () throws -> UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         do {
-            let picture = Image(retaining: OpaquePointer(pixbuf))
             let thread = UInt(pthread_self())
             let context = pending.withLock { $0[thread]?.context.take() } ?? StageContext()
-            let (result, notes) = try context.bound { try StageNote.collecting { try body(picture) } }
+            let (result, notes) = try context.bound { try StageNote.collecting { try body() } }
             pending.withLock { $0[thread, default: Exchange()].notes = notes.isEmpty ? nil : notes }
-            return UnsafeMutableRawPointer(result.retainedPixbuf())
+            return result
         } catch {
             report("\(error)", failure)
             return nil
@@ -243,6 +252,99 @@ public enum PluginExport {
         }
     }
 
+    /// A survey under way: the stage's own, kept until the host frees it.
+    private final class SurveyBox {
+        let look: (Image, StripPosition) throws -> Void
+        let finish: () throws -> any Transform
+
+        init<S: SurveyingStage>(_ stage: S) {
+            let tally = SurveyTally(stage.newSurvey())
+            look = { try tally.survey.look(at: $0, at: $1) }
+            finish = { try stage.surveyed(by: tally.survey) }
+        }
+    }
+
+    private final class SurveyTally<Survey: PixelSurvey> {
+        var survey: Survey
+        init(_ survey: Survey) { self.survey = survey }
+    }
+
+    private static func surveyBox(_ survey: UnsafeMutableRawPointer?) -> SurveyBox {
+        Unmanaged<SurveyBox>.fromOpaque(survey!).takeUnretainedValue()
+    }
+
+    private static let surveyBegin: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        stage, failure in
+        let stage = box(stage).stage
+        guard let surveying = stage as? any SurveyingStage, stage.awaitsSurvey else {
+            report("\(stage.stageSchema.name) does not survey", failure)
+            return nil
+        }
+        return Unmanaged.passRetained(SurveyBox(surveying)).toOpaque()
+    }
+
+    private static let surveyLook: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32,
+                                                   UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        survey, pixbuf, firstRow, width, height, failure in
+        guard let pixbuf else {
+            report("no picture", failure)
+            return 1
+        }
+        do {
+            try surveyBox(survey).look(Image(retaining: OpaquePointer(pixbuf)), StripPosition(top: Int(firstRow), pictureSize: Size(Int(width), Int(height))))
+            return 0
+        } catch {
+            report("\(error)", failure)
+            return 1
+        }
+    }
+
+    /// The stage the survey made, with what it noted kept for `notes`.
+    private static let surveyFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        survey, failure in
+        made(failure) { Unmanaged.passRetained(StageBox(try surveyBox(survey).finish())).toOpaque() }
+    }
+
+    private static let surveyFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { survey in
+        if let survey { Unmanaged<SurveyBox>.fromOpaque(survey).release() }
+    }
+
+    private static let warps: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> Int32 = { stage, width, height in
+        (box(stage).stage as? any WarpingStage)?.warps(Size(Int(width), Int(height))) == true ? 1 : 0
+    }
+
+    private static func rect(_ given: imagepipe_rect) -> Rect {
+        Rect(x: Int(given.x), y: Int(given.y), width: Int(given.width), height: Int(given.height))
+    }
+
+    private static let warpInputRect: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, Int32, Int32, UnsafeMutablePointer<imagepipe_rect>?,
+                                                      UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, output, width, height, input, failure in
+        do {
+            guard let warping = box(stage).stage as? any WarpingStage, let output else { throw StageError("no warping stage or no rectangle") }
+            guard let found = try warping.inputRect(forOutput: rect(output.pointee), inputSize: Size(Int(width), Int(height))) else { return 0 }
+            input?.pointee = imagepipe_rect(x: Int32(clamping: found.x), y: Int32(clamping: found.y), width: Int32(clamping: found.width),
+                                            height: Int32(clamping: found.height))
+            return 1
+        } catch {
+            report("\(error)", failure)
+            return -1
+        }
+    }
+
+    private static let warpRender: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, UnsafeMutableRawPointer?,
+                                                   UnsafePointer<imagepipe_rect>?, Int32, Int32,
+                                                   UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        stage, output, pixbuf, input, width, height, failure in
+        made(failure) {
+            guard let warping = box(stage).stage as? any WarpingStage, let output else { throw StageError("no warping stage or no rectangle") }
+            let source = pixbuf.map { Image(retaining: OpaquePointer($0)) }
+            let made = try warping.render(rect(output.pointee), from: source, at: source == nil ? nil : input.map { rect($0.pointee) },
+                                          inputSize: Size(Int(width), Int(height)))
+            return UnsafeMutableRawPointer(made.retainedPixbuf())
+        }
+    }
+
     /// What passes between the host and a stage around one apply, on the apply's thread: the
     /// run's context, given right before it (`set_context`), in which the stage works as it does
     /// compiled in; and what the apply recorded, until the host asks right after it (`notes`).
@@ -290,6 +392,16 @@ public enum PluginExport {
             | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0) | (stage.stageClass == .resample ? IMAGEPIPE_STAGE_RESAMPLE : 0)
             | (stage.outputHasAlpha(inputHasAlpha: false) ? IMAGEPIPE_STAGE_ADDS_ALPHA : 0)
             | (stage.outputHasAlpha(inputHasAlpha: true) ? 0 : IMAGEPIPE_STAGE_DROPS_ALPHA)
+            | (stage.awaitsSurvey ? surveyTraits(stage) : 0)
+    }
+
+    /// A surveying stage's bit for the class of the stage its survey makes.
+    private static func surveyTraits(_ stage: any Transform) -> UInt32 {
+        switch (stage as? any SurveyingStage)?.surveyedClass {
+        case .point?: IMAGEPIPE_STAGE_SURVEYS_TO_POINT
+        case .resample?: IMAGEPIPE_STAGE_SURVEYS_TO_RESAMPLE
+        default: 0
+        }
     }
 
     /// An area stage's radius, so that the host runs it on windows of rows as it runs the stock

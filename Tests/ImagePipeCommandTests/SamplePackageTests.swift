@@ -41,13 +41,13 @@ import TestSupport
         let pixel = old.pixel(x: 320, y: 40)
         #expect(pixel.red > pixel.blue)
         let stages = try CommandRunner.runProgram(command, ["stages"])
-        #expect(stages.standardOutput.contains("sepia — Sepia toning, a vignette, a box blur and a square crop (a sample third-party plugin)"))
+        #expect(stages.standardOutput.contains("sepia — Sepia toning, a vignette, a box blur, a square crop, auto levels and a swirl (a sample third-party plugin)"))
     }
 
     /// The sample's stages, one or more of each class (point, a point stage that depends on its
-    /// place, area, resample), compiled in (my-imagepipe) and loaded at run time (the stock
-    /// command with the sample plugin): the same plan and explanation, and streamed, the same
-    /// bytes.
+    /// place, area, resample, one that surveys, one that warps), compiled in (my-imagepipe) and
+    /// loaded at run time (the stock command with the sample plugin): the same plan and
+    /// explanation, and streamed, the same bytes.
     @Test func everyClassOfStageIsTheSameCompiledInAndLoaded() throws {
         let command = try product("CustomStage/.build/debug/my-imagepipe")
         let plugin = Self.samples.appendingPathComponent("CustomStage/.build/debug/libSepiaPlugin.so").path
@@ -63,7 +63,7 @@ import TestSupport
         _ = try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 95)), to: "in.jpg")
         let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
         for (index, pipeline) in ["sepia 80%", "vignette 70%", "soften 3", "square", "square | soften 2 | vignette", "square 30",
-                                  "square 50 | sepia"].enumerated() {
+                                  "square 50 | sepia", "stretch", "square 50 | stretch | soften", "swirl 150deg", "swirl radius=60% | sepia"].enumerated() {
             let arguments = ["-e", pipeline, "in.jpg", "-o"]
             let compiledPlan = try CommandRunner.runProgram(command, ["explain"] + arguments + ["out.png"], in: directory.path)
             let loadedPlan = try CommandRunner.run(["explain", "--plugin", plugin] + arguments + ["out.png"], in: directory.path)
@@ -82,5 +82,10 @@ import TestSupport
                 "\(reduced.standardOutput)")
         let square = try Image.load(path: directory.file("loaded3.png"))
         #expect(try square.size == Size(120, 120) && square.pixel(x: 7, y: 0) == Image.load(path: directory.file("in.jpg")).pixel(x: 7, y: 90))
+        // The survey's read, and the swirl through the tile cache, loaded as compiled in.
+        #expect(try CommandRunner.run(["explain", "--plugin", plugin, "-e", "stretch", "in.jpg", "-o", "out.png"], in: directory.path)
+            .standardOutput.contains("read twice: the first read lets stretch measure every pixel"))
+        let swirled = try Image.load(path: directory.file("loaded9.png")), input = try Image.load(path: directory.file("in.jpg"))
+        #expect(swirled.pixel(x: 0, y: 0) == input.pixel(x: 0, y: 0) && swirled.pixel(x: 60, y: 120) != input.pixel(x: 60, y: 120))
     }
 }

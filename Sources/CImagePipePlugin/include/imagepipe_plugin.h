@@ -55,6 +55,11 @@ typedef struct imagepipe_reduction {
     double scale_x, scale_y, offset_x, offset_y;
 } imagepipe_reduction;
 
+/* A rectangle of a picture, in whole pixels. */
+typedef struct imagepipe_rect {
+    int32_t x, y, width, height;
+} imagepipe_rect;
+
 typedef struct imagepipe_plugin {
     /* Always the first field, in every version: the interface the plugin was built for. */
     int32_t interface_version;
@@ -135,6 +140,41 @@ typedef struct imagepipe_plugin {
        a stage that is not RESAMPLE. A new GdkPixbuf; NULL with *error set. */
     void *(*apply_window_reduced)(void *stage, void *pixbuf, int32_t window_top, const imagepipe_reduction *reduction,
                                   int32_t first_row, int32_t row_count, char **error);
+    /* Added without a version change (absent or NULL: the stage runs on the whole picture): for a
+       stage with IMAGEPIPE_STAGE_SURVEYS_TO_POINT or _TO_RESAMPLE, a new survey of its input (an
+       auto-levels' histogram, empty); NULL with *error set. A streamed run reads the picture once
+       for the survey, then once more through the stage survey_finish makes. */
+    void *(*survey_begin)(void *stage, char **error);
+    /* Looks at the input rows first_row .. first_row + the pixbuf's height - 1 (RGB) of a
+       picture_width x picture_height picture: each row once, top to bottom. 0 on success, else
+       *error set. */
+    int32_t (*survey_look)(void *survey, void *pixbuf, int32_t first_row, int32_t picture_width, int32_t picture_height,
+                           char **error);
+    /* The stage the survey has made once it has seen every row, as create makes one (the command
+       destroys it with destroy): a point stage (traits ROW_LOCAL) or a resample stage, as the
+       surveying stage's traits said, giving the same pixels as apply on the whole picture. NULL
+       with *error set. Its notes, if any, are asked right after, on the same thread, of the
+       surveying stage. */
+    void *(*survey_finish)(void *survey, char **error);
+    /* Frees a survey made by survey_begin, finished or not. */
+    void (*survey_free)(void *survey);
+    /* Added without a version change (absent or NULL: the stage does not warp): 1 when output
+       pixels of a width x height input come from input pixels that may lie anywhere (a turn by any
+       angle, a swirl), so that a streamed run keeps the input in a tile cache and asks for the
+       output in rectangles; 0 otherwise (the stage then runs by its class, or on the whole
+       picture). */
+    int32_t (*warps)(void *stage, int32_t width, int32_t height);
+    /* The input rectangle *input that the output rectangle `output` is made from, for an
+       input_width x input_height input: 1 with *input set (inside the input), 0 when no input
+       pixel reaches it (all background), -1 with *error set. */
+    int32_t (*warp_input_rect)(void *stage, const imagepipe_rect *output, int32_t input_width, int32_t input_height,
+                               imagepipe_rect *input, char **error);
+    /* The output rectangle `output` made from `pixbuf`, the pixels of the input rectangle `input`
+       that warp_input_rect named (both NULL when it named none): the same pixels as that
+       rectangle of apply on the whole picture. A new GdkPixbuf; NULL with *error set. Called from
+       several threads at once for different rectangles. */
+    void *(*warp_render)(void *stage, const imagepipe_rect *output, void *pixbuf, const imagepipe_rect *input,
+                         int32_t input_width, int32_t input_height, char **error);
 } imagepipe_plugin;
 
 /* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size
@@ -145,13 +185,19 @@ typedef struct imagepipe_plugin {
    input rows input_rows names, through apply_window (a crop, a scale): the run streams it, given
    both fields. A stage's output keeps its input's alpha channel (RGB rows stay RGB, RGBA rows
    RGBA) unless ADDS_ALPHA (an RGB input gives RGBA: a cut-out) or DROPS_ALPHA (an RGBA input
-   gives RGB: a flattening) says otherwise; the streamed run sizes its rows by them. */
+   gives RGB: a flattening) says otherwise; the streamed run sizes its rows by them.
+   SURVEYS_TO_POINT, SURVEYS_TO_RESAMPLE: the stage must see every row of its input before it can
+   make any, and then works as the point or resample stage its survey makes (survey_*); a
+   resample one answers input_rows before the survey for the largest it can be. A command that
+   knows neither bit runs such a stage on the whole picture. */
 #define IMAGEPIPE_STAGE_ROW_LOCAL 1u
 #define IMAGEPIPE_STAGE_SIZE_UPPER_BOUND 2u
 #define IMAGEPIPE_STAGE_MAKES_GRAY 4u
 #define IMAGEPIPE_STAGE_RESAMPLE 8u
 #define IMAGEPIPE_STAGE_ADDS_ALPHA 16u
 #define IMAGEPIPE_STAGE_DROPS_ALPHA 32u
+#define IMAGEPIPE_STAGE_SURVEYS_TO_POINT 64u
+#define IMAGEPIPE_STAGE_SURVEYS_TO_RESAMPLE 128u
 
 typedef const imagepipe_plugin *(*imagepipe_plugin_entry_function)(void);
 

@@ -155,7 +155,7 @@ final class StripChain: @unchecked Sendable {
             let surveyedClass = surveysAsPoints ? (stage as? any SurveyingStage)?.surveyedClass : nil
             let surveyed = surveyedClass == .point || surveyedClass == .resample ? surveyedClass : nil
             // A survey looks at RGB rows.
-            if stage is any SurveyingStage, hasAlpha { return nil }
+            if stage.surveys, hasAlpha { return nil }
             let alpha = stage.outputHasAlpha(inputHasAlpha: hasAlpha)
             switch surveyed ?? stage.stageClass {
             case .point where alpha != hasAlpha:

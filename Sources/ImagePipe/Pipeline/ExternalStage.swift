@@ -8,7 +8,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
 
     let stageSchema: Schema
     let arguments: Arguments
-    private let handle: Handle
+    let handle: Handle
 
     /// A loaded plugin's function table; the library is never unloaded, so it outlives every use.
     struct Table: @unchecked Sendable {
@@ -44,6 +44,37 @@ struct ExternalStage: Transform, @unchecked Sendable {
                   let rows = pointer.pointee.input_rows_reduced, let apply = pointer.pointee.apply_window_reduced else { return nil }
             return Reduced(size: size, inputRows: rows, applyWindow: apply)
         }
+        /// The four fields of a stage that surveys, when the table holds them all.
+        var survey: SurveyFields? {
+            guard has(\imagepipe_plugin.survey_free), let begin = pointer.pointee.survey_begin, let look = pointer.pointee.survey_look,
+                  let finish = pointer.pointee.survey_finish, let free = pointer.pointee.survey_free else { return nil }
+            return SurveyFields(begin: begin, look: look, finish: finish, free: free)
+        }
+        /// The three fields of a stage that warps, when the table holds them all.
+        var warp: WarpFields? {
+            guard has(\imagepipe_plugin.warp_render), let warps = pointer.pointee.warps, let inputRect = pointer.pointee.warp_input_rect,
+                  let render = pointer.pointee.warp_render else { return nil }
+            return WarpFields(warps: warps, inputRect: inputRect, render: render)
+        }
+    }
+
+    typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+
+    /// A plugin's `survey_begin`, `survey_look`, `survey_finish` and `survey_free`.
+    struct SurveyFields {
+        let begin: @convention(c) (UnsafeMutableRawPointer?, ErrorOut) -> UnsafeMutableRawPointer?
+        let look: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, ErrorOut) -> Int32
+        let finish: @convention(c) (UnsafeMutableRawPointer?, ErrorOut) -> UnsafeMutableRawPointer?
+        let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    }
+
+    /// A plugin's `warps`, `warp_input_rect` and `warp_render`.
+    struct WarpFields {
+        let warps: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+        let inputRect: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, Int32, Int32, UnsafeMutablePointer<imagepipe_rect>?,
+                                       ErrorOut) -> Int32
+        let render: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?,
+                                    Int32, Int32, ErrorOut) -> UnsafeMutableRawPointer?
     }
 
     /// A plugin's `reduced_input`, `input_rows_reduced` and `apply_window_reduced`.
@@ -104,9 +135,14 @@ struct ExternalStage: Transform, @unchecked Sendable {
             throw ArgumentError(message)
         }
         guard let made else { throw ArgumentError("its plugin made no stage and gave no reason") }
+        self.init(table: plugin, schema: schema, arguments: arguments, made: made)
+    }
+
+    /// The stage `made` by the plugin (by create, or by a survey of a stage of `schema`), owned from now on.
+    init(table plugin: Table, schema: Schema, arguments: Arguments, made: UnsafeMutableRawPointer) {
         stageSchema = schema
         self.arguments = arguments
-        handle = Handle(table: table, stage: made)
+        handle = Handle(table: plugin.pointer, stage: made)
         notes = plugin.notes
         explain = plugin.explain
         traits = plugin.traits?(made) ?? 0
@@ -115,23 +151,31 @@ struct ExternalStage: Transform, @unchecked Sendable {
         inputRowsOf = plugin.inputRows
         setContext = plugin.setContext
         reduced = plugin.reduced
+        surveyFields = traits & (IMAGEPIPE_STAGE_SURVEYS_TO_POINT | IMAGEPIPE_STAGE_SURVEYS_TO_RESAMPLE) != 0 ? plugin.survey : nil
+        warpFields = plugin.warp
     }
+
+    /// The survey fields of a stage whose traits say it surveys; nil for any other.
+    let surveyFields: SurveyFields?
+    let warpFields: WarpFields?
 
     private let reduced: Reduced?
 
-    private let applyWindow: ApplyWindow?
+    let applyWindow: ApplyWindow?
     private let setContext: SetContext?
-    private let inputRowsOf: InputRows?
+    let inputRowsOf: InputRows?
 
     private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
     private let explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)?
     /// What the plugin's stage promised (`IMAGEPIPE_STAGE_*`), asked once when it was made.
-    private let traits: UInt32
+    let traits: UInt32
 
     /// An area stage's radius, asked once when it was made; -1 for any other stage.
     private let areaRadius: Int
 
     var stageClass: StageClass {
+        // Until its survey has made the stage it works as.
+        if surveyedClass != .whole { return .whole }
         if traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 { return .point }
         if areaRadius >= 0 { return .area(radius: areaRadius) }
         // A resample stage streams only through both of its fields.
@@ -191,7 +235,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        guard let inputRowsOf, stageClass == .resample else {
+        guard let inputRowsOf, stageClass == .resample || surveyedClass == .resample else {
             return try defaultInputRows(forOutput: rows, inputSize: inputSize)
         }
         var first: Int32 = 0, count: Int32 = 0
@@ -259,7 +303,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     /// A size the interface's 32-bit numbers hold, else a refusal.
-    private static func checkInterfaceSize(_ size: Size) throws {
+    static func checkInterfaceSize(_ size: Size) throws {
         guard size.width <= Int(Int32.max), size.height <= Int(Int32.max) else { throw StageError("\(size) is too large for the plugin interface") }
     }
 
@@ -275,7 +319,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
 
     /// `apply`, a call of the plugin's apply on this thread, with the run's context given to the
     /// plugin first (`set_context`), kept alive until the call returns.
-    private func inContext<T>(_ apply: () throws -> T) rethrows -> T {
+    func inContext<T>(_ apply: () throws -> T) rethrows -> T {
         guard let setContext else { return try apply() }
         let context = StageContext.current
         return try withExtendedLifetime(context.cancellation) {
@@ -297,7 +341,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     /// Passes on what the plugin's stage decided in the apply just made, as the run's notes.
-    private func recordNotes() throws {
+    func recordNotes() throws {
         guard let notes, let text = notes(handle.stage) else { return }
         defer { handle.table.pointee.free_string(text) }
         let said = String(cString: text)

@@ -14,13 +14,18 @@ public protocol SurveyingStage: Transform {
     /// The class of the stage `surveyed(by:)` makes, known before any pixel is decoded: `point`
     /// or `resample` streams (a run plans with it before the survey; a resample stage as the
     /// largest it can be, so the stage also gives `inputRows(forOutput:inputSize:)` for that).
+    /// `whole` when the stage does not survey after all (a plugin's stage that cannot): it then
+    /// runs on the whole picture.
     var surveyedClass: StageClass { get }
 }
 
 extension Transform {
+    /// Whether this is a `SurveyingStage` that surveys (its `surveyedClass` is not `whole`).
+    public var surveys: Bool { (self as? any SurveyingStage).map { $0.surveyedClass != .whole } ?? false }
+
     /// Whether this is a `SurveyingStage` that has not surveyed yet: its class is still `whole`
     /// (the stage its survey makes is not).
-    public var awaitsSurvey: Bool { self is any SurveyingStage && stageClass == .whole }
+    public var awaitsSurvey: Bool { surveys && stageClass == .whole }
 }
 
 /// What a `SurveyingStage` gathers from the rows of its input, strip after strip, top to bottom.

@@ -2,6 +2,7 @@ import ImagePipeCore
 
 /// The plugin: the stages this package contributes.
 public enum SepiaPlugin {
-    public static let plugin = Plugin(name: "sepia", summary: "Sepia toning, a vignette, a box blur and a square crop (a sample third-party plugin)",
-                                      stages: [SepiaStage.self, VignetteStage.self, SoftenStage.self, SquareStage.self])
+    public static let plugin = Plugin(name: "sepia", summary: "Sepia toning, a vignette, a box blur, a square crop, auto levels and a swirl (a sample third-party plugin)",
+                                      stages: [SepiaStage.self, VignetteStage.self, SoftenStage.self, SquareStage.self, StretchStage.self,
+                                               SwirlStage.self])
 }

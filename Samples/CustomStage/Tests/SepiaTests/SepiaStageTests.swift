@@ -114,4 +114,55 @@ import Testing
             for y in rows { #expect(Array(made.row(y - top)) == Array(whole.row(y)), "row \(y)") }
         }
     }
+
+    /// A surveying stage: the survey seeing the picture strip by strip, then the stage it made
+    /// working strip by strip, give the whole picture's pixels; and the stretch reaches 0 and 255.
+    @Test func stretchSurveyedInStripsGivesTheWholePicturesRows() throws {
+        // Values 60 to 180 only: a picture that wants stretching.
+        let picture = try Image.make(size: Size(16, 23), hasAlpha: false) { writer in
+            for y in 0..<23 {
+                let row = writer.row(y)
+                for i in row.indices { row[i] = UInt8(60 + (i * 13 + y * 7) % 121) }
+            }
+        }
+        let stage = StretchStage()
+        #expect(stage.stageClass == .whole && stage.surveyedClass == .point)
+        let whole = try stage.apply(to: picture)
+        var survey = stage.newSurvey()
+        for top in stride(from: 0, to: picture.height, by: 5) {
+            let strip = try picture.cropped(to: Rect(x: 0, y: top, width: picture.width, height: min(5, picture.height - top)))
+            try survey.look(at: strip, at: StripPosition(top: top, pictureSize: picture.size))
+        }
+        #expect(survey.low == [60, 60, 60] && survey.high == [180, 180, 180])
+        let surveyed = stage.surveyed(by: survey)
+        #expect(surveyed.stageClass == .point)
+        for top in stride(from: 0, to: picture.height, by: 5) {
+            let rows = min(5, picture.height - top)
+            let strip = try picture.cropped(to: Rect(x: 0, y: top, width: picture.width, height: rows))
+            let made = try surveyed.apply(to: strip, at: StripPosition(top: top, pictureSize: picture.size))
+            for y in 0..<rows { #expect(Array(made.row(y)) == Array(whole.row(top + y)), "row \(top + y)") }
+        }
+        let values = (0..<whole.height).flatMap { Array(whole.row($0)) }
+        #expect(values.min() == 0 && values.max() == 255)
+    }
+
+    /// A warping stage: each tile rendered from the input rectangle it names (and nothing else)
+    /// is that tile of the whole picture; the middle turns, the corners stay.
+    @Test func swirlTilesComeFromTheRectanglesTheyName() throws {
+        let picture = try busy(Size(45, 38)), stage = SwirlStage(angle: Angle(degrees: 150), radius: 90)
+        #expect(stage.warps(picture.size) && !SwirlStage(angle: .zero).warps(picture.size))
+        let whole = try stage.apply(to: picture)
+        #expect(whole.pixel(x: 22, y: 12) != picture.pixel(x: 22, y: 12), "the middle turns")
+        #expect(whole.pixel(x: 0, y: 0) == picture.pixel(x: 0, y: 0), "the corners stay")
+        for top in stride(from: 0, to: picture.height, by: 9) {
+            for left in stride(from: 0, to: picture.width, by: 10) {
+                let tile = Rect(x: left, y: top, width: min(10, picture.width - left), height: min(9, picture.height - top))
+                let source = try #require(try stage.inputRect(forOutput: tile, inputSize: picture.size))
+                #expect(source.x >= 0 && source.y >= 0 && source.x + source.width <= picture.width && source.y + source.height <= picture.height)
+                let made = try stage.render(tile, from: picture.cropped(to: source), at: source, inputSize: picture.size)
+                let expected = try whole.cropped(to: tile)
+                for y in 0..<tile.height { #expect(Array(made.row(y)) == Array(expected.row(y)), "tile at \(left),\(top), row \(y)") }
+            }
+        }
+    }
 }
