@@ -40,6 +40,15 @@ import TestSupport
         // Sepia: red above blue for a grey-ish sky.
         let pixel = old.pixel(x: 320, y: 40)
         #expect(pixel.red > pixel.blue)
+        // The warping sample, as the guide shows it: the same picture, within JPEG's rounding.
+        let swirl = try CommandRunner.runProgram(command, ["run", Self.samples.appendingPathComponent("CustomStage/swirl.pipe").path,
+                                                           input, "-o", directory.file("swirl.jpg")])
+        #expect(swirl.status == 0, "\(swirl.standardError)")
+        let made = try Image.load(path: directory.file("swirl.jpg"))
+        let shown = try Image.load(path: Self.samples.appendingPathComponent("CustomStage/swirl.jpg").path)
+        #expect(made.size == shown.size)
+        let difference = (0..<made.height).map { y in zip(made.row(y), shown.row(y)).map { abs(Int($0) - Int($1)) }.max() ?? 0 }.max() ?? 0
+        #expect(difference <= 2, "the swirl differs from the guide's picture by \(difference) levels")
         let stages = try CommandRunner.runProgram(command, ["stages"])
         #expect(stages.standardOutput.contains("sepia — Sepia toning, a vignette, a box blur, a square crop, auto levels and a swirl (a sample third-party plugin)"))
     }
