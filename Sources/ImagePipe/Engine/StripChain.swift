@@ -431,10 +431,16 @@ final class StripChain: @unchecked Sendable {
             guard level == 1 || ringBelow == 0 || needed.lowerBound >= rings[level - 1].made - ringBelow else {
                 throw StageError("a window of rows \(needed) is no longer in its ring (a bug in the streamed run)")
             }
-            // The window, copied out of the level before (its ring may wrap there).
-            let window = windows[level]!
-            for y in needed {
-                (window + (y - needed.lowerBound) * below.rowStride).update(from: slot(level - 1, y), count: below.size.width * below.channels)
+            // The window: the level before's rows where they lie in its ring, or copied out of it
+            // where the ring wraps within them (they stay there until the strip is made).
+            let window: UnsafeMutablePointer<UInt8>
+            if ringBelow == 0 || needed.lowerBound % ringBelow + needed.count <= ringBelow {
+                window = slot(level - 1, needed.lowerBound)
+            } else {
+                window = windows[level]!
+                for y in needed {
+                    (window + (y - needed.lowerBound) * below.rowStride).update(from: slot(level - 1, y), count: below.size.width * below.channels)
+                }
             }
             let strip = Size(layout.size.width, end - first)
             let made = try located(index) {
