@@ -5,8 +5,10 @@ import ImagePipeCore
 /// a smart crop (`offset=attention|entropy`) finds the content after decoding.
 ///
 /// The seed's lesson is built in: only the window is resampled (crop and scale in one pass), so
-/// memory beyond the decode does not grow with the picture.
-public struct SliceStage: Transform, DeclaredStage {
+/// memory beyond the decode does not grow with the picture. With an anchored window the stage is
+/// a resample stage, and a streamed run makes its strips from the rows of the window alone; a
+/// smart offset chooses the window from the whole picture.
+public struct SliceStage: ReducingResampleStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "slice", summary: "Cut a WxH slice the picture always covers, zoomed and placed like a scroll view (seed 001)",
         example: "slice 300x300 zoom=1.5 offset=0.5,0", start: SliceStage(), [
@@ -65,6 +67,22 @@ public struct SliceStage: Transform, DeclaredStage {
         let model = SliceViewport(slice: size, imageSize: input)
         let zoom = model.zoom(factor: zoom)
         return zoom < 1 ? input.scaledUp(by: zoom) : nil
+    }
+
+    public var stageClass: StageClass { offset.strategy == nil ? .resample : .whole }
+
+    /// The window's scaling from the decode's rows (the full picture's, or a reduced decode's).
+    private func windowed(_ reduction: DecodeReduction) throws -> WindowedResampling {
+        try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.map(window(for: reduction.fullSize)), to: size,
+                               kernel: kernel, linearLight: linearLight)
+    }
+
+    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+        try windowed(reduction).sourceRows(forOutput: rows)
+    }
+
+    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
+        try windowed(reduction).rows(outputRows, fromWindow: window, top: windowTop)
     }
 
     public func apply(to source: ReducedImage) throws -> Image {

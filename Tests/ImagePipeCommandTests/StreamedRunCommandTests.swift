@@ -75,6 +75,8 @@ import TestSupport
                          // letterbox with opaque bars: centered where smaller, cut at its offset where larger.
                          "letterbox 400x300 color=#203040", "fit 200x200 | letterbox 260x180 | sharpen", "letterbox 200x150 offset=0.2,0.8 | blur 1",
                          "letterbox 250x260 offset=10px,30px",
+                         // slice at native size (a crop) and zoomed in past the cover (a scale).
+                         "slice 120x90 zoom=1000 offset=30px,20px | sharpen", "slice 160x100 zoom=2.5 offset=0.8,0.3",
                          // circle-mask on an opaque picture: each row painted where it lies, the ring across strips.
                          "circle-mask", "circle-mask ring=true gap=20 | blur 1", "fit 250x250 | circle-mask fill=#ff000080 ring=true ring-width=6 dash=10,5",
                          // Stages that survey the picture first, then stream as point stages.
@@ -234,7 +236,7 @@ import TestSupport
         _ = try directory.write(Synthetic.withExifOrientation(photo, orientation: 6), to: "turned.jpg")
         for input in ["in.jpg", "turned.jpg"] {
             for pipeline in ["fit 150x150", "resize 200x120 | sharpen", "resize 140x140 fit=contain background=white | grayscale",
-                             "resize 90x | crop 3,4,60x30"] {
+                             "resize 90x | crop 3,4,60x30", "slice 150x150", "slice 120x80 zoom=1.2 offset=0.2,0.8 | sharpen"] {
                 for mode in ["good", "fast"] {
                     let explain = try CommandRunner.run(["explain", "--scaling", mode, "-e", pipeline, input, "-o", "out.png"], in: directory.path)
                     #expect(explain.standardOutput.contains("decoded at 1/") && explain.standardOutput.contains("streamed:"),
