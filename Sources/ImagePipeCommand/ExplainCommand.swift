@@ -243,7 +243,9 @@ struct ExplainCommand {
                 if prepared.description.orientation != 1 {
                     how += " (turned upright from its orientation tag through a tile cache first)"
                 }
-                let surveys = pipeline.transforms.filter(\.awaitsSurvey).map(\.stageSchema.name)
+                // A branch's last group goes on in the run's own chain, its surveys with it.
+                let chained = pipeline.transforms + ((pipeline.sink as? Branch)?.groups.last?.transforms ?? [])
+                let surveys = chained.filter(\.awaitsSurvey).map(\.stageSchema.name)
                 if surveys.count == 1 {
                     how += " (read twice: the first read lets \(surveys[0]) measure every pixel, the second streams through what it found)"
                 } else if surveys.count > 1 {

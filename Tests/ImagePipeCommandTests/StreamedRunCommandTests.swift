@@ -113,7 +113,7 @@ import TestSupport
     /// (trim, whose first read writes nothing), after alpha came (flattened into a JPEG, with the
     /// save's warning), several at once, as JPEG, PNG and TIFF. So does a `branch`: its groups
     /// but the last from the rows at the branch, each through its own stages, the last in the
-    /// run's own chain, a tee in it too.
+    /// run's own chain, a tee and a survey in it too.
     @Test func teesAndBranchesStreamTheirFilesToTheOrdinaryRunsBytes() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(try Self.photo(403, 301), to: "in.jpg")
@@ -126,11 +126,17 @@ import TestSupport
                                  ("blur 2 | branch { fit 200x200 | save {mode}-a.jpg } { crop 5,5,50x60 | sharpen | save {mode}-b.tif } { tee {mode}-c.png | flop | save {mode}.png }",
                                   ["a.jpg", "b.tif", "c.png"]),
                                  ("branch { save {mode}-a.jpg } { rotate 90 | gamma 1.2 | save {mode}.png }", ["a.jpg"]),
-                                 ("circle-crop | branch { resize 50% | save {mode}-a.jpg } { save {mode}.png }", ["a.jpg"])] {
+                                 ("circle-crop | branch { resize 50% | save {mode}-a.jpg } { save {mode}.png }", ["a.jpg"]),
+                                 // A survey in the last group: its read writes nothing, the run's own writes every file.
+                                 ("fit 300x300 | branch { save {mode}-a.jpg } { normalize | save {mode}.png }", ["a.jpg"]),
+                                 ("branch { flop | save {mode}-a.png } { blur 1 | tee {mode}-b.jpg | trim | sharpen | save {mode}.png }",
+                                  ["a.png", "b.jpg"])] {
             func named(_ mode: String) -> String { pipeline.replacingOccurrences(of: "{mode}", with: mode) }
             let explain = try CommandRunner.run(["explain", "-e", named("explained"), "in.jpg"] + (pipeline.contains("branch") ? [] : ["-o", "out.png"]),
                                                 in: directory.path)
             #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")
+            #expect(!(pipeline.contains("normalize") || pipeline.contains("trim")) || explain.standardOutput.contains("read twice"),
+                    "\(pipeline): \(explain.standardOutput)")
             for mode in ["streamed", "ordinary"] {
                 let output = pipeline.contains("branch") ? [] : ["-o", "\(mode).png"]
                 let run = try CommandRunner.run(["run"] + (mode == "ordinary" ? ["--trace", "trace"] : []) + ["-e", named(mode), "in.jpg"] + output,
@@ -164,6 +170,8 @@ import TestSupport
             let named = output.isEmpty ? [] : ["-o", output]
             let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg"] + named, in: directory.path)
             #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")
+            #expect(!(pipeline.contains("normalize") || pipeline.contains("trim")) || explain.standardOutput.contains("read twice"),
+                    "\(pipeline): \(explain.standardOutput)")
             let run = try CommandRunner.run(["run", "-e", pipeline, input] + named, in: directory.path)
             #expect(run.status == 1 && run.standardError.contains(said), "\(pipeline): \(run.status) \(run.standardError)")
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "in.jpg" && $0 != "cut.jpg" }

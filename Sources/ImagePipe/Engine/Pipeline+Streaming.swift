@@ -83,12 +83,12 @@ extension Pipeline {
 
     /// The save a streamed run ends in, with the groups of a branch that are written beside it
     /// and the stages of the last group, which lead to the save: nil when the pipeline ends
-    /// otherwise (a branch within a group), when a group has a surveying stage, or a group
-    /// beside the last has a tee.
+    /// otherwise (a branch within a group), or when a group beside the last has a surveying
+    /// stage or a tee.
     private var streamedEnding: (save: Save, groups: [Pipeline], tail: [any Transform])? {
         if let save = sink as? Save { return (save, [], []) }
         guard let branch = sink as? Branch, let last = branch.groups.last, let save = last.sink as? Save,
-              !last.transforms.contains(where: \.awaitsSurvey), branch.groups.dropLast().allSatisfy({ group in
+              branch.groups.dropLast().allSatisfy({ group in
                   group.sink is Save && !group.transforms.contains { $0 is Tee || $0.awaitsSurvey }
               }) else { return nil }
         return (save, Array(branch.groups.dropLast()), last.transforms)
@@ -194,25 +194,61 @@ extension Pipeline {
     /// a first streamed read of the stages before it, and the run goes on with the stage its
     /// survey made, one survey at a time.
     func runStreamed(_ streamed: StreamedSave, in context: RunContext, prepared: PreparedRun) throws -> StreamedOutcome {
-        guard let index = transforms.firstIndex(where: \.awaitsSurvey) else {
+        guard let pending = pendingSurvey else {
             return try streamRows(streamed.levels, storedSize: streamed.storedSize, into: .save(streamed), in: context, prepared: prepared)
         }
         let surveyed: any Transform, notes: [StageNote]
-        let surveying = transforms[index] as! any SurveyingStage
-        switch try survey(surveying, at: index, for: streamed, in: context, prepared: prepared) {
+        switch try survey(pending.stage, pending, for: streamed, in: context, prepared: prepared) {
         case let .surveyed(stage, made): (surveyed, notes) = (stage, made)
         case let .declined(decoded): return .declined(decoded)
         }
-        var next = self
-        next.transforms[index] = surveyed
+        let next = pending.replaced(surveyed)
         guard let streamed = next.streamingSave(in: context, prepared: prepared) else {
-            throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(surveying.surveyedClass.description) (a bug in the stage)")
+            throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(pending.stage.surveyedClass.description) (a bug in the stage)")
         }
-        // What the stage noted when its survey ended (trim's box) is its note for the run.
+        // What the stage noted when its survey ended (trim's box) is its note for the run; the
+        // stages of a branch's groups have none there, in the ordinary run either.
         let outcome = try next.runStreamed(streamed, in: context, prepared: prepared)
-        guard case var .written(result) = outcome, !notes.isEmpty else { return outcome }
-        result.notes[index + 1] = notes
+        guard case var .written(result) = outcome, !notes.isEmpty, pending.number <= transforms.count else { return outcome }
+        result.notes[pending.number] = notes
         return .written(result)
+    }
+
+    /// The first stage that has yet to survey the picture: among the pipeline's own stages, or
+    /// among those of a branch's last group, which go on in the run's own chain.
+    struct PendingSurvey {
+        let stage: any SurveyingStage
+        /// Its number, as `explain` numbers the stages.
+        let number: Int
+        /// The stages whose rows it surveys, with their numbers (a branch's other groups are
+        /// left out: they write in the run's own read).
+        let before: [(number: Int, stage: any Transform)]
+        /// The pipeline with another stage in its place.
+        let replaced: (any Transform) -> Pipeline
+    }
+
+    var pendingSurvey: PendingSurvey? {
+        let own = transforms.enumerated().map { (number: $0.offset + 1, stage: $0.element) }
+        if let index = transforms.firstIndex(where: \.awaitsSurvey) {
+            return PendingSurvey(stage: transforms[index] as! any SurveyingStage, number: index + 1, before: Array(own[..<index])) { made in
+                var next = self
+                next.transforms[index] = made
+                return next
+            }
+        }
+        guard let branch = sink as? Branch, let last = branch.groups.last, let index = last.transforms.firstIndex(where: \.awaitsSurvey) else {
+            return nil
+        }
+        // Numbered as `streamingSave` numbers them: the branch, each group's stages and save,
+        // then the last group's stages.
+        let first = transforms.count + 2 + branch.groups.dropLast().reduce(0) { $0 + $1.transforms.count + 1 }
+        let tail = last.transforms.enumerated().map { (number: first + $0.offset, stage: $0.element) }
+        return PendingSurvey(stage: last.transforms[index] as! any SurveyingStage, number: first + index, before: own + tail[..<index]) { made in
+            var groups = branch.groups, next = self
+            groups[groups.count - 1].transforms[index] = made
+            next.sink = Branch(groups: groups)
+            return next
+        }
     }
 
     /// What a survey came to: the stage it made and what it noted then, or the decode, when
@@ -222,26 +258,28 @@ extension Pipeline {
         case declined(Image)
     }
 
-    /// Streams the input through the stages before `stage` (the `index`th) and lets it survey
+    /// Streams the input through the stages before `stage` (`pending`'s) and lets it survey
     /// every strip they make.
-    private func survey<S: SurveyingStage>(_ stage: S, at index: Int, for run: StreamedSave, in context: RunContext,
+    private func survey<S: SurveyingStage>(_ stage: S, _ pending: PendingSurvey, for run: StreamedSave, in context: RunContext,
                                            prepared: PreparedRun) throws -> SurveyOutcome {
         let description = prepared.description
         // (In the run's context already: the run binds it around the streamed run.)
         // The survey's read writes nothing: a tee before the stage writes in the run's own read.
-        let stages = transforms[..<index].map { $0 is Tee ? SideOutputFeed(output: nil) : $0 }
+        let stages = pending.before.map { $0.stage is Tee ? SideOutputFeed(output: nil) : $0.stage }
         guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: description.orientation,
                                              reduction: Self.reduction(prepared.plan.decodeSize, description: description),
                                              inputHasAlpha: run.levels[0].hasAlpha) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
         }
+        let numbers = [0] + pending.before.map(\.number)
         var survey = stage.newSurvey()
-        let outcome = try streamRows(levels, storedSize: run.storedSize, into: .survey(stage: index + 1, run: run) { rows, position in
+        let outcome = try streamRows(levels.map { $0.renumbered { numbers[$0] } }, storedSize: run.storedSize,
+                                     into: .survey(stage: pending.number, run: run) { rows, position in
             try survey.look(at: rows, at: position)
         }, in: context, prepared: prepared)
         switch outcome {
         case .written:
-            let (made, notes) = try withLocation(stage: index + 1) { try StageNote.collecting { try stage.surveyed(by: survey) } }
+            let (made, notes) = try withLocation(stage: pending.number) { try StageNote.collecting { try stage.surveyed(by: survey) } }
             return .surveyed(made, notes: notes)
         case let .declined(decoded): return .declined(decoded)
         }
