@@ -45,6 +45,7 @@ import TestSupport
     /// Its limit catches a hang, not slowness: it took more than 3 minutes once in CI with every
     /// suite on the 2 cores, though the script itself said 22.7 s.
     @Test(.enabled(if: browserAvailable, "needs Debian's chromium, chromium-driver and python3-selenium: make test installs them"),
+          .disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "the browser's waits are timed for an uninstrumented build"),
           .timeLimit(.minutes(6)))
     func theEditorInAHeadlessBrowser() throws {
         let directory = try TemporaryDirectory()
