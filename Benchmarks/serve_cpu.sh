@@ -18,9 +18,10 @@ printf 'local paths = {%s}\nlocal i = 0\nrequest = function()\n  i = i %% #paths
 server=$!
 sleep 1.5
 wrk -t2 -c4 -d3s -s "$work/cycle.lua" "http://127.0.0.1:$port" >/dev/null
-perf stat -e task-clock -p "$server" -o "$work/stat" -- sleep 10 &
+perf stat -e task-clock,context-switches,page-faults -p "$server" -o "$work/stat" -- sleep 10 &
 stat=$!
 requests=$(wrk -t2 -c4 -d10s -s "$work/cycle.lua" "http://127.0.0.1:$port" | awk '/requests in/ { print $1 }')
 wait "$stat"
 milliseconds=$(awk '/task-clock/ { gsub(",", "", $1); print $1 }' "$work/stat")
 echo "$mode: $requests requests, $milliseconds ms of CPU, $(awk -v m="$milliseconds" -v r="$requests" 'BEGIN { printf "%.2f", m / r }') ms a request"
+awk -v r="$requests" '/context-switches|page-faults/ { gsub(",", "", $1); printf "  %s per request: %.1f\n", $2, $1 / r }' "$work/stat"

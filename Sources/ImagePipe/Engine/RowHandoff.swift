@@ -42,6 +42,11 @@ final class RowHandoff: @unchecked Sendable {
     private var readerGone = false
     /// The reader wants the whole picture as the ordinary run makes it, not rows.
     private var declinedRows = false
+    /// What each side waits for, while it waits (0: it does not): the reader a count of rows
+    /// decoded, the decoder a count let go of. New rows, or rows let go of, wake a side only once
+    /// it has what it waits for (as `PushedRows`).
+    private var readerNeeds = 0
+    private var decoderNeeds = 0
     /// What the decoder needs to build `Start.metadata`.
     let applyOrientation: Bool
 
@@ -101,7 +106,11 @@ final class RowHandoff: @unchecked Sendable {
     /// Blocks until at least `count` rows are decoded (or the decode is over) and says how many are.
     func waitForRows(atLeast count: Int) -> Int {
         locked {
-            while decodedRows < count && !over { wait() }
+            while decodedRows < count && !over {
+                readerNeeds = count
+                wait()
+            }
+            readerNeeds = 0
             return failed ? 0 : decodedRows
         }
     }
@@ -111,7 +120,7 @@ final class RowHandoff: @unchecked Sendable {
         locked {
             guard count > releasedRows else { return }
             releasedRows = count
-            wake()
+            if decoderNeeds > 0 && releasedRows >= decoderNeeds { wake() }
         }
     }
 
@@ -159,7 +168,7 @@ final class RowHandoff: @unchecked Sendable {
     func decoded(rows: Int) {
         locked {
             decodedRows = rows
-            wake()
+            if readerNeeds > 0 && decodedRows >= readerNeeds { wake() }
         }
     }
 
@@ -169,7 +178,11 @@ final class RowHandoff: @unchecked Sendable {
         locked {
             let ring = ringRows ?? 0
             guard ring > 0 else { return !readerGone }
-            while row - ring >= releasedRows && !readerGone { wait() }
+            while row - ring >= releasedRows && !readerGone {
+                decoderNeeds = row - ring + 1
+                wait()
+            }
+            decoderNeeds = 0
             return row - ring < releasedRows
         }
     }
