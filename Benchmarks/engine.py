@@ -75,7 +75,8 @@ default limits (179 megapixels, 256 MiB).
 pyvips is needed for making the inputs and for the checks: `make bench` installs it into
 Benchmarks/work/pylib.
 
-usage: engine.py IMAGEPIPE        (ENGINE_BIG_MP=8 ENGINE_ROUNDS=1 ENGINE_SMALL_ROUNDS=1 for a quick try)
+usage: engine.py IMAGEPIPE        (ENGINE_BIG_MP=8 ENGINE_ROUNDS=1 ENGINE_SMALL_ROUNDS=1 for a quick try;
+                                  ENGINE_STAGES=slice,fit for those rows of part 1 alone)
 """
 import math
 import os
@@ -94,6 +95,7 @@ LOGO = os.path.join(HERE, "..", "Samples", "images", "logo.png")
 BIG_MP = float(os.environ.get("ENGINE_BIG_MP", 100))
 ROUNDS = int(os.environ.get("ENGINE_ROUNDS", 1))
 SMALL_ROUNDS = int(os.environ.get("ENGINE_SMALL_ROUNDS", 3))
+ONLY = [name for name in os.environ.get("ENGINE_STAGES", "").split(",") if name]
 PEAK_TARGET = 150  # MiB, every stage on the big picture
 FILTER_PEAK_TARGET = 80  # MiB, blur and sharpen on 20 MP
 CPU_TARGET = 1.6  # CPU time / wall time, blur and sharpen on 20 MP
@@ -374,6 +376,8 @@ def big_picture(imagepipe, work, source, w, h, limits):
         if stage.startswith("branch"):
             pipeline = stage.replace("{out}", ours)
         name = stage.split()[0] if stage else "load | save"
+        if ONLY and name not in ONLY:
+            continue
         print(f"  {name} …", file=sys.stderr, flush=True)
         tools = {"ImagePipe": imagepipe_run(imagepipe, pipeline, source, ours, limits)}
         if libvips:
@@ -507,6 +511,8 @@ def main():
         print(f"ImagePipe {imagepipe} against libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}, "
               f"{os.cpu_count()} cores; JPEG quality 90 out, no optimized Huffman tables, no metadata.\n")
         big_picture(imagepipe, work, big, w, h, limits)
+        if ONLY:
+            return
         fit_task(imagepipe, work, big, w, h, limits)
         filter_tasks(imagepipe, work, middle)
         speed_task(imagepipe, work, speed)
