@@ -325,11 +325,14 @@ final class ServeServer {
 
     /// Runs `body` on the loop's thread, from any thread.
     nonisolated private static func onLoop(_ server: UInt, _ body: @escaping @MainActor (ServeServer) -> Void) {
-        let box = Unmanaged.passRetained(LoopCall(server: server, body: body)).toOpaque()
+        let call = LoopCall(server: server, body: body)
+        call.handOver()
+        let box = Unmanaged.passRetained(call).toOpaque()
         // Ahead of the loop's I/O: under a flood of requests (each answered 503 at once), an idle
         // source would never run, and the pictures made would never be sent.
         g_idle_add_full(G_PRIORITY_HIGH, { context in
             let call = Unmanaged<LoopCall>.fromOpaque(context!).takeRetainedValue()
+            call.takeOver()
             MainActor.assumeIsolated {
                 call.body(Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue())
             }
@@ -344,6 +347,13 @@ final class ServeServer {
             self.server = server
             self.body = body
         }
+
+        /// GLib hands the call to the loop's thread under locks of its own (futexes), which
+        /// ThreadSanitizer cannot see: it took what the worker made (the response) for a race
+        /// with the loop's reading it. Taking this lock on each side shows it the handover.
+        private let handover = Locked(false)
+        func handOver() { handover.withLock { $0 = true } }
+        func takeOver() { _ = handover.withLock { $0 } }
     }
 
     /// SHA-256 of `text` in hexadecimal, by GLib.
