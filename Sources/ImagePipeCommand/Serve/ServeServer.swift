@@ -55,6 +55,9 @@ final class ServeServer {
     private let loop: OpaquePointer
     private let scratch: String
     private let workerSlots: DispatchSemaphore
+    /// Taken by a worker before it hands a finished picture to the loop, and by the loop before
+    /// it takes it (`onLoop`); made here, before any worker runs.
+    nonisolated private let loopHandover = Locked(0)
     private var scratchCount = 0
     /// Requests at work or waiting for a worker.
     private(set) var inFlight = 0
@@ -325,17 +328,19 @@ final class ServeServer {
 
     /// Runs `body` on the loop's thread, from any thread.
     nonisolated private static func onLoop(_ server: UInt, _ body: @escaping @MainActor (ServeServer) -> Void) {
-        let call = LoopCall(server: server, body: body)
-        call.handOver()
-        let box = Unmanaged.passRetained(call).toOpaque()
+        // GLib hands the call to the loop's thread under locks of its own (futexes), which
+        // ThreadSanitizer cannot see: it took what the worker made (the response) for a race
+        // with the loop's reading it. Taking the server's lock on each side shows it the handover.
+        let target = Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: server)!).takeUnretainedValue()
+        target.loopHandover.withLock { $0 &+= 1 }
+        let box = Unmanaged.passRetained(LoopCall(server: server, body: body)).toOpaque()
         // Ahead of the loop's I/O: under a flood of requests (each answered 503 at once), an idle
         // source would never run, and the pictures made would never be sent.
         g_idle_add_full(G_PRIORITY_HIGH, { context in
             let call = Unmanaged<LoopCall>.fromOpaque(context!).takeRetainedValue()
-            call.takeOver()
-            MainActor.assumeIsolated {
-                call.body(Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue())
-            }
+            let server = Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue()
+            _ = server.loopHandover.withLock { $0 }
+            MainActor.assumeIsolated { call.body(server) }
             return 0
         }, box, nil)
     }
@@ -348,12 +353,6 @@ final class ServeServer {
             self.body = body
         }
 
-        /// GLib hands the call to the loop's thread under locks of its own (futexes), which
-        /// ThreadSanitizer cannot see: it took what the worker made (the response) for a race
-        /// with the loop's reading it. Taking this lock on each side shows it the handover.
-        private let handover = Locked(false)
-        func handOver() { handover.withLock { $0 = true } }
-        func takeOver() { _ = handover.withLock { $0 } }
     }
 
     /// SHA-256 of `text` in hexadecimal, by GLib.
