@@ -55,9 +55,9 @@ final class ServeServer {
     private let loop: OpaquePointer
     private let scratch: String
     private let workerSlots: DispatchSemaphore
-    /// Taken by a worker before it hands a finished picture to the loop, and by the loop before
-    /// it takes it (`onLoop`); made here, before any worker runs.
-    nonisolated private let loopHandover = Locked(0)
+    /// Taken by a worker once it has made what it hands to the loop, and by the loop before it
+    /// reads any of it (`onLoop`).
+    nonisolated private static let loopHandover = Locked(0)
     private var scratchCount = 0
     /// Requests at work or waiting for a worker.
     private(set) var inFlight = 0
@@ -330,17 +330,17 @@ final class ServeServer {
     nonisolated private static func onLoop(_ server: UInt, _ body: @escaping @MainActor (ServeServer) -> Void) {
         // GLib hands the call to the loop's thread under locks of its own (futexes), which
         // ThreadSanitizer cannot see: it took what the worker made (the response) for a race
-        // with the loop's reading it. Taking the server's lock on each side shows it the handover.
-        let target = Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: server)!).takeUnretainedValue()
-        target.loopHandover.withLock { $0 &+= 1 }
+        // with the loop's reading it. Taking one lock on each side shows it the handover.
         let box = Unmanaged.passRetained(LoopCall(server: server, body: body)).toOpaque()
+        loopHandover.withLock { $0 &+= 1 }
         // Ahead of the loop's I/O: under a flood of requests (each answered 503 at once), an idle
         // source would never run, and the pictures made would never be sent.
         g_idle_add_full(G_PRIORITY_HIGH, { context in
+            _ = loopHandover.withLock { $0 }
             let call = Unmanaged<LoopCall>.fromOpaque(context!).takeRetainedValue()
-            let server = Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue()
-            _ = server.loopHandover.withLock { $0 }
-            MainActor.assumeIsolated { call.body(server) }
+            MainActor.assumeIsolated {
+                call.body(Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue())
+            }
             return 0
         }, box, nil)
     }
