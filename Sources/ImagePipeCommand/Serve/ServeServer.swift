@@ -336,7 +336,7 @@ final class ServeServer {
         // Ahead of the loop's I/O: under a flood of requests (each answered 503 at once), an idle
         // source would never run, and the pictures made would never be sent.
         g_idle_add_full(G_PRIORITY_HIGH, { context in
-            _ = loopHandover.withLock { $0 }
+            _ = ServeServer.loopHandover.withLock { $0 }
             let call = Unmanaged<LoopCall>.fromOpaque(context!).takeRetainedValue()
             MainActor.assumeIsolated {
                 call.body(Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: call.server)!).takeUnretainedValue())
