@@ -24,4 +24,5 @@ requests=$(wrk -t2 -c4 -d10s -s "$work/cycle.lua" "http://127.0.0.1:$port" | awk
 wait "$stat"
 milliseconds=$(awk '/task-clock/ { gsub(",", "", $1); print $1 }' "$work/stat")
 echo "$mode: $requests requests, $milliseconds ms of CPU, $(awk -v m="$milliseconds" -v r="$requests" 'BEGIN { printf "%.2f", m / r }') ms a request"
+echo "  resident memory after: $(($(ps -o rss= -p "$server") / 1024)) MiB"
 awk -v r="$requests" '/context-switches|page-faults/ { gsub(",", "", $1); printf "  %s per request: %.1f\n", $2, $1 / r }' "$work/stat"

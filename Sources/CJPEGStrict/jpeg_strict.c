@@ -268,10 +268,15 @@ int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_
         snprintf(message, message_size, "cannot read the file: %s", strerror(errno));
         return -1;
     }
-    /* libjpeg reads 4 KiB at a time: a large buffer saves thousands of system calls. */
-    setvbuf(file, NULL, _IOFBF, 1 << 20);
+    /* libjpeg asks stdio for 4 KiB at a time, and glibc's own buffer is as small whatever size
+     * setvbuf is given with no buffer: a buffer of ours makes the reads 256 KiB (a 1 MB photo
+     * took 290 read calls). */
+    enum { read_buffer_size = 256 << 10 };
+    char *buffer = malloc(read_buffer_size);
+    if (buffer) setvbuf(file, buffer, _IOFBF, read_buffer_size);
     int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
     fclose(file);
+    free(buffer);
     return status;
 }
 

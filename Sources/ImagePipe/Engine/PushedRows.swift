@@ -28,6 +28,9 @@ final class PushedRows: @unchecked Sendable {
         monitor.locked {
             while ringRows > 0 && end - ringRows > released && !stopped {
                 pusherNeeds = end - ringRows
+                // A reader waiting for more rows than the ring lets this side make goes on with
+                // what it asked for (`waitForRows`).
+                if readerNeeds > 0 { monitor.wake() }
                 monitor.wait()
             }
             pusherNeeds = 0
@@ -56,8 +59,11 @@ final class PushedRows: @unchecked Sendable {
     /// Waits until `count` rows are there (or no more will come) and says how many are.
     func waitForRows(atLeast count: Int) -> Int {
         monitor.locked {
+            // Once it must wait at all, the reader waits for `RowHandoff.readAhead` rows more
+            // than it asks for, or until the pusher waits for room: a wait for every strip is a
+            // switch each way for every strip where the pusher is the slower side.
             while made < count && !finished {
-                readerNeeds = count
+                readerNeeds = count + RowHandoff.readAhead
                 monitor.wait()
             }
             readerNeeds = 0

@@ -103,11 +103,19 @@ final class RowHandoff: @unchecked Sendable {
         }
     }
 
-    /// Blocks until at least `count` rows are decoded (or the decode is over) and says how many are.
+    /// Rows a waiting reader waits for beyond those it asked for: where the decoder is the slower
+    /// side (a thumbnail's decode takes three times its resampling), a reader that waits for
+    /// each strip switches threads both ways at every strip; past a few strips more, the switches
+    /// grow rare and the reader still keeps up.
+    static let readAhead = 64
+
+    /// Blocks until at least `count` rows are decoded (or the decode is over) and says how many
+    /// are. Once it must wait at all, it waits for `readAhead` rows more, or until the decoder
+    /// waits for room in the ring.
     func waitForRows(atLeast count: Int) -> Int {
         locked {
             while decodedRows < count && !over {
-                readerNeeds = count
+                readerNeeds = count + Self.readAhead
                 wait()
             }
             readerNeeds = 0
@@ -180,6 +188,9 @@ final class RowHandoff: @unchecked Sendable {
             guard ring > 0 else { return !readerGone }
             while row - ring >= releasedRows && !readerGone {
                 decoderNeeds = row - ring + 1
+                // A reader waiting for more rows than the ring lets the decoder make goes on
+                // with what it asked for (`waitForRows`).
+                if readerNeeds > 0 { wake() }
                 wait()
             }
             decoderNeeds = 0
