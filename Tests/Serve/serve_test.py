@@ -224,6 +224,11 @@ def main():
         status, _, body = server.get("/metrics")
         check(status == 200 and b'imagepipe_requests_total{code="200"}' in body and b"imagepipe_request_duration_seconds_bucket" in body,
               f"/metrics: {body[:200]!r}")
+        values = dict(line.rsplit(" ", 1) for line in body.decode().splitlines() if line and not line.startswith("#"))
+        # Pictures were made: their sources were read, decoded and encoded; none waits now.
+        for name in ("imagepipe_source_bytes_total", "imagepipe_decode_seconds_total", "imagepipe_encode_seconds_total"):
+            check(float(values.get(name, "0")) > 0, f"/metrics {name}: {values.get(name)}")
+        check(values.get("imagepipe_requests_queued") == "0", f"/metrics queued: {values.get('imagepipe_requests_queued')}")
     finally:
         server.stop()
 
@@ -289,6 +294,24 @@ def main():
             check(response.status in (400, 403, 404), f"{address}: {response.status} {body[:80]!r}")
         status, headers, body = server.get("/_/-/photos/wide.png")
         check(status == 200 and headers.get("Content-Type") == "image/png", f"unsigned, the source's own format: {status} {headers}")
+    finally:
+        server.stop()
+
+    # /metrics tells the requests waiting for a worker from the one at work.
+    server = Server("--unsigned", "--workers", "1", "--queue", "2", "--timeout", "20")
+    try:
+        heavy = "/_/" + b64(" | ".join(["blur 40"] * 8)) + "/photos/big.png@jpg"
+        workers = [threading.Thread(target=lambda: server.get(heavy, timeout=60)) for _ in range(2)]
+        for worker in workers:
+            worker.start()
+            time.sleep(0.3)
+        _, _, body = server.get("/metrics")
+        values = dict(line.rsplit(" ", 1) for line in body.decode().splitlines() if line and not line.startswith("#"))
+        check(values.get("imagepipe_requests_in_flight") == "2" and values.get("imagepipe_requests_queued") == "1",
+              f"/metrics with one request at work and one waiting: in flight {values.get('imagepipe_requests_in_flight')}, "
+              f"queued {values.get('imagepipe_requests_queued')}")
+        for worker in workers:
+            worker.join(60)
     finally:
         server.stop()
 

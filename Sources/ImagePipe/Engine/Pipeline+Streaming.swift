@@ -313,9 +313,10 @@ extension Pipeline {
             throw ImageError(.unreadable, path: path, reason: "not a regular file")
         }
         let handoff = RowHandoff(applyOrientation: options.applyOrientation)
+        let codecTime = context.codecTime ?? CodecTime() // counted or not, the same way
         let decoder = WorkerThread {
             defer { handoff.decoderReturned() }
-            return try rowSource.decode(handoff)
+            return try codecTime.decoding { try rowSource.decode(handoff) }
         }
         // On every way out the decoder is let go (it may wait for the reader's word or for room)
         // and joined: the thread is not left running.
@@ -448,8 +449,12 @@ extension Pipeline {
                     }
                 }
                 // Without one (or with no thread to be had) the encoder pulls the chain itself, strip by strip.
-                let rows = chain.encoderFeed(rowsReady: producer == nil ? nil : { writeBehind.rows(upTo: $0) })
-                let encoded = Result { try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded, to: file) }
+                let encoded = Result {
+                    try codecTime.encoding { makingRows in
+                        let rows = chain.encoderFeed(rowsReady: producer == nil ? nil : { writeBehind.rows(upTo: $0) }, makingRows: makingRows)
+                        try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded, to: file)
+                    }
+                }
                 // The chain is stopped and joined before the decoder is told the rows are no longer read.
                 writeBehind.stop()
                 let produced = Result { try producer?.join() }

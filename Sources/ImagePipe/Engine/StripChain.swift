@@ -332,11 +332,14 @@ final class StripChain: @unchecked Sendable {
 
     /// The last level's rows as an encoder reads them: made as it asks through `rowsReady`, or,
     /// when that is nil, by pulling the chain from the encoder's thread, a stage's failure then
-    /// kept in `pullFailure` (the encoder sees only that the rows stop).
-    func encoderFeed(rowsReady: RowFeed.RowsReady? = nil) -> RowFeed {
+    /// kept in `pullFailure` (the encoder sees only that the rows stop), and the processor time
+    /// each pull takes told to `makingRows`.
+    func encoderFeed(rowsReady: RowFeed.RowsReady? = nil, makingRows: ((Double) -> Void)? = nil) -> RowFeed {
         let (pixels, ringRows, size, rowStride, hasAlpha) = output
         return RowFeed(pixels: pixels, size: size, rowStride: rowStride, channels: hasAlpha ? 4 : 3, ringRows: ringRows,
                        rowsReady: rowsReady ?? { [unowned self] needed in
+                           let start = makingRows == nil ? 0 : CodecTime.thisThread()
+                           defer { makingRows?(CodecTime.thisThread() - start) }
                            do {
                                return try rows(upTo: needed)
                            } catch {

@@ -24,6 +24,8 @@ public struct RunContext: Sendable {
     package var outputGate: OutputGate?
     /// When set and cancelled, the run stops at its next check and writes nothing.
     public var cancellation: Cancellation?
+    /// When set, the run adds the processor time of its decoding and encoding to it.
+    public var codecTime: CodecTime?
 
     public init(input: String? = nil, inputBytes: [UInt8]? = nil, inputRoot: String? = nil, index: Int = 1,
                 output: String? = nil, outputDirectory: String? = nil, outputFormat: ImageFormat? = nil,

@@ -25,7 +25,15 @@ struct ServeJob: Sendable {
     /// What the pictures in progress may hold together; nil for no limit.
     let memory: MemoryBudget?
 
-    func run() -> Result<[UInt8], ServeError> {
+    /// What a request's work made: the response's bytes, and what `/metrics` adds up.
+    struct Made: Sendable {
+        let bytes: [UInt8]
+        /// Bytes of the source: the file's, or what the origin sent.
+        let sourceBytes: Int
+        let codecTime: CodecTime
+    }
+
+    func run() -> Result<Made, ServeError> {
         var options = loadOptions
         let cancellation = Cancellation()
         if let timeout {
@@ -47,6 +55,8 @@ struct ServeJob: Sendable {
         defer { if origin != nil { unlink(input) } }
         var context = RunContext(input: input, output: scratch, outputFormat: format, loadOptions: options)
         context.cancellation = cancellation
+        let codecTime = CodecTime()
+        context.codecTime = codecTime
         defer { unlink(scratch) }
         do {
             let prepared = try pipeline.prepare(in: context)
@@ -61,7 +71,9 @@ struct ServeJob: Sendable {
             }
             defer { memory?.release(cost) }
             _ = try pipeline.run(in: context, prepared: prepared)
-            return .success(try ImageFile.readAll(path: scratch, limit: nil))
+            var status = stat()
+            let sourceBytes = stat(input, &status) == 0 ? Int(status.st_size) : 0
+            return .success(Made(bytes: try ImageFile.readAll(path: scratch, limit: nil), sourceBytes: sourceBytes, codecTime: codecTime))
         } catch {
             return .failure(Self.failure(error, name: name, stopped: cancellation.isCancelled))
         }

@@ -1,5 +1,6 @@
 /// What `/metrics` reports, in Prometheus' text format: requests by status, their durations
-/// as a histogram, bytes sent, requests refused for want of room, and requests in flight.
+/// as a histogram, bytes read and sent, the processor time of decoding and encoding, requests
+/// refused for want of room, and requests in flight and waiting.
 @MainActor
 final class ServeMetrics {
     private var byStatus: [UInt32: Int] = [:]
@@ -9,6 +10,9 @@ final class ServeMetrics {
     private var count = 0
     private var sum = 0.0
     private var bytesOut = 0
+    private var sourceBytes = 0
+    private var decodeSeconds = 0.0
+    private var encodeSeconds = 0.0
     /// Requests answered 503 because every worker was busy and the queue full.
     var refused = 0
 
@@ -20,7 +24,14 @@ final class ServeMetrics {
         self.bytesOut += bytesOut
     }
 
-    func text(inFlight: Int) -> String {
+    /// A picture made: its source's bytes and its codecs' processor time.
+    func record(_ made: ServeJob.Made) {
+        sourceBytes += made.sourceBytes
+        decodeSeconds += made.codecTime.decoding
+        encodeSeconds += made.codecTime.encoding
+    }
+
+    func text(inFlight: Int, queued: Int) -> String {
         var lines = ["# HELP imagepipe_requests_total Requests answered, by status.", "# TYPE imagepipe_requests_total counter"]
         for (status, number) in byStatus.sorted(by: { $0.key < $1.key }) { lines.append("imagepipe_requests_total{code=\"\(status)\"} \(number)") }
         lines += ["# HELP imagepipe_request_duration_seconds Time from a request's arrival to its response.",
@@ -30,10 +41,18 @@ final class ServeMetrics {
                   "imagepipe_request_duration_seconds_sum \(sum)", "imagepipe_request_duration_seconds_count \(count)",
                   "# HELP imagepipe_response_bytes_total Bytes of response bodies.", "# TYPE imagepipe_response_bytes_total counter",
                   "imagepipe_response_bytes_total \(bytesOut)",
+                  "# HELP imagepipe_source_bytes_total Bytes of the sources of the pictures made.", "# TYPE imagepipe_source_bytes_total counter",
+                  "imagepipe_source_bytes_total \(sourceBytes)",
+                  "# HELP imagepipe_decode_seconds_total Processor time decoding the sources of the pictures made.",
+                  "# TYPE imagepipe_decode_seconds_total counter", "imagepipe_decode_seconds_total \(decodeSeconds)",
+                  "# HELP imagepipe_encode_seconds_total Processor time encoding the pictures made.",
+                  "# TYPE imagepipe_encode_seconds_total counter", "imagepipe_encode_seconds_total \(encodeSeconds)",
                   "# HELP imagepipe_requests_refused_total Requests answered 503: every worker busy, the queue full.",
                   "# TYPE imagepipe_requests_refused_total counter", "imagepipe_requests_refused_total \(refused)",
                   "# HELP imagepipe_requests_in_flight Requests at work or waiting for a worker.", "# TYPE imagepipe_requests_in_flight gauge",
-                  "imagepipe_requests_in_flight \(inFlight)"]
+                  "imagepipe_requests_in_flight \(inFlight)",
+                  "# HELP imagepipe_requests_queued Requests in flight waiting for a worker.", "# TYPE imagepipe_requests_queued gauge",
+                  "imagepipe_requests_queued \(queued)"]
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -64,6 +64,8 @@ final class ServeServer {
     /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
     private var draining = false
     private let metrics = ServeMetrics()
+    /// Requests a worker has taken and not yet finished (the rest of those in flight wait).
+    private let working = Locked(0)
     /// Slow clients are cut off and the connections bounded: libsoup's server does neither.
     private let connections: ServerConnections
 
@@ -176,7 +178,8 @@ final class ServeServer {
             return finish(.json(draining ? 503 : 200, .object([("status", .string(draining ? "draining" : "ok")),
                                                              ("in_flight", .number(Double(inFlight)))])))
         case "/metrics":
-            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight).utf8)))
+            let queued = inFlight - working.withLock { $0 }
+            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: queued).utf8)))
         default:
             break
         }
@@ -214,17 +217,21 @@ final class ServeServer {
         let server = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         let messageAddress = UInt(bitPattern: UnsafeRawPointer(message))
         let contentType = "image/" + (job.format == .jpeg ? "jpeg" : job.format.rawValue)
+        let working = self.working
         DispatchQueue.global().async {
             slots.wait()
+            working.withLock { $0 += 1 }
             let outcome = job.run()
+            working.withLock { $0 -= 1 }
             slots.signal()
             let response: Response = switch outcome {
-            case let .success(bytes): Response(status: 200, contentType: contentType, body: bytes, headers: cacheHeaders)
+            case let .success(made): Response(status: 200, contentType: contentType, body: made.bytes, headers: cacheHeaders)
             case let .failure(error): .error(error)
             }
             Self.onLoop(server) { server in
                 let message = OpaquePointer(bitPattern: messageAddress)!
                 server.inFlight -= 1
+                if case let .success(made) = outcome { server.metrics.record(made) }
                 if let socket = soup_server_message_get_socket(message) { server.connections.read(socket) }
                 soup_server_message_unpause(message)
                 server.respond(message, response, method: method, path: path, started: started)
