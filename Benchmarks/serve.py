@@ -18,11 +18,16 @@ Debian's wallpapers), each fitted into 640x640 and written as JPEG quality 80.
                     service's share of the batch's throughput
 
 Each server is loaded by wrk (-t2 -c4, DURATION seconds) cycling over the 50 addresses after a
-warm-up pass; wrk reports requests per second and the latency distribution. Quality is the mean
+warm-up pass; wrk reports requests per second and the latency distribution. The servers run
+side by side and take turns, in ROUNDS rounds (3 by default; the batch runs once a round too),
+so that the machine's drift from minute to minute falls on all of them alike: each figure is
+the median over the rounds, and each ratio the median of the rounds' own ratios, its range
+beside it. Quality is the mean
 PSNR over 10 photos of each server's response against the float Lanczos3 reference (quality.py).
 
-Then, for ImagePipe's service in the default mode: latency at 80 % of the peak wrk found, open
-loop (openloop.py: requests at a fixed rate, latency from each one's scheduled time); 10x the
+Then, for ImagePipe's service in the default mode: latency at 80 % of the peak wrk finds on the
+same server just before, open loop (openloop.py: requests at a fixed rate, latency from each
+one's scheduled time); 10x the
 connections with wrk -c40, the server's resident memory sampled through it and the answers
 counted by status; and a soak at 70 % of the peak for SERVE_SOAK_SECONDS (600 by default, 0 to
 leave it out) on a fresh server, its resident memory after the first minute against the end.
@@ -51,6 +56,7 @@ import quality  # noqa: E402
 
 DURATION = int(os.environ.get("SERVE_BENCH_SECONDS", 20))
 SOAK = int(os.environ.get("SERVE_SOAK_SECONDS", 600))
+ROUNDS = int(os.environ.get("SERVE_BENCH_ROUNDS", 3))
 THUMBOR = os.path.join(HERE, "work", "thumbor")
 PIPELINE = "resize 640x640 fit=inside upscale=false | save quality=80"
 CORES = os.cpu_count() or 2
@@ -185,30 +191,45 @@ def main():
     work = tempfile.mkdtemp(prefix="imagepipe-serve-bench-")
     rows = []
     try:
-        # The batch: the same work through `imagepipe run`.
-        out = os.path.join(work, "batch-out")
-        started = time.perf_counter()
-        subprocess.run([imagepipe, "run", "-q", "-e", PIPELINE, *[os.path.join(batch, name) for name in names], "--out-dir", out,
-                        "-o", "{stem}.jpg", "--jobs", str(CORES)], check=True)
-        batch_rate = len(names) / (time.perf_counter() - started)
-
         encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
         paths = [f"/_/{encoded}/{name}@jpg" for name in names]
-        # The servers' rates one right after the other, so that the machine's drift falls on all.
-        for mode in ["good", "fast"]:
-            with imagepipe_serve(imagepipe, batch, "--scaling", mode) as (port, server):
-                rate, p50, p99, errors = load(port, paths, work, f"imagepipe-{mode}")
-                rows.append((f"ImagePipe serve ({mode})", rate, p50, p99, mean_psnr(port, paths, names, batch), errors))
-        if os.path.isdir(THUMBOR):
-            with thumbor_serve(batch, work, quality=80) as (ports, _):
-                thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
-                rate, p50, p99, errors = load(ports, thumbor_paths, work, "thumbor")
-                rows.append(("thumbor 7 (Pillow)", rate, p50, p99, mean_psnr(ports[0], thumbor_paths, names, batch), errors))
-        else:
-            print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
+        thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
+        with contextlib.ExitStack() as running:
+            servers = []  # name, ports, paths
+            for mode in ["good", "fast"]:
+                port, _ = running.enter_context(imagepipe_serve(imagepipe, batch, "--scaling", mode))
+                servers.append((f"ImagePipe serve ({mode})", port, paths))
+            if os.path.isdir(THUMBOR):
+                ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80))
+                servers.append(("thumbor 7 (Pillow)", ports, thumbor_paths))
+            else:
+                print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
+            # Round after round, the batch (the same work through `imagepipe run`) and then each
+            # server in turn.
+            batch_rates, loads = [], {name: [] for name, _, _ in servers}
+            for _ in range(ROUNDS):
+                out = os.path.join(work, "batch-out")
+                shutil.rmtree(out, ignore_errors=True)
+                started = time.perf_counter()
+                subprocess.run([imagepipe, "run", "-q", "-e", PIPELINE, *[os.path.join(batch, name) for name in names], "--out-dir", out,
+                                "-o", "{stem}.jpg", "--jobs", str(CORES)], check=True)
+                batch_rates.append(len(names) / (time.perf_counter() - started))
+                for name, ports, server_paths in servers:
+                    loads[name].append(load(ports, server_paths, work, name.split()[0].lower()))
+            thumbor_rates = [rate for rate, _, _, _ in loads.get("thumbor 7 (Pillow)", [])]
+            for name, ports, server_paths in servers:
+                rates = [rate for rate, _, _, _ in loads[name]]
+                versus = [rate / base for rate, base in zip(rates, thumbor_rates)] if thumbor_rates else []
+                rows.append((name, float(np.median(rates)), versus, [rate / done for rate, done in zip(rates, batch_rates)],
+                             float(np.median([p50 for _, p50, _, _ in loads[name]])), float(np.median([p99 for _, _, p99, _ in loads[name]])),
+                             mean_psnr(ports if isinstance(ports, int) else ports[0], server_paths, names, batch),
+                             sorted({error for _, _, _, errors in loads[name] for error in errors})))
+        batch_rate = float(np.median(batch_rates))
 
-        peak = rows[0][1]
+        # 80 % of the peak of the minute it runs in: the peak measured again on this server just
+        # before (80 % of a peak from a faster minute is nearly all a slower minute has).
         with imagepipe_serve(imagepipe, batch) as (port, server):
+            peak = load(port, paths, work, "imagepipe")[0]
             steady = openloop.run(port, paths, 0.8 * peak, DURATION)
             overload = overloaded(server.pid, port, paths, work)
         soak = None
@@ -219,17 +240,17 @@ def main():
                 soak = (result, memory)
 
         crop_rows = attention_crops(imagepipe, batch, names, work)
-        base = next((row[1] for row in rows if row[0].startswith("thumbor")), None)
-        print(f"50 photos fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s; {CORES} cores.")
-        print(f"imagepipe run as a batch: {batch_rate:.1f} pictures/s.\n")
-        print("| server | requests/s | × thumbor | × batch | p50 ms | p99 ms | p99 / p50 | PSNR dB | errors |")
+        print(f"50 photos fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s a server a round, {ROUNDS} rounds; {CORES} cores.")
+        print(f"imagepipe run as a batch: {batch_rate:.1f} pictures/s (median of {', '.join(f'{rate:.1f}' for rate in batch_rates)}).\n")
+        print("| server | requests/s | × thumbor (rounds) | × batch (rounds) | p50 ms | p99 ms | p99 / p50 | PSNR dB | errors |")
         print("|---|---|---|---|---|---|---|---|---|")
-        for name, rate, p50, p99, psnr, errors in rows:
-            versus = f"{rate / base:.2f}" if base else "—"
-            print(f"| {name} | {rate:.1f} | {versus} | {rate / batch_rate:.2f} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {psnr:.2f} | "
+        def spread(ratios):
+            return f"{np.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "—"
+        for name, rate, versus, of_batch, p50, p99, psnr, errors in rows:
+            print(f"| {name} | {rate:.1f} | {spread(versus)} | {spread(of_batch)} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {psnr:.2f} | "
                   f"{'; '.join(errors) or 'none'} |")
         if steady:
-            print(f"\nOpen loop at 80 % of the default mode's peak ({peak:.1f} requests/s), {DURATION} s:\n")
+            print(f"\nOpen loop at 80 % of the default mode's peak measured just before it ({peak:.1f} requests/s), {DURATION} s:\n")
             print("| asked requests/s | answered requests/s | p50 ms | p99 ms | p99 / p50 | statuses | failed connections |")
             print("|---|---|---|---|---|---|---|")
             print(row(steady))
