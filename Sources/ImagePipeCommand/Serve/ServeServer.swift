@@ -64,7 +64,7 @@ final class ServeServer {
     /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
     private var draining = false
     private let metrics = ServeMetrics()
-    /// Requests a worker has taken and not yet finished (the rest of those in flight wait).
+    /// Requests a worker has taken and not yet answered (the rest of those in flight wait).
     private let working = Locked(0)
     /// Slow clients are cut off and the connections bounded: libsoup's server does neither.
     private let connections: ServerConnections
@@ -222,7 +222,6 @@ final class ServeServer {
             slots.wait()
             working.withLock { $0 += 1 }
             let outcome = job.run()
-            working.withLock { $0 -= 1 }
             slots.signal()
             let response: Response = switch outcome {
             case let .success(made): Response(status: 200, contentType: contentType, body: made.bytes, headers: cacheHeaders)
@@ -231,6 +230,7 @@ final class ServeServer {
             Self.onLoop(server) { server in
                 let message = OpaquePointer(bitPattern: messageAddress)!
                 server.inFlight -= 1
+                server.working.withLock { $0 -= 1 }
                 if case let .success(made) = outcome { server.metrics.record(made) }
                 if let socket = soup_server_message_get_socket(message) { server.connections.read(socket) }
                 soup_server_message_unpause(message)
