@@ -269,7 +269,7 @@ int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_
         return -1;
     }
     /* libjpeg asks stdio for 4 KiB at a time, and glibc's own buffer is as small whatever size
-     * setvbuf is given with no buffer: a buffer of ours makes the reads 256 KiB (a 1 MB photo
+     * setvbuf is given with no buffer: a buffer of ours makes the reads 256 KiB (a 1.2 MB photo
      * took 290 read calls). */
     enum { read_buffer_size = 256 << 10 };
     char *buffer = malloc(read_buffer_size);

@@ -15,6 +15,8 @@ struct ServeJob: Sendable {
     /// How an origin's source is fetched, first, into a scratch file beside the response's; nil
     /// for a file under the root.
     let origin: OriginPolicy?
+    /// The file's size when the address was checked (0 for an origin's source).
+    let fileSize: Int
     let pipeline: Pipeline
     let format: ImageFormat
     let loadOptions: LoadOptions
@@ -40,12 +42,13 @@ struct ServeJob: Sendable {
             options.deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { cancellation.cancel() }
         }
-        var input = source
+        var input = source, sourceBytes = fileSize
         if let origin {
             input = scratch + ".source"
             do {
                 let bytes = try OriginFetch.fetch(name, policy: origin, deadline: options.deadline)
                 try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: input) }
+                sourceBytes = bytes.count
             } catch let error as ServeError {
                 return .failure(error)
             } catch {
@@ -71,8 +74,6 @@ struct ServeJob: Sendable {
             }
             defer { memory?.release(cost) }
             _ = try pipeline.run(in: context, prepared: prepared)
-            var status = stat()
-            let sourceBytes = stat(input, &status) == 0 ? Int(status.st_size) : 0
             return .success(Made(bytes: try ImageFile.readAll(path: scratch, limit: nil), sourceBytes: sourceBytes, codecTime: codecTime))
         } catch {
             return .failure(Self.failure(error, name: name, stopped: cancellation.isCancelled))

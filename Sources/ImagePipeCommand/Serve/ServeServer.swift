@@ -64,8 +64,6 @@ final class ServeServer {
     /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
     private var draining = false
     private let metrics = ServeMetrics()
-    /// Requests a worker has taken and not yet answered (the rest of those in flight wait).
-    private let working = Locked(0)
     /// Slow clients are cut off and the connections bounded: libsoup's server does neither.
     private let connections: ServerConnections
 
@@ -178,7 +176,8 @@ final class ServeServer {
             return finish(.json(draining ? 503 : 200, .object([("status", .string(draining ? "draining" : "ok")),
                                                              ("in_flight", .number(Double(inFlight)))])))
         case "/metrics":
-            let queued = inFlight - working.withLock { $0 }
+            // A free worker takes the next request at once: those in flight past the workers wait.
+            let queued = max(0, inFlight - configuration.workers)
             return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: queued).utf8)))
         default:
             break
@@ -217,10 +216,8 @@ final class ServeServer {
         let server = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         let messageAddress = UInt(bitPattern: UnsafeRawPointer(message))
         let contentType = "image/" + (job.format == .jpeg ? "jpeg" : job.format.rawValue)
-        let working = self.working
         DispatchQueue.global().async {
             slots.wait()
-            working.withLock { $0 += 1 }
             let outcome = job.run()
             slots.signal()
             let response: Response = switch outcome {
@@ -230,7 +227,6 @@ final class ServeServer {
             Self.onLoop(server) { server in
                 let message = OpaquePointer(bitPattern: messageAddress)!
                 server.inFlight -= 1
-                server.working.withLock { $0 -= 1 }
                 if case let .success(made) = outcome { server.metrics.record(made) }
                 if let socket = soup_server_message_get_socket(message) { server.connections.read(socket) }
                 soup_server_message_unpause(message)
@@ -251,6 +247,7 @@ final class ServeServer {
         // A file under the root, known by its device, inode, size and time; or a URL under an
         // origin, known by the URL (the origin's own validators come only with its answer).
         let real: String, identity: String
+        var fileSize = 0
         if url.isOrigin {
             guard configuration.origins.permits(url.source) else {
                 throw ServeError(403, "the source is under no origin this server fetches from (--origin)")
@@ -265,6 +262,7 @@ final class ServeServer {
                 throw ServeError(403, "\(url.source): lies outside the server's root")
             }
             real = resolved
+            fileSize = Int(status.st_size)
             identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         }
         let pipeline: Pipeline
@@ -291,7 +289,7 @@ final class ServeServer {
         }
         let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
         scratchCount += 1
-        let job = ServeJob(source: real, name: url.source, origin: url.isOrigin ? configuration.origins : nil, pipeline: pipeline, format: format,
+        let job = ServeJob(source: real, name: url.source, origin: url.isOrigin ? configuration.origins : nil, fileSize: fileSize, pipeline: pipeline, format: format,
                            loadOptions: configuration.loadOptions, timeout: configuration.timeout,
                            scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory)
         return (job, etag, negotiated)
@@ -359,7 +357,6 @@ final class ServeServer {
             self.server = server
             self.body = body
         }
-
     }
 
     /// SHA-256 of `text` in hexadecimal, by GLib.
