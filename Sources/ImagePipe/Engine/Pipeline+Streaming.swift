@@ -313,9 +313,9 @@ extension Pipeline {
             throw ImageError(.unreadable, path: path, reason: "not a regular file")
         }
         let handoff = RowHandoff(applyOrientation: options.applyOrientation)
-        let codecTime = context.codecTime ?? CodecTime() // counted or not, the same way
+        let codecTime = context.codecTime
         let decoder = WorkerThread {
-            defer { handoff.decoderReturned() }
+            defer { handoff.finish() }
             return try codecTime.decoding { try rowSource.decode(handoff) }
         }
         // On every way out the decoder is let go (it may wait for the reader's word or for room)

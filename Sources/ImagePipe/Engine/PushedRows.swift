@@ -1,17 +1,20 @@
 /// Between a thread that makes rows into a ring and one that reads them: the pusher waits for
 /// room (rows the reader has let go of), the reader for rows. Either side stopping wakes the
 /// other. A streamed run's chain pushes the rows at a tee or a branch to the side output's own
-/// chain (`SideOutput`), and makes its last level's rows for the encoder (`WriteBehind`).
-final class PushedRows: @unchecked Sendable {
-    private let monitor = Monitor()
+/// chain (`SideOutput`), and makes its last level's rows for the encoder (`WriteBehind`); a
+/// decoder pushes the picture's rows to the stages (`RowHandoff`, which adds what a decode has
+/// to say before its first row).
+class PushedRows: @unchecked Sendable {
+    /// Guards every field here and a subclass's own.
+    let monitor = Monitor()
     /// Rows of the ring; 0 when each row has a slot of its own.
-    private let ringRows: Int
+    var ringRows: Int
     private var made = 0
     private var released = 0
-    /// Every row that will come has come.
-    private var finished = false
+    /// Every row that will come has come (or the pushing failed).
+    var finished = false
     /// The reader is gone: the pusher stops.
-    private var stopped = false
+    var stopped = false
     /// What each side waits for, while it waits (0: it does not): the reader a count of rows
     /// made, the pusher a count let go of. A change wakes a side only once it has what it waits
     /// for; woken at every row, a side waiting for a strip went back to sleep some 30 times over
@@ -20,6 +23,12 @@ final class PushedRows: @unchecked Sendable {
     private var pusherNeeds = 0
 
     init(ringRows: Int) { self.ringRows = ringRows }
+
+    /// Rows a waiting reader waits for beyond those it asked for: where the pusher is the slower
+    /// side (a thumbnail's decode takes three times its resampling), a reader that waits for
+    /// each strip switches threads both ways at every strip; past a few strips more, the switches
+    /// grow rare and the reader still keeps up.
+    static let readAhead = 64
 
     // MARK: The pusher's side
 
@@ -46,7 +55,7 @@ final class PushedRows: @unchecked Sendable {
         }
     }
 
-    /// No more rows will come (all of them, or the run failed).
+    /// No more rows will come (all of them, or the pushing failed).
     func finish() {
         monitor.locked {
             finished = true
@@ -56,14 +65,13 @@ final class PushedRows: @unchecked Sendable {
 
     // MARK: The reader's side
 
-    /// Waits until `count` rows are there (or no more will come) and says how many are.
+    /// Waits until `count` rows are there (or no more will come) and says how many are. Once it
+    /// must wait at all, the reader waits for `readAhead` rows more than it asks for, or until
+    /// the pusher waits for room.
     func waitForRows(atLeast count: Int) -> Int {
         monitor.locked {
-            // Once it must wait at all, the reader waits for `RowHandoff.readAhead` rows more
-            // than it asks for, or until the pusher waits for room: a wait for every strip is a
-            // switch each way for every strip where the pusher is the slower side.
             while made < count && !finished {
-                readerNeeds = count + RowHandoff.readAhead
+                readerNeeds = count + Self.readAhead
                 monitor.wait()
             }
             readerNeeds = 0

@@ -195,15 +195,14 @@ public struct Pipeline: Sendable {
             case let .declined(decoded): image = decoded
             }
         } else {
-            let codecTime = context.codecTime ?? CodecTime()
-            image = try withLocation(stage: 0) { try codecTime.decoding { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) } }
+            image = try withLocation(stage: 0) { try context.codecTime.decoding { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) } }
         }
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
         var (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
         guard writing else { return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes) }
-        outputs += try (context.codecTime ?? CodecTime()).encoding { _ in
+        outputs += try context.codecTime.encoding { _ in
             try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
         }
         return RunResult(plan: plan, written: outputs, outputSize: result.size, notes: notes)

@@ -14,7 +14,7 @@ extension RowHandoff {
                                                              channels: Int(result.channels), metadata: metadata)))
             },
             ready: { context, pixels in handoff(context).ready(pixels!) },
-            decoded: { context, rows in handoff(context).decoded(rows: Int(rows)) },
+            decoded: { context, rows in handoff(context).made(Int(rows)) },
             room: { context, row in handoff(context).room(for: Int(row)) ? 1 : 0 },
             failed: { context in handoff(context).failing() })
     }

@@ -89,7 +89,7 @@ enum PNGDecoder {
                 }, decoded: { rows in
                     // Told every 16 rows (`Start.bandRows`), as libjpeg's watcher is: often enough
                     // to keep the reader busy, seldom enough that the lock costs nothing.
-                    if rows % 16 == 0 || rows == size.height { handoff.decoded(rows: rows) }
+                    if rows % 16 == 0 || rows == size.height { handoff.made(rows) }
                 })
                 try decoder.finishChunks()
             } catch {

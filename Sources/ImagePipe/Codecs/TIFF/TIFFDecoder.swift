@@ -107,7 +107,7 @@ enum TIFFDecoder {
                                },
                                afterBand: { rows in
                                    finishPixels(row: slot, rows: rows, width: size.width, channels: 3, layout: layout)
-                                   handoff.decoded(rows: rows.upperBound)
+                                   handoff.made(rows.upperBound)
                                })
                 try checkWarnings(reader, options: options, path: path)
             } catch {

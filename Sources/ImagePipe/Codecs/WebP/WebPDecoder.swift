@@ -99,7 +99,7 @@ enum WebPDecoder {
                     // To the last row's last sample: the buffer ends there, unpadded.
                     (writer.base + rows * writer.rowStride).update(repeating: 0, count: (size.height - rows - 1) * writer.rowStride
                                                                    + size.width * writer.channelCount)
-                    handoff?.decoded(rows: size.height)
+                    handoff?.made(size.height)
                 }
             } catch {
                 handoff?.failing() // the reader lets go of the buffer before it is freed
@@ -129,7 +129,7 @@ enum WebPDecoder {
                 }
                 if Int(lastRow) > rows {
                     rows = Int(lastRow)
-                    handoff?.decoded(rows: rows)
+                    handoff?.made(rows)
                 }
             }
         }
