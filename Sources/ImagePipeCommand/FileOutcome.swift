@@ -14,14 +14,23 @@ struct FileOutcome: Sendable {
     /// What stages decided from the pixels (a smart crop's window), for `--json`.
     var notes: [JSONValue] = []
 
-    /// A run's notes as `--json` lists them: each with the stage's place and name.
+    /// A run's notes as `--json` lists them: each with the stage's place and name, and for a
+    /// stage of a branch's group, the group's name (`{1}`, `{2} {1}`) and the place in it.
     static func notes(of result: RunResult, in pipeline: Pipeline) -> [JSONValue] {
-        result.notes.sorted { $0.key < $1.key }.flatMap { index, notes in
-            notes.map { note in
-                .object([("stage", .number(Double(index))), ("stageName", .string(pipeline.stages[index].stageSchema.name)),
-                         ("name", .string(note.name)), ("text", .string(note.text)), ("value", note.value)])
+        func listed(_ notes: [Int: [StageNote]], of stages: [any Stage], group: String?) -> [JSONValue] {
+            notes.sorted { $0.key < $1.key }.flatMap { index, notes in
+                notes.map { note in
+                    .object((group.map { [("group", JSONValue.string($0))] } ?? [])
+                        + [("stage", .number(Double(index))), ("stageName", .string(stages[index].stageSchema.name)),
+                           ("name", .string(note.name)), ("text", .string(note.text)), ("value", note.value)])
+                }
             }
         }
+        // Groups in the pipeline's order: {2} before {10}, a group before the groups under it.
+        let groups = result.groupNotes.compactMap { label, notes in
+            Branch.group(labelled: label, in: pipeline).map { (label: label, notes: notes, stages: $0.stages) }
+        }.sorted { Branch.numbers(of: $0.label).lexicographicallyPrecedes(Branch.numbers(of: $1.label)) }
+        return listed(result.notes, of: pipeline.stages, group: nil) + groups.flatMap { listed($0.notes, of: $0.stages, group: $0.label) }
     }
 
     var json: JSONValue { .object(jsonFields) }

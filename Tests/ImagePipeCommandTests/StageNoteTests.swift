@@ -39,6 +39,31 @@ import TestSupport
         #expect(note["text"] as? String == "100x100+\(Int(x))+0 (\(stage.split(separator: "=").last!))")
     }
 
+    /// A stage in a branch's group is reported with its group's name and its place there: in a
+    /// group the run makes apart (the first), in the last, whose stages go on in the streamed
+    /// run's own chain, and in a group of a group.
+    @Test(arguments: [
+        ("branch { resize 100x100 fit=cover position=attention | save a.png } { save b.png }", "{1}"),
+        ("branch { save b.png } { resize 100x100 fit=cover position=attention | save a.png }", "{2}"),
+        ("branch { save b.png } { grayscale | branch { save c.png } { resize 100x100 fit=cover position=attention | save a.png } }", "{2} {2}"),
+    ])
+    func runJSONSaysWhichGroupDecided(pipeline: String, group: String) throws {
+        for format in [ImageFormat.png, .jpeg] {
+            let (directory, name) = try picture(scale: format == .jpeg ? 4 : 1, as: format)
+            let result = try CommandRunner.run(["run", "-e", pipeline, name, "--json", "-q"], in: directory.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            let notes = try #require(try lines(result.standardOutput).first?["notes"] as? [[String: Any]])
+            #expect(notes.count == 1, "\(notes)")
+            let note = try #require(notes.first)
+            #expect(note["group"] as? String == group && note["stage"] as? Int == 1, "\(note)")
+            #expect(note["stageName"] as? String == "resize" && note["name"] as? String == "window", "\(note)")
+            let window = try #require(note["value"] as? [String: Any])
+            let scale = format == .jpeg ? 4.0 : 1.0
+            let x = try #require(window["x"] as? Double)
+            #expect(window["width"] as? Double == 100 * scale && x >= 170 * scale && x <= 201 * scale, "\(format): \(window)")
+        }
+    }
+
     @Test func aStageThatDecidesNothingHasNoNotes() throws {
         let (directory, name) = try picture()
         let result = try CommandRunner.run(["run", "-e", "resize 100x100 fit=cover", name, "-o", "out.png", "--json", "-q"], in: directory.path)

@@ -82,6 +82,27 @@ import TestSupport
         }
     }
 
+    /// In a branch's last group, whose stages go on in the streamed run's own chain, the box
+    /// is noted under that group, as the ordinary run (`--trace`) notes it.
+    @Test func aStreamedTrimInABranchNotesItsBoxUnderItsGroup() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(try Self.borderedJPEG(), to: "bordered.jpg")
+        let pipeline = "branch { resize 50% | save small.png } { grayscale | trim | save trimmed.png }"
+        let explain = try CommandRunner.run(["explain", "-e", pipeline, "bordered.jpg"], in: directory.path)
+        #expect(explain.standardOutput.contains("streamed: 32 rows at a time") && explain.standardOutput.contains("surveying stage"),
+                "\(explain.standardOutput)")
+        var boxes: [JSONValue] = []
+        for trace in [[], ["--trace", "trace"]] {
+            let result = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "--json"] + trace, in: directory.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            let note = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))?["notes"]?.arrayValue?.first,
+                                    "\(result.standardOutput)")
+            #expect(note["group"]?.stringValue == "{2}" && note["stage"]?.numberValue == 2 && note["stageName"]?.stringValue == "trim", "\(note)")
+            boxes.append(try #require(note["value"]))
+        }
+        #expect(boxes[0] == boxes[1])
+    }
+
     /// The scanner finds the whole picture's box from strips of any height.
     @Test func theBoxIsTheSameFromStripsOfAnyHeight() throws {
         let picture = try Image.decode(try Self.borderedJPEG())

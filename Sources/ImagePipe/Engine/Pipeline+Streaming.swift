@@ -206,11 +206,15 @@ extension Pipeline {
         guard let streamed = next.streamingSave(in: context, prepared: prepared) else {
             throw StageError("\(surveyed.stageSchema.name) made a \(surveyed.stageClass.description) stage from its survey, where it said \(pending.stage.surveyedClass.description) (a bug in the stage)")
         }
-        // What the stage noted when its survey ended (trim's box) is its note for the run; the
-        // stages of a branch's groups have none there, in the ordinary run either.
+        // What the stage noted when its survey ended (trim's box, a smart crop's window) is its
+        // note for the run.
         let outcome = try next.runStreamed(streamed, in: context, prepared: prepared)
-        guard case var .written(result) = outcome, !notes.isEmpty, pending.number <= transforms.count else { return outcome }
-        result.notes[pending.number] = notes
+        guard case var .written(result) = outcome, !notes.isEmpty else { return outcome }
+        if let place = pending.inGroup {
+            result.groupNotes[place.group, default: [:]][place.stage] = notes
+        } else {
+            result.notes[pending.number] = notes
+        }
         return .written(result)
     }
 
@@ -220,6 +224,8 @@ extension Pipeline {
         let stage: any SurveyingStage
         /// Its number, as `explain` numbers the stages.
         let number: Int
+        /// For a stage of the branch's last group: that group's name and the stage's place in it.
+        var inGroup: (group: String, stage: Int)? = nil
         /// The stages whose rows it surveys, with their numbers (a branch's other groups are
         /// left out: they write in the run's own read).
         let before: [(number: Int, stage: any Transform)]
@@ -243,7 +249,8 @@ extension Pipeline {
         // then the last group's stages.
         let first = transforms.count + 2 + branch.groups.dropLast().reduce(0) { $0 + $1.transforms.count + 1 }
         let tail = last.transforms.enumerated().map { (number: first + $0.offset, stage: $0.element) }
-        return PendingSurvey(stage: last.transforms[index] as! any SurveyingStage, number: first + index, before: own + tail[..<index]) { made in
+        return PendingSurvey(stage: last.transforms[index] as! any SurveyingStage, number: first + index,
+                             inGroup: (Branch.label(ofGroup: branch.groups.count - 1, under: ""), index + 1), before: own + tail[..<index]) { made in
             var groups = branch.groups, next = self
             groups[groups.count - 1].transforms[index] = made
             next.sink = Branch(groups: groups)

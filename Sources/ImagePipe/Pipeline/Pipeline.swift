@@ -200,33 +200,37 @@ public struct Pipeline: Sendable {
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
-        var (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
+        let (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
         guard writing else { return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes) }
-        outputs += try context.codecTime.encoding { _ in
+        let written = try context.codecTime.encoding { _ in
             try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
         }
-        return RunResult(plan: plan, written: outputs, outputSize: result.size, notes: notes)
+        return RunResult(plan: plan, written: outputs + written.files, outputSize: result.size, notes: notes, groupNotes: written.groupNotes)
     }
 
     /// A branch's group on the picture at the branch: its stages, then its save (or branch).
-    /// With `observe`, each stage's event is numbered on from `numbering` and names its `group`.
+    /// With `observe`, each stage's event is numbered on from `numbering` and names its `group`;
+    /// what its stages (and those of groups under it) note is under `group`.
     func runGroup(on image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil,
-                  numbering: EventNumbering = EventNumbering(next: 0), group: String = "") throws -> [WrittenFile] {
+                  numbering: EventNumbering = EventNumbering(next: 0), group: String = "") throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
         let relabel = observe.map { observe in
             { (event: StageEvent) throws -> Void in
                 try observe(StageEvent(index: numbering.take(), stage: event.stage, image: event.image, seconds: event.seconds,
                                        notes: event.notes, group: group))
             }
         }
-        let (result, outputs, _) = try transform(ReducedImage(image), context: context, observe: relabel)
-        return try outputs + write(result, in: context, emit: relabel, observe: observe, numbering: numbering, group: group)
+        let (result, outputs, notes) = try transform(ReducedImage(image), context: context, observe: relabel)
+        var (files, groupNotes) = try write(result, in: context, emit: relabel, observe: observe, numbering: numbering, group: group)
+        if !notes.isEmpty { groupNotes[group] = notes }
+        return (outputs + files, groupNotes)
     }
 
     /// The sink's part: a branch runs its groups (after its own event, so that a trace reads as
     /// the tree; theirs numbered on from `numbering`, under `group`), any other sink writes once.
     /// `emit` hears of the sink as this pipeline numbers it, `observe` of every group's stages.
+    /// Gives the files written and what the groups' stages noted.
     func write(_ result: Image, in context: RunContext, emit: ((StageEvent) throws -> Void)?, observe: ((StageEvent) throws -> Void)?,
-                       numbering: EventNumbering, group: String) throws -> [WrittenFile] {
+                       numbering: EventNumbering, group: String) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
         let end = transforms.count + 1
         if let branch = sink as? Branch {
             try emit?(StageEvent(index: end, stage: sink, image: result, seconds: 0))
@@ -235,7 +239,7 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock(), start = clock.now
         let written = try withLocation(stage: end) { try sink.write(result, in: context) }
         try emit?(StageEvent(index: end, stage: sink, image: result, seconds: (clock.now - start).inSeconds))
-        return [WrittenFile(path: written, size: result.size)]
+        return ([WrittenFile(path: written, size: result.size)], [:])
     }
 
     /// Numbers the events of a branch's groups on after the pipeline's own stages.
