@@ -61,6 +61,14 @@ import TestSupport
             let scale = format == .jpeg ? 4.0 : 1.0
             let x = try #require(window["x"] as? Double)
             #expect(window["width"] as? Double == 100 * scale && x >= 170 * scale && x <= 201 * scale, "\(format): \(window)")
+
+            // explain --pixels shows the same on the stage's row, and writes nothing.
+            let before = try directory.contents()
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, name, "--pixels"], in: directory.path)
+            #expect(explain.status == 0, "\(explain.standardError)")
+            let row = try #require(explain.standardOutput.split(separator: "\n").first { $0.contains("resize 100x100") }, "\(explain.standardOutput)")
+            #expect(row.hasSuffix("; decided window \(note["text"] as? String ?? "?")"), "\(explain.standardOutput)")
+            #expect(try directory.contents() == before)
         }
     }
 

@@ -201,7 +201,9 @@ public struct Pipeline: Sendable {
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
         let (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
-        guard writing else { return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes) }
+        guard writing else {
+            return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes, groupNotes: try groupNotesWithoutWriting(on: result, group: ""))
+        }
         let written = try context.codecTime.encoding { _ in
             try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
         }
@@ -223,6 +225,20 @@ public struct Pipeline: Sendable {
         var (files, groupNotes) = try write(result, in: context, emit: relabel, observe: observe, numbering: numbering, group: group)
         if !notes.isEmpty { groupNotes[group] = notes }
         return (outputs + files, groupNotes)
+    }
+
+    /// What the stages of the sink's groups (and of groups under them) note, run on `image`
+    /// without writing anything: a dry run's.
+    func groupNotesWithoutWriting(on image: Image, group: String) throws -> RunResult.GroupNotes {
+        guard let branch = sink as? Branch else { return [:] }
+        var all: RunResult.GroupNotes = [:]
+        for (offset, pipeline) in branch.groups.enumerated() {
+            let label = Branch.label(ofGroup: offset, under: group)
+            let (result, _, notes) = try pipeline.transform(ReducedImage(image), context: nil, observe: nil)
+            if !notes.isEmpty { all[label] = notes }
+            all.merge(try pipeline.groupNotesWithoutWriting(on: result, group: label)) { _, later in later }
+        }
+        return all
     }
 
     /// The sink's part: a branch runs its groups (after its own event, so that a trace reads as

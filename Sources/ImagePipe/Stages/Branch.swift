@@ -55,7 +55,7 @@ public struct Branch: Sink, DeclaredStage {
 
     /// The name of the group at `offset` (0 the first) of the branch that ends the group named
     /// `parent` ("" the pipeline itself): `{1}`, `{2} {1}`, as a trace and `RunResult.groupNotes` name them.
-    static func label(ofGroup offset: Int, under parent: String) -> String {
+    public static func label(ofGroup offset: Int, under parent: String) -> String {
         (parent.isEmpty ? "" : parent + " ") + "{\(offset + 1)}"
     }
 
