@@ -61,6 +61,9 @@ final class ServeServer {
     private var scratchCount = 0
     /// Requests at work or waiting for a worker.
     private(set) var inFlight = 0
+    /// Requests handed to the workers that none has taken yet (counted apart from `inFlight`: a
+    /// request made stays in flight until the loop has answered it, while its worker takes the next).
+    private let queued = Locked(0)
     /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
     private var draining = false
     private let metrics = ServeMetrics()
@@ -176,9 +179,8 @@ final class ServeServer {
             return finish(.json(draining ? 503 : 200, .object([("status", .string(draining ? "draining" : "ok")),
                                                              ("in_flight", .number(Double(inFlight)))])))
         case "/metrics":
-            // A free worker takes the next request at once: those in flight past the workers wait.
-            let queued = max(0, inFlight - configuration.workers)
-            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: queued).utf8)))
+            let waiting = queued.withLock { $0 }
+            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: waiting).utf8)))
         default:
             break
         }
@@ -210,7 +212,8 @@ final class ServeServer {
         g_object_ref(UnsafeMutableRawPointer(message))
         soup_server_message_pause(message)
         if let socket = soup_server_message_get_socket(message) { connections.working(socket) }
-        let slots = workerSlots
+        let slots = workerSlots, queued = queued
+        queued.withLock { $0 += 1 }
         // The server lives as long as the process, and the message while it holds a reference:
         // the worker names both by address.
         let server = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
@@ -218,6 +221,7 @@ final class ServeServer {
         let contentType = "image/" + (job.format == .jpeg ? "jpeg" : job.format.rawValue)
         DispatchQueue.global().async {
             slots.wait()
+            queued.withLock { $0 -= 1 }
             let outcome = job.run()
             slots.signal()
             let response: Response = switch outcome {
