@@ -7,7 +7,7 @@ batch.
 The work is the issue's: the 50 batch photos of `make bench` (Benchmarks/bench.py makes them from
 Debian's wallpapers), each fitted into 640x640 and written as JPEG quality 80.
 
-  ImagePipe serve   imagepipe serve --unsigned --root BATCH (its default workers and queue), addresses
+  ImagePipe serve   imagepipe serve --unsigned --root BATCH (a worker per core), addresses
                     /_/<base64 of 'resize 640x640 fit=inside upscale=false | save quality=80'>/NAME@jpg,
                     in the default (good) scaling mode and with --scaling fast
   thumbor           thumbor 7 from PyPI (installed here into Benchmarks/work/thumbor),
@@ -91,7 +91,8 @@ def serving(command, env=None, health="/health"):
 
 
 def imagepipe_serve(imagepipe, batch, *options):
-    return serving(lambda port: [imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}", *options])
+    return serving(lambda port: [imagepipe, "serve", "--unsigned", "--root", batch, "--listen", f"127.0.0.1:{port}",
+                                 "--workers", str(CORES), *options])
 
 
 @contextlib.contextmanager

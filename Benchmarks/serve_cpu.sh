@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CPU time per request of `imagepipe serve` under load: the server on the batch photos (its default
-# workers), 3 s of wrk to warm it, then `perf stat -e task-clock` on the server through
+# CPU time per request of `imagepipe serve` under load: the server on the batch photos (a worker
+# per core), 3 s of wrk to warm it, then `perf stat -e task-clock` on the server through
 # `wrk -t2 -c4 -d10s` cycling over the 50 addresses of Benchmarks/serve.py (fit into 640x640,
 # JPEG q80). CPU per request is steadier than requests per second on a noisy machine: run two
 # builds in alternate rounds to compare them.
@@ -14,7 +14,7 @@ trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 encoded=$(printf '%s' "fit 640x640 | save quality=80" | base64 -w0 | tr '+/' '-_' | tr -d '=')
 paths=$(ls "$batch" | sed "s|.*|\"/_/$encoded/&@jpg\"|" | paste -sd,)
 printf 'local paths = {%s}\nlocal i = 0\nrequest = function()\n  i = i %% #paths + 1\n  return wrk.format("GET", paths[i])\nend\n' "$paths" > "$work/cycle.lua"
-"$binary" serve --unsigned --root "$batch" --listen "127.0.0.1:$port" --scaling "$mode" 2>/dev/null &
+"$binary" serve --unsigned --root "$batch" --listen "127.0.0.1:$port" --workers "$(nproc)" --scaling "$mode" 2>/dev/null &
 server=$!
 sleep 1.5
 wrk -t2 -c4 -d3s -s "$work/cycle.lua" "http://127.0.0.1:$port" >/dev/null
