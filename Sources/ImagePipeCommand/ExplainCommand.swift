@@ -116,9 +116,9 @@ struct ExplainCommand {
             var destination: String? = nil
             /// With --pixels: what the stage decided from them.
             var decided: [StageNote] = []
-            /// For a stage of a branch's group: the group's name and the stage's place in it, as
+            /// For a stage of a branch's group: the group's path and the stage's place in it, as
             /// `RunResult.groupNotes` gives them.
-            var group: String? = nil
+            var group: [Int]? = nil
             var placeInGroup = 0
 
             /// The plan's note, the stage's part in a streamed run, then what was decided.
@@ -274,7 +274,7 @@ struct ExplainCommand {
         if let branch = pipeline.sink as? Branch {
             explanation.rows.append(.init(stage: "branch", input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
                                           note: "\(branch.groups.count) groups, each from this picture (one decode)"))
-            try addGroups(of: branch, under: "", from: plan.outputSize, to: &explanation, in: context)
+            try addGroups(of: branch, under: [], from: plan.outputSize, to: &explanation, in: context)
             // Streamed, the branch writes its groups beside the last, whose stages go on in the
             // run's chain: their parts are numbered as their rows.
             for index in (plan.steps.count + 1)..<explanation.rows.count where explanation.rows[index].destination == nil {
@@ -303,22 +303,21 @@ struct ExplainCommand {
 
 extension ExplainCommand {
     /// A branch's groups as rows of the tree: each stage indented under its group's number.
-    /// `parent` names the group the branch ends ("" the pipeline itself).
-    func addGroups(of branch: Branch, under parent: String, from size: Size, to explanation: inout Explanation, in context: RunContext) throws {
-        let depth = parent.split(separator: " ").count + 1
+    /// `parent` is the path of the group the branch ends ([] the pipeline itself).
+    func addGroups(of branch: Branch, under parent: [Int], from size: Size, to explanation: inout Explanation, in context: RunContext) throws {
         for (number, group) in branch.groups.enumerated() {
-            let prefix = String(repeating: "  ", count: depth - 1) + "{\(number + 1)} "
-            let label = Branch.label(ofGroup: number, under: parent)
+            let prefix = String(repeating: "  ", count: parent.count) + "{\(number + 1)} "
+            let path = parent + [number + 1]
             let plan = try group.plan(sourceSize: size)
             for (offset, step) in plan.steps.enumerated() {
                 explanation.rows.append(.init(stage: prefix + step.stage.text, input: step.input, output: step.output, estimate: "",
                                               note: try step.stage.explanation(for: step.input) ?? "", held: step.held,
-                                              group: label, placeInGroup: offset + 1))
+                                              group: path, placeInGroup: offset + 1))
             }
             if let nested = group.sink as? Branch {
                 explanation.rows.append(.init(stage: prefix + "branch", input: plan.outputSize, output: plan.outputSize, estimate: "",
                                               note: "\(nested.groups.count) groups, each from this picture"))
-                try addGroups(of: nested, under: label, from: plan.outputSize, to: &explanation, in: context)
+                try addGroups(of: nested, under: path, from: plan.outputSize, to: &explanation, in: context)
             } else {
                 explanation.rows.append(.init(stage: prefix + group.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: "",
                                               note: "", destination: try group.sink.destination(in: context)))

@@ -27,10 +27,10 @@ struct FileOutcome: Sendable {
             }
         }
         // Groups in the pipeline's order: {2} before {10}, a group before the groups under it.
-        let groups = result.groupNotes.compactMap { label, notes in
-            Branch.group(labelled: label, in: pipeline).map { (label: label, notes: notes, stages: $0.stages) }
-        }.sorted { Branch.numbers(of: $0.label).lexicographicallyPrecedes(Branch.numbers(of: $1.label)) }
-        return listed(result.notes, of: pipeline.stages, group: nil) + groups.flatMap { listed($0.notes, of: $0.stages, group: $0.label) }
+        let groups = result.groupNotes.sorted { $0.key.lexicographicallyPrecedes($1.key) }.compactMap { path, notes in
+            Branch.group(at: path, in: pipeline).map { listed(notes, of: $0.stages, group: Branch.label(of: path)) }
+        }
+        return listed(result.notes, of: pipeline.stages, group: nil) + groups.flatMap { $0 }
     }
 
     var json: JSONValue { .object(jsonFields) }

@@ -211,7 +211,7 @@ extension Pipeline {
         let outcome = try next.runStreamed(streamed, in: context, prepared: prepared)
         guard case var .written(result) = outcome, !notes.isEmpty else { return outcome }
         if let place = pending.inGroup {
-            result.groupNotes[place.group, default: [:]][place.stage] = notes
+            result.groupNotes[place.path, default: [:]][place.stage] = notes
         } else {
             result.notes[pending.number] = notes
         }
@@ -224,8 +224,8 @@ extension Pipeline {
         let stage: any SurveyingStage
         /// Its number, as `explain` numbers the stages.
         let number: Int
-        /// For a stage of the branch's last group: that group's name and the stage's place in it.
-        var inGroup: (group: String, stage: Int)? = nil
+        /// For a stage of the branch's last group: that group's path and the stage's place in it.
+        var inGroup: (path: [Int], stage: Int)? = nil
         /// The stages whose rows it surveys, with their numbers (a branch's other groups are
         /// left out: they write in the run's own read).
         let before: [(number: Int, stage: any Transform)]
@@ -250,7 +250,7 @@ extension Pipeline {
         let first = transforms.count + 2 + branch.groups.dropLast().reduce(0) { $0 + $1.transforms.count + 1 }
         let tail = last.transforms.enumerated().map { (number: first + $0.offset, stage: $0.element) }
         return PendingSurvey(stage: last.transforms[index] as! any SurveyingStage, number: first + index,
-                             inGroup: (Branch.label(ofGroup: branch.groups.count - 1, under: ""), index + 1), before: own + tail[..<index]) { made in
+                             inGroup: ([branch.groups.count], index + 1), before: own + tail[..<index]) { made in
             var groups = branch.groups, next = self
             groups[groups.count - 1].transforms[index] = made
             next.sink = Branch(groups: groups)

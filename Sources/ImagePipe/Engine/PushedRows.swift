@@ -75,9 +75,12 @@ class PushedRows: @unchecked Sendable {
                 monitor.wait()
             }
             readerNeeds = 0
-            return made
+            return readableRows
         }
     }
+
+    /// Under the lock: the rows the reader may read (`RowHandoff`: none once the decode failed).
+    var readableRows: Int { made }
 
     /// The rows before `count` are no longer read: their slots may be rewritten. Says how many
     /// rows have been let go of in all.

@@ -92,11 +92,7 @@ final class RowHandoff: PushedRows, @unchecked Sendable {
         }
     }
 
-    /// As `PushedRows`', but none once the decode has failed.
-    override func waitForRows(atLeast count: Int) -> Int {
-        let rows = super.waitForRows(atLeast: count)
-        return locked { failed ? 0 : rows }
-    }
+    override var readableRows: Int { failed ? 0 : super.readableRows }
 
     /// The reader is done with the buffer, and reads no more rows.
     func stopReading() {

@@ -112,7 +112,7 @@ extension Pipeline {
         }
         guard writing else { return RunResult(plan: prepared.plan, written: [], outputSize: last.size, notes: notes) }
         guard let encoder, let (path, _) = destination, let save = sink as? Save else {
-            let written = try write(last, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
+            let written = try write(last, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), path: [])
             return RunResult(plan: prepared.plan, written: outputs + written.files, outputSize: last.size, notes: notes, groupNotes: written.groupNotes)
         }
         let bytes = try encoding { try encoder.finish() }

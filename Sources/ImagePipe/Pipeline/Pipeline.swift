@@ -202,55 +202,55 @@ public struct Pipeline: Sendable {
         let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
         let (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
         guard writing else {
-            return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes, groupNotes: try groupNotesWithoutWriting(on: result, group: ""))
+            return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes, groupNotes: try groupNotesWithoutWriting(on: result, path: []))
         }
         let written = try context.codecTime.encoding { _ in
-            try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), group: "")
+            try write(result, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), path: [])
         }
         return RunResult(plan: plan, written: outputs + written.files, outputSize: result.size, notes: notes, groupNotes: written.groupNotes)
     }
 
     /// A branch's group on the picture at the branch: its stages, then its save (or branch).
-    /// With `observe`, each stage's event is numbered on from `numbering` and names its `group`;
-    /// what its stages (and those of groups under it) note is under `group`.
+    /// With `observe`, each stage's event is numbered on from `numbering` and names its group
+    /// (the one at `path`); what its stages (and those of groups under it) note is under `path`.
     func runGroup(on image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil,
-                  numbering: EventNumbering = EventNumbering(next: 0), group: String = "") throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
+                  numbering: EventNumbering = EventNumbering(next: 0), path: [Int] = []) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
+        let label = Branch.label(of: path)
         let relabel = observe.map { observe in
             { (event: StageEvent) throws -> Void in
                 try observe(StageEvent(index: numbering.take(), stage: event.stage, image: event.image, seconds: event.seconds,
-                                       notes: event.notes, group: group))
+                                       notes: event.notes, group: label))
             }
         }
         let (result, outputs, notes) = try transform(ReducedImage(image), context: context, observe: relabel)
-        var (files, groupNotes) = try write(result, in: context, emit: relabel, observe: observe, numbering: numbering, group: group)
-        if !notes.isEmpty { groupNotes[group] = notes }
+        var (files, groupNotes) = try write(result, in: context, emit: relabel, observe: observe, numbering: numbering, path: path)
+        if !notes.isEmpty { groupNotes[path] = notes }
         return (outputs + files, groupNotes)
     }
 
     /// What the stages of the sink's groups (and of groups under them) note, run on `image`
-    /// without writing anything: a dry run's.
-    func groupNotesWithoutWriting(on image: Image, group: String) throws -> RunResult.GroupNotes {
+    /// without writing anything: a dry run's. `path` is this pipeline's own ([] the outermost).
+    func groupNotesWithoutWriting(on image: Image, path: [Int]) throws -> RunResult.GroupNotes {
         guard let branch = sink as? Branch else { return [:] }
         var all: RunResult.GroupNotes = [:]
         for (offset, pipeline) in branch.groups.enumerated() {
-            let label = Branch.label(ofGroup: offset, under: group)
             let (result, _, notes) = try pipeline.transform(ReducedImage(image), context: nil, observe: nil)
-            if !notes.isEmpty { all[label] = notes }
-            all.merge(try pipeline.groupNotesWithoutWriting(on: result, group: label)) { _, later in later }
+            if !notes.isEmpty { all[path + [offset + 1]] = notes }
+            all.merge(try pipeline.groupNotesWithoutWriting(on: result, path: path + [offset + 1])) { _, later in later }
         }
         return all
     }
 
     /// The sink's part: a branch runs its groups (after its own event, so that a trace reads as
-    /// the tree; theirs numbered on from `numbering`, under `group`), any other sink writes once.
+    /// the tree; theirs numbered on from `numbering`, under the group at `path`), any other sink writes once.
     /// `emit` hears of the sink as this pipeline numbers it, `observe` of every group's stages.
     /// Gives the files written and what the groups' stages noted.
     func write(_ result: Image, in context: RunContext, emit: ((StageEvent) throws -> Void)?, observe: ((StageEvent) throws -> Void)?,
-                       numbering: EventNumbering, group: String) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
+                       numbering: EventNumbering, path: [Int]) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
         let end = transforms.count + 1
         if let branch = sink as? Branch {
             try emit?(StageEvent(index: end, stage: sink, image: result, seconds: 0))
-            return try withLocation(stage: end) { try branch.writeAll(result, in: context, observe: observe, numbering: numbering, group: group) }
+            return try withLocation(stage: end) { try branch.writeAll(result, in: context, observe: observe, numbering: numbering, path: path) }
         }
         let clock = ContinuousClock(), start = clock.now
         let written = try withLocation(stage: end) { try sink.write(result, in: context) }

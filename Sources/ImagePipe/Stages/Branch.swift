@@ -40,41 +40,30 @@ public struct Branch: Sink, DeclaredStage {
     }
 
     /// The same, telling `observe` of every stage of every group (a trace shows the tree), and
-    /// giving what the groups' stages noted.
+    /// giving what the groups' stages noted. `path` is that of the group this branch ends ([]
+    /// for the pipeline itself).
     func writeAll(_ image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)?,
-                  numbering: Pipeline.EventNumbering, group: String) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
+                  numbering: Pipeline.EventNumbering, path: [Int]) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
         var files: [WrittenFile] = [], notes: RunResult.GroupNotes = [:]
         for (offset, pipeline) in groups.enumerated() {
-            let made = try pipeline.runGroup(on: image, in: context, observe: observe, numbering: numbering,
-                                             group: Self.label(ofGroup: offset, under: group))
+            let made = try pipeline.runGroup(on: image, in: context, observe: observe, numbering: numbering, path: path + [offset + 1])
             files += made.files
             notes.merge(made.groupNotes) { _, later in later }
         }
         return (files, notes)
     }
 
-    /// The name of the group at `offset` (0 the first) of the branch that ends the group named
-    /// `parent` ("" the pipeline itself): `{1}`, `{2} {1}`, as a trace and `RunResult.groupNotes` name them.
-    public static func label(ofGroup offset: Int, under parent: String) -> String {
-        (parent.isEmpty ? "" : parent + " ") + "{\(offset + 1)}"
-    }
+    /// How a trace and `run --json` name the group at `path`: `{1}`, `{2} {1}`.
+    public static func label(of path: [Int]) -> String { path.map { "{\($0)}" }.joined(separator: " ") }
 
-    /// The group of `pipeline` a label names, through the branches that end it and its groups;
-    /// nil when there is none.
-    public static func group(labelled label: String, in pipeline: Pipeline) -> Pipeline? {
+    /// The group of `pipeline` at `path`, through the branches that end it and its groups; nil
+    /// when there is none.
+    public static func group(at path: [Int], in pipeline: Pipeline) -> Pipeline? {
         var group = pipeline
-        for number in numbers(of: label) {
+        for number in path {
             guard let branch = group.sink as? Branch, branch.groups.indices.contains(number - 1) else { return nil }
             group = branch.groups[number - 1]
         }
         return group
-    }
-
-    /// The group numbers a label is made of, outermost first (`{2} {1}`: 2, 1); 0 for a part
-    /// that is not one.
-    public static func numbers(of label: String) -> [Int] {
-        label.split(separator: " ").map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? Int(part.dropFirst().dropLast()) ?? 0 : 0
-        }
     }
 }
