@@ -1,4 +1,5 @@
 #include "jpeg_strict.h"
+#include "descriptor_source.h"
 #include "growing_destination.h"
 
 #include <stdio.h> /* before jpeglib.h, which uses FILE */
@@ -7,8 +8,6 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <unistd.h>
 
 struct strict_error {
     struct jpeg_error_mgr manager;
@@ -120,8 +119,8 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
     result->icc_size = result->exif_size = result->xmp_size = 0;
 }
 
-/* Decodes from memory (data, size) or, when file is not NULL, from that stream. */
-static int decode(FILE *file, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
+/* Decodes from memory (data, size) or, when source is not NULL, from that file. */
+static int decode(struct imagepipe_descriptor_source *source, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                   long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                   const struct imagepipe_jpeg_watcher *watcher,
                   struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
@@ -153,8 +152,8 @@ static int decode(FILE *file, const unsigned char *data, size_t size, int at_lea
         progress.limits = limits;
         cinfo.progress = &progress.manager;
     }
-    if (file) {
-        jpeg_stdio_src(&cinfo, file);
+    if (source) {
+        imagepipe_descriptor_source_use(&cinfo, source);
     } else {
         jpeg_mem_src(&cinfo, data, (unsigned long)size);
     }
@@ -259,24 +258,15 @@ int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_
                                      const struct imagepipe_jpeg_watcher *watcher,
                                      struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
-    /* A copy of the descriptor (the same open file, not a new open) for stdio to own and close,
-     * read from the file's start. */
-    int copy = dup(descriptor);
-    FILE *file = copy >= 0 && lseek(copy, 0, SEEK_SET) == 0 ? fdopen(copy, "rb") : NULL;
-    if (!file) {
-        if (copy >= 0) close(copy);
-        snprintf(message, message_size, "cannot read the file: %s", strerror(errno));
+    enum { read_buffer_size = 256 << 10 };
+    struct imagepipe_descriptor_source source = { .descriptor = descriptor, .capacity = read_buffer_size };
+    source.buffer = malloc(read_buffer_size);
+    if (!source.buffer) {
+        snprintf(message, message_size, "not enough memory to read the file");
         return -1;
     }
-    /* libjpeg asks stdio for 4 KiB at a time, and glibc's own buffer is as small whatever size
-     * setvbuf is given with no buffer: a buffer of ours makes the reads 256 KiB (a 1.2 MB photo
-     * took 290 read calls). */
-    enum { read_buffer_size = 256 << 10 };
-    char *buffer = malloc(read_buffer_size);
-    if (buffer) setvbuf(file, buffer, _IOFBF, read_buffer_size);
-    int status = decode(file, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
-    fclose(file);
-    free(buffer);
+    int status = decode(&source, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
+    free(source.buffer);
     return status;
 }
 

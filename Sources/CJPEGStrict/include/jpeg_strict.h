@@ -70,7 +70,7 @@ int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_w
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* The same, streaming from the start of the file open on `descriptor` (which stays open), so
- * the compressed data is never all in memory. */
+ * the compressed data is never all in memory (256 KiB of it at a time). */
 int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
                                      long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
                                      const struct imagepipe_jpeg_watcher *watcher,
