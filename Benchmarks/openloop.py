@@ -31,22 +31,33 @@ class Result:
 
 async def _request(pool, opened, limit, port, path):
     """One GET over a pooled connection: the status, or None when the connection failed. A
-    kept-alive connection the server has closed meanwhile (after its idle timeout) is replaced
-    and the request sent again, as HTTP clients do for a request nothing was answered to."""
-    for _ in range(2):
-        status, stale = await _attempt(pool, opened, limit, port, path)
-        if not stale:
-            return status
-    return None
+    kept-alive connection the server has closed meanwhile (after its idle timeout) is dropped
+    from the pool unused once its end has been read; one the server closed just as the request
+    went out is replaced by a new connection and the request sent again, as HTTP clients do for
+    a request nothing was answered to."""
+    status, stale = await _attempt(pool, opened, limit, port, path, reuse=True)
+    if stale:
+        status, _ = await _attempt(pool, opened, limit, port, path, reuse=False)
+    return status
 
 
-async def _attempt(pool, opened, limit, port, path):
-    """(status, False), or (None, True) when a reused connection closed before answering."""
+async def _attempt(pool, opened, limit, port, path, reuse):
+    """(status, False), or (None, True) when a reused connection closed before answering. With
+    `reuse` false, a new connection (when there is room for one)."""
     reused = False
     while True:
-        if pool:
+        if reuse and pool:
             reader, writer = pool.pop()
+            if reader.at_eof():
+                writer.close()
+                opened[0] -= 1
+                continue
             reused = True
+        elif not reuse and pool and opened[0] >= limit:
+            # Room for the new connection: the longest idle one goes.
+            pool.pop(0)[1].close()
+            opened[0] -= 1
+            continue
         elif opened[0] < limit:
             opened[0] += 1
             try:
