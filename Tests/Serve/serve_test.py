@@ -284,6 +284,30 @@ def main():
         check(status == 200, f"60 idle connections beside a request: {status}")
         for connection in idle:
             connection.close()
+        # Kept-alive connections that end between two requests, the client's doing or the idle
+        # timeout's, give their descriptors back (libsoup 3.2 alone keeps them for good).
+        descriptors = lambda: len(os.listdir(f"/proc/{server.process.pid}/fd"))
+        def settles(limit):
+            deadline = time.monotonic() + 4
+            while descriptors() > limit and time.monotonic() < deadline:
+                time.sleep(0.1)
+            return descriptors()
+        baseline = settles(0)
+        for _ in range(200):
+            with socket.create_connection(("127.0.0.1", server.port)) as kept:
+                kept.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                check(kept.recv(1000).startswith(b"HTTP/1.1 200"), "a kept-alive request before the client closes")
+        left = settles(baseline + 2)
+        check(left <= baseline + 2, f"200 kept-alive connections closed by their clients: {left} descriptors open, {baseline} before")
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(30)]
+        for kept in held:
+            kept.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            kept.recv(1000)
+        time.sleep(1.5)
+        left = settles(baseline + 2)
+        check(left <= baseline + 2, f"30 kept-alive connections past the idle timeout, their clients still holding them: {left} descriptors open, {baseline} before")
+        for kept in held:
+            kept.close()
         for address in ["/_/-/../secret.jpg", "/_/-/%2e%2e/secret.jpg", "/_/-/photos/%2E%2E/%2E%2E/secret.jpg", "/_/-/photos/..%2F..%2Fsecret.jpg",
                         "/_/-/%252e%252e/secret.jpg", "/_/-/photos/link.jpg", "/_/-/photos/wide.jpg%00.png", "/_/-/photos/%E2%80%8Dwide.jpg"]:
             connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)

@@ -76,7 +76,6 @@ final class EditServer {
                 Unmanaged<EditServer>.fromOpaque(context).takeUnretainedValue().early(message, path: path.map { String(cString: $0) } ?? "/")
             }
         }, context, nil)
-        connections.watch(server)
         // The response that ends the run, once sent, ends the loop.
         let finished: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, context in
             guard let context else { return }
@@ -105,6 +104,7 @@ final class EditServer {
             if let error { g_error_free(error) }
             throw StageError("the editor cannot listen on 127.0.0.1: \(message)")
         }
+        connections.watch(server)
         let uris = soup_server_get_uris(server)
         if let first = uris?.pointee.data { port = Int(g_uri_get_port(OpaquePointer(first))) }
         g_slist_free_full(uris) { g_uri_unref(OpaquePointer($0)) }

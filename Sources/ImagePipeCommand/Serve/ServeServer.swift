@@ -92,7 +92,6 @@ final class ServeServer {
                                                                                         query: query)
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        connections.watch(server)
         // While draining, the loop ends once the last response in flight has been sent.
         let finished: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, context in
             guard let context else { return }
@@ -121,6 +120,7 @@ final class ServeServer {
               soup_server_listen_socket(server, socket, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
             throw UsageError("serve cannot listen on \(listen):\(port): \(Self.take(error))")
         }
+        connections.watch(server)
         let uris = soup_server_get_uris(server)
         if let first = uris?.pointee.data, let text = g_uri_to_string(OpaquePointer(first)) {
             address = String(cString: text)
