@@ -19,6 +19,9 @@ import Glibc
 /// message on it (an emission hook on its "request-started", the one public way to it), and
 /// a connection whose peer has gone, or that was shut, between a response and the next
 /// request is handed back: its "disconnected" signal has the server drop and free it.
+/// And from 3.1.2 to 3.3 its listener keeps a reference to every socket it accepts (its commit
+/// b545d5f0, "soup-listener: Plug a leak"): no socket was ever freed (nor its entry here), so
+/// that reference is dropped as the connection is first seen.
 @MainActor
 final class ServerConnections {
     private struct Connection {
@@ -96,6 +99,7 @@ final class ServerConnections {
             open[key]?.endSeen = false
             return
         }
+        Self.dropListenersReference(socket)
         accepted += 1
         open[key] = Connection(number: accepted, deadline: deadline(), owner: owner)
         g_object_weak_ref(UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self), { context, object in
@@ -189,6 +193,16 @@ final class ServerConnections {
             MainActor.assumeIsolated { ServerConnections.connectionObjects[UnsafeMutableRawPointer(socket)] = connection }
             return 1
         }, nil, nil)
+    }
+
+    /// Drops the reference libsoup 3.1.2 to 3.3's listener keeps to the socket it has just
+    /// accepted: known by the count, two (the listener's and the connection's) as the first
+    /// request starts, where a libsoup without the leak has one.
+    private static func dropListenersReference(_ socket: UnsafeMutablePointer<GSocket>) {
+        let object = UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self)
+        let (major, minor, micro) = (soup_get_major_version(), soup_get_minor_version(), soup_get_micro_version())
+        guard major == 3, (minor, micro) >= (1, 2), minor < 4, object.pointee.ref_count == 2 else { return }
+        g_object_unref(object)
     }
 
     /// Whether the client has closed its end: a read that would not wait finds the end of the
