@@ -306,6 +306,10 @@ def main():
         time.sleep(1.5)
         left = settles(baseline + 2)
         check(left <= baseline + 2, f"30 kept-alive connections past the idle timeout, their clients still holding them: {left} descriptors open, {baseline} before")
+        _, _, body = server.get("/metrics")
+        values = dict(line.rsplit(" ", 1) for line in body.decode().splitlines() if line and not line.startswith("#"))
+        check(values.get("imagepipe_connections_open") == "1",
+              f"after 230 kept-alive connections ended, open connections (the one asking for /metrics): {values.get('imagepipe_connections_open')}")
         for kept in held:
             kept.close()
         for address in ["/_/-/../secret.jpg", "/_/-/%2e%2e/secret.jpg", "/_/-/photos/%2E%2E/%2E%2E/secret.jpg", "/_/-/photos/..%2F..%2Fsecret.jpg",

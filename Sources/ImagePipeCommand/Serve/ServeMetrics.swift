@@ -31,7 +31,7 @@ final class ServeMetrics {
         encodeSeconds += made.codecTime.encoding
     }
 
-    func text(inFlight: Int, queued: Int) -> String {
+    func text(inFlight: Int, queued: Int, connections: Int) -> String {
         var lines = ["# HELP imagepipe_requests_total Requests answered, by status.", "# TYPE imagepipe_requests_total counter"]
         for (status, number) in byStatus.sorted(by: { $0.key < $1.key }) { lines.append("imagepipe_requests_total{code=\"\(status)\"} \(number)") }
         lines += ["# HELP imagepipe_request_duration_seconds Time from a request's arrival to its response.",
@@ -52,7 +52,9 @@ final class ServeMetrics {
                   "# HELP imagepipe_requests_in_flight Requests at work or waiting for a worker.", "# TYPE imagepipe_requests_in_flight gauge",
                   "imagepipe_requests_in_flight \(inFlight)",
                   "# HELP imagepipe_requests_queued Requests in flight waiting for a worker.", "# TYPE imagepipe_requests_queued gauge",
-                  "imagepipe_requests_queued \(queued)"]
+                  "imagepipe_requests_queued \(queued)",
+                  "# HELP imagepipe_connections_open Client connections whose socket is open.", "# TYPE imagepipe_connections_open gauge",
+                  "imagepipe_connections_open \(connections)"]
         return lines.joined(separator: "\n") + "\n"
     }
 }

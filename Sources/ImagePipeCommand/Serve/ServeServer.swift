@@ -180,7 +180,7 @@ final class ServeServer {
                                                              ("in_flight", .number(Double(inFlight)))])))
         case "/metrics":
             let waiting = queued.withLock { $0 }
-            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: waiting).utf8)))
+            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: waiting, connections: connections.count).utf8)))
         default:
             break
         }
