@@ -99,9 +99,11 @@ final class ServerConnections {
             open[key]?.endSeen = false
             return
         }
-        Self.dropListenersReference(socket)
+        // The connection object is kept only where its socket is freed with it (the socket's
+        // weak reference then ends the entry before the object could dangle).
+        let freedTogether = Self.dropListenersReference(socket)
         accepted += 1
-        open[key] = Connection(number: accepted, deadline: deadline(), owner: owner)
+        open[key] = Connection(number: accepted, deadline: deadline(), owner: freedTogether ? owner : nil)
         g_object_weak_ref(UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self), { context, object in
             MainActor.assumeIsolated {
                 let connections = Unmanaged<ServerConnections>.fromOpaque(context!).takeRetainedValue()
@@ -197,12 +199,13 @@ final class ServerConnections {
 
     /// Drops the reference libsoup 3.1.2 to 3.3's listener keeps to the socket it has just
     /// accepted: known by the count, two (the listener's and the connection's) as the first
-    /// request starts, where a libsoup without the leak has one.
-    private static func dropListenersReference(_ socket: UnsafeMutablePointer<GSocket>) {
+    /// request starts, where a libsoup without the leak has one. Whether it was dropped.
+    private static func dropListenersReference(_ socket: UnsafeMutablePointer<GSocket>) -> Bool {
         let object = UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self)
         let (major, minor, micro) = (soup_get_major_version(), soup_get_minor_version(), soup_get_micro_version())
-        guard major == 3, (minor, micro) >= (1, 2), minor < 4, object.pointee.ref_count == 2 else { return }
+        guard major == 3, (minor, micro) >= (1, 2), minor < 4, object.pointee.ref_count == 2 else { return false }
         g_object_unref(object)
+        return true
     }
 
     /// Whether the client has closed its end: a read that would not wait finds the end of the
