@@ -7,7 +7,6 @@
 static void descriptor_start(j_decompress_ptr cinfo) {
     struct imagepipe_descriptor_source *source = (struct imagepipe_descriptor_source *)cinfo->src;
     source->offset = 0;
-    source->started = 0;
 }
 
 static boolean descriptor_fill(j_decompress_ptr cinfo) {
@@ -18,7 +17,7 @@ static boolean descriptor_fill(j_decompress_ptr cinfo) {
     } while (count < 0 && errno == EINTR);
     if (count < 0) ERREXIT(cinfo, JERR_FILE_READ);
     if (count == 0) {
-        if (!source->started) ERREXIT(cinfo, JERR_INPUT_EMPTY);
+        if (source->offset == 0) ERREXIT(cinfo, JERR_INPUT_EMPTY);
         /* The file ended before the picture: say so, then end it, as libjpeg's own sources do. */
         WARNMS(cinfo, JWRN_JPEG_EOF);
         source->buffer[0] = (JOCTET)0xFF;
@@ -26,7 +25,6 @@ static boolean descriptor_fill(j_decompress_ptr cinfo) {
         count = 2;
     } else {
         source->offset += count;
-        source->started = 1;
     }
     source->manager.next_input_byte = source->buffer;
     source->manager.bytes_in_buffer = (size_t)count;

@@ -173,6 +173,8 @@ final class ServerConnections {
         g_socket_shutdown(key.assumingMemoryBound(to: GSocket.self), 1, 1, nil)
     }
 
+    /// The libsoup the process runs with (the workarounds below depend on it).
+    private static let libsoup = (major: soup_get_major_version(), minor: soup_get_minor_version(), micro: soup_get_micro_version())
     /// libsoup's connection objects by socket, from the emission hook until `started` takes them.
     private static var connectionObjects: [UnsafeMutableRawPointer: UnsafeMutableRawPointer] = [:]
     /// libsoup's connection type, once the hook is in place.
@@ -181,7 +183,7 @@ final class ServerConnections {
     /// Installs the emission hook that notes connection objects, once a process, for the
     /// libsoup versions that leak (see above).
     private static func noteConnectionObjects() {
-        guard connectionType == 0, soup_get_major_version() == 3, soup_get_minor_version() < 3 else { return }
+        guard connectionType == 0, libsoup.major == 3, libsoup.minor < 3 else { return }
         let type = g_type_from_name("SoupServerConnection")
         // Its signals exist once its class does (before the first connection, only the type).
         guard type != 0, g_type_class_ref(type) != nil else { return }
@@ -202,8 +204,7 @@ final class ServerConnections {
     /// request starts, where a libsoup without the leak has one. Whether it was dropped.
     private static func dropListenersReference(_ socket: UnsafeMutablePointer<GSocket>) -> Bool {
         let object = UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self)
-        let (major, minor, micro) = (soup_get_major_version(), soup_get_minor_version(), soup_get_micro_version())
-        guard major == 3, (minor, micro) >= (1, 2), minor < 4, object.pointee.ref_count == 2 else { return false }
+        guard libsoup.major == 3, (libsoup.minor, libsoup.micro) >= (1, 2), libsoup.minor < 4, object.pointee.ref_count == 2 else { return false }
         g_object_unref(object)
         return true
     }
