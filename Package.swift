@@ -48,7 +48,7 @@ let package = Package(
         .systemLibrary(name: "CGifLib", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .target(name: "CImagePipePlugin"),
-        .target(name: "CJPEGStrict", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGStrict", dependencies: ["CPixelKernels"], linkerSettings: [.linkedLibrary("jpeg")]),
         // libtiff directly for TIFF both ways (docs/formats.md says why); C because TIFFGetField
         // and TIFFSetField are variadic.
         .target(name: "CTiffCodec", linkerSettings: [.linkedLibrary("tiff")]),

@@ -53,6 +53,12 @@ public struct FitStage: ReducingResampleStage, DeclaredStage {
         return output.width < input.width && output.height < input.height ? output : nil
     }
 
+    /// A fit that shrinks is the whole picture resampled: a JPEG's decoder may do it in its planes.
+    public func wholeResampling(for input: Size) -> WholeResampling? {
+        guard !linearLight, let output = reducedInput(for: input) else { return nil }
+        return WholeResampling(size: output, kernel: kernel)
+    }
+
     public func apply(to source: ReducedImage) throws -> Image {
         try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize), kernel: kernel, linearLight: linearLight)
     }

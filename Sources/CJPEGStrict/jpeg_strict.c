@@ -119,15 +119,93 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
     result->icc_size = result->exif_size = result->xmp_size = 0;
 }
 
+/* The plane resampler for a decode started with raw_data_out: each component's plane as
+ * libjpeg writes it (after any DCT reduction), its weights from the plan. NULL, with the reason
+ * in message, when the plan refuses or memory runs out. */
+static struct imagepipe_plane_resampler *planned(j_decompress_ptr cinfo, int colors, const struct imagepipe_jpeg_resampling *resampling,
+                                                 int *width, int *height, char *message, size_t message_size) {
+    struct imagepipe_plane planes[3];
+    memset(planes, 0, sizeof planes);
+    int count = cinfo->num_components;
+    for (int c = 0; c < count; c++) {
+        jpeg_component_info *component = &cinfo->comp_info[c];
+        planes[c].width = (int)component->downsampled_width;
+        planes[c].height = (int)component->downsampled_height;
+        planes[c].band_rows = component->v_samp_factor * component->DCT_scaled_size;
+        planes[c].row_bytes = (int)component->width_in_blocks * component->DCT_scaled_size;
+    }
+    if (!resampling->plan(resampling->context, count, colors, (int)cinfo->image_width, (int)cinfo->image_height, (int)cinfo->scale_denom,
+                          (int)cinfo->output_width, (int)cinfo->output_height, planes)) {
+        snprintf(message, message_size, "its planes (sampled %dx%d) cannot be resampled", cinfo->max_h_samp_factor, cinfo->max_v_samp_factor);
+        return NULL;
+    }
+    struct imagepipe_plane_resampler *resampler = imagepipe_plane_resampler_new(count, planes, colors);
+    if (!resampler) {
+        snprintf(message, message_size, "not enough memory to resample its planes");
+        return NULL;
+    }
+    *width = planes[0].x.outputs;
+    *height = planes[0].y.outputs;
+    return resampler;
+}
+
+/* The decode's planes, band by band, into the resampler, and each output row into `buffer` as
+ * soon as its planes' rows are in, telling the watcher as the RGB rows' loop below does. */
+static void resample_rows(j_decompress_ptr cinfo, struct imagepipe_plane_resampler *planes, unsigned char *buffer, int stride,
+                          int height, int ring, const struct imagepipe_jpeg_watcher *watcher, struct strict_error *error) {
+    int count = cinfo->num_components, decoded[3] = {0, 0, 0}, made = 0, told = 0;
+    JSAMPROW rows[3][4 * DCTSIZE];
+    JSAMPARRAY bands[3];
+    JDIMENSION band = (JDIMENSION)(cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        for (int c = 0; c < count; c++) {
+            jpeg_component_info *component = &cinfo->comp_info[c];
+            int band_rows = component->v_samp_factor * component->DCT_scaled_size;
+            for (int k = 0; k < band_rows; k++) rows[c][k] = imagepipe_plane_resampler_row(planes, c, decoded[c] + k);
+            bands[c] = rows[c];
+        }
+        jpeg_read_raw_data(cinfo, bands, band);
+        for (int c = 0; c < count; c++) {
+            jpeg_component_info *component = &cinfo->comp_info[c];
+            decoded[c] += component->v_samp_factor * component->DCT_scaled_size;
+            if (decoded[c] > (int)component->downsampled_height) decoded[c] = (int)component->downsampled_height;
+        }
+        while (made < height && imagepipe_plane_resampler_ready(planes, made, decoded)) {
+            if (ring && made >= ring) {
+                if (told < made) {
+                    told = made;
+                    watcher->decoded(watcher->context, told);
+                }
+                if (!watcher->room(watcher->context, made)) {
+                    snprintf(error->message, error->message_size, "the reader of the rows stopped");
+                    error->stopped = 5;
+                    longjmp(error->escape, 1);
+                }
+            }
+            imagepipe_plane_resampler_make(planes, made, buffer + (size_t)stride * (size_t)(ring ? made % ring : made));
+            made++;
+            if (watcher && (made - told >= 16 || made == height)) {
+                told = made;
+                watcher->decoded(watcher->context, told);
+            }
+        }
+    }
+    if (made < height) {
+        snprintf(error->message, error->message_size, "its planes ended before the resampled picture did");
+        longjmp(error->escape, 1);
+    }
+}
+
 /* Decodes from memory (data, size) or, when source is not NULL, from that file. */
 static int decode(struct imagepipe_descriptor_source *source, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                   long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                  const struct imagepipe_jpeg_watcher *watcher,
+                  const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                   struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
     struct bounded_progress progress;
     unsigned char *volatile buffer = NULL;
+    struct imagepipe_plane_resampler *volatile planes = NULL;
     volatile int watched = 0; /* the watcher was told of the buffer: it may be reading it */
     memset(result, 0, sizeof *result);
     cinfo.err = jpeg_std_error(&error.manager);
@@ -141,6 +219,7 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
         if (watched) watcher->failed(watcher->context);
         jpeg_destroy_decompress(&cinfo);
         free(buffer);
+        imagepipe_plane_resampler_free(planes);
         result->pixels = NULL;
         imagepipe_jpeg_free_metadata(result);
         return error.stopped ? -error.stopped : -1;
@@ -180,19 +259,40 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     cinfo.scale_num = 1;
     cinfo.scale_denom = denominator;
+    int colors = 0;
+    if (resampling) {
+        colors = cinfo.num_components == 1 && cinfo.jpeg_color_space == JCS_GRAYSCALE ? IMAGEPIPE_PLANES_GRAY
+            : cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_YCbCr ? IMAGEPIPE_PLANES_YCBCR
+            : cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_RGB ? IMAGEPIPE_PLANES_RGB : 0;
+        if (!colors) {
+            snprintf(message, message_size, "its color components cannot be resampled as planes");
+            jpeg_destroy_decompress(&cinfo);
+            imagepipe_jpeg_free_metadata(result);
+            return -6;
+        }
+        cinfo.raw_data_out = TRUE;
+    }
     jpeg_start_decompress(&cinfo);
+    int resampling_width = 0, resampling_height = 0;
+    if (resampling) planes = planned(&cinfo, colors, resampling, &resampling_width, &resampling_height, message, message_size);
+    if (resampling && !planes) {
+        jpeg_destroy_decompress(&cinfo);
+        imagepipe_jpeg_free_metadata(result);
+        return -6;
+    }
     int channels = cmyk ? 4 : 3;
-    int stride = (int)((cinfo.output_width * channels + 3) & ~3u);
-    result->width = (int)cinfo.output_width;
-    result->height = (int)cinfo.output_height;
+    int output_width = planes ? resampling_width : (int)cinfo.output_width, output_height = planes ? resampling_height : (int)cinfo.output_height;
+    int stride = (int)((output_width * channels + 3) & ~3);
+    result->width = output_width;
+    result->height = output_height;
     result->rowstride = stride;
     result->channels = channels;
     /* A ring is for RGB rows only: CMYK is turned around after the whole decode, below. */
     int ring = watcher ? watcher->started(watcher->context, result) : 0;
-    if (ring < 0 || ring >= (int)cinfo.output_height || cmyk) ring = 0;
-    buffer = malloc((size_t)stride * (ring ? (unsigned int)ring : cinfo.output_height));
+    if (ring < 0 || ring >= output_height || cmyk) ring = 0;
+    buffer = malloc((size_t)stride * (size_t)(ring ? ring : output_height));
     if (!buffer) {
-        snprintf(message, message_size, "not enough memory for a %ux%u picture", cinfo.output_width, cinfo.output_height);
+        snprintf(message, message_size, "not enough memory for a %dx%d picture", output_width, output_height);
         if (watcher) watcher->failed(watcher->context);
         jpeg_destroy_decompress(&cinfo);
         imagepipe_jpeg_free_metadata(result);
@@ -205,6 +305,11 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
     /* The watcher hears of every 16 rows: often enough to keep its thread busy, seldom enough
        that telling it costs nothing. */
     unsigned int told = 0;
+    if (planes) {
+        resample_rows(&cinfo, planes, buffer, stride, output_height, ring, watcher, &error);
+        imagepipe_plane_resampler_free(planes);
+        planes = NULL;
+    }
     while (cinfo.output_scanline < cinfo.output_height) {
         /* The rows up to the next multiple of 16 in one call (a row a call cost 3% more
            decode time on the benchmark's photos), never past the ring's end; room for the
@@ -248,14 +353,14 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                           long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                          const struct imagepipe_jpeg_watcher *watcher,
+                          const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, resampling, result, message, message_size);
 }
 
 int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
                                      long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                                     const struct imagepipe_jpeg_watcher *watcher,
+                                     const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                                      struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
     enum { read_buffer_size = 256 << 10 };
@@ -265,7 +370,7 @@ int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_
         snprintf(message, message_size, "not enough memory to read the file");
         return -1;
     }
-    int status = decode(&source, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, result, message, message_size);
+    int status = decode(&source, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, resampling, result, message, message_size);
     free(source.buffer);
     return status;
 }

@@ -224,8 +224,11 @@ struct ExplainCommand {
             let turned = load.autoOrient && file.swapsSides ? ", turned upright" : ""
             var how = "\(file.frameCount > 1 ? "its first frame " : "")decoded at full size\(turned); scaling \(plan.scaling.summary)"
             if plan.shrinksOnLoad, let wanted = plan.decodeAtLeast, let first = plan.steps.first {
-                let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeSize.width)).rounded())
-                how = "decoded at 1/\(denominator) as \(plan.decodeSize)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
+                let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeWorkSize.width)).rounded())
+                let reduced = denominator > 1 ? "at 1/\(denominator) as \(plan.decodeWorkSize)" : "at full size"
+                how = plan.decodeResampling.map { resampling in
+                    "decoded \(reduced), resampled to \(plan.decodeSize) in its planes as it decodes (\(first.stage.stageSchema.name)'s work with \(resampling.kernel?.rawValue ?? "its kernel"), the chroma at its own size, the colors made once); scaling \(plan.scaling.summary)"
+                } ?? "decoded \(reduced)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
             if let animation = prepared.animation {
                 let frames = animation.frames.count == animation.frameCount ? "all \(animation.frameCount) frames"

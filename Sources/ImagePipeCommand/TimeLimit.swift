@@ -47,7 +47,7 @@ enum TimeLimit: Equatable {
     /// 0.03 more per pixel of radius (`median 31`: 0.42); encoders in `encoderSeconds`.
     static func workSeconds(_ plan: Plan, pipeline: Pipeline, context: RunContext) -> Double {
         func megapixels(_ size: Size) -> Double { Double(size.pixelCount) / 1_000_000 }
-        var seconds = 0.3 * megapixels(plan.decodeSize)
+        var seconds = 0.3 * megapixels(plan.decodeWorkSize)
         for step in plan.steps {
             let pixels = max(megapixels(step.input), megapixels(step.output))
             var perMegapixel = 0.25
@@ -58,7 +58,7 @@ enum TimeLimit: Equatable {
         if let save = pipeline.sink as? Save { seconds += encoderSeconds(save, context: context) * megapixels(plan.outputSize) }
         // A branch's groups, each from the picture at the branch (nothing decoded again).
         for (group, groupPlan) in zip((pipeline.sink as? Branch)?.groups ?? [], plan.groups) {
-            seconds += workSeconds(groupPlan, pipeline: group, context: context) - 0.3 * megapixels(groupPlan.decodeSize)
+            seconds += workSeconds(groupPlan, pipeline: group, context: context) - 0.3 * megapixels(groupPlan.decodeWorkSize)
         }
         return seconds
     }

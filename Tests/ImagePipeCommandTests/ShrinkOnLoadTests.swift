@@ -18,14 +18,16 @@ import TestSupport
 
         let plan = try pipeline.plan(in: shrinking)
         #expect(plan.shrinksOnLoad, "\(stage)")
-        #expect(plan.decodeSize.width < 1600 && plan.decodeSize.width >= plan.decodeAtLeast!.width)
+        #expect(plan.decodeWorkSize.width < 1600 && plan.decodeWorkSize.width >= plan.decodeAtLeast!.width)
         #expect(!(try pipeline.plan(in: full)).shrinksOnLoad)
 
-        let reduced = try pipeline.source.load(in: shrinking, description: nil, atLeast: plan.decodeAtLeast)
+        // (A fit's decoder resamples in the JPEG's planes: PlaneResamplingTests.)
+        let load = try #require(pipeline.source as? Load)
+        let reduced = try load.load(in: shrinking, description: nil, atLeast: plan.decodeAtLeast, resampling: plan.decodeResampling)
         #expect(reduced.size == plan.decodeSize, "the decoder gives the planned size")
         let description = try pipeline.source.describe(in: shrinking)
         let fast = try Pipeline(transforms: pipeline.transforms).applyToReduced(
-            ReducedImage(image: reduced, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: reduced.size)))
+            ReducedImage(image: reduced, fullSize: plan.sourceSize, mapping: plan.mapping(toDecoded: reduced.size, description: description)))
         let slow = try pipeline.apply(to: pipeline.source.load(in: full, description: nil, atLeast: nil))
         #expect(fast.size == slow.size && fast.size == plan.outputSize)
         #expect(SampleTests.largestDifference(fast, slow) <= 6, "\(stage)")
@@ -98,7 +100,7 @@ extension Pipeline {
         let context = RunContext(input: path)
         let plan = try pipeline.plan(in: context)
         let description = try pipeline.source.describe(in: context)
-        #expect(description.reduction(ofDecoded: plan.decodeSize) == 4, "1283x963 for 160 px with 2× headroom decodes at 1/4")
+        #expect(description.reduction(ofDecoded: plan.decodeWorkSize) == 4, "1283x963 for 160 px with 2× headroom decodes at 1/4")
 
         var full = context
         full.loadOptions.shrinkOnLoad = false

@@ -2,6 +2,7 @@
 #define IMAGEPIPE_JPEG_STRICT_H
 
 #include <stddef.h>
+#include "plane_resampler.h"
 
 /* What a decode gives: the pixels and the metadata libjpeg kept. Every pointer is malloc'd (free
  * with imagepipe_jpeg_free) or NULL. */
@@ -48,6 +49,19 @@ struct imagepipe_jpeg_limits {
     void *context;
 };
 
+/* A decode that resamples as it decodes, in the JPEG's planes (`imagepipe_plane_resampler`):
+ * once libjpeg has said the planes' sizes, plan fills each plane's x and y weights and returns
+ * 1, or 0 to refuse. The picture, image_width × image_height, is decoded at 1/denominator in
+ * the DCT as luma_width × luma_height (each side rounded up), which each plane covers whole at
+ * its own resolution. The weights need stay valid only until plan's caller has copied them,
+ * right after it returns. colors says what the planes are (IMAGEPIPE_PLANES_...). The result is
+ * then the resampled picture, its size the weights' outputs. */
+struct imagepipe_jpeg_resampling {
+    void *context;
+    int (*plan)(void *context, int count, int colors, int image_width, int image_height, int denominator,
+                int luma_width, int luma_height, struct imagepipe_plane *planes);
+};
+
 /*
  * Decodes JPEG data with libjpeg, treating libjpeg's warnings as errors: corrupt entropy-coded
  * data ("bad Huffman code") and a premature end, which gdk-pixbuf's loader lets through as a
@@ -63,17 +77,19 @@ struct imagepipe_jpeg_limits {
  * (a decode they stop returns -3 for should_stop, -4 for too many scans, with the reason in message).
  * A decode into a ring (see the watcher) returns the ring as result->pixels, with the picture's
  * height in result->height: the caller frees it once the reader is done.
+ * resampling, when not NULL, resamples in the planes (above); a JPEG whose planes cannot be
+ * (CMYK) returns -6 before the watcher hears of anything.
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                           long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                          const struct imagepipe_jpeg_watcher *watcher,
+                          const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* The same, streaming from the start of the file open on `descriptor` (which stays open), so
  * the compressed data is never all in memory (256 KiB of it at a time). */
 int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
                                      long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                                     const struct imagepipe_jpeg_watcher *watcher,
+                                     const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                                      struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* Frees everything a decode's result holds except the pixels (those go with the picture). */

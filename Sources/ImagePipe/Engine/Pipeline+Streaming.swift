@@ -72,7 +72,7 @@ extension Pipeline {
         let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
         guard let levels = StageContext.current.scaling(plan.scaling).bound({
             StripChain.levels(of: stages.map(\.stage) + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
-                              orientation: description.orientation, reduction: Self.reduction(plan.decodeSize, description: description),
+                              orientation: description.orientation, reduction: Self.reduction(plan: plan, description: description),
                               inputHasAlpha: header.rowsHaveAlpha, surveysAsPoints: true)
         }) else { return nil }
         // The levels number the stages in order; each takes its own number instead.
@@ -176,10 +176,11 @@ extension Pipeline {
         return min(Int.max / 8, inputBytes) + streamed
     }
 
-    /// The reduction of a decode of `decoded` size (upright), nil for a full decode.
-    static func reduction(_ decoded: Size, description: SourceDescription) -> DecodeReduction? {
-        decoded == description.size ? nil
-            : DecodeReduction(fullSize: description.size, decodedSize: decoded, mapping: description.mapping(toDecoded: decoded))
+    /// The reduction of the plan's decode (upright), nil for a full decode.
+    static func reduction(plan: Plan, description: SourceDescription) -> DecodeReduction? {
+        let decoded = plan.decodeSize
+        return decoded == description.size ? nil
+            : DecodeReduction(fullSize: description.size, decodedSize: decoded, mapping: plan.mapping(toDecoded: decoded, description: description))
     }
 
     /// What a streamed run came to: the file written, or the decode when the picture turned out
@@ -274,7 +275,7 @@ extension Pipeline {
         // The survey's read writes nothing: a tee before the stage writes in the run's own read.
         let stages = pending.before.map { $0.stage is Tee ? SideOutputFeed(output: nil) : $0.stage }
         guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: description.orientation,
-                                             reduction: Self.reduction(prepared.plan.decodeSize, description: description),
+                                             reduction: Self.reduction(plan: prepared.plan, description: description),
                                              inputHasAlpha: run.levels[0].hasAlpha) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
         }
@@ -315,6 +316,7 @@ extension Pipeline {
         let path = try load.resolvedPath(in: context)
         var options = load.loadOptions(in: context)
         options.atLeast = prepared.plan.decodeAtLeast
+        options.decodeResampling = prepared.plan.decodeResampling
         let header = description.header!
         guard let rowSource = try RowSource.of(SourceFormat(rawValue: header.format)!, path: path, header: header, options: options) else {
             throw ImageError(.unreadable, path: path, reason: "not a regular file")

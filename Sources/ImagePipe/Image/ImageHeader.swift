@@ -20,6 +20,9 @@ public struct ImageHeader: Hashable, Sendable {
     public var rowsInOrder: Bool
     /// Whether the rows it hands in order are RGBA (a PNG with alpha), else RGB.
     public var rowsHaveAlpha: Bool
+    /// Whether its decoder can resample the picture as it decodes (a JPEG in planes it can
+    /// filter: `LoadOptions.decodeResampling`).
+    public var resamplesInPlanes = false
 
     public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
                 rowsHaveAlpha: Bool = false) {

@@ -92,6 +92,15 @@ public struct Pipeline: Sendable {
         // Headroom: the kernel then has real pixels to filter, not the DCT's box average.
         let wanted = Size(min(description.size.width, needed.width * headroom), min(description.size.height, needed.height * headroom))
         let reduced = description.reducedSize(atLeast: wanted)
+        if let resampling = try withLocation(stage: 1, { try first.wholeResampling(for: description.size) }), source is Load,
+           description.orientation == 1, description.header?.resamplesInPlanes == true {
+            // The decoder does the stage's work in the JPEG's planes (the stage then passes its
+            // decode on): the chroma planes are filtered at their own size, the colors made once.
+            let decided = WholeResampling(size: resampling.size, kernel: resampling.kernel ?? options.scaling.defaultKernel)
+            return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: resampling.size,
+                                                                    decodeAtLeast: wanted, scaling: options.scaling, groups: full.groups,
+                                                                    decodeResampling: decided, decodeWorkSize: reduced))
+        }
         guard reduced != description.size else { return PreparedRun(description: description, plan: unreduced) }
         return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced,
                                                                 decodeAtLeast: wanted, scaling: options.scaling, groups: full.groups))
@@ -195,11 +204,18 @@ public struct Pipeline: Sendable {
             case let .declined(decoded): image = decoded
             }
         } else {
-            image = try withLocation(stage: 0) { try context.codecTime.decoding { try source.load(in: context, description: description, atLeast: plan.decodeAtLeast) } }
+            image = try withLocation(stage: 0) {
+                try context.codecTime.decoding {
+                    if let load = source as? Load, let resampling = plan.decodeResampling {
+                        return try load.load(in: context, description: description, atLeast: plan.decodeAtLeast, resampling: resampling)
+                    }
+                    return try source.load(in: context, description: description, atLeast: plan.decodeAtLeast)
+                }
+            }
         }
         try observe?(StageEvent(index: 0, stage: source, image: image, seconds: (clock.now - start).inSeconds,
                                 standsFor: image.size == plan.sourceSize ? nil : plan.sourceSize))
-        let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: description.mapping(toDecoded: image.size))
+        let decoded = ReducedImage(image: image, fullSize: plan.sourceSize, mapping: plan.mapping(toDecoded: image.size, description: description))
         let (result, outputs, notes) = try transform(decoded, context: writing ? context : nil, observe: observe)
         guard writing else {
             return RunResult(plan: plan, written: [], outputSize: result.size, notes: notes, groupNotes: try groupNotesWithoutWriting(on: result, path: []))

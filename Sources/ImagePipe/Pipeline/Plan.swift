@@ -25,6 +25,12 @@ public struct Plan: Sendable {
     /// What the decoder was asked for when it shrinks on load: the first stage's reducedInput,
     /// times the scaling mode's headroom.
     public let decodeAtLeast: Size?
+    /// When the decoder does the first stage's resampling as it decodes (a JPEG's planes,
+    /// `Transform.wholeResampling`): to `decodeSize` with this kernel, from its decode at
+    /// `decodeWorkSize`.
+    public let decodeResampling: WholeResampling?
+    /// The size the decoder decodes at: `decodeSize`, or before its resampling.
+    public let decodeWorkSize: Size
     /// The speed/quality choice the run uses.
     public let scaling: ScalingMode
 
@@ -32,13 +38,22 @@ public struct Plan: Sendable {
     public let groups: [Plan]
 
     public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil, scaling: ScalingMode = .good,
-                groups: [Plan] = []) {
+                groups: [Plan] = [], decodeResampling: WholeResampling? = nil, decodeWorkSize: Size? = nil) {
         self.groups = groups
         self.scaling = scaling
         self.sourceSize = sourceSize
         self.steps = steps
         self.decodeSize = decodeSize ?? sourceSize
         self.decodeAtLeast = decodeSize == nil ? nil : decodeAtLeast
+        self.decodeResampling = decodeSize == nil ? nil : decodeResampling
+        self.decodeWorkSize = decodeResampling == nil ? self.decodeSize : decodeWorkSize ?? sourceSize
+    }
+
+    /// How the full picture's pixels map onto a decode of `decoded` size: the whole picture
+    /// onto the whole decode when the decoder resampled it, else as the source says.
+    public func mapping(toDecoded decoded: Size, description: SourceDescription) -> PixelMapping {
+        guard decodeResampling != nil, decoded == decodeSize, decoded != sourceSize else { return description.mapping(toDecoded: decoded) }
+        return PixelMapping(scaleX: Double(decoded.width) / Double(sourceSize.width), scaleY: Double(decoded.height) / Double(sourceSize.height))
     }
 
     /// Whether the source decodes at a reduced size.

@@ -67,9 +67,10 @@ public struct Load: ImageSource, DeclaredStage {
         return options
     }
 
-    private func options(in context: RunContext, atLeast: Size?) -> LoadOptions {
+    private func options(in context: RunContext, atLeast: Size?, resampling: WholeResampling? = nil) -> LoadOptions {
         var options = loadOptions(in: context)
         options.atLeast = atLeast
+        options.decodeResampling = resampling
         return options
     }
 
@@ -125,8 +126,14 @@ public struct Load: ImageSource, DeclaredStage {
     }
 
     public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?) throws -> Image {
+        try load(in: context, description: description, atLeast: atLeast, resampling: nil)
+    }
+
+    /// `load(in:description:atLeast:)`, letting a JPEG's decoder resample the whole picture as
+    /// it decodes (`LoadOptions.decodeResampling`): what a plan with `decodeResampling` asks.
+    public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?, resampling: WholeResampling?) throws -> Image {
         let path = try resolvedPath(in: context)
-        let options = options(in: context, atLeast: atLeast)
+        let options = options(in: context, atLeast: atLeast, resampling: resampling)
         let image: Image
         if let bytes = try standardInput(for: path, in: context) {
             do { image = try Image.decode(bytes, options: options) } catch var error as ImageError {

@@ -16,6 +16,15 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
     public var maxY: Double { y + height }
     public var center: Point { Point(x + width / 2, y + height / 2) }
 
+    /// The whole pixels the region covers when its edges lie on the pixel grid, to within a
+    /// millionth of a pixel (a picture's extent mapped onto a decode resampled to a size lands a
+    /// rounding off it); nil otherwise. Resampling such a region to its own size is a crop.
+    public var pixelRect: Rect? {
+        let edges = [x, y, maxX, maxY].map { $0.rounded() }
+        guard zip(edges, [x, y, maxX, maxY]).allSatisfy({ abs($0 - $1) <= 1e-6 }), edges.allSatisfy({ abs($0) < 1e15 }) else { return nil }
+        return Rect(x: Int(edges[0]), y: Int(edges[1]), width: Int(edges[2]) - Int(edges[0]), height: Int(edges[3]) - Int(edges[1]))
+    }
+
     public var description: String {
         "\(NumberFormat.text(width))x\(NumberFormat.text(height))+\(NumberFormat.text(x))+\(NumberFormat.text(y))"
     }

@@ -18,9 +18,7 @@ extension Image {
         guard newSize.width > 0, newSize.height > 0, newSize.width <= Int(Int32.max), newSize.height <= Int(Int32.max) else {
             throw ImageError(.tooLarge, reason: "cannot scale to \(newSize)")
         }
-        let whole = Rect(x: Int(region.x), y: Int(region.y), width: newSize.width, height: newSize.height)
-        if Double(whole.x) == region.x, Double(whole.y) == region.y, Double(whole.width) == region.width,
-           Double(whole.height) == region.height, whole.isInside(size) {
+        if let whole = region.pixelRect, whole.size == newSize, whole.isInside(size) {
             return try cropped(to: whole) // no scaling at all: share the pixels
         }
         return try Resampler(kernel: kernel ?? StageContext.current.scaling.defaultKernel, linearLight: linearLight).resample(self, from: region, to: newSize)

@@ -107,9 +107,7 @@ public struct WindowedResampling: Sendable {
             throw ImageError(.tooLarge, reason: "cannot scale to \(size)")
         }
         self.size = size
-        let whole = Rect(x: Int(region.x), y: Int(region.y), width: size.width, height: size.height)
-        if Double(whole.x) == region.x, Double(whole.y) == region.y, Double(whole.width) == region.width,
-           Double(whole.height) == region.height, whole.isInside(sourceSize) {
+        if let whole = region.pixelRect, whole.size == size, whole.isInside(sourceSize) {
             method = .crop(whole)
             return
         }

@@ -82,7 +82,7 @@ struct WeightTable {
 
     /// `weights` rounded to `fixedOne`ths: each within half a `fixedOne`th, but each pixel's
     /// largest, which takes up what the rounding added or lost in all.
-    private static func fixed(_ weights: [Float], taps: Int, used: [Int]) -> [Int16] {
+    static func fixed(_ weights: [Float], taps: Int, used: [Int]) -> [Int16] {
         var fixed = weights.map { Int16((Double($0) * Double(fixedOne)).rounded()) }
         for (i, count) in used.enumerated() {
             let slots = (i * taps)..<(i * taps + count)

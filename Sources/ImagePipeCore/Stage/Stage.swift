@@ -85,6 +85,12 @@ public protocol Transform: Stage {
     /// scales in the DCT) and call `apply(to:)` with a `ReducedImage`. nil when every pixel is
     /// needed.
     func reducedInput(for input: Size) throws -> Size?
+    /// When the stage's whole work on a picture of `input` size is resampling all of it to a
+    /// smaller size (no crop, no mask, no linear light): that size and kernel, so that a decoder
+    /// that resamples as it decodes (a JPEG's planes) may do the work in the stage's place; the
+    /// stage is then given a decode of its output's size, mapped onto the picture whole, which
+    /// it passes on as it is. nil (the default) when the stage does more.
+    func wholeResampling(for input: Size) throws -> WholeResampling?
     /// Applies the stage to a decode that may be smaller than the picture it stands for: the
     /// geometry is worked out for `source.fullSize`, then mapped onto the decode's pixels
     /// through `source.map`, exactly.
@@ -205,6 +211,7 @@ extension Transform {
     public func explanation(for input: Size) throws -> String? { nil }
     public func heldBytes(for input: Size) throws -> Int { 0 }
     public func reducedInput(for input: Size) throws -> Size? { nil }
+    public func wholeResampling(for input: Size) throws -> WholeResampling? { nil }
 
     public func apply(to source: ReducedImage) throws -> Image {
         guard source.isFull else { throw StageError("cannot work on a \(source.image.size) picture standing for \(source.fullSize)") }

@@ -13,9 +13,15 @@ struct JPEGHeader {
 
     /// Color components: 1 gray, 3 YCbCr or RGB, 4 CMYK (decoded whole, then converted).
     var components: Int
+    /// Whether its planes can be resampled as they are decoded (`Plan.decodeResampling`): gray,
+    /// or three components whose chroma is full, half or quarter the luma's size (4:4:4, 4:2:2,
+    /// 4:4:0, 4:2:0; not 4:1:1's quarter width, nor CMYK).
+    var planesResample = false
 
     var imageHeader: ImageHeader {
-        ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation, rowsInOrder: components != 4)
+        var header = ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation, rowsInOrder: components != 4)
+        header.resamplesInPlanes = planesResample
+        return header
     }
 
     /// The walk, fed with `feed` until it has found the frame header.
@@ -116,7 +122,11 @@ struct JPEGHeader {
             guard [1, 3, 4].contains(components), b.count >= 6 + 3 * components else {
                 throw corrupt("its frame header describes \(components) color components")
             }
-            return JPEGHeader(storedSize: Size(width, height), orientation: orientation, components: components)
+            // Each component's sampling factors: the high and low nibbles of its second byte.
+            let sampling = (0..<components).map { (h: Int(b[7 + 3 * $0] >> 4), v: Int(b[7 + 3 * $0] & 15)) }
+            let planes = components == 1 || (components == 3 && [1, 2].contains(sampling[0].h) && [1, 2].contains(sampling[0].v)
+                                              && sampling.dropFirst().allSatisfy { $0 == (h: 1, v: 1) })
+            return JPEGHeader(storedSize: Size(width, height), orientation: orientation, components: components, planesResample: planes)
         }
 
         /// The header, once all the data is in: an error when it never came.
