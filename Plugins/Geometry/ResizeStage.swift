@@ -147,6 +147,17 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         return Size(max(1, Int((Double(input.width) * scaleX).rounded(.up))), max(1, Int((Double(input.height) * scaleY).rounded(.up))))
     }
 
+    /// A resize that cuts nothing and adds no canvas (one side given, fill, inside, outside, or a
+    /// cover of the picture's own aspect) is the whole picture resampled: a JPEG's decoder may
+    /// do it in its planes.
+    public func wholeResampling(for input: Size) -> WholeResampling? {
+        let layout = layout(for: input)
+        guard !linearLight, position.strategy == nil, layout.output == layout.scaled,
+              layout.window == Region(x: 0, y: 0, width: Double(input.width), height: Double(input.height)),
+              layout.scaled.width < input.width, layout.scaled.height < input.height else { return nil }
+        return WholeResampling(size: layout.scaled, kernel: kernel)
+    }
+
     /// `resample` (the streamed run makes its rows from windows of input rows), unless the
     /// window is chosen from the whole picture (attention, entropy) or the canvas may be
     /// translucent (RGBA).

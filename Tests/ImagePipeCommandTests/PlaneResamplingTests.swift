@@ -4,7 +4,7 @@ import ImagePipeCommand
 import ImagePipeStages
 import TestSupport
 
-/// A `fit` that shrinks an upright JPEG is done by its decoder, in the JPEG's planes: the chroma
+/// A `fit` (or a `resize` that only scales) that shrinks an upright JPEG is done by its decoder, in the JPEG's planes: the chroma
 /// filtered at its own size (libjpeg's upsampling folded into the weights), the colors made once,
 /// at the output's size. The RGB path decodes at the same DCT reduction as RGB (chroma upsampled,
 /// colors made, each pixel rounded to bytes) and resamples that: against the float Lanczos3 of
@@ -50,7 +50,7 @@ import TestSupport
     /// At 150 px the decode is reduced in the DCT (where libjpeg makes 4:2:0's chroma full size);
     /// at 450 px it is not, and half-size chroma is filtered as it is.
     @Test(arguments: [ChromaSubsampling.c420, .c422, .c444], [(Size(1203, 805), "fit 150x150"), (Size(1203, 805), "fit 450x450"),
-                                                               (Size(1600, 1200), "fit 150x150")])
+                                                               (Size(1600, 1200), "fit 150x150"), (Size(1203, 805), "resize 500x300 fit=fill")])
     func planesAreAsCloseAsTheRGBPath(chroma: ChromaSubsampling, picture: (size: Size, fit: String)) throws {
         let jpeg = try Self.picture(picture.size.width, picture.size.height).encoded(as: .jpeg, options: SaveOptions(quality: 92, chroma: chroma))
         let (planes, rgb, planesPSNR, rgbPSNR) = try Self.outputs(of: jpeg, fit: picture.fit)
@@ -97,6 +97,10 @@ import TestSupport
         #expect(!(try resamples("fit 100x100 linear=true", upright)))
         #expect(!(try resamples("fit 1000x1000", upright)))
         #expect(!(try resamples("slice 60x40", upright)))
+        #expect(try resamples("resize 100x", upright))
+        #expect(try resamples("resize 100x100 fit=inside", upright))
+        #expect(!(try resamples("resize 100x100", upright)), "cover cuts the 4:3 picture")
+        #expect(!(try resamples("resize 100x100 fit=contain", upright)), "contain adds bars")
         #expect(!(try resamples("fit 100x100", directory.write(Self.picture(800, 600).encoded(as: .png), to: "p.png"))))
     }
 }
