@@ -57,7 +57,8 @@ public enum PluginExport {
                 reduced_input: PluginExport.reducedInput, input_rows_reduced: PluginExport.inputRowsReduced,
                 apply_window_reduced: PluginExport.applyWindowReduced, survey_begin: PluginExport.surveyBegin,
                 survey_look: PluginExport.surveyLook, survey_finish: PluginExport.surveyFinish, survey_free: PluginExport.surveyFree,
-                warps: PluginExport.warps, warp_input_rect: PluginExport.warpInputRect, warp_render: PluginExport.warpRender))
+                warps: PluginExport.warps, warp_input_rect: PluginExport.warpInputRect, warp_render: PluginExport.warpRender,
+                whole_resampling: PluginExport.wholeResampling))
         }
 
         /// The stage a call in the language's text names (the host sends the name and the
@@ -202,6 +203,24 @@ public enum PluginExport {
             guard let size = try box(stage).stage.reducedInput(for: Size(Int(width), Int(height))) else { return 0 }
             reducedWidth?.pointee = Int32(clamping: size.width)
             reducedHeight?.pointee = Int32(clamping: size.height)
+            return 1
+        } catch {
+            report("\(error)", failure)
+            return -1
+        }
+    }
+
+    /// A stage's whole work when that is resampling the whole picture (`wholeResampling(for:)`):
+    /// 1 with the size and kernel, 0 when the stage does more.
+    private static let wholeResampling: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
+                                                        UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                                        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, width, height, outputWidth, outputHeight, kernel, failure in
+        do {
+            guard let resampling = try box(stage).stage.wholeResampling(for: Size(Int(width), Int(height))) else { return 0 }
+            outputWidth?.pointee = Int32(clamping: resampling.size.width)
+            outputHeight?.pointee = Int32(clamping: resampling.size.height)
+            kernel?.pointee = resampling.kernel?.interfaceNumber ?? 0
             return 1
         } catch {
             report("\(error)", failure)

@@ -54,7 +54,6 @@ import TestSupport
         let result = try CommandRunner.run(["run", "-e", "fit 100x100", "big.jpg", "-o", "out.png", "--trace", "trace"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         let html = try String(contentsOfFile: directory.file("trace/index.html"), encoding: .utf8)
-        // The decoder resampled the JPEG's planes to the fit's size (PlaneResamplingTests).
-        #expect(html.contains("0. load<br>800x600 (decoded at 100x75)"), "\(html)")
+        #expect(html.contains("0. load<br>800x600 (decoded at 200x150)"), "\(html)")
     }
 }

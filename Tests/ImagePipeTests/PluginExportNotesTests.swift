@@ -33,9 +33,12 @@ struct NoteContext: Transform, DeclaredStage {
 /// on the thread that applied it (the host side is PluginLoadingTests.aPluginsNotesReachTheRunsJSON),
 /// and applies a stage in the context the host gave for it.
 @Suite struct PluginExportNotesTests {
-    /// One table per process (`PluginExport.table` makes it once), shared by the tests.
-    static let table = PluginExport.table(for: Plugin(name: "noting", summary: "", stages: [NoteSize.self, NoteContext.self]))
-        .assumingMemoryBound(to: imagepipe_plugin.self).pointee
+    /// One table per process (`PluginExport.table` makes it once), shared by the tests of this
+    /// file and PluginWholeResamplingTests.
+    nonisolated(unsafe) static let exported = PluginExport.table(for: Plugin(name: "noting", summary: "",
+                                                                              stages: [NoteSize.self, NoteContext.self, HalveWhole.self]))
+        .assumingMemoryBound(to: imagepipe_plugin.self)
+    static let table = exported.pointee
 
     @Test func theLastApplysNotesAreGivenOnceOnItsThread() throws {
         let table = Self.table

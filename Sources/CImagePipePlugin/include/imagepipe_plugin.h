@@ -175,7 +175,25 @@ typedef struct imagepipe_plugin {
        several threads at once for different rectangles. */
     void *(*warp_render)(void *stage, const imagepipe_rect *output, void *pixbuf, const imagepipe_rect *input,
                          int32_t input_width, int32_t input_height, char **error);
+    /* Added without a version change (absent or NULL: the stage does more than resample; used
+       only with reduced_input's three fields): 1 when the stage's whole work on a width x height
+       input is resampling all of it to a smaller *output_width x *output_height with *kernel
+       (IMAGEPIPE_KERNEL_*), so that a JPEG's decoder may do it in the picture's planes and hand
+       apply_window_reduced a decode of the output's size (its reduction mapping the whole
+       picture onto it), which the stage passes on; 0 when not; -1 with *error set. */
+    int32_t (*whole_resampling)(void *stage, int32_t width, int32_t height, int32_t *output_width, int32_t *output_height,
+                                int32_t *kernel, char **error);
 } imagepipe_plugin;
+
+/* whole_resampling's kernels: AUTO is the run's scaling mode's (Lanczos3). */
+#define IMAGEPIPE_KERNEL_AUTO 0
+#define IMAGEPIPE_KERNEL_NEAREST 1
+#define IMAGEPIPE_KERNEL_BOX 2
+#define IMAGEPIPE_KERNEL_LINEAR 3
+#define IMAGEPIPE_KERNEL_CUBIC 4
+#define IMAGEPIPE_KERNEL_MITCHELL 5
+#define IMAGEPIPE_KERNEL_LANCZOS2 6
+#define IMAGEPIPE_KERNEL_LANCZOS3 7
 
 /* traits' bits. ROW_LOCAL: each output row is made from the same input row alone, same size
    (tone and color stages): apply may be handed strips of rows as they are decoded, and the run

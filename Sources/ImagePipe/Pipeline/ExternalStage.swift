@@ -44,6 +44,11 @@ struct ExternalStage: Transform, @unchecked Sendable {
                   let rows = pointer.pointee.input_rows_reduced, let apply = pointer.pointee.apply_window_reduced else { return nil }
             return Reduced(size: size, inputRows: rows, applyWindow: apply)
         }
+        /// A stage's `whole_resampling`, when the table holds it beside the reduced decode's fields.
+        var wholeResampling: WholeResamplingField? {
+            guard reduced != nil, has(\imagepipe_plugin.whole_resampling) else { return nil }
+            return pointer.pointee.whole_resampling
+        }
         /// The four fields of a stage that surveys, when the table holds them all.
         var survey: SurveyFields? {
             guard has(\imagepipe_plugin.survey_free), let begin = pointer.pointee.survey_begin, let look = pointer.pointee.survey_look,
@@ -59,6 +64,8 @@ struct ExternalStage: Transform, @unchecked Sendable {
     }
 
     typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    typealias WholeResamplingField = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
+                                                     UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, ErrorOut) -> Int32
 
     /// A plugin's `survey_begin`, `survey_look`, `survey_finish` and `survey_free`.
     struct SurveyFields {
@@ -151,6 +158,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
         inputRowsOf = plugin.inputRows
         setContext = plugin.setContext
         reduced = plugin.reduced
+        wholeResamplingField = plugin.wholeResampling
         surveyFields = traits & (IMAGEPIPE_STAGE_SURVEYS_TO_POINT | IMAGEPIPE_STAGE_SURVEYS_TO_RESAMPLE) != 0 ? plugin.survey : nil
         warpFields = plugin.warp
     }
@@ -160,6 +168,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
     let warpFields: WarpFields?
 
     private let reduced: Reduced?
+    private let wholeResamplingField: WholeResamplingField?
 
     let applyWindow: ApplyWindow?
     private let setContext: SetContext?
@@ -248,6 +257,21 @@ struct ExternalStage: Transform, @unchecked Sendable {
             throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(inputSize) picture")
         }
         return needed
+    }
+
+    func wholeResampling(for input: Size) throws -> WholeResampling? {
+        guard let field = wholeResamplingField else { return nil }
+        try Self.checkInterfaceSize(input)
+        var width: Int32 = 0, height: Int32 = 0, kernel: Int32 = 0
+        let answer = try handle.call { error -> Int32? in
+            let answer = field(handle.stage, Int32(input.width), Int32(input.height), &width, &height, &kernel, error)
+            return answer < 0 ? nil : answer
+        }
+        guard answer == 1 else { return nil }
+        guard width > 0, height > 0, width < input.width, height < input.height, kernel == 0 || Kernel(interfaceNumber: kernel) != nil else {
+            throw StageError("the plugin said it resamples a \(input) picture to \(width)x\(height) with kernel \(kernel)")
+        }
+        return WholeResampling(size: Size(Int(width), Int(height)), kernel: Kernel(interfaceNumber: kernel))
     }
 
     func reducedInput(for input: Size) throws -> Size? {

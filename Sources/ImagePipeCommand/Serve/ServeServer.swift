@@ -134,6 +134,9 @@ final class ServeServer {
         return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
     }
 
+    /// How often the heaps' free pages are given back to the system.
+    static let memoryReturnSeconds: UInt32 = 10
+
     /// Serves until SIGINT, or SIGTERM and the drain after it; returns the exit status.
     func run() -> Int32 {
         var signals = sigset_t()
@@ -150,6 +153,14 @@ final class ServeServer {
             MainActor.assumeIsolated { g_main_loop_quit(Unmanaged<ServeServer>.fromOpaque(context!).takeUnretainedValue().loop) }
             return 0
         }, context)
+        // Pictures of every size come and go on every worker, and the heaps keep the free pages
+        // between what is still held: glibc gives them back to the system only from a heap's
+        // top, or when asked. Asked every 10 seconds (imgproxy's default interval for the same
+        // call), a worker waits at most for one walk of the free lists.
+        g_timeout_add_seconds(Self.memoryReturnSeconds, { _ in
+            malloc_trim(0)
+            return 1
+        }, nil)
         g_main_loop_run(loop)
         soup_server_disconnect(server)
         rmdir(scratch)

@@ -68,3 +68,15 @@ public enum Kernel: String, CaseIterable, Sendable {
         return 0
     }
 }
+
+extension Kernel {
+    /// The kernel's number in the plugin interface (`IMAGEPIPE_KERNEL_*`): its place in
+    /// `allCases` plus one, 0 standing for none (the run's default).
+    package var interfaceNumber: Int32 { Int32(Self.allCases.firstIndex(of: self)! + 1) }
+
+    /// The kernel of an interface number; nil for 0 and for a number no kernel has.
+    package init?(interfaceNumber: Int32) {
+        guard interfaceNumber >= 1, Int(interfaceNumber) <= Self.allCases.count else { return nil }
+        self = Self.allCases[Int(interfaceNumber) - 1]
+    }
+}
