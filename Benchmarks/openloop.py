@@ -158,6 +158,14 @@ class MemorySampler:
         first = self.samples[0][0]
         return next((value for moment, value in self.samples if moment - first >= seconds), self.samples[-1][1])
 
+    def median(self, start, end):
+        """The median of the samples from `start` to `end` seconds after the first one (negative:
+        before the last one); the last sample alone when none falls there."""
+        first, last = self.samples[0][0], self.samples[-1][0]
+        low, high = (first + start if start >= 0 else last + start), (first + end if end >= 0 else last + end)
+        values = sorted(value for moment, value in self.samples if low <= moment <= high)
+        return values[len(values) // 2] if values else self.samples[-1][1]
+
 
 def rss(pid):
     try:

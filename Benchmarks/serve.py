@@ -30,7 +30,8 @@ same server just before, open loop (openloop.py: requests at a fixed rate, laten
 one's scheduled time); 10x the
 connections with wrk -c40, the server's resident memory sampled through it and the answers
 counted by status; and a soak at 70 % of the peak for SERVE_SOAK_SECONDS (600 by default, 0 to
-leave it out) on a fresh server, its resident memory after the first minute against the end.
+leave it out) on a fresh server, its resident memory in the minute after the first (the median
+of its samples, every 5 s) against the last minute's.
 
 usage: serve.py IMAGEPIPE
 """
@@ -259,14 +260,18 @@ def main():
         if soak:
             result, memory = soak
             warm = min(60, SOAK / 10)
-            first, last = memory.after(warm), memory.samples[-1][1]
+            # Medians of a minute: the service gives its free pages back every 10 s, and single
+            # samples swing with where in that cycle they fall.
+            first, last = memory.median(warm, warm + 60), memory.median(-60, 0)
             highest = max(value for _, value in memory.samples)
+            lowest = min(value for moment, value in memory.samples if moment - memory.samples[0][0] >= warm)
             print(f"\nSoak: open loop at 70 % of that peak for {SOAK} s on a fresh server, its resident memory sampled every 5 s:\n")
             print("| asked requests/s | answered requests/s | p50 ms | p99 ms | p99 / p50 | statuses | failed connections |")
             print("|---|---|---|---|---|---|---|")
             print(row(result))
-            print(f"\nResident memory {first:.1f} MiB after {warm:.0f} s, {last:.1f} MiB at the end ({100 * (last - first) / first:+.1f} %), "
-                  f"{highest:.1f} MiB at most.")
+            print(f"\nResident memory, the median of a minute's samples: {first:.1f} MiB in the minute after the first {warm:.0f} s, "
+                  f"{last:.1f} MiB in the last ({100 * (last - first) / first:+.1f} %); single samples after {warm:.0f} s "
+                  f"{lowest:.1f} to {highest:.1f} MiB.")
         if crop_rows:
             print("\n800x800 around what matters, as WebP (thumbor's smart crop needs OpenCV, not installed: its plain center crop):\n")
             print("| server | requests/s | × thumbor | p50 ms | p99 ms |")
