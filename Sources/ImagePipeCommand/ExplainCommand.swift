@@ -227,7 +227,7 @@ struct ExplainCommand {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeWorkSize.width)).rounded())
                 let reduced = denominator > 1 ? "at 1/\(denominator) as \(plan.decodeWorkSize)" : "at full size"
                 how = plan.decodeResampling.map { resampling in
-                    "decoded \(reduced), resampled to \(plan.decodeSize) in its planes as it decodes (\(first.stage.stageSchema.name)'s work with \(resampling.kernel?.rawValue ?? "its kernel"), the chroma at its own size, the colors made once); scaling \(plan.scaling.summary)"
+                    "decoded \(reduced), resampled to \(plan.decodeSize) in its planes as it decodes (\(first.stage.stageSchema.name)'s work with \(resampling.kernel?.rawValue ?? "its kernel"), the chroma at its own size, the colors made once)\(turned); scaling \(plan.scaling.summary)"
                 } ?? "decoded \(reduced)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
             if let animation = prepared.animation {

@@ -11,9 +11,9 @@ public struct LoadOptions: Hashable, Sendable {
     /// Let the decoder shrink while decoding so that the (oriented) picture is no smaller than
     /// this on either side: JPEG decodes at 1/2, 1/4 or 1/8 in the DCT. nil decodes at full size.
     public var atLeast: Size?
-    /// Let a decoder that can (a JPEG's, in its planes; orientation applied or none) resample
-    /// the whole picture to this size and kernel as it decodes, after any DCT reduction
-    /// `atLeast` allows (`Plan.decodeResampling`). nil decodes at the DCT's size.
+    /// Let a decoder that can (a JPEG's, in its planes) resample the whole picture to this size
+    /// (the picture's as decoded, EXIF orientation applied when it is) and kernel as it decodes
+    /// (`Plan.decodeResampling`). nil decodes at the DCT's size.
     public var decodeResampling: WholeResampling?
 
     /// Whether a plan may decode reduced when its first stage only shrinks (`Pipeline.plan`).

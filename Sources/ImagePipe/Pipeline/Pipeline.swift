@@ -93,7 +93,7 @@ public struct Pipeline: Sendable {
         let wanted = Size(min(description.size.width, needed.width * headroom), min(description.size.height, needed.height * headroom))
         let reduced = description.reducedSize(atLeast: wanted)
         if reduced == description.size, let resampling = try withLocation(stage: 1, { try first.wholeResampling(for: description.size) }),
-           source is Load, description.orientation == 1, description.header?.resamplesInPlanes == true {
+           source is Load, description.header?.resamplesInPlanes == true {
             // The decoder does the stage's work in the JPEG's planes (the stage then passes its
             // decode on): the chroma planes are filtered at their own size, the colors made once.
             // Only for a full decode: reduced in the DCT, libjpeg makes 4:2:0's chroma as large

@@ -77,9 +77,12 @@ enum StrictJPEG {
             var limits = imagepipe_jpeg_limits(max_scans: Self.maxScans, should_stop: options.deadline == nil ? nil : shouldStop,
                                                context: UnsafeMutableRawPointer(deadline))
             let size = (Int32(clamping: target.width), Int32(clamping: target.height)), maxPixels = Int64(options.maxPixels ?? 0)
-            // Resampling in the planes, which only an upright picture's plan asks for; a JPEG
-            // whose planes cannot be resampled (its header did not tell) is decoded as RGB.
-            if let asked = options.decodeResampling, !(options.applyOrientation && orientation != 1) {
+            // Resampling in the planes, as stored: a picture turned a quarter by its EXIF
+            // orientation is resampled to the size that turns into the asked one, and turned
+            // after (`finished`, or the streamed run's first level), small. A JPEG whose planes
+            // cannot be resampled (its header did not tell) is decoded as RGB.
+            if var asked = options.decodeResampling {
+                if options.applyOrientation, (5...8).contains(orientation) { asked.size = asked.size.transposed }
                 let planner = PlanePlanner(resampling: asked)
                 var resampling = planner.interface
                 let status = withExtendedLifetime(planner) { run(size, maxPixels, &limits, &resampling, &result, &message, count) }
