@@ -13,7 +13,9 @@ Debian's wallpapers), each fitted into 640x640 and written as JPEG quality 80.
   thumbor           thumbor 7 from PyPI (installed here into Benchmarks/work/thumbor),
                     its file loader on BATCH, a process per core each on its own port (the
                     load shared out evenly, as a balancer would), /unsafe/fit-in/640x640/NAME
-                    with QUALITY = 80 (Pillow, JPEG draft decoding)
+                    with QUALITY = 80 (Pillow, JPEG draft decoding); twice, as installed
+                    (progressive JPEGs, optimized) and with PROGRESSIVE_JPEG = False (baseline
+                    JPEGs, optimized, as ImagePipe writes them)
   imagepipe run     the same pipeline over the 50 files as one batch (--jobs per core), for the
                     service's share of the batch's throughput
 
@@ -23,7 +25,8 @@ side by side and take turns, in ROUNDS rounds (3 by default; the batch runs once
 so that the machine's drift from minute to minute falls on all of them alike: each figure is
 the median over the rounds, and each ratio the median of the rounds' own ratios, its range
 beside it. Quality is the mean
-PSNR over 10 photos of each server's response against the float Lanczos3 reference (quality.py).
+PSNR over 10 photos of each server's response against the float Lanczos3 reference (quality.py),
+beside the mean size of the 50 responses.
 
 Then, for ImagePipe's service in the default mode: latency at 80 % of the peak wrk finds on the
 same server just before, open loop (openloop.py: requests at a fixed rate, latency from each
@@ -58,6 +61,11 @@ import quality  # noqa: E402
 DURATION = int(os.environ.get("SERVE_BENCH_SECONDS", 20))
 SOAK = int(os.environ.get("SERVE_SOAK_SECONDS", 600))
 ROUNDS = int(os.environ.get("SERVE_BENCH_ROUNDS", 3))
+# thumbor as installed writes progressive JPEGs (PROGRESSIVE_JPEG is on by default), an encode
+# about twice as costly as the baseline JPEGs ImagePipe writes: the second thumbor is told to
+# write baseline ones, the same encoding work as ImagePipe's.
+THUMBOR_DEFAULT = "thumbor 7 (Pillow)"
+THUMBOR_BASELINE = "thumbor 7 (Pillow, PROGRESSIVE_JPEG = False)"
 THUMBOR = os.path.join(HERE, "work", "thumbor")
 PIPELINE = "resize 640x640 fit=inside upscale=false | save quality=80"
 CORES = os.cpu_count() or 2
@@ -97,17 +105,17 @@ def imagepipe_serve(imagepipe, batch, *options):
 
 
 @contextlib.contextmanager
-def thumbor_serve(batch, work, quality=None):
+def thumbor_serve(batch, work, quality=None, progressive=True):
     """thumbor with its file loader on `batch`: a process per core, each on a port of its own,
     yielding the ports. thumbor's own `--processes N` shares one listening socket, and the
     process that wakes first accepts every connection wrk opens at once: the load then fell
     on one process in three runs of four (55 requests a second against 104 when it was shared),
     so each process gets its own port and its own share of the connections (`load`), as a
     balancer in front of thumbor would give it."""
-    conf = os.path.join(work, f"thumbor-{quality}.conf")
+    conf = os.path.join(work, f"thumbor-{quality}-{progressive}.conf")
     open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {batch!r}\nALLOW_UNSAFE_URL = True\n"
                           "RESULT_STORAGE = None\nSTORAGE = 'thumbor.storages.no_storage'\n"
-                          + (f"QUALITY = {quality}\n" if quality else ""))
+                          + (f"QUALITY = {quality}\n" if quality else "") + ("" if progressive else "PROGRESSIVE_JPEG = False\n"))
     with contextlib.ExitStack() as servers:
         ports = [servers.enter_context(serving(lambda port: [sys.executable, "-c", "import sys; from thumbor.server import main; main(sys.argv[1:])",
                                                              "--port", str(port), "--conf", conf, "--processes", "1"],
@@ -168,6 +176,11 @@ def load(ports, paths, work, name):
             max(millis(after(run, "99%")) for run in outputs), errors)
 
 
+def mean_bytes(port, paths):
+    """The mean size of the responses to `paths`."""
+    return float(np.mean([len(answers(port, path)) for path in paths]))
+
+
 def mean_psnr(port, paths, names, batch):
     values = []
     for path, name in zip(paths[:10], names[:10]):
@@ -202,7 +215,9 @@ def main():
                 servers.append((f"ImagePipe serve ({mode})", port, paths))
             if os.path.isdir(THUMBOR):
                 ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80))
-                servers.append(("thumbor 7 (Pillow)", ports, thumbor_paths))
+                servers.append((THUMBOR_DEFAULT, ports, thumbor_paths))
+                ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80, progressive=False))
+                servers.append((THUMBOR_BASELINE, ports, thumbor_paths))
             else:
                 print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
             # Round after round, the batch (the same work through `imagepipe run`) and then each
@@ -217,13 +232,14 @@ def main():
                 batch_rates.append(len(names) / (time.perf_counter() - started))
                 for name, ports, server_paths in servers:
                     loads[name].append(load(ports, server_paths, work, name.split()[0].lower()))
-            thumbor_rates = [rate for rate, _, _, _ in loads.get("thumbor 7 (Pillow)", [])]
+            bases = [[rate for rate, _, _, _ in loads.get(base, [])] for base in (THUMBOR_DEFAULT, THUMBOR_BASELINE)]
             for name, ports, server_paths in servers:
                 rates = [rate for rate, _, _, _ in loads[name]]
-                versus = [rate / base for rate, base in zip(rates, thumbor_rates)] if thumbor_rates else []
+                versus = [[rate / base for rate, base in zip(rates, base_rates)] for base_rates in bases]
+                port = ports if isinstance(ports, int) else ports[0]
                 rows.append((name, float(np.median(rates)), versus, [rate / done for rate, done in zip(rates, batch_rates)],
                              float(np.median([p50 for _, p50, _, _ in loads[name]])), float(np.median([p99 for _, _, p99, _ in loads[name]])),
-                             mean_psnr(ports if isinstance(ports, int) else ports[0], server_paths, names, batch),
+                             mean_psnr(port, server_paths, names, batch), mean_bytes(port, server_paths),
                              sorted({error for _, _, _, errors in loads[name] for error in errors})))
         batch_rate = float(np.median(batch_rates))
 
@@ -243,13 +259,14 @@ def main():
         crop_rows = attention_crops(imagepipe, batch, names, work)
         print(f"50 photos fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s a server a round, {ROUNDS} rounds; {CORES} cores.")
         print(f"imagepipe run as a batch: {batch_rate:.1f} pictures/s (median of {', '.join(f'{rate:.1f}' for rate in batch_rates)}).\n")
-        print("| server | requests/s | × thumbor (rounds) | × batch (rounds) | p50 ms | p99 ms | p99 / p50 | PSNR dB | errors |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| server | requests/s | × thumbor (rounds) | × thumbor, baseline JPEG (rounds) | × batch (rounds) | p50 ms | p99 ms | "
+              "p99 / p50 | PSNR dB | KiB a response | errors |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         def spread(ratios):
             return f"{np.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "—"
-        for name, rate, versus, of_batch, p50, p99, psnr, errors in rows:
-            print(f"| {name} | {rate:.1f} | {spread(versus)} | {spread(of_batch)} | {p50:.1f} | {p99:.1f} | {p99 / p50:.2f} | {psnr:.2f} | "
-                  f"{'; '.join(errors) or 'none'} |")
+        for name, rate, (versus, versus_baseline), of_batch, p50, p99, psnr, size, errors in rows:
+            print(f"| {name} | {rate:.1f} | {spread(versus)} | {spread(versus_baseline)} | {spread(of_batch)} | {p50:.1f} | {p99:.1f} | "
+                  f"{p99 / p50:.2f} | {psnr:.2f} | {size / 1024:.1f} | {'; '.join(errors) or 'none'} |")
         if steady:
             print(f"\nOpen loop at 80 % of the default mode's peak measured just before it ({peak:.1f} requests/s), {DURATION} s:\n")
             print("| asked requests/s | answered requests/s | p50 ms | p99 ms | p99 / p50 | statuses | failed connections |")

@@ -153,22 +153,22 @@ static struct imagepipe_plane_resampler *planned(j_decompress_ptr cinfo, int col
  * soon as its planes' rows are in, telling the watcher as the RGB rows' loop below does. */
 static void resample_rows(j_decompress_ptr cinfo, struct imagepipe_plane_resampler *planes, unsigned char *buffer, int stride,
                           int height, int ring, const struct imagepipe_jpeg_watcher *watcher, struct strict_error *error) {
-    int count = cinfo->num_components, decoded[3] = {0, 0, 0}, made = 0, told = 0;
+    int count = cinfo->num_components, decoded[3] = {0, 0, 0}, band_rows[3], made = 0, told = 0;
     JSAMPROW rows[3][4 * DCTSIZE];
     JSAMPARRAY bands[3];
     JDIMENSION band = (JDIMENSION)(cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size);
+    for (int c = 0; c < count; c++) {
+        band_rows[c] = cinfo->comp_info[c].v_samp_factor * cinfo->comp_info[c].DCT_scaled_size;
+        bands[c] = rows[c];
+    }
     while (cinfo->output_scanline < cinfo->output_height) {
         for (int c = 0; c < count; c++) {
-            jpeg_component_info *component = &cinfo->comp_info[c];
-            int band_rows = component->v_samp_factor * component->DCT_scaled_size;
-            for (int k = 0; k < band_rows; k++) rows[c][k] = imagepipe_plane_resampler_row(planes, c, decoded[c] + k);
-            bands[c] = rows[c];
+            for (int k = 0; k < band_rows[c]; k++) rows[c][k] = imagepipe_plane_resampler_row(planes, c, decoded[c] + k);
         }
         jpeg_read_raw_data(cinfo, bands, band);
         for (int c = 0; c < count; c++) {
-            jpeg_component_info *component = &cinfo->comp_info[c];
-            decoded[c] += component->v_samp_factor * component->DCT_scaled_size;
-            if (decoded[c] > (int)component->downsampled_height) decoded[c] = (int)component->downsampled_height;
+            decoded[c] += band_rows[c];
+            if (decoded[c] > (int)cinfo->comp_info[c].downsampled_height) decoded[c] = (int)cinfo->comp_info[c].downsampled_height;
         }
         while (made < height && imagepipe_plane_resampler_ready(planes, made, decoded)) {
             if (ring && made >= ring) {

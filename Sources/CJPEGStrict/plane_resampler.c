@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* A plane's ring, weights and working rows. Row weights are padded with zeros to `row_taps`, a
- * multiple of 16, so that the row pass takes sixteen taps a step with no tail. */
+ * multiple of 8, as imagepipe_filter_plane_row takes them. */
 struct plane_state {
     int width, height, row_bytes, ring_rows;
     unsigned char *ring;
@@ -49,18 +49,56 @@ void imagepipe_plane_resampler_free(struct imagepipe_plane_resampler *resampler)
     free(resampler);
 }
 
-static int setup_plane(struct plane_state *state, const struct imagepipe_plane *plane) {
+static int valid_plane(const struct imagepipe_plane *plane) {
     const struct imagepipe_axis_weights *x = &plane->x, *y = &plane->y;
     if (plane->width <= 0 || plane->height <= 0 || plane->row_bytes < plane->width || plane->band_rows <= 0 ||
         x->taps <= 0 || y->taps <= 0 || x->outputs <= 0 || y->outputs <= 0) return 0;
+    for (int i = 0; i < x->outputs; i++) {
+        if (x->first[i] < 0 || x->used[i] < 1 || x->used[i] > x->taps || x->first[i] + x->used[i] > plane->width) return 0;
+    }
+    for (int i = 0; i < y->outputs; i++) {
+        if (y->first[i] < 0 || y->used[i] < 1 || y->used[i] > y->taps || y->first[i] + y->used[i] > plane->height) return 0;
+        /* The ring holds rows from the lowest one a later output row reads: the firsts never go back. */
+        if (i > 0 && y->first[i] < y->first[i - 1]) return 0;
+    }
+    return 1;
+}
+
+/* Each plane's ring rows, found by running the decode's order ahead of it: a band comes in,
+ * then every output row whose rows are all in is made. A band must not overwrite a row that the
+ * next output row still reads, and that row may be held back by another plane (a chroma plane's
+ * window reaches a row further down than the luma's), so a kernel's taps plus a band is not
+ * always enough. */
+static void ring_rows_needed(int count, const struct imagepipe_plane *planes, int *ring_rows) {
+    int decoded[3] = {0, 0, 0}, made = 0, rows_out = planes[0].y.outputs;
+    for (int p = 0; p < count; p++) ring_rows[p] = planes[p].band_rows;
+    while (made < rows_out) {
+        int complete = 1;
+        for (int p = 0; p < count; p++) {
+            if (decoded[p] >= planes[p].height) continue;
+            complete = 0;
+            int span = decoded[p] + planes[p].band_rows - planes[p].y.first[made];
+            if (span > ring_rows[p]) ring_rows[p] = span;
+            decoded[p] += planes[p].band_rows;
+            if (decoded[p] > planes[p].height) decoded[p] = planes[p].height;
+        }
+        for (; made < rows_out; made++) {
+            int ready = 1;
+            for (int p = 0; p < count; p++) ready &= decoded[p] >= planes[p].y.first[made] + planes[p].y.used[made];
+            if (!ready) break;
+        }
+        if (complete) break;
+    }
+}
+
+static int setup_plane(struct plane_state *state, const struct imagepipe_plane *plane, int ring_rows) {
+    const struct imagepipe_axis_weights *x = &plane->x, *y = &plane->y;
     state->width = plane->width;
     state->height = plane->height;
     state->row_bytes = plane->row_bytes;
-    /* The taps an output row reads beside a band being written: the band never overwrites a
-     * row that an output row not yet made still reads. */
-    state->ring_rows = y->taps + plane->band_rows;
+    state->ring_rows = ring_rows;
     state->outputs = x->outputs;
-    state->row_taps = (x->taps + 15) & ~15;
+    state->row_taps = (x->taps + 7) & ~7;
     state->rows_out = y->outputs;
     state->column_taps = y->taps;
     state->ring = malloc((size_t)state->ring_rows * (size_t)plane->row_bytes);
@@ -77,14 +115,8 @@ static int setup_plane(struct plane_state *state, const struct imagepipe_plane *
     if (!state->ring || !state->row_first || !state->row_weights || !state->column_first || !state->column_used ||
         !state->column_weights || !state->sources || !state->pair_weights || !state->sums || !state->levels || !state->values) return 0;
     for (int i = 0; i < x->outputs; i++) {
-        if (x->first[i] < 0 || x->used[i] < 1 || x->used[i] > x->taps || x->first[i] + x->used[i] > plane->width) return 0;
         state->row_first[i] = x->first[i];
         memcpy(state->row_weights + (size_t)i * state->row_taps, x->weights + (size_t)i * x->taps, sizeof(int16_t) * (size_t)x->used[i]);
-    }
-    for (int i = 0; i < y->outputs; i++) {
-        if (y->first[i] < 0 || y->used[i] < 1 || y->used[i] > y->taps || y->first[i] + y->used[i] > plane->height) return 0;
-        /* The ring holds rows from the lowest one a later output row reads: the firsts never go back. */
-        if (i > 0 && y->first[i] < y->first[i - 1]) return 0;
     }
     memcpy(state->column_first, y->first, sizeof(int32_t) * (size_t)y->outputs);
     memcpy(state->column_used, y->used, sizeof(int32_t) * (size_t)y->outputs);
@@ -95,16 +127,18 @@ static int setup_plane(struct plane_state *state, const struct imagepipe_plane *
 struct imagepipe_plane_resampler *imagepipe_plane_resampler_new(int count, const struct imagepipe_plane *planes, int colors) {
     int expected = colors == IMAGEPIPE_PLANES_GRAY ? 1 : colors == IMAGEPIPE_PLANES_YCBCR || colors == IMAGEPIPE_PLANES_RGB ? 3 : 0;
     if (count != expected) return NULL;
-    for (int p = 1; p < count; p++) {
-        if (planes[p].x.outputs != planes[0].x.outputs || planes[p].y.outputs != planes[0].y.outputs) return NULL;
+    for (int p = 0; p < count; p++) {
+        if (!valid_plane(&planes[p]) || planes[p].x.outputs != planes[0].x.outputs || planes[p].y.outputs != planes[0].y.outputs) return NULL;
     }
+    int ring_rows[3];
+    ring_rows_needed(count, planes, ring_rows);
     struct imagepipe_plane_resampler *resampler = calloc(1, sizeof *resampler);
     if (!resampler) return NULL;
     resampler->count = count;
     resampler->colors = colors;
     resampler->bytes = malloc(3 * (size_t)planes[0].x.outputs);
     for (int p = 0; p < count; p++) {
-        if (!resampler->bytes || !setup_plane(&resampler->planes[p], &planes[p])) {
+        if (!resampler->bytes || !setup_plane(&resampler->planes[p], &planes[p], ring_rows[p])) {
             imagepipe_plane_resampler_free(resampler);
             return NULL;
         }
@@ -125,55 +159,19 @@ int imagepipe_plane_resampler_ready(const struct imagepipe_plane_resampler *resa
     return 1;
 }
 
-/* The row pass: each output pixel's row_taps levels times its weights, summed, in 64ths of a
- * level. Portable: a tap at a time. */
-static void filter_row_portable(const int16_t *levels, const int32_t *first, const int16_t *weights, int taps, int outputs, int32_t *values) {
-    for (int i = 0; i < outputs; i++) {
-        const int16_t *from = levels + first[i], *w = weights + (size_t)i * (size_t)taps;
-        int32_t total = 0;
-        for (int k = 0; k < taps; k++) total += (int32_t)from[k] * w[k];
-        values[i] = (total + (1 << 13)) >> 14;
-    }
-}
-
+/* The loops below are plain C that the compiler vectorizes; on x86-64 it also makes an AVX2
+ * copy of each, which the loader picks on a CPU that has it (twice the lanes of the SSE2 that
+ * every x86-64 has, and a 32-bit multiply SSE2 lacks). Integer arithmetic: both copies give
+ * the same bytes. */
 #if defined(__x86_64__)
-#include <immintrin.h>
-/* AVX2: sixteen taps a step (pmaddwd on levels and weights side by side), eight output
- * pixels at a time, whose sums one tree of horizontal adds finishes: the shuffles of that tree,
- * not the multiplications, bound the pass, and eight pixels share them best. */
-__attribute__((target("avx2")))
-static void filter_row_avx2(const int16_t *levels, const int32_t *first, const int16_t *weights, int taps, int outputs, int32_t *values) {
-    int i = 0;
-    for (; i + 8 <= outputs; i += 8) {
-        __m256i sums[8];
-        for (int j = 0; j < 8; j++) {
-            const int16_t *from = levels + first[i + j], *w = weights + (size_t)(i + j) * (size_t)taps;
-            __m256i total = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)from), _mm256_loadu_si256((const __m256i *)w));
-            for (int k = 16; k < taps; k += 16) {
-                total = _mm256_add_epi32(total, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(from + k)),
-                                                                  _mm256_loadu_si256((const __m256i *)(w + k))));
-            }
-            sums[j] = total;
-        }
-        /* Each 128-bit half ends up with pixels 0-3 (low) and 4-7 (high) of its own half's sums. */
-        __m256i low = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
-        __m256i high = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
-        __m256i total = _mm256_add_epi32(_mm256_permute2x128_si256(low, high, 0x20), _mm256_permute2x128_si256(low, high, 0x31));
-        total = _mm256_srai_epi32(_mm256_add_epi32(total, _mm256_set1_epi32(1 << 13)), 14);
-        _mm256_storeu_si256((__m256i *)(values + i), total);
-    }
-    filter_row_portable(levels, first + i, weights + (size_t)i * (size_t)taps, taps, outputs - i, values + i);
-}
+#define VECTORIZED __attribute__((target_clones("avx2", "default")))
+#else
+#define VECTORIZED
 #endif
 
-static void filter_row(const int16_t *levels, const int32_t *first, const int16_t *weights, int taps, int outputs, int32_t *values) {
-#if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) {
-        filter_row_avx2(levels, first, weights, taps, outputs, values);
-        return;
-    }
-#endif
-    filter_row_portable(levels, first, weights, taps, outputs, values);
+/* The column pass's sums (the column weights' 14 bits on bytes) narrowed to 64ths of a level. */
+VECTORIZED static void narrow(const int32_t *sums, int width, int16_t *levels) {
+    for (int c = 0; c < width; c++) levels[c] = (int16_t)((sums[c] + 128) >> 8);
 }
 
 /* One plane's output row, in 64ths of a level, into its `values`. */
@@ -186,8 +184,8 @@ static void make_plane_row(struct plane_state *plane, int row) {
         plane->pair_weights[k] = k < used ? weights[k] : 0;
     }
     imagepipe_weighted_row_sums(plane->sources, plane->pair_weights, pairs, plane->width, plane->sums);
-    for (int c = 0; c < plane->width; c++) plane->levels[c] = (int16_t)((plane->sums[c] + 128) >> 8);
-    filter_row(plane->levels, plane->row_first, plane->row_weights, plane->row_taps, plane->outputs, plane->values);
+    narrow(plane->sums, plane->width, plane->levels);
+    imagepipe_filter_plane_row(plane->levels, plane->row_first, plane->row_weights, plane->row_taps, plane->outputs, plane->values);
 }
 
 /* 64ths of a level to a byte, rounded and clamped (the kernel's lobes overshoot). */
@@ -198,18 +196,16 @@ static inline uint8_t byte_of(int32_t value) {
 
 static inline int32_t clamp_chroma(int32_t value) { return value < -128 * 64 ? -128 * 64 : value > 128 * 64 ? 128 * 64 : value; }
 
-void imagepipe_plane_resampler_make(struct imagepipe_plane_resampler *resampler, int row, uint8_t *rgb) {
-    for (int p = 0; p < resampler->count; p++) make_plane_row(&resampler->planes[p], row);
-    int width = resampler->planes[0].outputs;
-    const int32_t *a = resampler->planes[0].values;
-    uint8_t *red = resampler->bytes, *green = red + width, *blue = green + width;
-    if (resampler->colors == IMAGEPIPE_PLANES_GRAY) {
+/* The planes' output row (64ths of a level) as RGB bytes: each channel into a row of its own,
+ * which vectorizes, then interleaved. */
+VECTORIZED static void to_rgb(int colors, const int32_t *a, const int32_t *b, const int32_t *c, int width, uint8_t *red, uint8_t *rgb) {
+    uint8_t *green = red + width, *blue = green + width;
+    if (colors == IMAGEPIPE_PLANES_GRAY) {
         for (int i = 0; i < width; i++) red[i] = byte_of(a[i]);
         for (int i = 0; i < width; i++) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = red[i];
         return;
     }
-    const int32_t *b = resampler->planes[1].values, *c = resampler->planes[2].values;
-    if (resampler->colors == IMAGEPIPE_PLANES_RGB) {
+    if (colors == IMAGEPIPE_PLANES_RGB) {
         for (int i = 0; i < width; i++) {
             red[i] = byte_of(a[i]);
             green[i] = byte_of(b[i]);
@@ -217,8 +213,7 @@ void imagepipe_plane_resampler_make(struct imagepipe_plane_resampler *resampler,
         }
     } else {
         /* JFIF: R = Y + 1.402 Cr', G = Y - 0.34414 Cb' - 0.71414 Cr', B = Y + 1.772 Cb' (Cb',
-         * Cr' centred on 128), libjpeg's constants in 16-bit fixed point, on 64ths of a level.
-         * Each channel into a row of its own, which the compiler vectorizes; then interleaved. */
+         * Cr' centred on 128), libjpeg's constants in 16-bit fixed point, on 64ths of a level. */
         for (int i = 0; i < width; i++) {
             /* Chroma within -128 ... 128 levels of its centre (64ths) keeps the products in 32
              * bits; only a kernel's overshoot past a saturated edge goes beyond it. */
@@ -233,4 +228,11 @@ void imagepipe_plane_resampler_make(struct imagepipe_plane_resampler *resampler,
         rgb[3 * i + 1] = green[i];
         rgb[3 * i + 2] = blue[i];
     }
+}
+
+void imagepipe_plane_resampler_make(struct imagepipe_plane_resampler *resampler, int row, uint8_t *rgb) {
+    for (int p = 0; p < resampler->count; p++) make_plane_row(&resampler->planes[p], row);
+    const int32_t *a = resampler->planes[0].values;
+    const int32_t *b = resampler->count == 3 ? resampler->planes[1].values : a, *c = resampler->count == 3 ? resampler->planes[2].values : a;
+    to_rgb(resampler->colors, a, b, c, resampler->planes[0].outputs, resampler->bytes, rgb);
 }

@@ -80,10 +80,41 @@ struct PixelKernelTests {
         }
     }
 
+    /// The plane resampler's row pass (`imagepipe_filter_plane_row`): every version gives the
+    /// documented sums, for taps of one to five eights (AVX2's whole steps and its step of
+    /// eight), output widths that are and are not whole groups of eight, and levels that
+    /// overshoot both ways as a kernel's lobes do.
+    @Test(arguments: ["avx2", "portable"]) func everyPlaneRowVersionGivesTheSameValues(version: String) throws {
+        var generator = SystemRandomNumberGenerator()
+        for (sourcePixels, outputPixels, taps) in [(9, 1, 8), (40, 13, 16), (2048, 640, 24), (1024, 640, 16), (300, 37, 40), (70, 17, 8)] {
+            let levels = (0..<(sourcePixels + taps)).map { index in
+                index < sourcePixels ? Int16.random(in: -20 * 64...275 * 64, using: &generator) : 0
+            }
+            let first = (0..<outputPixels).map { Int32(min(sourcePixels - 1, $0 * sourcePixels / outputPixels)) }
+            // As large as the 32-bit sums allow a row of taps (a real kernel's sum to 1 << 14).
+            let largest = 16384 * 8 / taps
+            let weights = (0..<(outputPixels * taps)).map { index in
+                index % taps < taps - 3 ? Int16.random(in: Int16(-largest / 4)...Int16(largest), using: &generator) : 0
+            }
+            let expected = (0..<outputPixels).map { i in
+                Int32(((0..<taps).reduce(Int64(0)) { $0 + Int64(levels[Int(first[i]) + $1]) * Int64(weights[i * taps + $1]) } + (1 << 13)) >> 14)
+            }
+            var values = [Int32](repeating: .min, count: outputPixels)
+            let ran = imagepipe_filter_plane_row_version(version, levels, first, weights, Int32(taps), Int32(outputPixels), &values)
+            if ran == 0 {
+                #expect(version != "portable" && version != String(cString: imagepipe_filter_plane_row_chosen()))
+                return // this CPU has no such version
+            }
+            #expect(values == expected, "\(version), \(sourcePixels) → \(outputPixels), \(taps) taps")
+        }
+    }
+
     @Test func theBestVersionsAreChosen() {
         let sums = String(cString: imagepipe_weighted_row_sums_chosen()), rows = String(cString: imagepipe_filter_rgb_row_chosen())
         #expect(["avx2", "sse2", "portable"].contains(sums))
+        let planeRows = String(cString: imagepipe_filter_plane_row_chosen())
         #expect(["avx2", "ssse3", "portable"].contains(rows))
+        #expect(["avx2", "portable"].contains(planeRows))
         #if arch(x86_64)
         #expect(sums != "portable" && rows != "portable")
         #endif

@@ -56,4 +56,21 @@ int imagepipe_filter_rgb_row_version(const char *version, const int32_t *sums, i
 /* Which version imagepipe_filter_rgb_row runs: "avx2", "ssse3" or "portable". */
 const char *imagepipe_filter_rgb_row_chosen(void);
 
+/* A plane's row pass (the JPEG decoder's plane resampler, after its column pass): output pixel
+ * i is
+ *
+ *     values[i] = (Σ levels[first[i] + k] × weights[i × taps + k] + 2^13) >> 14,  k < taps,
+ *
+ * levels in 64ths of a level (16 bits), weights 14-bit fixed point, zero past a pixel's own
+ * taps; `taps` is a multiple of 8, and levels are readable up to first[i] + taps for every i.
+ * AVX2 takes sixteen taps a step where the CPU has it. Every version gives the same values. */
+void imagepipe_filter_plane_row(const int16_t *levels, const int32_t *first, const int16_t *weights, int taps, int outputs, int32_t *values);
+
+/* The version named ("avx2" or "portable"), for the tests; 0 when this CPU or build has none. */
+int imagepipe_filter_plane_row_version(const char *version, const int16_t *levels, const int32_t *first, const int16_t *weights, int taps,
+                                       int outputs, int32_t *values);
+
+/* Which version imagepipe_filter_plane_row runs. */
+const char *imagepipe_filter_plane_row_chosen(void);
+
 #endif

@@ -102,7 +102,7 @@ public struct Pipeline: Sendable {
             let decided = WholeResampling(size: resampling.size, kernel: resampling.kernel ?? options.scaling.defaultKernel)
             return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: resampling.size,
                                                                     decodeAtLeast: wanted, scaling: options.scaling, groups: full.groups,
-                                                                    decodeResampling: decided, decodeWorkSize: reduced))
+                                                                    decodeResampling: decided))
         }
         guard reduced != description.size else { return PreparedRun(description: description, plan: unreduced) }
         return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced,

@@ -26,11 +26,8 @@ public struct Plan: Sendable {
     /// times the scaling mode's headroom.
     public let decodeAtLeast: Size?
     /// When the decoder does the first stage's resampling as it decodes (a JPEG's planes,
-    /// `Transform.wholeResampling`): to `decodeSize` with this kernel, from its decode at
-    /// `decodeWorkSize`.
+    /// `Transform.wholeResampling`): to `decodeSize` with this kernel, from its full decode.
     public let decodeResampling: WholeResampling?
-    /// The size the decoder decodes at: `decodeSize`, or before its resampling.
-    public let decodeWorkSize: Size
     /// The speed/quality choice the run uses.
     public let scaling: ScalingMode
 
@@ -38,7 +35,7 @@ public struct Plan: Sendable {
     public let groups: [Plan]
 
     public init(sourceSize: Size, steps: [Step], decodeSize: Size? = nil, decodeAtLeast: Size? = nil, scaling: ScalingMode = .good,
-                groups: [Plan] = [], decodeResampling: WholeResampling? = nil, decodeWorkSize: Size? = nil) {
+                groups: [Plan] = [], decodeResampling: WholeResampling? = nil) {
         self.groups = groups
         self.scaling = scaling
         self.sourceSize = sourceSize
@@ -46,8 +43,10 @@ public struct Plan: Sendable {
         self.decodeSize = decodeSize ?? sourceSize
         self.decodeAtLeast = decodeSize == nil ? nil : decodeAtLeast
         self.decodeResampling = decodeSize == nil ? nil : decodeResampling
-        self.decodeWorkSize = decodeResampling == nil ? self.decodeSize : decodeWorkSize ?? sourceSize
     }
+
+    /// The size the decoder decodes at: `decodeSize`, or the full picture it resamples from.
+    public var decodeWorkSize: Size { decodeResampling == nil ? decodeSize : sourceSize }
 
     /// How the full picture's pixels map onto a decode of `decoded` size: the whole picture
     /// onto the whole decode when the decoder resampled it, else as the source says.

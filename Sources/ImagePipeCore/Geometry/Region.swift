@@ -20,9 +20,13 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
     /// millionth of a pixel (a picture's extent mapped onto a decode resampled to a size lands a
     /// rounding off it); nil otherwise. Resampling such a region to its own size is a crop.
     public var pixelRect: Rect? {
-        let edges = [x, y, maxX, maxY].map { $0.rounded() }
-        guard zip(edges, [x, y, maxX, maxY]).allSatisfy({ abs($0 - $1) <= 1e-6 }), edges.allSatisfy({ abs($0) < 1e15 }) else { return nil }
-        return Rect(x: Int(edges[0]), y: Int(edges[1]), width: Int(edges[2]) - Int(edges[0]), height: Int(edges[3]) - Int(edges[1]))
+        // Asked for every strip of a resample stage: no allocation.
+        func onGrid(_ value: Double) -> Int? {
+            let nearest = value.rounded()
+            return abs(value - nearest) <= 1e-6 && abs(nearest) < 1e15 ? Int(nearest) : nil
+        }
+        guard let left = onGrid(x), let top = onGrid(y), let right = onGrid(maxX), let bottom = onGrid(maxY) else { return nil }
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     public var description: String {

@@ -64,8 +64,10 @@ enum StrictJPEG {
     /// `watcher`, when the rows were handed to a reader, is told before the pixels are freed on a failure.
     private static func decode(orientation: Int, options: LoadOptions, path: String?, watcher: RowHandoff?,
                                _ run: Decoder) throws -> (Image, ImageMetadata) {
+        // Sizes asked of the decoder are the stored picture's: a quarter turn swaps them.
+        let turned = options.applyOrientation && (5...8).contains(orientation)
         var target = options.atLeast ?? Size(0, 0)
-        if options.applyOrientation, (5...8).contains(orientation) { target = target.transposed }
+        if turned { target = target.transposed }
         var result = imagepipe_jpeg_result()
         var message = [CChar](repeating: 0, count: 256)
         let count = message.count
@@ -77,12 +79,11 @@ enum StrictJPEG {
             var limits = imagepipe_jpeg_limits(max_scans: Self.maxScans, should_stop: options.deadline == nil ? nil : shouldStop,
                                                context: UnsafeMutableRawPointer(deadline))
             let size = (Int32(clamping: target.width), Int32(clamping: target.height)), maxPixels = Int64(options.maxPixels ?? 0)
-            // Resampling in the planes, as stored: a picture turned a quarter by its EXIF
-            // orientation is resampled to the size that turns into the asked one, and turned
-            // after (`finished`, or the streamed run's first level), small. A JPEG whose planes
-            // cannot be resampled (its header did not tell) is decoded as RGB.
+            // Resampling in the planes, as stored: a picture turned by its EXIF orientation is
+            // turned after (`finished`, or the streamed run's first level), small. A JPEG whose
+            // planes cannot be resampled (its header did not tell) is decoded as RGB.
             if var asked = options.decodeResampling {
-                if options.applyOrientation, (5...8).contains(orientation) { asked.size = asked.size.transposed }
+                if turned { asked.size = asked.size.transposed }
                 let planner = PlanePlanner(resampling: asked)
                 var resampling = planner.interface
                 let status = withExtendedLifetime(planner) { run(size, maxPixels, &limits, &resampling, &result, &message, count) }
