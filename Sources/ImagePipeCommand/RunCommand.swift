@@ -146,6 +146,8 @@ struct RunCommand {
             }
             jobs = count
         }
+        // A batch whose jobs keep every core busy runs a picture that fits in memory on one thread.
+        if batch, jobs >= cores { template.streamAboveBytes = RunContext.busyCoresStreamAbove }
         var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
         if let text = parser.last("--max-memory") {
             guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }

@@ -120,6 +120,12 @@ def main():
         check(WORK.encode() not in body, f"?explain names a server path: {body[:300]!r}")
         status, _, _ = server.get("/" + sign(path)[:-2] + "AA" + path + "?explain")
         check(status == 403, f"?explain without a valid signature: {status}")
+        # Workers as many as the cores keep them busy: a small picture is made on one thread,
+        # not streamed (a single worker on more cores streams it: below).
+        jpeg = "/" + b64("resize 200x") + "/photos/wide.jpg@jpg"
+        status, _, body = server.get("/" + sign(jpeg) + jpeg + "?explain")
+        cores = os.sysconf("SC_NPROCESSORS_ONLN")
+        check(status == 200 and json.loads(body).get("streams") == (cores > 2), f"?explain, 2 workers on {cores} cores: {status} {body[:300]!r}")
 
         # Wrong, truncated and missing signatures.
         status, _, body = server.get("/" + sign(path)[:-2] + "AA" + path)
@@ -329,6 +335,8 @@ def main():
     # /metrics tells the requests waiting for a worker from the one at work.
     server = Server("--unsigned", "--workers", "1", "--queue", "2", "--timeout", "20")
     try:
+        status, _, body = server.get("/_/" + b64("resize 200x") + "/photos/wide.jpg@jpg?explain")
+        check(status == 200 and json.loads(body).get("streams") == (cores > 1), f"?explain, 1 worker on {cores} cores: {status} {body[:300]!r}")
         heavy = "/_/" + b64(" | ".join(["blur 40"] * 8)) + "/photos/big.png@jpg"
         workers = [threading.Thread(target=lambda: server.get(heavy, timeout=60)) for _ in range(2)]
         for worker in workers:

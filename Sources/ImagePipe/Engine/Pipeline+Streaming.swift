@@ -20,12 +20,14 @@ extension Pipeline {
         streamingSave(in: context, prepared: prepared) != nil
     }
 
-    /// What streaming this input takes, when it can be streamed, else nil. The stages' classes
+    /// What streaming this input takes, when it can be streamed (and is large enough to be,
+    /// `RunContext.streamAboveBytes`), else nil. The stages' classes
     /// are asked in the run's scaling mode (a resize's kernel depends on it). A `tee`, and a
     /// `branch`'s groups but the last, become side outputs fed from the run's chain
     /// (`SideOutputFeed`); the last group goes on in the chain to the run's own encoder.
     func streamingSave(in context: RunContext, prepared: PreparedRun) -> StreamedSave? {
         let plan = prepared.plan, description = prepared.description
+        if context.streamAboveBytes > 0, plan.estimatedPeakBytes() - Plan.workingBytes <= context.streamAboveBytes { return nil }
         let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
         guard let load = source as? Load, let (save, groups, tail) = streamedEnding,
               let header = description.header, let format = SourceFormat(rawValue: header.format),

@@ -26,6 +26,19 @@ public struct RunContext: Sendable {
     public var cancellation: Cancellation?
     /// When set, the run adds the processor time of its decoding and encoding to it.
     public var codecTime: CodecTime?
+    /// A run streams only when its ordinary run would hold more than this in pictures
+    /// (`Plan.estimatedPeakBytes` beyond `Plan.workingBytes`); 0, the default, streams whatever
+    /// can be streamed. Streaming overlaps a picture's decoding with its stages and encoding on
+    /// two threads, which pays when that picture is all the work there is; where other pictures
+    /// keep every core busy already (a batch's jobs, the service's workers), the threads'
+    /// handoffs only cost, and a picture that fits in memory is cheaper on one thread
+    /// (`busyCoresStreamAbove`).
+    public var streamAboveBytes = 0
+
+    /// `streamAboveBytes` for runs that share busy cores: a 12-megapixel picture decoded whole
+    /// (48 MiB at the estimate's 4 bytes a pixel) still runs on one thread. On the service
+    /// benchmark's photos, the service took 5–8 % less CPU a request so (`Benchmarks/serve_cpu.sh`).
+    public static let busyCoresStreamAbove = 48 << 20
 
     public init(input: String? = nil, inputBytes: [UInt8]? = nil, inputRoot: String? = nil, index: Int = 1,
                 output: String? = nil, outputDirectory: String? = nil, outputFormat: ImageFormat? = nil,

@@ -26,6 +26,8 @@ struct ServeJob: Sendable {
     let scratch: String
     /// What the pictures in progress may hold together; nil for no limit.
     let memory: MemoryBudget?
+    /// `RunContext.streamAboveBytes` of the run.
+    let streamAboveBytes: Int
 
     /// What a request's work made: the response's bytes, and what `/metrics` adds up.
     struct Made: Sendable {
@@ -58,6 +60,7 @@ struct ServeJob: Sendable {
         defer { if origin != nil { unlink(input) } }
         var context = RunContext(input: input, output: scratch, outputFormat: format, loadOptions: options)
         context.cancellation = cancellation
+        context.streamAboveBytes = streamAboveBytes
         let codecTime = CodecTime()
         context.codecTime = codecTime
         defer { unlink(scratch) }

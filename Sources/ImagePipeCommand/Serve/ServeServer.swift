@@ -32,6 +32,9 @@ final class ServeServer {
         let compiler: PipelineCompiler
         /// The HTTP(S) sources fetched, and how (`--origin`).
         var origins = OriginPolicy()
+        /// `RunContext.streamAboveBytes` of every request: the busy cores' threshold when the
+        /// workers are as many as the cores.
+        var streamAboveBytes = 0
     }
 
     struct Response {
@@ -306,14 +309,16 @@ final class ServeServer {
         scratchCount += 1
         let job = ServeJob(source: real, name: url.source, origin: url.isOrigin ? configuration.origins : nil, fileSize: fileSize, pipeline: pipeline, format: format,
                            loadOptions: configuration.loadOptions, timeout: configuration.timeout,
-                           scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory)
+                           scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory,
+                           streamAboveBytes: configuration.streamAboveBytes)
         return (job, etag, negotiated)
     }
 
     /// `imagepipe explain --json` of a job, naming the source as the address does and no file
     /// of the server's.
     private func explanation(of job: ServeJob) -> Response {
-        let context = RunContext(input: job.source, output: job.scratch, outputFormat: job.format, loadOptions: job.loadOptions)
+        var context = RunContext(input: job.source, output: job.scratch, outputFormat: job.format, loadOptions: job.loadOptions)
+        context.streamAboveBytes = job.streamAboveBytes
         do {
             let json = try ExplainCommand(registry: configuration.compiler.registry).explanation(of: job.pipeline, in: context).json
             let text = json.text.replacingAll(job.source, with: job.name).replacingAll(job.scratch, with: "response")
