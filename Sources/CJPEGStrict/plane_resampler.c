@@ -67,8 +67,8 @@ static int valid_plane(const struct imagepipe_plane *plane) {
 /* Each plane's ring rows, found by running the decode's order ahead of it: a band comes in,
  * then every output row whose rows are all in is made. A band must not overwrite a row that the
  * next output row still reads, and that row may be held back by another plane (a chroma plane's
- * window reaches a row further down than the luma's), so a kernel's taps plus a band is not
- * always enough. */
+ * window reaches a row further down than the luma's), so a kernel's taps plus a band need not
+ * be enough. */
 static void ring_rows_needed(int count, const struct imagepipe_plane *planes, int *ring_rows) {
     int decoded[3] = {0, 0, 0}, made = 0, rows_out = planes[0].y.outputs;
     for (int p = 0; p < count; p++) ring_rows[p] = planes[p].band_rows;

@@ -60,21 +60,16 @@ package struct PlaneAxis: Sendable {
         let kernel: Kernel, decodeLength: Int, planeLength: Int, outputLength: Int, extent: Double
     }
 
-    /// The last few axes made: a service sees the same few picture sizes again and again, and
-    /// each axis costs a few thousand evaluations of the kernel (as `WindowedResampling` keeps its own).
-    private static let cache = Locked<[(key: Key, axis: PlaneAxis)]>([])
+    /// The axes made lately (as `WindowedResampling` keeps its own): a few megabytes hold the
+    /// axes of some forty picture sizes' thumbnails.
+    private static let cache = RecentCache<Key, PlaneAxis>(bytes: 4 << 20)
 
     /// `init(kernel:decodeLength:planeLength:outputLength:extent:)`, from the cache when it was made lately.
     package static func cached(kernel: Kernel, decodeLength: Int, planeLength: Int, outputLength: Int, extent: Double) -> PlaneAxis? {
         let key = Key(kernel: kernel, decodeLength: decodeLength, planeLength: planeLength, outputLength: outputLength, extent: extent)
-        if let axis = cache.withLock({ $0.first { $0.key == key }?.axis }) { return axis }
-        guard let axis = PlaneAxis(kernel: kernel, decodeLength: decodeLength, planeLength: planeLength, outputLength: outputLength,
-                                   extent: extent) else { return nil }
-        cache.withLock { cache in
-            cache.insert((key, axis), at: 0)
-            if cache.count > 32 { cache.removeLast() }
+        return cache.value(for: key, bytes: { 2 * $0.weights.count + 4 * ($0.first.count + $0.used.count) }) {
+            PlaneAxis(kernel: kernel, decodeLength: decodeLength, planeLength: planeLength, outputLength: outputLength, extent: extent)
         }
-        return axis
     }
 
     private init(taps: Int, first: [Int], used: [Int], fixed: [Int16]) {

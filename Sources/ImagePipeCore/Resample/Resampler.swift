@@ -89,8 +89,9 @@ public struct WindowedResampling: Sendable {
         let sourceSize: Size, region: Region, size: Size, kernel: Kernel, gap: Double
     }
 
-    /// The last few geometries' axes (a streamed run has a resample stage or two).
-    private static let cache = Locked<[(key: Key, axes: Axes)]>([])
+    /// The geometries' axes made lately: a service resamples the same few sizes again and
+    /// again, and a streamed run's stages ask for theirs more than once.
+    private static let cache = RecentCache<Key, Axes>(bytes: 4 << 20)
 
     private let method: Method
     /// The output's size.
@@ -114,18 +115,12 @@ public struct WindowedResampling: Sendable {
         let kernel = kernel ?? StageContext.current.scaling.defaultKernel
         let resampler = Resampler(kernel: kernel, linearLight: linearLight)
         let key = Key(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: resampler.gap)
-        if let axes = Self.cache.withLock({ $0.first { $0.key == key }?.axes }) {
-            method = .resample(resampler, axes)
-            return
-        }
-        let axes = Axes(x: ResampleAxis(kernel: kernel, sourceLength: sourceSize.width, outputLength: size.width,
-                                        start: region.x, extent: region.width, gap: resampler.gap),
-                        y: ResampleAxis(kernel: kernel, sourceLength: sourceSize.height, outputLength: size.height,
-                                        start: region.y, extent: region.height, gap: resampler.gap))
-        Self.cache.withLock { cache in
-            cache.insert((key, axes), at: 0)
-            if cache.count > 4 { cache.removeLast() }
-        }
+        let axes = Self.cache.value(for: key, bytes: { $0.x.table.bytes + $0.y.table.bytes + 8 * $0.lowestFrom.count }) {
+            Axes(x: ResampleAxis(kernel: kernel, sourceLength: sourceSize.width, outputLength: size.width,
+                                 start: region.x, extent: region.width, gap: resampler.gap),
+                 y: ResampleAxis(kernel: kernel, sourceLength: sourceSize.height, outputLength: size.height,
+                                 start: region.y, extent: region.height, gap: resampler.gap))
+        }!
         method = .resample(resampler, axes)
     }
 

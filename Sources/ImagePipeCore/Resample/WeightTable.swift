@@ -24,6 +24,9 @@ struct WeightTable {
     /// `Int16`, and a pair of 8-bit levels times weights in one 32-bit sum.
     static let fixedOne = 1 << 14
 
+    /// What the table holds, in bytes (what a cache of tables counts).
+    var bytes: Int { 4 * weights.count + 2 * fixedWeights.count + 8 * (first.count + used.count) }
+
     init(kernel: Kernel, inputLength: Int, outputLength: Int, start: Double, extent: Double) {
         precondition(inputLength > 0 && outputLength > 0 && extent > 0)
         let step = extent / Double(outputLength)
