@@ -146,8 +146,7 @@ struct RunCommand {
             }
             jobs = count
         }
-        // A batch whose jobs keep every core busy runs a picture that fits in memory on one thread.
-        if batch, jobs >= cores { template.streamAboveBytes = RunContext.busyCoresStreamAbove }
+        if batch { template.streamAboveBytes = RunContext.streamAboveBytes(picturesAtOnce: jobs) }
         var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
         if let text = parser.last("--max-memory") {
             guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }

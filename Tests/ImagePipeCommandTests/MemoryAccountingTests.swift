@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import ImagePipe
-import ImagePipeCore
 @testable import ImagePipeCommand
 import ImagePipeStages
 import TestSupport
@@ -72,7 +71,7 @@ import TestSupport
         // fewer keep them busy, and a picture that fits then takes the ordinary run, holding one
         // overlay at a time: it reserves that run's cost.
         var batch = context
-        if System.coreCount <= 2 { batch.streamAboveBytes = RunContext.busyCoresStreamAbove }
+        batch.streamAboveBytes = RunContext.streamAboveBytes(picturesAtOnce: 2)
         let batchCost = pipeline.estimatedPeakBytes(in: batch, prepared: prepared)
         let waited = try CommandRunner.run(["run", "-e", text, "a.png", "b.png", "--out-dir", "out", "--jobs", "2",
                                             "--max-memory", "\(batchCost * 3 / 2)"], in: directory.path)

@@ -9,9 +9,9 @@
  * half the samples the RGB picture has (the chroma planes are a quarter of the luma's), and
  * neither the chroma upsampling nor the colour conversion is done at the decode's size.
  *
- * Rows come in as the decoder makes them, into a ring per plane that holds a column kernel's
- * taps and one band of the decoder's rows; an output row is made once every plane has the rows
- * it reads. Each plane is filtered as `ResamplePass` filters RGB bytes, columns first: the
+ * Rows come in as the decoder makes them, into a ring per plane that holds the rows an output
+ * row not yet made reads and one band of the decoder's rows; an output row is made once every
+ * plane has the rows it reads. Each plane is filtered as `ResamplePass` filters RGB bytes, columns first: the
  * column weights on the plane's bytes (`imagepipe_weighted_row_sums`), narrowed to 64ths of a
  * level, then the row weights; the three planes' values, still in 64ths, become RGB bytes with
  * one rounding. */

@@ -32,13 +32,19 @@ public struct RunContext: Sendable {
     /// two threads, which pays when that picture is all the work there is; where other pictures
     /// keep every core busy already (a batch's jobs, the service's workers), the threads'
     /// handoffs only cost, and a picture that fits in memory is cheaper on one thread
-    /// (`busyCoresStreamAbove`).
+    /// (`streamAboveBytes(picturesAtOnce:)`).
     public var streamAboveBytes = 0
 
     /// `streamAboveBytes` for runs that share busy cores: a 12-megapixel picture decoded whole
     /// (48 MiB at the estimate's 4 bytes a pixel) still runs on one thread. On the service
-    /// benchmark's photos, the service took 5–8 % less CPU a request so (`Benchmarks/serve_cpu.sh`).
+    /// benchmark's photos, the service made 4–8 % more requests in 10 s so (`Benchmarks/serve_cpu.sh`).
     public static let busyCoresStreamAbove = 48 << 20
+
+    /// `streamAboveBytes` for a run among `picturesAtOnce` made at once (a batch's jobs, the
+    /// service's workers): `busyCoresStreamAbove` when they are at least the cores, else 0.
+    public static func streamAboveBytes(picturesAtOnce: Int) -> Int {
+        picturesAtOnce >= System.coreCount ? busyCoresStreamAbove : 0
+    }
 
     public init(input: String? = nil, inputBytes: [UInt8]? = nil, inputRoot: String? = nil, index: Int = 1,
                 output: String? = nil, outputDirectory: String? = nil, outputFormat: ImageFormat? = nil,

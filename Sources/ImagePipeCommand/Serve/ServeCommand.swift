@@ -116,8 +116,7 @@ struct ServeCommand {
             guard let number = Int(text), range.contains(number) else { throw UsageError("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'") }
             return number
         }
-        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        let workers = try count("--workers", default: cores, range: 1...256)
+        let workers = try count("--workers", default: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), range: 1...256)
         let queue = try count("--queue", default: 4 * workers, range: 0...100_000)
         let maxAge = try count("--max-age", default: 31_536_000, range: 0...315_360_000)
         let maxConnections = try count("--max-connections", default: 1000, range: 1...1_000_000)
@@ -151,7 +150,6 @@ struct ServeCommand {
                                                       maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000), memory: memory,
                                                       compiler: PipelineCompiler(registry: registry))
         configuration.origins = origins
-        if workers >= cores { configuration.streamAboveBytes = RunContext.busyCoresStreamAbove }
         Self.raiseDescriptorLimit()
         // glibc gives each thread that allocates its own heap (up to 8 a core), and a long-running
         // server's pictures, made on whichever worker thread, leave each heap fragmented: at 75

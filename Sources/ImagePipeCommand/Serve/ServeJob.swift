@@ -37,6 +37,13 @@ struct ServeJob: Sendable {
         let codecTime: CodecTime
     }
 
+    /// The run's context, for the work and for `?explain` alike.
+    func context(input: String, options: LoadOptions) -> RunContext {
+        var context = RunContext(input: input, output: scratch, outputFormat: format, loadOptions: options)
+        context.streamAboveBytes = streamAboveBytes
+        return context
+    }
+
     func run() -> Result<Made, ServeError> {
         var options = loadOptions
         let cancellation = Cancellation()
@@ -58,9 +65,8 @@ struct ServeJob: Sendable {
             }
         }
         defer { if origin != nil { unlink(input) } }
-        var context = RunContext(input: input, output: scratch, outputFormat: format, loadOptions: options)
+        var context = context(input: input, options: options)
         context.cancellation = cancellation
-        context.streamAboveBytes = streamAboveBytes
         let codecTime = CodecTime()
         context.codecTime = codecTime
         defer { unlink(scratch) }

@@ -34,7 +34,7 @@ final class ServeServer {
         var origins = OriginPolicy()
         /// `RunContext.streamAboveBytes` of every request: the busy cores' threshold when the
         /// workers are as many as the cores.
-        var streamAboveBytes = 0
+        var streamAboveBytes: Int { RunContext.streamAboveBytes(picturesAtOnce: workers) }
     }
 
     struct Response {
@@ -317,8 +317,7 @@ final class ServeServer {
     /// `imagepipe explain --json` of a job, naming the source as the address does and no file
     /// of the server's.
     private func explanation(of job: ServeJob) -> Response {
-        var context = RunContext(input: job.source, output: job.scratch, outputFormat: job.format, loadOptions: job.loadOptions)
-        context.streamAboveBytes = job.streamAboveBytes
+        let context = job.context(input: job.source, options: job.loadOptions)
         do {
             let json = try ExplainCommand(registry: configuration.compiler.registry).explanation(of: job.pipeline, in: context).json
             let text = json.text.replacingAll(job.source, with: job.name).replacingAll(job.scratch, with: "response")

@@ -14,7 +14,7 @@ package final class RecentCache<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// The value for `key`, made by `make` (and kept, counted as `bytes` of it) when it is not
     /// here; nil when `make` makes none.
-    package func value(for key: Key, bytes: (Value) -> Int, make: () throws -> Value?) rethrows -> Value? {
+    package func value(for key: Key, bytes: (Value) -> Int, make: () -> Value?) -> Value? {
         let found = entries.withLock { state -> Value? in
             guard let index = state.list.firstIndex(where: { $0.key == key }) else { return nil }
             let entry = state.list.remove(at: index)
@@ -22,7 +22,7 @@ package final class RecentCache<Key: Hashable & Sendable, Value: Sendable>: Send
             return entry.value
         }
         if let found { return found }
-        guard let value = try make() else { return nil }
+        guard let value = make() else { return nil }
         let entry = Entry(key: key, value: value, bytes: bytes(value))
         entries.withLock { state in
             guard !state.list.contains(where: { $0.key == key }) else { return } // made meanwhile on another thread
