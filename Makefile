@@ -139,7 +139,7 @@ bench: deps
 # The image service under load (Benchmarks/serve.py): imagepipe serve against thumbor (from
 # PyPI) and against imagepipe run as a batch, with wrk.
 bench-serve: deps
-	@$(MAKE) --no-print-directory install-packages WANTED="wrk libjpeg-turbo-progs python3-pip python3-numpy python3-pil"
+	@$(MAKE) --no-print-directory install-packages WANTED="wrk libvips-tools libjpeg-turbo-progs python3-pip python3-numpy python3-pil"
 	$(SWIFT) build -c release
 	/usr/bin/python3 Benchmarks/serve.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 

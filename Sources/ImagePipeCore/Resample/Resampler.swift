@@ -38,10 +38,8 @@ public struct Resampler: Sendable {
               region.x.isFinite, region.y.isFinite else {
             throw ImageError(.geometry, reason: "cannot resample the region \(region)")
         }
-        let xAxis = ResampleAxis(kernel: kernel, sourceLength: image.width, outputLength: size.width,
-                                 start: region.x, extent: region.width, gap: gap)
-        let yAxis = ResampleAxis(kernel: kernel, sourceLength: image.height, outputLength: size.height,
-                                 start: region.y, extent: region.height, gap: gap)
+        let axes = WindowedResampling.Axes.cached(sourceSize: image.size, region: region, size: size, kernel: kernel, gap: gap)
+        let (xAxis, yAxis) = (axes.x, axes.y)
         let linear = linearLight, cancellation = StageContext.current.cancellation
         return try Image.make(size: size, hasAlpha: image.hasAlpha) { writer in
             // Bands of at least 32 rows; one per core when the output is large enough to pay.
@@ -83,15 +81,27 @@ public struct WindowedResampling: Sendable {
             for row in lowest.indices.reversed().dropFirst() { lowest[row] = min(lowest[row], lowest[row + 1]) }
             lowestFrom = lowest
         }
-    }
 
-    private struct Key: Hashable {
-        let sourceSize: Size, region: Region, size: Size, kernel: Kernel, gap: Double
-    }
+        private struct Key: Hashable {
+            let sourceSize: Size, region: Region, size: Size, kernel: Kernel, gap: Double
+        }
 
-    /// The geometries' axes made lately: a service resamples the same few sizes again and
-    /// again, and a streamed run's stages ask for theirs more than once.
-    private static let cache = RecentCache<Key, Axes>(bytes: 4 << 20)
+        /// The geometries' axes made lately: a service resamples the same few sizes again and
+        /// again (making a photo's two axes took about 1.5 % of a request's CPU in
+        /// `--scaling fast`), and a streamed run's stages ask for theirs more than once.
+        private static let cache = RecentCache<Key, Axes>(bytes: 4 << 20)
+
+        /// The axes of `region` of a `sourceSize` picture resampled to `size`.
+        static func cached(sourceSize: Size, region: Region, size: Size, kernel: Kernel, gap: Double) -> Axes {
+            let key = Key(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: gap)
+            return cache.value(for: key, bytes: { $0.x.table.bytes + $0.y.table.bytes + 8 * $0.lowestFrom.count }) {
+                Axes(x: ResampleAxis(kernel: kernel, sourceLength: sourceSize.width, outputLength: size.width,
+                                     start: region.x, extent: region.width, gap: gap),
+                     y: ResampleAxis(kernel: kernel, sourceLength: sourceSize.height, outputLength: size.height,
+                                     start: region.y, extent: region.height, gap: gap))
+            }!
+        }
+    }
 
     private let method: Method
     /// The output's size.
@@ -114,14 +124,7 @@ public struct WindowedResampling: Sendable {
         }
         let kernel = kernel ?? StageContext.current.scaling.defaultKernel
         let resampler = Resampler(kernel: kernel, linearLight: linearLight)
-        let key = Key(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: resampler.gap)
-        let axes = Self.cache.value(for: key, bytes: { $0.x.table.bytes + $0.y.table.bytes + 8 * $0.lowestFrom.count }) {
-            Axes(x: ResampleAxis(kernel: kernel, sourceLength: sourceSize.width, outputLength: size.width,
-                                 start: region.x, extent: region.width, gap: resampler.gap),
-                 y: ResampleAxis(kernel: kernel, sourceLength: sourceSize.height, outputLength: size.height,
-                                 start: region.y, extent: region.height, gap: resampler.gap))
-        }!
-        method = .resample(resampler, axes)
+        method = .resample(resampler, Axes.cached(sourceSize: sourceSize, region: region, size: size, kernel: kernel, gap: resampler.gap))
     }
 
     /// The source rows output `rows` are made from. Its top is the lowest row any output row
