@@ -32,9 +32,9 @@ Then, for ImagePipe's service in the default mode: latency at 80 % of the peak w
 same server just before, open loop (openloop.py: requests at a fixed rate, latency from each
 one's scheduled time), in ROUNDS rounds of peak, open loop and peak again, p99 / p50 their
 median; 10x the connections with wrk -c40, the server's resident memory sampled through it and
-the answers counted by status; and a soak at 70 % of the peak for SERVE_SOAK_SECONDS (600 by default, 0 to
-leave it out) on a fresh server, its resident memory in the minute after the first (the median
-of its samples, every 5 s) against the last minute's.
+the answers counted by status; and a soak at 70 % of the rounds' median peak for
+SERVE_SOAK_SECONDS (600 by default, 0 to leave it out) on a fresh server, its resident memory in
+the minute after the first (the median of its samples, every 5 s) against the last minute's.
 
 usage: serve.py IMAGEPIPE
 """
