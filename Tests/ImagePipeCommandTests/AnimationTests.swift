@@ -316,6 +316,43 @@ for n, e in enumerate(expected):
         #expect(missing.standardError.contains("frames=9: pan.gif has 4 frames (0–3)"), "\(missing.standardError)")
     }
 
+    /// A tee whose file holds an animation writes every frame as it sees it, as a save there
+    /// would; a tee to a format of one picture keeps the run to the first frame, and says so.
+    @Test func aTeeWritesEveryFrameWhenItsFileHoldsThem() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 4)
+        let teed = try CommandRunner.run(["run", "-e", "resize 80x | tee small.gif | circle-crop size=40", "pan.gif", "-o", "round.webp"], in: directory.path)
+        #expect(teed.status == 0, "\(teed.standardError)")
+        #expect(!teed.standardError.contains("only the first frame"), "\(teed.standardError)")
+        let direct = try CommandRunner.run(["run", "-e", "resize 80x", "pan.gif", "-o", "direct.gif"], in: directory.path)
+        #expect(direct.status == 0, "\(direct.standardError)")
+        let small = try Self.pillowFrames(directory.file("small.gif")), expected = try Self.pillowFrames(directory.file("direct.gif"))
+        #expect(small.size == Size(80, 50) && small.frames.count == 4)
+        #expect(small.frames == expected.frames && small.delays == expected.delays && small.loop == expected.loop)
+        #expect(small.frames[0] != small.frames[3], "the pan moves: the frames are not the first repeated")
+        let round = try Self.pillowFrames(directory.file("round.webp"))
+        #expect(round.size == Size(40, 40) && round.frames.count == 4 && round.delays == expected.delays)
+
+        let still = try CommandRunner.run(["run", "-e", "resize 80x | tee small.png | flip", "pan.gif", "-o", "only.gif"], in: directory.path)
+        #expect(still.status == 0, "\(still.standardError)")
+        #expect(still.standardError.contains("only the first frame is used (tee's PNG holds one picture"), "\(still.standardError)")
+        #expect(try ImageHeader.read(path: directory.file("only.gif")).frameCount == 1)
+        let refused = try CommandRunner.run(["run", "-e", "load frames=all | tee small.jpg | flip", "pan.gif", "-o", "many.gif"], in: directory.path)
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("frames=all decodes 4 frames, but tee's JPEG holds one picture"), "\(refused.standardError)")
+
+        // The tee's file cannot be written (its folder is a file): neither file is.
+        let blocked = try CommandRunner.run(["run", "-e", "resize 80x | tee pan.gif/small.gif | circle-crop size=40", "pan.gif", "-o", "blocked.webp"],
+                                            in: directory.path)
+        #expect(blocked.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("blocked.webp")))
+        // The save's cannot: the tee's file, written first, is taken back.
+        let unsaved = try CommandRunner.run(["run", "-e", "resize 80x | tee taken-back.gif | circle-crop size=40", "pan.gif", "-o", "pan.gif/round.webp"],
+                                            in: directory.path)
+        #expect(unsaved.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("taken-back.gif")))
+    }
+
     /// Frames go through one at a time: 200 frames of 480x270 (100 MB as canvases, 16 MB of file)
     /// take little more than 2 frames do, plus the output.
     @Test func memoryHoldsAFrameNotTheAnimation() throws {

@@ -10,17 +10,20 @@ extension Pipeline {
         guard count > 1 || load.frames != nil else { return nil }
         let path = context.input ?? load.path ?? "the input"
         let name = SourceFormat(rawValue: header.format)?.displayName ?? header.format
+        let holdsFrames = { (format: ImageFormat?) in format.map(AnimationEncoding.formats.contains) == true }
         let output = (sink as? Save).flatMap { try? $0.target(in: context).format }
-        let others = transforms.contains { $0 is Tee } || sink is Branch
-        let holdsAnimation = !others && output.map(AnimationEncoding.formats.contains) == true
+        let stillTee = transforms.lazy.compactMap { $0 as? Tee }.map { try? $0.save.target(in: context).format }.first { !holdsFrames($0) }
+        // What keeps the frames from being written, nil when every file written holds them: the
+        // save's and each tee's.
+        let oneFrame: String? = sink is Branch ? "branch writes one picture"
+            : stillTee.map { "tee's \($0?.rawValue.uppercased() ?? "output") holds one picture" }
+            ?? (holdsFrames(output) ? nil : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP or AVIF output is named")
         let frames: Range<Int>
         switch load.frames {
         case nil:
             guard count > 1 else { return nil }
-            guard holdsAnimation else {
-                let why = others ? "tee and branch write one picture"
-                    : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP or AVIF output is named"
-                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(why); write .gif, .webp or .avif for every frame, or say load frames=first)")
+            if let oneFrame {
+                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(oneFrame); write .gif, .webp or .avif for every frame, or say load frames=first)")
                 return nil
             }
             frames = 0..<count
@@ -29,11 +32,9 @@ extension Pipeline {
                 throw located(StageError("frames=\(selection): \(path) has \(count == 1 ? "1 frame (0)" : "\(count) frames (0–\(count - 1))")"), stage: 0)
             }
             if selected == 0..<1 { return nil }
-            if selected.count > 1 && !holdsAnimation {
-                throw located(StageError(others
-                    ? "frames=\(selection) decodes \(selected.count) frames, but tee and branch write one picture; take one frame (frames=N), or write the animation with a single save"
-                    : "frames=\(selection) decodes \(selected.count) frames, but \(output?.rawValue.uppercased() ?? "the output") holds one picture; write .gif, .webp or .avif, or take one frame (frames=N)"),
-                    stage: 0)
+            if selected.count > 1, let oneFrame {
+                throw located(StageError("frames=\(selection) decodes \(selected.count) frames, but \(oneFrame); write .gif, .webp or .avif, or take one frame (frames=N)"),
+                              stage: 0)
             }
             frames = selected
         }
@@ -69,11 +70,11 @@ extension Pipeline {
         if writing, animation.animatedOutput, let save = sink as? Save {
             destination = try withLocation(stage: end) { try save.target(in: context) }
         }
-        /// An encoder's error names the file it was writing.
-        func encoding<T>(_ body: () throws -> T) throws -> T {
-            try withLocation(stage: end) {
+        /// An encoder's error names its stage and the file it was writing.
+        func encoding<T>(at stage: Int, writing path: String?, _ body: () throws -> T) throws -> T {
+            try withLocation(stage: stage) {
                 do { return try body() } catch var error as ImageError {
-                    error.path = error.path ?? destination?.path
+                    error.path = error.path ?? path
                     throw error
                 }
             }
@@ -85,6 +86,8 @@ extension Pipeline {
         var last: Image?
         var notes: [Int: [StageNote]] = [:]
         var outputs: [WrittenFile] = []
+        // Each tee's file, picture size and encoder (by stage), made at the first frame.
+        var teeAnimations: [Int: (tee: Tee, path: String, size: Size, encoder: any AnimationEncoder)] = [:]
         var framed = StageContext.current
         framed.frameDecisions = decisions
         try framed.bound {
@@ -96,13 +99,24 @@ extension Pipeline {
                 // A trace shows the first frame's way through the stages.
                 let image = frame.image.orientedByExif(orientation)
                 if first { try observe?(StageEvent(index: 0, stage: source, image: image, seconds: 0)) }
-                let made = try transform(ReducedImage(image), context: single ? context : nil, observe: first ? observe : nil)
+                let teeFrame: TeeFrame? = destination == nil ? nil : { stage, tee, image in
+                    if teeAnimations[stage] == nil {
+                        let (path, format) = try tee.save.target(in: context)
+                        guard let encoder = AnimationEncoding.encoder(for: format, options: tee.save.options, plays: decoder.plays) else {
+                            throw StageError("\(format.rawValue.uppercased()) holds one picture")
+                        }
+                        teeAnimations[stage] = (tee, path, image.size, encoder)
+                    }
+                    guard let animation = teeAnimations[stage] else { return }
+                    try encoding(at: stage, writing: animation.path) { try animation.encoder.add(image, delay: frame.delay) }
+                }
+                let made = try transform(ReducedImage(image), context: single ? context : nil, observe: first ? observe : nil, teeFrame: teeFrame)
                 if first { (notes, outputs) = (made.notes, made.outputs) }
                 if let (_, format) = destination, let save = sink as? Save {
                     // Made at the first frame: a GIF's loop count comes before it, not in the header.
                     let adding = encoder ?? AnimationEncoding.encoder(for: format, options: save.options, plays: decoder.plays)
                     encoder = adding
-                    try encoding { try adding?.add(made.image, delay: frame.delay) }
+                    try encoding(at: end, writing: destination?.path) { try adding?.add(made.image, delay: frame.delay) }
                 }
                 last = made.image
             }
@@ -115,10 +129,20 @@ extension Pipeline {
             let written = try write(last, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), path: [])
             return RunResult(plan: prepared.plan, written: outputs + written.files, outputSize: last.size, notes: notes, groupNotes: written.groupNotes)
         }
-        let bytes = try encoding { try encoder.finish() }
+        // Every file finished before any is written.
+        let tees = try teeAnimations.sorted { $0.key < $1.key }.map { stage, animation in
+            (stage, animation, try encoding(at: stage, writing: animation.path) { try animation.encoder.finish() })
+        }
+        let bytes = try encoding(at: end, writing: path) { try encoder.finish() }
         try context.cancellation?.check(path: path)
-        let written = try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }
+        // (A file that cannot be written takes back those written before it: `OutputGate`.)
+        var written: [WrittenFile] = []
+        for (stage, animation, teeBytes) in tees {
+            let stored = try withLocation(stage: stage) { try animation.tee.save.store(teeBytes, at: animation.path, in: context) }
+            written.append(WrittenFile(path: stored, size: animation.size))
+        }
+        written.append(WrittenFile(path: try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }, size: last.size))
         try observe?(StageEvent(index: end, stage: sink, image: last, seconds: 0))
-        return RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: last.size)], outputSize: last.size, notes: notes)
+        return RunResult(plan: prepared.plan, written: written, outputSize: last.size, notes: notes)
     }
 }

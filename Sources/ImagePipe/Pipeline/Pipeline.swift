@@ -287,10 +287,15 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// The transforms in order; with a context, `tee` stages write as they pass. `source` may be
-    /// a reduced decode (shrink-on-load): the first transform then maps its geometry onto it.
-    func transform(_ source: ReducedImage, context: RunContext?,
-                           observe: ((StageEvent) throws -> Void)?) throws -> (image: Image, outputs: [WrittenFile], notes: [Int: [StageNote]]) {
+    /// What an animated run does with a tee's frame (its stage's index, the tee, the frame as the
+    /// tee sees it), in place of writing it.
+    typealias TeeFrame = (Int, Tee, Image) throws -> Void
+
+    /// The transforms in order; with a context, `tee` stages write as they pass, else with
+    /// `teeFrame` they hand their frame to it. `source` may be a reduced decode
+    /// (shrink-on-load): the first transform then maps its geometry onto it.
+    func transform(_ source: ReducedImage, context: RunContext?, observe: ((StageEvent) throws -> Void)?,
+                   teeFrame: TeeFrame? = nil) throws -> (image: Image, outputs: [WrittenFile], notes: [Int: [StageNote]]) {
         let clock = ContinuousClock()
         var current = source.image
         var outputs: [WrittenFile] = []
@@ -320,6 +325,8 @@ public struct Pipeline: Sendable {
                 let carried = metadata == result.metadata ? result : result.withMetadata(metadata)
                 if let context, let writer = transform as? any Sink {
                     outputs.append(WrittenFile(path: try writer.write(carried, in: context), size: carried.size))
+                } else if let teeFrame, let tee = transform as? Tee {
+                    try teeFrame(index, tee, carried)
                 }
                 return (carried, stageNotes)
             }
