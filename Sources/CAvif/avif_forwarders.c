@@ -8,6 +8,12 @@ const char *imagepipe_open_libavif(void) {
     return imagepipe_open_library(IMAGEPIPE_LIBAVIF, &reason) ? NULL : reason;
 }
 
+IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifDecoder *, avifDecoderCreate, (void), ())
+IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifDecoderDestroy, (avifDecoder *a0), (a0))
+IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifDecoderNextImage, (avifDecoder *a0), (a0))
+IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifDecoderNthImageTiming, (const avifDecoder *a0, uint32_t a1, avifImageTiming *a2), (a0, a1, a2))
+IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifDecoderParse, (avifDecoder *a0), (a0))
+IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifDecoderSetIOMemory, (avifDecoder *a0, const uint8_t *a1, size_t a2), (a0, a1, a2))
 IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifEncoderAddImage, (avifEncoder *a0, const avifImage *a1, uint64_t a2, avifAddImageFlags a3), (a0, a1, a2, a3))
 IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifEncoder *, avifEncoderCreate, (void), ())
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifEncoderDestroy, (avifEncoder *a0), (a0))
@@ -20,6 +26,7 @@ IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifImageRGBToYUV, (avifImage *
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifImageSetMetadataExif, (avifImage *a0, const uint8_t *a1, size_t a2), (a0, a1, a2))
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifImageSetMetadataXMP, (avifImage *a0, const uint8_t *a1, size_t a2), (a0, a1, a2))
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifImageSetProfileICC, (avifImage *a0, const uint8_t *a1, size_t a2), (a0, a1, a2))
+IMAGEPIPE_FORWARD(IMAGEPIPE_LIBAVIF, avifResult, avifImageYUVToRGB, (const avifImage *a0, avifRGBImage *a1), (a0, a1))
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifRGBImageAllocatePixels, (avifRGBImage *a0), (a0))
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifRGBImageFreePixels, (avifRGBImage *a0), (a0))
 IMAGEPIPE_FORWARD_VOID(IMAGEPIPE_LIBAVIF, avifRGBImageSetDefaults, (avifRGBImage *a0, const avifImage *a1), (a0, a1))

@@ -3,7 +3,7 @@ import Testing
 import ImagePipe
 import TestSupport
 
-/// Animated GIF and WebP through the pipeline: frames composed as viewers show them, every frame
+/// Animated GIF, WebP and AVIF through the pipeline: frames composed as viewers show them, every frame
 /// through the stages, delays and loop count kept, the limits, and damage.
 @Suite struct AnimationTests {
     static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -252,6 +252,75 @@ for n, e in enumerate(expected):
         #expect(try Image.load(path: directory.file("pan.avif")).size == Size(80, 50))
     }
 
+    /// An AVIF sequence read back frame by frame (libavif): losslessly written, every frame is the
+    /// GIF's own, with its duration; `info` lists them, and one frame can be taken alone.
+    @Test func anAVIFSequenceIsReadFrameByFrame() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 5)
+        for (pipeline, output) in [("save lossless=true", "pan.avif"), ("save lossless=true", "direct.webp"), ("save lossless=true", "via.webp")] {
+            let input = output == "via.webp" ? "pan.avif" : "pan.gif"
+            let result = try CommandRunner.run(["run", "-e", pipeline, input, "-o", output], in: directory.path)
+            #expect(result.status == 0, "\(output): \(result.standardError)")
+        }
+        let info = try CommandRunner.run(["info", "pan.avif"], in: directory.path)
+        #expect(info.standardOutput.contains("frames: 5, delays 60, 70, 80, 60, 70 ms, loops forever"), "\(info.standardOutput)")
+        let direct = try Self.pillowFrames(directory.file("direct.webp")), via = try Self.pillowFrames(directory.file("via.webp"))
+        #expect(via.frames.count == 5)
+        #expect(via.delays == [60, 70, 80, 60, 70])
+        #expect(via.loop == 0)
+        for (index, (a, b)) in zip(direct.frames, via.frames).enumerated() {
+            #expect(a == b, "frame \(index)")
+        }
+        let one = try CommandRunner.run(["run", "-e", "load frames=3", "pan.avif", "-o", "three.png"], in: directory.path)
+        #expect(one.status == 0, "\(one.standardError)")
+        let three = try Image.load(path: directory.file("three.png"))
+        #expect(three.size == Size(160, 100))
+        #expect((0..<three.height).flatMap { y in (0..<three.width).flatMap { x in
+            let p = three.pixel(x: x, y: y)
+            return [p.red, p.green, p.blue, 255]
+        } } == direct.frames[3])
+        // The frame limit counts the sequence's frames before any is decoded.
+        let limited = try CommandRunner.run(["run", "-e", "resize 80x", "pan.avif", "-o", "out.gif", "--max-frames", "4"], in: directory.path)
+        #expect(limited.status == 1)
+        #expect(limited.standardError.contains("an animation of 5 frames to decode, more than the limit of 4"), "\(limited.standardError)")
+    }
+
+    /// A sequence whose frame 3 is damaged: an error naming the frame, nothing written; with
+    /// `fail=none`, the frames before it. A sequence cut short is refused as such, though its
+    /// still image (the first frame) is whole.
+    @Test func aDamagedAVIFSequenceFailsUnlessAskedToTakeWhatCame() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 6)
+        let made = try CommandRunner.run(["run", "-e", "resize 80x", "pan.gif", "-o", "pan.avif"], in: directory.path)
+        #expect(made.status == 0, "\(made.standardError)")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory.file("pan.avif"))))
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func box(_ name: String) throws -> Int {
+            try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual(name.utf8) }, "\(name)")
+        }
+        // The samples lie one after another from the chunk's offset (libavif writes one chunk).
+        let chunk = word(try box("stco") + 12), sizes = try box("stsz")
+        #expect(word(sizes + 12) == 6)
+        let third = chunk + (0..<3).map { word(sizes + 16 + 4 * $0) }.reduce(0, +)
+        _ = try directory.write(Array(bytes[..<(third + 2)]), to: "cut.avif")
+        // 0xFF starts no valid AV1 unit (its forbidden bit is set).
+        for index in third..<(third + word(sizes + 28)) { bytes[index] = 0xFF }
+        _ = try directory.write(bytes, to: "damaged.avif")
+
+        let refused = try CommandRunner.run(["run", "-e", "resize 40x", "damaged.avif", "-o", "out.gif"], in: directory.path)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("damaged.avif: corrupt image: AVIF frame 3 cannot be decoded"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.gif")))
+        let taken = try CommandRunner.run(["run", "-e", "load fail=false | resize 40x", "damaged.avif", "-o", "out.gif"], in: directory.path)
+        #expect(taken.status == 0, "\(taken.standardError)")
+        #expect(try Self.pillowFrames(directory.file("out.gif")).frames.count == 3)
+
+        let cut = try CommandRunner.run(["run", "-e", "resize 40x", "cut.avif", "-o", "cut.gif"], in: directory.path)
+        #expect(cut.status == 1)
+        #expect(cut.standardError.contains("cut.avif: corrupt image: the AVIF data is cut short"), "\(cut.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("cut.gif")))
+    }
+
     @Test func everyFrameOfAnAvatarHasTheCircle() throws {
         let directory = try TemporaryDirectory()
         try Self.makePan(in: directory)
@@ -351,6 +420,44 @@ for n, e in enumerate(expected):
                                             in: directory.path)
         #expect(unsaved.status != 0)
         #expect(!FileManager.default.fileExists(atPath: directory.file("taken-back.gif")))
+    }
+
+    /// Each group of a branch writes every frame as it reaches the branch, as a run of its own
+    /// stages would: pixel decisions are the group's own (a smart crop after `normalize` before
+    /// the branch), a still format in a group keeps the run to the first frame, and a group that
+    /// cannot write takes back the others.
+    @Test func aBranchWritesEveryFrameToEachGroup() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 5)
+        let branched = try CommandRunner.run(["run", "-e", "normalize | branch { resize 60x60 position=attention | save crop.gif } { branch { circle-crop size=40 | save round.webp } }",
+                                              "pan.gif"], in: directory.path)
+        #expect(branched.status == 0, "\(branched.standardError)")
+        #expect(!branched.standardError.contains("only the first frame"), "\(branched.standardError)")
+        for (pipeline, made, direct) in [("normalize | resize 60x60 position=attention", "crop.gif", "direct.gif"), ("normalize | circle-crop size=40", "round.webp", "direct.webp")] {
+            let run = try CommandRunner.run(["run", "-e", pipeline, "pan.gif", "-o", direct], in: directory.path)
+            #expect(run.status == 0, "\(run.standardError)")
+            let grouped = try Self.pillowFrames(directory.file(made)), expected = try Self.pillowFrames(directory.file(direct))
+            #expect(grouped.frames.count == 5 && grouped.frames == expected.frames, "\(made)")
+            #expect(grouped.delays == [60, 70, 80, 60, 70] && grouped.loop == 0, "\(made)")
+            #expect(grouped.frames[0] != grouped.frames[4], "\(made): the pan moves")
+        }
+
+        // A trace shows the first frame through every group, as for a still picture.
+        let traced = try CommandRunner.run(["run", "-e", "branch { resize 40x | save a.gif } { flip | save b.webp }", "pan.gif", "--trace", "trace"], in: directory.path)
+        #expect(traced.status == 0, "\(traced.standardError)")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: directory.file("trace")).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(traces == ["00-load.png", "01-branch.png", "02-resize.png", "03-save.png", "04-flip.png", "05-save.png"], "\(traces)")
+        #expect(try Image.load(path: directory.file("trace/03-save.png")).size == Size(40, 25))
+
+        let still = try CommandRunner.run(["run", "-e", "branch { save all.gif } { resize 40x | save one.png }", "pan.gif"], in: directory.path)
+        #expect(still.status == 0, "\(still.standardError)")
+        #expect(still.standardError.contains("only the first frame is used (PNG holds one picture"), "\(still.standardError)")
+        #expect(try ImageHeader.read(path: directory.file("all.gif")).frameCount == 1)
+
+        // The second group's file cannot be written (its folder is a file): the first is taken back.
+        let blocked = try CommandRunner.run(["run", "-e", "branch { save first.gif } { save pan.gif/second.webp }", "pan.gif"], in: directory.path)
+        #expect(blocked.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("first.gif")))
     }
 
     /// Frames go through one at a time: 200 frames of 480x270 (100 MB as canvases, 16 MB of file)

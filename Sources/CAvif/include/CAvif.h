@@ -1,6 +1,7 @@
 #ifndef IMAGEPIPE_CAVIF_H
 #define IMAGEPIPE_CAVIF_H
-/* libavif for AVIF output, opened on first use (library_loader.h says why). */
+/* libavif for AVIF output and for reading image sequences, opened on first use (library_loader.h
+ * says why). */
 #include <avif/avif.h>
 
 /* The soname belongs to the ABI of the header built against: libavif 0.11 is soname 15, the

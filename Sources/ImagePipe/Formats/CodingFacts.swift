@@ -41,6 +41,7 @@ public struct CodingFacts: Sendable {
         case .webp: facts.readWebP(bytes)
         case .tiff: facts.readTIFF(bytes)
         case .bmp: facts.readBMP(bytes)
+        case .avif, .heif: facts = (try? HEIFDecoder.codingFacts(of: bytes, format: format, path: nil)) ?? facts
         default: break
         }
         return facts

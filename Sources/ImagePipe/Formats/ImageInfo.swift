@@ -45,8 +45,7 @@ public struct ImageInfo: Sendable {
                          orientation: header.orientation, frameCount: header.frameCount, byteCount: byteCount,
                          profileName: profile.map { $0.name.isEmpty ? "(unnamed)" : $0.name }, profileSpace: profile?.space,
                          exif: metadata.exif.map { ExifBlock($0).summary }, hasXMP: metadata.xmp != nil,
-                         coding: format.isHEIF ? (try? HEIFDecoder.codingFacts(of: bytes, format: format, path: path)) ?? CodingFacts()
-                                                       : CodingFacts.read(bytes, format: format))
+                         coding: CodingFacts.read(bytes, format: format))
     }
 
     /// What the pixels are taken to be without a profile: sRGB for color, and what a gray or

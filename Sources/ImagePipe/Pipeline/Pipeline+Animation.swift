@@ -10,14 +10,7 @@ extension Pipeline {
         guard count > 1 || load.frames != nil else { return nil }
         let path = context.input ?? load.path ?? "the input"
         let name = SourceFormat(rawValue: header.format)?.displayName ?? header.format
-        let holdsFrames = { (format: ImageFormat?) in format.map(AnimationEncoding.formats.contains) == true }
-        let output = (sink as? Save).flatMap { try? $0.target(in: context).format }
-        let stillTee = transforms.lazy.compactMap { $0 as? Tee }.map { try? $0.save.target(in: context).format }.first { !holdsFrames($0) }
-        // What keeps the frames from being written, nil when every file written holds them: the
-        // save's and each tee's.
-        let oneFrame: String? = sink is Branch ? "branch writes one picture"
-            : stillTee.map { "tee's \($0?.rawValue.uppercased() ?? "output") holds one picture" }
-            ?? (holdsFrames(output) ? nil : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP or AVIF output is named")
+        let oneFrame = stillOutput(in: context)
         let frames: Range<Int>
         switch load.frames {
         case nil:
@@ -50,7 +43,8 @@ extension Pipeline {
 
     /// Decodes the planned frames one at a time, runs each through the stages (the decisions
     /// stages make from the pixels made on the first and kept, `FrameDecisions`), and hands them
-    /// to the animation encoder, or writes the one frame asked for as a still picture.
+    /// to the animation encoders of every file written (`AnimationOutputs`), or writes the one
+    /// frame asked for as a still picture.
     func runAnimated(_ animation: AnimationPlan, in context: RunContext, prepared: PreparedRun, writing: Bool,
                      observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
         guard let load = source as? Load else { throw StageError("only load reads an animation's frames") }
@@ -65,84 +59,50 @@ extension Pipeline {
         guard shown == prepared.plan.sourceSize else {
             throw ImageError(.corrupt, path: context.input, reason: "the frames' canvas is \(shown), the header said \(prepared.plan.sourceSize)")
         }
-        var encoder: (any AnimationEncoder)?
-        var destination: (path: String, format: ImageFormat)?
-        if writing, animation.animatedOutput, let save = sink as? Save {
-            destination = try withLocation(stage: end) { try save.target(in: context) }
-        }
-        /// An encoder's error names its stage and the file it was writing.
-        func encoding<T>(at stage: Int, writing path: String?, _ body: () throws -> T) throws -> T {
-            try withLocation(stage: stage) {
-                do { return try body() } catch var error as ImageError {
-                    error.path = error.path ?? path
-                    throw error
-                }
-            }
-        }
         // One frame alone is written as a still picture, by the sink and any tee on the way.
         let single = writing && !animation.animatedOutput
-        let decisions = FrameDecisions()
+        let outputs = AnimationOutputs(self, plays: { decoder.plays }, writing: writing)
+        let numbering = EventNumbering(next: end + 1)
         var index = 0
         var last: Image?
-        var notes: [Int: [StageNote]] = [:]
-        var outputs: [WrittenFile] = []
-        // Each tee's file, picture size and encoder (by stage), made at the first frame.
-        var teeAnimations: [Int: (tee: Tee, path: String, size: Size, encoder: any AnimationEncoder)] = [:]
-        var framed = StageContext.current
-        framed.frameDecisions = decisions
-        try framed.bound {
-            while index < animation.frames.upperBound, let frame = try withLocation(stage: 0, { try decoder.next() }) {
-                defer { index += 1 }
-                guard animation.frames.contains(index) else { continue }
-                try context.cancellation?.check(path: context.input)
-                let first = index == animation.frames.lowerBound
-                // A trace shows the first frame's way through the stages.
-                let image = frame.image.orientedByExif(orientation)
-                if first { try observe?(StageEvent(index: 0, stage: source, image: image, seconds: 0)) }
-                let teeFrame: TeeFrame? = destination == nil ? nil : { stage, tee, image in
-                    if teeAnimations[stage] == nil {
-                        let (path, format) = try tee.save.target(in: context)
-                        guard let encoder = AnimationEncoding.encoder(for: format, options: tee.save.options, plays: decoder.plays) else {
-                            throw StageError("\(format.rawValue.uppercased()) holds one picture")
-                        }
-                        teeAnimations[stage] = (tee, path, image.size, encoder)
-                    }
-                    guard let animation = teeAnimations[stage] else { return }
-                    try encoding(at: stage, writing: animation.path) { try animation.encoder.add(image, delay: frame.delay) }
-                }
-                let made = try transform(ReducedImage(image), context: single ? context : nil, observe: first ? observe : nil, teeFrame: teeFrame)
-                if first { (notes, outputs) = (made.notes, made.outputs) }
-                if let (_, format) = destination, let save = sink as? Save {
-                    // Made at the first frame: a GIF's loop count comes before it, not in the header.
-                    let adding = encoder ?? AnimationEncoding.encoder(for: format, options: save.options, plays: decoder.plays)
-                    encoder = adding
-                    try encoding(at: end, writing: destination?.path) { try adding?.add(made.image, delay: frame.delay) }
-                }
-                last = made.image
+        var still: (outputs: [WrittenFile], notes: [Int: [StageNote]]) = ([], [:])
+        while index < animation.frames.upperBound, let frame = try withLocation(stage: 0, { try decoder.next() }) {
+            defer { index += 1 }
+            guard animation.frames.contains(index) else { continue }
+            try context.cancellation?.check(path: context.input)
+            let first = index == animation.frames.lowerBound
+            // A trace shows the first frame's way through the stages.
+            let image = frame.image.orientedByExif(orientation)
+            if first { try observe?(StageEvent(index: 0, stage: source, image: image, seconds: 0)) }
+            if single {
+                let made = try transform(ReducedImage(image), context: context, observe: observe)
+                (last, still) = (made.image, (made.outputs, made.notes))
+            } else {
+                last = try outputs.add(image, delay: frame.delay, first: first, in: context, emit: observe, observe: observe, numbering: numbering)
             }
         }
         guard let last, index > animation.frames.lowerBound else {
             throw ImageError(.corrupt, path: context.input, reason: "frame \(animation.frames.lowerBound) cannot be found (the file ends after \(index) frames)")
         }
-        guard writing else { return RunResult(plan: prepared.plan, written: [], outputSize: last.size, notes: notes) }
-        guard let encoder, let (path, _) = destination, let save = sink as? Save else {
-            let written = try write(last, in: context, emit: observe, observe: observe, numbering: EventNumbering(next: transforms.count + 2), path: [])
-            return RunResult(plan: prepared.plan, written: outputs + written.files, outputSize: last.size, notes: notes, groupNotes: written.groupNotes)
+        if single {
+            let written = try write(last, in: context, emit: observe, observe: observe, numbering: numbering, path: [])
+            return RunResult(plan: prepared.plan, written: still.outputs + written.files, outputSize: last.size, notes: still.notes, groupNotes: written.groupNotes)
         }
-        // Every file finished before any is written.
-        let tees = try teeAnimations.sorted { $0.key < $1.key }.map { stage, animation in
-            (stage, animation, try encoding(at: stage, writing: animation.path) { try animation.encoder.finish() })
+        guard writing else { return RunResult(plan: prepared.plan, written: [], outputSize: last.size, notes: outputs.notes, groupNotes: outputs.groupNotes) }
+        let written = try outputs.write(in: context)
+        return RunResult(plan: prepared.plan, written: written, outputSize: last.size, notes: outputs.notes, groupNotes: outputs.groupNotes)
+    }
+
+    /// Why the files this pipeline writes (each tee's and the save's, or its groups') cannot all
+    /// hold an animation; nil when they can.
+    func stillOutput(in context: RunContext) -> String? {
+        let holdsFrames = { (format: ImageFormat?) in format.map(AnimationEncoding.formats.contains) == true }
+        for tee in transforms.compactMap({ $0 as? Tee }) {
+            let format = try? tee.save.target(in: context).format
+            if !holdsFrames(format) { return "tee's \(format?.rawValue.uppercased() ?? "output") holds one picture" }
         }
-        let bytes = try encoding(at: end, writing: path) { try encoder.finish() }
-        try context.cancellation?.check(path: path)
-        // (A file that cannot be written takes back those written before it: `OutputGate`.)
-        var written: [WrittenFile] = []
-        for (stage, animation, teeBytes) in tees {
-            let stored = try withLocation(stage: stage) { try animation.tee.save.store(teeBytes, at: animation.path, in: context) }
-            written.append(WrittenFile(path: stored, size: animation.size))
-        }
-        written.append(WrittenFile(path: try withLocation(stage: end) { try save.store(bytes, at: path, in: context) }, size: last.size))
-        try observe?(StageEvent(index: end, stage: sink, image: last, seconds: 0))
-        return RunResult(plan: prepared.plan, written: written, outputSize: last.size, notes: notes)
+        if let branch = sink as? Branch { return branch.groups.lazy.compactMap { $0.stillOutput(in: context) }.first }
+        let output = (sink as? Save).flatMap { try? $0.target(in: context).format }
+        return holdsFrames(output) ? nil : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP or AVIF output is named"
     }
 }

@@ -234,13 +234,7 @@ public struct Pipeline: Sendable {
     /// (the one at `path`); what its stages (and those of groups under it) note is under `path`.
     func runGroup(on image: Image, in context: RunContext, observe: ((StageEvent) throws -> Void)? = nil,
                   numbering: EventNumbering = EventNumbering(next: 0), path: [Int] = []) throws -> (files: [WrittenFile], groupNotes: RunResult.GroupNotes) {
-        let label = Branch.label(of: path)
-        let relabel = observe.map { observe in
-            { (event: StageEvent) throws -> Void in
-                try observe(StageEvent(index: numbering.take(), stage: event.stage, image: event.image, seconds: event.seconds,
-                                       notes: event.notes, group: label))
-            }
-        }
+        let relabel = numbering.relabeling(observe, group: path)
         let (result, outputs, notes) = try transform(ReducedImage(image), context: context, observe: relabel)
         var (files, groupNotes) = try write(result, in: context, emit: relabel, observe: observe, numbering: numbering, path: path)
         if !notes.isEmpty { groupNotes[path] = notes }
@@ -284,6 +278,17 @@ public struct Pipeline: Sendable {
         func take() -> Int {
             defer { next += 1 }
             return next
+        }
+
+        /// `observe` hearing the events of the group at `path`: numbered on, and naming the group.
+        func relabeling(_ observe: ((StageEvent) throws -> Void)?, group path: [Int]) -> ((StageEvent) throws -> Void)? {
+            let label = Branch.label(of: path)
+            return observe.map { observe in
+                { event in
+                    try observe(StageEvent(index: self.take(), stage: event.stage, image: event.image, seconds: event.seconds,
+                                           notes: event.notes, group: label))
+                }
+            }
         }
     }
 

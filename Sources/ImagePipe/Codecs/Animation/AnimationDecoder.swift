@@ -12,18 +12,19 @@ public protocol AnimationDecoder: AnyObject {
 
 /// Opening an animation's decoder for its format.
 public enum AnimationDecoding {
-    /// A decoder over a GIF or WebP held in `bytes`; nil for other formats.
+    /// A decoder over a GIF, WebP or AVIF sequence held in `bytes`; nil for other formats.
     /// `canvas` is the size the header read found (a GIF's screen widened to hold its first frame).
     public static func decoder(for bytes: [UInt8], format: SourceFormat, canvas: Size? = nil, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
         switch format {
         case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), canvas: canvas, failOnDamage: failOnDamage, path: path)
         case .webp: try WebPFrameDecoder(bytes: bytes, failOnDamage: failOnDamage, path: path)
+        case .avif: try AVIFFrameDecoder(bytes: bytes, canvas: canvas, failOnDamage: failOnDamage, path: path)
         default: nil
         }
     }
 
-    /// A decoder over the GIF or WebP file at `path`: a GIF is read as its frames are decoded,
-    /// a WebP whole (libwebp's demuxer needs all of it).
+    /// A decoder over the GIF, WebP or AVIF file at `path`: a GIF is read as its frames are
+    /// decoded, the others whole (libwebp's demuxer and libavif's parser need all of it).
     public static func decoder(path: String, format: SourceFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
         guard format == .gif, ImageFile.isRegularFile(path) else {
             return try decoder(for: ImageFile.readPicture(path: path, options: options), format: format, canvas: canvas, failOnDamage: failOnDamage, path: path)

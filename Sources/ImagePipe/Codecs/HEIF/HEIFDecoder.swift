@@ -4,7 +4,8 @@ import CHeif
 /// HEIC and AVIF reading through libheif directly (HEVC through libde265, AV1 through dav1d or
 /// libaom), rather than through heif-gdk-pixbuf: that loader drops the ICC profile and EXIF, and
 /// is one more package. libheif applies the container's rotation and mirroring (`irot`, `imir`),
-/// so the pixels come turned as shown and the EXIF orientation no longer applies.
+/// so the pixels come turned as shown and the EXIF orientation no longer applies. An AVIF image
+/// sequence is read here as its first frame, and its frames by `AVIFFrameDecoder`.
 enum HEIFDecoder {
     /// libheif's plugins are loaded once per process.
     private static let initialised: Void = { _ = heif_init(nil) }()
@@ -16,8 +17,14 @@ enum HEIFDecoder {
             guard size.width > 0, size.height > 0 else {
                 throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
             }
-            return ImageHeader(storedSize: size, format: format.loaderName)
+            return ImageHeader(storedSize: size, format: format.loaderName, frameCount: sequence(in: bytes, format: format)?.frameCount ?? 1)
         }
+    }
+
+    /// An AVIF image sequence of more than one frame, read by libavif (`AVIFFrameDecoder`).
+    private static func sequence(in bytes: [UInt8], format: SourceFormat) -> AVIFFrameDecoder.Sequence? {
+        guard format == .avif, let sequence = AVIFFrameDecoder.sequence(in: bytes), sequence.frameCount > 1 else { return nil }
+        return sequence
     }
 
     /// Decodes the primary picture to 8-bit RGB(A), with its profile, EXIF and XMP, made ready
@@ -26,6 +33,7 @@ enum HEIFDecoder {
         try withPrimary(bytes, format: format, path: path) { handle in
             let size = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
             if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
+            if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
             try options.checkDeadline(path: path)
             let alpha = heif_image_handle_has_alpha_channel(handle) != 0
             var decoded: OpaquePointer?
@@ -73,6 +81,10 @@ enum HEIFDecoder {
             facts.colorSpace = "YCbCr"
             let bits = heif_image_handle_get_luma_bits_per_pixel(handle)
             if bits > 0 { facts.bitDepth = Int(bits) }
+            if let sequence = sequence(in: bytes, format: format) {
+                facts.delays = sequence.delays
+                facts.plays = AVIFFrameDecoder.plays
+            }
             return facts
         }
     }
@@ -98,6 +110,28 @@ enum HEIFDecoder {
             defer { heif_image_handle_release(handle) }
             return try body(handle)
         }
+    }
+
+    /// Why the file looks cut short, or nil: a top-level box (ISO BMFF: a 32-bit size, or 1 and
+    /// a 64-bit size after the type; 0 runs to the end) reaches past the end. libheif reads only
+    /// the items it needs, so a file cut after the still image (a sequence's first frame) would
+    /// otherwise decode as if whole.
+    static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
+        func big(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            var size = big(offset, 4)
+            if size == 1 {
+                guard offset + 16 <= bytes.count else { break }
+                size = big(offset + 8, 8)
+            }
+            if size == 0 { return nil }
+            guard size >= 8, size <= bytes.count - offset else {
+                return "the \(format.displayName) data is cut short (a box of \(size) bytes at byte \(offset), in a file of \(bytes.count))"
+            }
+            offset += size
+        }
+        return offset == bytes.count ? nil : "the \(format.displayName) data is cut short (\(bytes.count - offset) bytes of a box header at its end)"
     }
 
     private static func check(_ error: heif_error, path: String?, doing what: String) throws {
