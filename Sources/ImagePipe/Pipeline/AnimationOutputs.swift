@@ -1,7 +1,7 @@
 /// The files one pipeline writes while an animation goes through it a frame at a time: the run's
 /// own pipeline, or a branch's group, which has outputs of its own. Each `tee` and the `save`
-/// get an animation encoder, made at the first frame; a `branch` hands each frame, as it reaches the branch, to its groups. Every file is
-/// finished before any is written.
+/// get an animation encoder, made at the first frame; a `branch` hands each frame, as it reaches
+/// the branch, to its groups. Every file is finished before any is written.
 final class AnimationOutputs {
     /// One animation being made: the `save` that writes it (a tee's, or the sink) and its encoder.
     private struct File {

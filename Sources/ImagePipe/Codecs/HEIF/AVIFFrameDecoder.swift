@@ -9,10 +9,9 @@ import CAvif
 /// sequence forever, so `plays` says forever, and a GIF or WebP written from it loops as the
 /// browser showed it.
 final class AVIFFrameDecoder: AnimationDecoder {
-    /// What the container says of a sequence, read without decoding any frame.
-    struct Sequence {
+    /// What the container's track says, read without decoding any frame.
+    struct Track {
         var frameCount: Int
-        var size: Size
         /// Each frame's duration in milliseconds.
         var delays: [Int]
     }
@@ -49,9 +48,9 @@ final class AVIFFrameDecoder: AnimationDecoder {
         data.deallocate()
     }
 
-    /// The frame count, size and durations of the sequence in `bytes`; nil when libavif cannot
-    /// be opened or does not read the file (the still path says why, through libheif).
-    static func sequence(in bytes: [UInt8]) -> Sequence? {
+    /// The frame count and durations of the sequence in `bytes`; nil when libavif cannot be
+    /// opened or does not read the file (the still path says why, through libheif).
+    static func track(in bytes: [UInt8]) -> Track? {
         bytes.withUnsafeBufferPointer { buffer in
             guard let decoder = try? parsed(buffer, count: bytes.count, sizeLimit: nil, path: nil) else { return nil }
             defer { avifDecoderDestroy(decoder) }
@@ -60,8 +59,7 @@ final class AVIFFrameDecoder: AnimationDecoder {
                 var timing = avifImageTiming()
                 return avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK ? milliseconds(timing) : 0
             }
-            let image = decoder.pointee.image.pointee
-            return Sequence(frameCount: count, size: Size(Int(image.width), Int(image.height)), delays: delays)
+            return Track(frameCount: count, delays: delays)
         }
     }
 

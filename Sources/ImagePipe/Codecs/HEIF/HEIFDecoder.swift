@@ -22,9 +22,9 @@ enum HEIFDecoder {
     }
 
     /// An AVIF image sequence of more than one frame, read by libavif (`AVIFFrameDecoder`).
-    private static func sequence(in bytes: [UInt8], format: SourceFormat) -> AVIFFrameDecoder.Sequence? {
-        guard format == .avif, let sequence = AVIFFrameDecoder.sequence(in: bytes), sequence.frameCount > 1 else { return nil }
-        return sequence
+    private static func sequence(in bytes: [UInt8], format: SourceFormat) -> AVIFFrameDecoder.Track? {
+        guard format == .avif, let track = AVIFFrameDecoder.track(in: bytes), track.frameCount > 1 else { return nil }
+        return track
     }
 
     /// Decodes the primary picture to 8-bit RGB(A), with its profile, EXIF and XMP, made ready
@@ -116,7 +116,7 @@ enum HEIFDecoder {
     /// a 64-bit size after the type; 0 runs to the end) reaches past the end. libheif reads only
     /// the items it needs, so a file cut after the still image (a sequence's first frame) would
     /// otherwise decode as if whole.
-    static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
+    private static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
         func big(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
         var offset = 0
         while offset + 8 <= bytes.count {
