@@ -160,6 +160,31 @@ for n, e in enumerate(expected):
         #expect(try Self.pillowFrames(directory.file("crossed.\(other)")).delays == source.delays)
     }
 
+    /// `save loop=` and `delay=` set what the input said, as sharp's and ImageMagick's options do:
+    /// every frame the delay given, the count of showings in each format's own terms.
+    @Test func loopAndDelayCanBeSet() throws {
+        let directory = try TemporaryDirectory()
+        try Self.makePan(in: directory, frames: 4)
+        for format in ["gif", "webp"] {
+            let result = try CommandRunner.run(["run", "-e", "resize 80x | save loop=3 delay=50", "pan.gif", "-o", "set.\(format)"], in: directory.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            let info = try CommandRunner.run(["info", "set.\(format)"], in: directory.path).standardOutput
+            #expect(info.contains("frames: 4, delays 50 ms each, plays 3 times"), "\(info)")
+            let read = try Self.pillowFrames(directory.file("set.\(format)"))
+            #expect(read.delays == [50, 50, 50, 50])
+            // GIF's NETSCAPE2.0 count is the repeats after the first showing; WebP's the showings.
+            #expect(read.loop == (format == "gif" ? 2 : 3), "\(format)")
+        }
+        let forever = try CommandRunner.run(["run", "-e", "save loop=0", "set.gif", "-o", "forever.avif"], in: directory.path)
+        #expect(forever.status == 0, "\(forever.standardError)")
+        let refused = try CommandRunner.run(["run", "-e", "save loop=2", "pan.gif", "-o", "twice.avif"], in: directory.path)
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("loop=2: an AVIF sequence holds no loop count here"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("twice.avif")))
+        let checked = try CommandRunner.run(["check", "-e", "save loop=2 format=avif"], in: directory.path)
+        #expect(checked.status != 0 && checked.standardError.contains("loop=2: an AVIF sequence"), "\(checked.standardError)")
+    }
+
     /// The frames sit on the canvas the still picture has: a GIF's screen widened to hold a first
     /// frame that reaches past it, and a WebP turned by its EXIF orientation.
     @Test func framesSitOnTheCanvasTheStillPictureHas() throws {

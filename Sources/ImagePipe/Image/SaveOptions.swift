@@ -43,6 +43,11 @@ public struct SaveOptions: Hashable, Sendable {
     /// TIFF written in square tiles of this side (a multiple of 16, 16–4096); nil for strips.
     public var tile: Int?
 
+    /// How many times an animation plays, 0 forever; nil (`auto`) as the input does.
+    public var loop: Int? = nil
+    /// Milliseconds every frame of an animation shows; nil (`auto`) each frame's own.
+    public var delay: Int? = nil
+
     /// Which of the input's metadata to write.
     public var keep: MetadataKeep
     /// The color profile of the written pixels.

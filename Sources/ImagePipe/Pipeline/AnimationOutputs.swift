@@ -80,13 +80,14 @@ final class AnimationOutputs {
         guard writing else { return }
         if files[stage] == nil {
             let (path, format) = try pipeline.withLocation(stage: stage) { try save.target(in: context) }
-            guard let encoder = AnimationEncoding.encoder(for: format, options: save.options, plays: plays()) else {
+            if format == .avif, let loop = save.options.loop, loop != 0 { throw pipeline.located(StageError(Save.avifLoopRefusal(loop)), stage: stage) }
+            guard let encoder = AnimationEncoding.encoder(for: format, options: save.options, plays: save.options.loop ?? plays()) else {
                 throw pipeline.located(StageError("\(format.rawValue.uppercased()) holds one picture"), stage: stage)
             }
             files[stage] = File(stage: stage, save: save, path: path, size: image.size, encoder: encoder)
         }
         guard let file = files[stage] else { return }
-        try encoding(file) { try file.encoder.add(image, delay: delay) }
+        try encoding(file) { try file.encoder.add(image, delay: save.options.delay ?? delay) }
     }
 
     /// Finishes every file, this pipeline's and its groups', then writes them in that order. A

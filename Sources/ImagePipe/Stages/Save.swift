@@ -45,6 +45,10 @@ public struct Save: Sink, DeclaredStage {
                   help: "TIFF compression: deflate (at `compression`'s level, with the horizontal predictor) is lossless and compact; lzw is lossless, for older readers; jpeg is lossy, at `quality` (auto 80); none writes the samples as they are (libvips' default is none, sharp's jpeg)."),
             Param(\.options.tile, "tile", .integer(16...4096), auto: true,
                   help: "TIFF in square tiles of this side in pixels, a multiple of 16 (256 is usual); auto writes strips of about 64 KiB."),
+            Param(\.options.loop, "loop", .integer(0...65535), auto: true,
+                  help: "Animations: how many times the animation plays, 0 forever (sharp's loop, ImageMagick's -loop); auto plays it as the input did. An AVIF sequence holds no loop count (libavif 0.11 writes none; browsers play it forever): only 0 and auto are taken for AVIF."),
+            Param(\.options.delay, "delay", .integer(0...655_350), auto: true,
+                  help: "Animations: the milliseconds every frame shows (sharp's delay; ImageMagick's -delay counts hundredths of a second); auto keeps each frame's own. GIF stores hundredths: 65 is written as 70."),
         ])
 
     /// `profile`'s values: a word, or else a path.
@@ -56,9 +60,15 @@ public struct Save: Sink, DeclaredStage {
         if let tile = options.tile, tile % 16 != 0 {
             throw ArgumentError.parameter("tile", "tile: TIFF tiles are a multiple of 16 pixels on a side; \(tile) is not (try \(max(16, tile / 16 * 16)))")
         }
+        if format == .avif, let loop = options.loop, loop != 0 { throw ArgumentError.parameter("loop", Self.avifLoopRefusal(loop)) }
         if case let .file(path) = options.profile, path.isEmpty {
             throw ArgumentError.parameter("profile", "profile: give srgb, keep, none, auto or the path of an ICC file")
         }
+    }
+
+    /// Why `loop` cannot be written to an AVIF sequence.
+    static func avifLoopRefusal(_ loop: Int) -> String {
+        "loop=\(loop): an AVIF sequence holds no loop count here (libavif 0.11 writes none, and browsers play it forever); write GIF or WebP, or say loop=0"
     }
 
     public var path: String?
