@@ -12,6 +12,10 @@ final class AVIFFrameDecoder: AnimationDecoder {
     /// What the container's track says, read without decoding any frame.
     struct Track {
         var frameCount: Int
+        var size: Size
+        /// Whether the container turns, mirrors or crops the pictures (`irot`, `imir`, `clap`),
+        /// which libheif applies to the still image and libavif to no frame.
+        var transformed: Bool
         /// Each frame's duration in milliseconds.
         var delays: [Int]
     }
@@ -59,7 +63,10 @@ final class AVIFFrameDecoder: AnimationDecoder {
                 var timing = avifImageTiming()
                 return avifDecoderNthImageTiming(decoder, UInt32(index), &timing) == AVIF_RESULT_OK ? milliseconds(timing) : 0
             }
-            return Track(frameCount: count, delays: delays)
+            let image = decoder.pointee.image.pointee
+            return Track(frameCount: count, size: Size(Int(image.width), Int(image.height)),
+                         transformed: image.transformFlags & (AVIF_TRANSFORM_CLAP.rawValue | AVIF_TRANSFORM_IROT.rawValue | AVIF_TRANSFORM_IMIR.rawValue) != 0,
+                         delays: delays)
         }
     }
 
@@ -101,6 +108,9 @@ final class AVIFFrameDecoder: AnimationDecoder {
         decoder.pointee.maxThreads = Int32(max(1, System.coreCount))
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
+        // As lenient as libheif, which reads the still image: a sequence libavif's conformance
+        // checks refuse (a missing `pixi`, say) would otherwise be read as its first frame alone.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
         if let sizeLimit, sizeLimit > 0, sizeLimit < Int(decoder.pointee.imageSizeLimit) { decoder.pointee.imageSizeLimit = UInt32(sizeLimit) }
         var result = avifDecoderSetIOMemory(decoder, buffer.baseAddress, count)
         if result == AVIF_RESULT_OK { result = avifDecoderParse(decoder) }

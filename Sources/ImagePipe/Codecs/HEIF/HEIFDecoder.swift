@@ -17,13 +17,16 @@ enum HEIFDecoder {
             guard size.width > 0, size.height > 0 else {
                 throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
             }
-            return ImageHeader(storedSize: size, format: format.loaderName, frameCount: sequence(in: bytes, format: format)?.frameCount ?? 1)
+            return ImageHeader(storedSize: size, format: format.loaderName, frameCount: sequence(in: bytes, format: format, still: size)?.frameCount ?? 1)
         }
     }
 
-    /// An AVIF image sequence of more than one frame, read by libavif (`AVIFFrameDecoder`).
-    private static func sequence(in bytes: [UInt8], format: SourceFormat) -> AVIFFrameDecoder.Track? {
-        guard format == .avif, let track = AVIFFrameDecoder.track(in: bytes), track.frameCount > 1 else { return nil }
+    /// An AVIF image sequence of more than one frame, read by libavif (`AVIFFrameDecoder`), when
+    /// its frames are the `still` image's size and need no turn, mirror or crop (libheif applies
+    /// them to the still image, libavif to no frame); else the file is read as its still image.
+    private static func sequence(in bytes: [UInt8], format: SourceFormat, still: Size) -> AVIFFrameDecoder.Track? {
+        guard format == .avif, let track = AVIFFrameDecoder.track(in: bytes), track.frameCount > 1,
+              track.size == still, !track.transformed else { return nil }
         return track
     }
 
@@ -81,7 +84,8 @@ enum HEIFDecoder {
             facts.colorSpace = "YCbCr"
             let bits = heif_image_handle_get_luma_bits_per_pixel(handle)
             if bits > 0 { facts.bitDepth = Int(bits) }
-            if let sequence = sequence(in: bytes, format: format) {
+            let still = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            if let sequence = sequence(in: bytes, format: format, still: still) {
                 facts.delays = sequence.delays
                 facts.plays = AVIFFrameDecoder.plays
             }
@@ -113,25 +117,26 @@ enum HEIFDecoder {
     }
 
     /// Why the file looks cut short, or nil: a top-level box (ISO BMFF: a 32-bit size, or 1 and
-    /// a 64-bit size after the type; 0 runs to the end) reaches past the end. libheif reads only
-    /// the items it needs, so a file cut after the still image (a sequence's first frame) would
-    /// otherwise decode as if whole.
+    /// a 64-bit size after the type; 0 runs to the end) whose header is whole reaches past the
+    /// end. libheif reads only the items it needs, so a file cut after the still image (a
+    /// sequence's first frame) would otherwise decode as if whole. Bytes after the last box that
+    /// start no box (padding, junk libheif ignores) are not a cut.
     private static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
         func big(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
         var offset = 0
-        while offset + 8 <= bytes.count {
+        while offset + 8 <= bytes.count, bytes[(offset + 4)..<(offset + 8)].allSatisfy({ (0x20...0x7E).contains($0) }) {
             var size = big(offset, 4)
             if size == 1 {
-                guard offset + 16 <= bytes.count else { break }
+                guard offset + 16 <= bytes.count else { return nil }
                 size = big(offset + 8, 8)
             }
-            if size == 0 { return nil }
-            guard size >= 8, size <= bytes.count - offset else {
+            if size == 0 || size < 8 { return nil }
+            guard size <= bytes.count - offset else {
                 return "the \(format.displayName) data is cut short (a box of \(size) bytes at byte \(offset), in a file of \(bytes.count))"
             }
             offset += size
         }
-        return offset == bytes.count ? nil : "the \(format.displayName) data is cut short (\(bytes.count - offset) bytes of a box header at its end)"
+        return nil
     }
 
     private static func check(_ error: heif_error, path: String?, doing what: String) throws {
