@@ -105,6 +105,14 @@ for n, e in enumerate(expected):
         return (object["delays"] as! [Int], object["loop"] as? Int, (object["frames"] as! [[Int]]).map { $0.map(UInt8.init) }, Size(size[0], size[1]))
     }
 
+    /// A picture's pixels as RGBA bytes, row by row, as `pillowFrames` gives a frame.
+    static func rgba(_ image: Image) -> [UInt8] {
+        (0..<image.height).flatMap { y in (0..<image.width).flatMap { x in
+            let p = image.pixel(x: x, y: y)
+            return [p.red, p.green, p.blue, p.alpha]
+        } }
+    }
+
     @Test func framesAreComposedAsBrowsersShowThem() throws {
         let directory = try TemporaryDirectory()
         try Self.makeDisposals(in: directory)
@@ -133,10 +141,7 @@ for n, e in enumerate(expected):
         #expect(back.loop == 2)
         #expect(back.delays == [100, 100, 100, 100, 100])
         let first = try Image.load(path: directory.file("expected-0.png"))
-        #expect(back.frames[0] == (0..<first.height).flatMap { y in (0..<first.width).flatMap { x in
-            let p = first.pixel(x: x, y: y)
-            return [p.red, p.green, p.blue, p.alpha]
-        } })
+        #expect(back.frames[0] == Self.rgba(first))
     }
 
     @Test(arguments: ["gif", "webp"])
@@ -300,10 +305,7 @@ for n, e in enumerate(expected):
         #expect(one.status == 0, "\(one.standardError)")
         let three = try Image.load(path: directory.file("three.png"))
         #expect(three.size == Size(160, 100))
-        #expect((0..<three.height).flatMap { y in (0..<three.width).flatMap { x in
-            let p = three.pixel(x: x, y: y)
-            return [p.red, p.green, p.blue, 255]
-        } } == direct.frames[3])
+        #expect(Self.rgba(three) == direct.frames[3])
         // The frame limit counts the sequence's frames before any is decoded.
         let limited = try CommandRunner.run(["run", "-e", "resize 80x", "pan.avif", "-o", "out.gif", "--max-frames", "4"], in: directory.path)
         #expect(limited.status == 1)

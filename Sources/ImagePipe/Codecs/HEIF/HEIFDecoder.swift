@@ -13,7 +13,7 @@ enum HEIFDecoder {
     /// The stored size (already turned) and whether the picture has alpha, from the container.
     static func header(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageHeader {
         try withPrimary(bytes, format: format, path: path) { handle in
-            let size = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            let size = Self.size(of: handle)
             guard size.width > 0, size.height > 0 else {
                 throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
             }
@@ -34,7 +34,7 @@ enum HEIFDecoder {
     /// for the stages as every decode is (`Image.colorManaged`).
     static func decode(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
         try withPrimary(bytes, format: format, path: path) { handle in
-            let size = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            let size = Self.size(of: handle)
             if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
             if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
             try options.checkDeadline(path: path)
@@ -84,7 +84,7 @@ enum HEIFDecoder {
             facts.colorSpace = "YCbCr"
             let bits = heif_image_handle_get_luma_bits_per_pixel(handle)
             if bits > 0 { facts.bitDepth = Int(bits) }
-            let still = Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            let still = Self.size(of: handle)
             if let sequence = sequence(in: bytes, format: format, still: still) {
                 facts.delays = sequence.delays
                 facts.plays = AVIFFrameDecoder.plays
@@ -137,6 +137,11 @@ enum HEIFDecoder {
             offset += size
         }
         return nil
+    }
+
+    /// The primary picture's size as the container states it, already turned.
+    private static func size(of handle: OpaquePointer) -> Size {
+        Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
     }
 
     private static func check(_ error: heif_error, path: String?, doing what: String) throws {
