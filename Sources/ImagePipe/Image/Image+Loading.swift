@@ -63,6 +63,8 @@ extension Image {
             // giflib decodes codes that were never defined as if they were the next one: the
             // first frame's codes are walked first, and such a frame refused.
             if options.refuses(.error), let damage = GIFDataCheck.damage(in: frame) { throw ImageError(.corrupt, path: path, reason: damage) }
+            // Later frames are not decoded, so a file cut inside one is found here.
+            if let cut = frame.gifCut, options.refuses(cut.level) { throw ImageError(.corrupt, path: path, reason: cut.reason) }
             return try firstGIFFrame(GIFFrameDecoder.Input(bytes: frame.bytes), header: GIFFrameCounter.header(of: contiguous, path: path),
                                      options: options, path: path)
         }
@@ -77,7 +79,7 @@ extension Image {
     private static func firstGIFFrame(_ input: GIFFrameDecoder.Input, header: ImageHeader, options: LoadOptions, path: String?) throws -> Image {
         try header.checkPixels(limit: options.maxPixels, path: path)
         try options.checkDeadline(path: path)
-        let decoder = try GIFFrameDecoder(input: input, canvas: header.storedSize, failOnDamage: options.failOnDamage, path: path)
+        let decoder = try GIFFrameDecoder(input: input, canvas: header.storedSize, options: options, failOnDamage: options.failOnDamage, path: path)
         guard let frame = try decoder.next() else { throw ImageError(.corrupt, path: path, reason: "the GIF holds no frame") }
         return frame.image
     }

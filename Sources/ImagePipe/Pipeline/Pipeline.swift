@@ -80,6 +80,8 @@ public struct Pipeline: Sendable {
                               stage: transforms.count + 1)
             }
         }
+        // A JPEG past 65,500 pixels on a side fails in libjpeg, after all the work: refused here.
+        try checkOutputSizes(full, in: context)
         let unreduced = Plan(sourceSize: full.sourceSize, steps: full.steps, scaling: options.scaling, groups: full.groups)
         if let animation = try animationPlan(for: description, in: context) {
             // Frames decode whole: no shrink-on-load.

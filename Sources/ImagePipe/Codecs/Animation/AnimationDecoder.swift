@@ -14,10 +14,13 @@ public protocol AnimationDecoder: AnyObject {
 public enum AnimationDecoding {
     /// A decoder over a GIF, WebP or AVIF sequence held in `bytes`; nil for other formats.
     /// `canvas` is the size the header read found (a GIF's screen widened to hold its first frame).
-    public static func decoder(for bytes: [UInt8], format: SourceFormat, canvas: Size? = nil, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
+    /// `options` gives the pixel limit each GIF frame is held to and the deadline the frames are
+    /// decoded by; by default, those of the run in progress (`LoadOptions.current`).
+    public static func decoder(for bytes: [UInt8], format: SourceFormat, canvas: Size? = nil, options: LoadOptions = .current,
+                               failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
         switch format {
-        case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), canvas: canvas, failOnDamage: failOnDamage, path: path)
-        case .webp: try WebPFrameDecoder(bytes: bytes, failOnDamage: failOnDamage, path: path)
+        case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), canvas: canvas, options: options, failOnDamage: failOnDamage, path: path)
+        case .webp: try WebPFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
         case .avif: try AVIFFrameDecoder(bytes: bytes, canvas: canvas, failOnDamage: failOnDamage, path: path)
         default: nil
         }
@@ -27,9 +30,11 @@ public enum AnimationDecoding {
     /// decoded, the others whole (libwebp's demuxer and libavif's parser need all of it).
     public static func decoder(path: String, format: SourceFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
         guard format == .gif, ImageFile.isRegularFile(path) else {
-            return try decoder(for: ImageFile.readPicture(path: path, options: options), format: format, canvas: canvas, failOnDamage: failOnDamage, path: path)
+            return try decoder(for: ImageFile.readPicture(path: path, options: options), format: format, canvas: canvas, options: options,
+                               failOnDamage: failOnDamage, path: path)
         }
-        return try GIFFrameDecoder(input: .init(path: path, limit: options.maxInputBytes), canvas: canvas, failOnDamage: failOnDamage, path: path)
+        return try GIFFrameDecoder(input: .init(path: path, limit: options.maxInputBytes), canvas: canvas, options: options,
+                                   failOnDamage: failOnDamage, path: path)
     }
 
     /// The image of a canvas held as RGBA rows: RGB when every pixel is opaque, so that an

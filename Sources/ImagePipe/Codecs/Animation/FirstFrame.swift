@@ -19,6 +19,13 @@ struct FirstFrame {
     /// cover it all: the frame decodes alone and is then placed on a transparent canvas, as
     /// viewers, libvips and Pillow show it.
     var webpPlacement: (canvas: Size, x: Int, y: Int)?
+    /// Why a GIF is cut short after its first frame (the file ends inside a later block), and
+    /// the `fail=` level that refuses it; nil when it is not. The first frame decodes whole all
+    /// the same, so its decoder cannot tell: a still run refuses a GIF whose file ends inside a
+    /// later frame from `truncated`, as it refuses a cut AVIF sequence, and one that ends inside
+    /// an extension block (a comment, XMP, the next frame's control block) from `warning`, as a
+    /// WebP cut in its metadata.
+    var gifCut: (level: FailOn, reason: String)?
 
     init(of bytes: [UInt8], format: SourceFormat, path: String?) throws(ImageError) {
         self.bytes = bytes
@@ -52,20 +59,25 @@ struct FirstFrame {
         var index = 13 + colourTableLength(b[10])
         var frames = 0
         var firstEnd: Int?
+        /// Where the file ends inside a block after the first frame's data.
+        func cut(_ block: String, whole: Int, level: FailOn = .truncated) {
+            guard firstEnd != nil else { return }
+            gifCut = (level, "the GIF is cut short: the file ends within \(block), after \(whole) whole frame\(whole == 1 ? "" : "s")")
+        }
         scan: while let start = Self.nextGIFBlock(in: b, from: index) {
             index = start
             if b[index] == 0x21 { // extension: introducer, label, sub-blocks
                 index += 2
-                guard skipSubBlocks(&index) else { break scan }
+                guard skipSubBlocks(&index) else { cut("an extension block", whole: frames, level: .warning); break scan }
             } else { // image descriptor, local colour table, LZW code size, sub-blocks
                 frames += 1
-                guard index + 10 <= b.count else { break scan }
+                guard index + 10 <= b.count else { cut("the image descriptor of frame \(frames - 1)", whole: frames - 1); break scan }
                 if frames == 1, index + 11 <= b.count {
                     gifFrame = (Int(b[index + 5]) | Int(b[index + 6]) << 8, Int(b[index + 7]) | Int(b[index + 8]) << 8,
                                 index + 10 + colourTableLength(b[index + 9]), index)
                 }
                 index += 10 + colourTableLength(b[index + 9]) + 1
-                guard skipSubBlocks(&index) else { break scan }
+                guard skipSubBlocks(&index) else { cut("the data of frame \(frames - 1)", whole: frames - 1); break scan }
                 if frames == 1 { firstEnd = index }
             }
         }

@@ -21,6 +21,8 @@ final class GIFAnimationEncoder: AnimationEncoder {
     private let colors: Int
     private let dither: Double
     private let plays: Int?
+    /// Whether the delays are the run's own (`save delay=`) rather than the input's.
+    private let delayAsked: Bool
     private let output = CGIFOutput()
     private var gif: OpaquePointer?
     private var size: Size?
@@ -28,10 +30,25 @@ final class GIFAnimationEncoder: AnimationEncoder {
     private var current: Quantization?
     private var frameCount = 0
 
-    init(colors: Int, dither: Double, plays: Int?) {
+    init(colors: Int, dither: Double, plays: Int?, delayAsked: Bool) {
         self.colors = min(max(colors, 2), 255)
         self.dither = dither
         self.plays = plays
+        self.delayAsked = delayAsked
+    }
+
+    /// The shortest delay browsers honour, in hundredths of a second: Chrome, Firefox and Safari
+    /// show a GIF frame of 0 or 1 (10 ms) for 100 ms.
+    static let shortestShownDelay = 2
+
+    /// A delay of `milliseconds` in GIF's hundredths of a second, to the nearest (65 is 7). A
+    /// delay the run asked for (`save delay=`) of 1 to 19 ms is written as 2, the shortest that
+    /// browsers show as written: 1 to 4 would round to 0 and show for 100 ms, far slower than
+    /// asked. A delay kept from the input is rounded alone, so that a 0 or 10 ms frame, shown
+    /// for 100 ms, stays so.
+    static func centiseconds(_ milliseconds: Int, asked: Bool) -> UInt16 {
+        let rounded = min(max((milliseconds + 5) / 10, 0), 65_535)
+        return UInt16(asked && milliseconds > 0 ? max(rounded, shortestShownDelay) : rounded)
     }
 
     deinit {
@@ -80,7 +97,7 @@ final class GIFAnimationEncoder: AnimationEncoder {
             local.withUnsafeMutableBufferPointer { table in
                 var frame = CGIF_FrameConfig()
                 frame.pImageData = data.baseAddress
-                frame.delay = UInt16(min(max((delay + 5) / 10, 0), 65_535))
+                frame.delay = Self.centiseconds(delay, asked: delayAsked)
                 if !table.isEmpty {
                     frame.attrFlags |= UInt32(CGIF_FRAME_ATTR_USE_LOCAL_TABLE)
                     frame.pLocalPalette = table.baseAddress

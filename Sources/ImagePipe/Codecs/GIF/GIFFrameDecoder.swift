@@ -8,6 +8,14 @@ import Glibc
 /// leaving the canvas as it was; then disposed of before the next frame as its graphic control
 /// block says (kept, cleared to transparent, or put back as it was before). The canvas starts
 /// transparent. Only the canvas and one row of indices are held.
+///
+/// A frame's own rectangle may be far larger than the canvas (65535x65535 on a 2x2 screen: 4.3
+/// gigapixels of LZW from 2 MB of data), so the pixel limit is held for every frame, not only the
+/// canvas the plan counted: a frame whose rectangle is past `--max-pixels` is refused before its
+/// data is read, only the rows that reach the canvas are decoded (the rest of the data is passed
+/// over, as browsers clip a frame to the canvas), and what frames decode beyond the canvas's own
+/// size counts against the limit, all frames together. The deadline and the run's cancellation
+/// are checked between records and between rows.
 final class GIFFrameDecoder: AnimationDecoder {
     /// What giflib reads: bytes in memory, or a file read as giflib asks, so that the file's
     /// frames are never all in memory.
@@ -56,6 +64,10 @@ final class GIFFrameDecoder: AnimationDecoder {
     private let gif: UnsafeMutablePointer<GifFileType>
     private let failOnDamage: Bool
     private let path: String?
+    /// The pixel limit and the deadline of the run.
+    private let options: LoadOptions
+    /// What frames reaching past the canvas decoded beyond the canvas's own pixel count, together.
+    private var decodedPastCanvas = 0
     let canvas: Size
     private(set) var plays: Int?
     /// RGBA, row after row.
@@ -67,11 +79,12 @@ final class GIFFrameDecoder: AnimationDecoder {
 
     /// `canvas`, when given and no smaller than the GIF's screen, is the canvas instead: the
     /// header read widens a screen that the first frame reaches past (`FirstFrame`), and the
-    /// frames then sit on that.
-    init(input: Input, canvas wanted: Size? = nil, failOnDamage: Bool, path: String?) throws {
+    /// frames then sit on that. `options` gives the pixel limit and the deadline.
+    init(input: Input, canvas wanted: Size? = nil, options: LoadOptions, failOnDamage: Bool, path: String?) throws {
         self.failOnDamage = failOnDamage
         self.path = path
         self.input = input
+        self.options = options
         var error: Int32 = 0
         let read: InputFunc = { gif, buffer, count in
             guard let gif, let buffer, count > 0 else { return 0 }
@@ -108,16 +121,23 @@ final class GIFFrameDecoder: AnimationDecoder {
     func next() throws -> AnimationFrame? {
         do {
             return try nextFrame()
-        } catch is ImageError where !failOnDamage && frameIndex > 0 {
-            // fail=false: the frames before the damage are the animation.
+        } catch let error as ImageError where !failOnDamage && frameIndex > 0 && error.kind == .corrupt {
+            // fail=false: the frames before the damage are the animation. A limit still holds.
             return end()
         }
+    }
+
+    /// Throws past the deadline or once the run is told to stop.
+    private func checkStop() throws {
+        try options.checkDeadline(path: path)
+        try StageContext.checkCancelled()
     }
 
     private func nextFrame() throws -> AnimationFrame? {
         guard !finished else { return nil }
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         while true {
+            try checkStop()
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &record) == GIF_OK else {
                 // Many GIFs end without their trailer byte: the data simply stops after a frame.
@@ -171,65 +191,127 @@ final class GIFFrameDecoder: AnimationDecoder {
             throw ImageError(.corrupt, path: path, reason: "GIF frame \(frameIndex) has no color table")
         }
         let colors = UnsafeBufferPointer(start: colorMap.pointee.Colors, count: Int(colorMap.pointee.ColorCount))
-        disposePrevious()
         let visible = frame.intersection(Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+        // Offsets are never negative: the rows that show are the frame's first `visible.height`.
+        let rows = Self.rowOrder(height: frame.height, interlaced: description.Interlace, through: visible?.height ?? 0)
+        try checkPixels(frame, decodedRows: rows.count)
+        disposePrevious()
         if let visible, control.DisposalMode == DISPOSE_PREVIOUS {
             disposal = (DISPOSE_PREVIOUS, visible, save(visible))
         } else if let visible, control.DisposalMode == DISPOSE_BACKGROUND {
             disposal = (DISPOSE_BACKGROUND, visible, [])
         }
-        if frame.width > 0 && frame.height > 0 {
-            try draw(frame, colors: colors, transparent: Int(control.TransparentColor), interlaced: description.Interlace)
+        if let visible {
+            try draw(frame, visible: visible, rows: rows, colors: colors, transparent: Int(control.TransparentColor))
+        } else {
+            // Nothing of it shows: its data is passed over undecoded, as browsers pass it.
+            try passOverData()
         }
         frameIndex += 1
         let image = try pixels.withUnsafeBufferPointer { try AnimationDecoding.image(ofRGBA: $0, size: canvas) }
         return AnimationFrame(image: image, delay: Int(control.DelayTime) * 10)
     }
 
-    /// Reads the frame's rows (in the four passes of an interlaced frame) and draws each onto
-    /// the canvas as it comes.
-    private func draw(_ frame: Rect, colors: UnsafeBufferPointer<GifColorType>, transparent: Int, interlaced: Bool) throws {
-        var line = [GifPixelType](repeating: 0, count: frame.width)
-        let order: [(start: Int, step: Int)] = interlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
-        for (start, step) in order {
-            for row in stride(from: start, to: frame.height, by: step) {
-                guard DGifGetLine(gif, &line, Int32(frame.width)) == GIF_OK else {
-                    if gif.pointee.Error == D_GIF_ERR_EOF_TOO_SOON {
-                        // The data's end code came before the frame was full: a short frame,
-                        // which GIF allows. Browsers leave the rest as the canvas held it; the
-                        // row the code ended in is left so too, and the frame's last data
-                        // blocks are passed over.
-                        var block: UnsafeMutablePointer<GifByteType>?
-                        repeat {
-                            guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw damage("is cut short") }
-                        } while block != nil
-                        return
-                    }
-                    guard failOnDamage else {
-                        // fail=false: the rows that came, over what the canvas held.
-                        finished = true
-                        return
-                    }
-                    throw damage("is damaged or cut short")
-                }
-                let y = frame.y + row
-                guard y < canvas.height else { continue }
-                for column in 0..<frame.width {
-                    let x = frame.x + column, index = Int(line[column])
-                    guard x < canvas.width, index != transparent else { continue }
-                    let at = (y * canvas.width + x) * 4
-                    if index < colors.count {
-                        pixels[at] = colors[index].Red
-                        pixels[at + 1] = colors[index].Green
-                        pixels[at + 2] = colors[index].Blue
-                    } else {
-                        // An index past the table: black, as browsers draw it.
-                        pixels[at] = 0; pixels[at + 1] = 0; pixels[at + 2] = 0
-                    }
-                    pixels[at + 3] = 255
-                }
+    /// The frame's rows in the order its data holds them (the four passes of an interlaced
+    /// frame), up to the last of its first `shown` rows: those that reach the canvas. Decoding
+    /// stops there; the rest of the data is passed over.
+    static func rowOrder(height: Int, interlaced: Bool, through shown: Int) -> [Int] {
+        guard shown > 0 else { return [] }
+        let passes: [(start: Int, step: Int)] = interlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
+        var order: [Int] = [], left = min(shown, height)
+        for (start, step) in passes {
+            for row in stride(from: start, to: height, by: step) {
+                order.append(row)
+                if row < shown { left -= 1 }
+                if left == 0 { return order }
             }
         }
+        return order
+    }
+
+    /// Refuses a frame past the pixel limit before its data is read: its rectangle alone, or
+    /// what it would decode beyond the canvas's size (`decodedRows` rows of its width) together
+    /// with the frames before it. The plan counted the canvas, once for each frame.
+    private func checkPixels(_ frame: Rect, decodedRows: Int) throws {
+        guard let limit = options.maxPixels, limit > 0 else { return }
+        let pixels = frame.width * frame.height
+        guard pixels <= limit else {
+            throw ImageError(.tooLarge, path: path, reason: "GIF frame \(frameIndex) is \(frame.width)x\(frame.height) (\(pixels) pixels) on a \(canvas) canvas, more than the limit of \(limit)",
+                             remedy: .raisePixelLimit)
+        }
+        let past = decodedRows * frame.width - canvas.pixelCount
+        guard past > 0 else { return }
+        decodedPastCanvas += past
+        guard decodedPastCanvas <= limit else {
+            throw ImageError(.tooLarge, path: path, reason: "GIF frame \(frameIndex) (\(frame.width)x\(frame.height)) reaches past the \(canvas) canvas: with the frames before it, "
+                             + "\(decodedPastCanvas) pixels to decode beyond the canvas's own, more than the limit of \(limit)", remedy: .raisePixelLimit)
+        }
+    }
+
+    /// Reads the frame's `rows` (`rowOrder`) and draws the part of each within `visible` onto
+    /// the canvas as it comes; then passes over the data of the rows that do not show.
+    private func draw(_ frame: Rect, visible: Rect, rows: [Int], colors: UnsafeBufferPointer<GifColorType>, transparent: Int) throws {
+        var line = [GifPixelType](repeating: 0, count: frame.width)
+        // The clock is read once about every 64 K pixels: a row of a wide frame is that much LZW.
+        var sinceCheck = 0
+        for row in rows {
+            sinceCheck += frame.width
+            if sinceCheck >= 1 << 16 {
+                try checkStop()
+                sinceCheck = 0
+            }
+            guard DGifGetLine(gif, &line, Int32(frame.width)) == GIF_OK else {
+                if gif.pointee.Error == D_GIF_ERR_EOF_TOO_SOON {
+                    // The data's end code came before the frame was full: a short frame,
+                    // which GIF allows. Browsers leave the rest as the canvas held it; the
+                    // row the code ended in is left so too, and the frame's last data
+                    // blocks are passed over.
+                    try passOverData(damage: "is cut short")
+                    return
+                }
+                guard failOnDamage else {
+                    // fail=false: the rows that came, over what the canvas held.
+                    finished = true
+                    return
+                }
+                throw damage("is damaged or cut short")
+            }
+            guard row < visible.height else { continue }
+            let y = frame.y + row
+            for column in 0..<visible.width {
+                let x = frame.x + column, index = Int(line[column])
+                guard index != transparent else { continue }
+                let at = (y * canvas.width + x) * 4
+                if index < colors.count {
+                    pixels[at] = colors[index].Red
+                    pixels[at + 1] = colors[index].Green
+                    pixels[at + 2] = colors[index].Blue
+                } else {
+                    // An index past the table: black, as browsers draw it.
+                    pixels[at] = 0; pixels[at + 1] = 0; pixels[at + 2] = 0
+                }
+                pixels[at + 3] = 255
+            }
+        }
+        // giflib passes over the data itself once every row was read.
+        if rows.count < frame.height { try passOverData() }
+    }
+
+    /// Steps over the rest of a frame's data sub-blocks, reading them without decoding: what a
+    /// frame has past the canvas, or after its end code.
+    private func passOverData(damage what: String = "is damaged or cut short") throws {
+        var block: UnsafeMutablePointer<GifByteType>?
+        repeat {
+            try checkStop()
+            guard DGifGetCodeNext(gif, &block) == GIF_OK else {
+                guard failOnDamage else {
+                    // fail=false: the frames so far, this one included, are the animation.
+                    finished = true
+                    return
+                }
+                throw damage(what)
+            }
+        } while block != nil
     }
 
     /// The canvas's pixels under `rect`, for disposal to the previous picture.

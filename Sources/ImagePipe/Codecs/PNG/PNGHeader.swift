@@ -76,6 +76,15 @@ struct PNGHeader {
         guard (1...Int(Int32.max)).contains(width), (1...Int(Int32.max)).contains(height) else {
             throw corrupt("its IHDR chunk gives a size of \(width)x\(height)")
         }
+        // The bit depths each color type allows (PNG 11.2.2): libspng refuses others when it
+        // decodes; refused here too, so that `info` does not report what no decoder reads.
+        let depths: [UInt8: [UInt8]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        guard let allowed = depths[b[25]], allowed.contains(b[24]) else {
+            throw corrupt("its IHDR chunk gives color type \(b[25]) with \(b[24]) bits per sample")
+        }
+        guard b[26] == 0, b[27] == 0, b[28] <= 1 else {
+            throw corrupt("its IHDR chunk gives compression method \(b[26]), filter method \(b[27]) and interlace method \(b[28]), where each is 0 (interlace 0 or 1)")
+        }
         return PNGHeader(storedSize: Size(width, height), colorType: b[25], interlaced: b[28] != 0)
     }
 }

@@ -124,7 +124,7 @@ enum TIFFDecoder {
     /// largest picture), at least 64 MiB: a directory that claims more is refused by libtiff.
     private static func withReader<T>(_ input: EncodedInput, options: LoadOptions, path: String?,
                                       _ body: (OpaquePointer) throws -> T) throws -> T {
-        let cap = options.maxPixels.map { Int64(max(64 << 20, min($0, Int.max / 8) * 8)) } ?? 0
+        let cap = Int64(singleAllocationLimit(maxPixels: options.maxPixels))
         func run(_ open: (inout imagepipe_tiff_messages) -> OpaquePointer?) throws -> T {
             var failure = imagepipe_tiff_messages()
             guard let reader = open(&failure) else {
@@ -144,11 +144,34 @@ enum TIFFDecoder {
         }
     }
 
+    /// The largest single allocation a decode may make: 8 bytes for each pixel `maxPixels`
+    /// allows (a 16-bit RGBA strip of the largest picture), at least 64 MiB; 0 (none) without a limit.
+    static func singleAllocationLimit(maxPixels: Int?) -> Int {
+        maxPixels.map { max(64 << 20, min($0, Int.max / 8) * 8) } ?? 0
+    }
+
+    /// The most samples a pixel may have, as ImageMagick allows (`MaxPixelChannels`); Photoshop
+    /// writes at most 56 channels. A directory that claims more is damaged or hostile: 65,535
+    /// samples in a 262-byte file asked for a 171 GB strip buffer, and `info` showed them.
+    static let maxSamplesPerPixel = 64
+    /// The widest sample TIFF has: a 64-bit float.
+    static let maxBitsPerSample = 64
+
+    /// The first directory's fields, refused unless its size, samples per pixel and bits per
+    /// sample are in range: every buffer is sized by them, and every command reads them here
+    /// first (`info`, the header read, the decode).
     private static func readFields(_ reader: OpaquePointer, path: String?) throws -> imagepipe_tiff_fields {
         var fields = imagepipe_tiff_fields()
         guard imagepipe_tiff_read_fields(reader, &fields) == 0, fields.width > 0, fields.height > 0 else {
             throw ImageError(.corrupt, path: path, reason: "the TIFF's first directory gives no picture size"
                 + errorSuffix(reader))
+        }
+        let samples = Int(fields.samples_per_pixel), bits = Int(fields.bits_per_sample)
+        guard (1...maxSamplesPerPixel).contains(samples) else {
+            throw ImageError(.corrupt, path: path, reason: "the TIFF's first directory claims \(samples) samples per pixel, where at most \(maxSamplesPerPixel) are read")
+        }
+        guard (1...maxBitsPerSample).contains(bits) else {
+            throw ImageError(.corrupt, path: path, reason: "the TIFF's first directory claims \(bits) bits per sample, where a sample has 1 to \(maxBitsPerSample)")
         }
         return fields
     }
@@ -263,6 +286,14 @@ enum TIFFDecoder {
         let sampleBytes = layout.bits / 8
         let chunkRowBytes = chunk.width * inChunk * sampleBytes
         let chunkBytes = chunkRowBytes * chunk.height
+        // The strip or tile buffer is held to what libtiff's own allocations are (`withReader`):
+        // its size comes from the directory, whatever data the file holds.
+        let cap = singleAllocationLimit(maxPixels: options.maxPixels)
+        guard cap == 0 || chunkBytes <= cap else {
+            throw ImageError(.tooLarge, path: path, reason: "the TIFF's \(layout.tiled ? "tiles" : "strips") of \(chunk) pixels, \(inChunk) samples of \(layout.bits) bits each, "
+                             + "would take \(chunkBytes) bytes, more than the \(cap) allowed for pictures within the limit of \(options.maxPixels ?? 0) pixels",
+                             remedy: .raisePixelLimit)
+        }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
         // 8-bit rows whose samples land as they lie (RGB into RGB, RGBA into RGBA) are copied whole.

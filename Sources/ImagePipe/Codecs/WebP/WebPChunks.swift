@@ -20,6 +20,8 @@ struct WebPChunks {
     private(set) var frameCount = 0
     /// The file's length as its RIFF header states it, when the file is shorter: it is cut.
     private(set) var statedLength: Int?
+    /// The type of the chunk the file ends inside, when its data reaches past the end.
+    private(set) var cutInside: String?
     let length: Int
 
     /// More chunks than any picture has (an animation's frames included): a file of nothing but
@@ -43,6 +45,7 @@ struct WebPChunks {
             let type = String(decoding: header[0..<4], as: UTF8.self), count = Self.littleEndian(header[4..<8])
             let start = offset + 8, stop = min(end, start + count)
             chunks.append(Chunk(type: type, data: start..<stop))
+            if start + count > length { cutInside = type }
             try look(at: type, data: { (count: Int) throws(ImageError) in try input.bytes(count: min(count, stop - start), at: start) })
             offset = start + count + (count & 1)
         }

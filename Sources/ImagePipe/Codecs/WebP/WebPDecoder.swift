@@ -29,6 +29,7 @@ enum WebPDecoder {
         metadata.orientationApplied = turn != 1
         let decoded: Image
         if chunks.animated {
+            try checkCut(chunks, options: options, path: path)
             decoded = try firstFrame(of: input, options: options, path: path)
         } else {
             // Only opaque rows go to a streamed run: its rows are RGB.
@@ -47,6 +48,19 @@ enum WebPDecoder {
             if let stream, !stream.declined { return decoded }
         }
         return try Image.colorManaged(decoded.orientedByExif(turn), metadata: metadata, options: options, path: path)
+    }
+
+    /// Refuses an animation whose file is cut short, as its `fail=` level says: only its first
+    /// frame is decoded for a still picture, so a cut in a later frame would pass unseen (as a cut
+    /// AVIF sequence would). Cut inside a frame, or where no chunk says what is missing, it is
+    /// `truncated`; inside the metadata after the frames (EXIF, XMP), `warning`, as for a still WebP.
+    private static func checkCut(_ chunks: WebPChunks, options: LoadOptions, path: String?) throws {
+        guard let stated = chunks.statedLength else { return }
+        let within = chunks.cutInside
+        let inMetadata = within.map { !["ANMF", "ANIM", "VP8X", "ICCP", "ALPH", "VP8 ", "VP8L"].contains($0) } ?? false
+        guard options.refuses(inMetadata ? .warning : .truncated) else { return }
+        let place = within == "ANMF" ? " within frame \(chunks.frameCount - 1)" : within.map { " within its \($0.filter { $0 != " " }) chunk" } ?? ""
+        throw ImageError(.corrupt, path: path, reason: "the animated WebP is cut short: the file ends\(place), at \(chunks.length) of the \(stated) bytes its header states")
     }
 
     /// The size a still WebP (or an animation's canvas) has, or why it has none.

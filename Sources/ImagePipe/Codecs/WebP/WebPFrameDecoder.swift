@@ -2,20 +2,25 @@ import CWebP
 
 /// An animated WebP's frames through libwebp's animation decoder, which composes each frame onto
 /// the canvas (blending and disposal) as browsers do; a still WebP is one frame. Delays come from
-/// the frames' end times.
+/// the frames' end times. libwebp decodes a frame in one call, which cannot be stopped: the
+/// deadline and the run's cancellation are checked before each (its frames lie within the canvas,
+/// which the plan counted against the pixel limit).
 final class WebPFrameDecoder: AnimationDecoder {
     /// libwebp reads the file from this copy for as long as the decoder lives.
     private let data: UnsafeMutableBufferPointer<UInt8>
     private let decoder: OpaquePointer
     private let path: String?
     private let failOnDamage: Bool
+    /// The deadline of the run.
+    private let options: LoadOptions
     let canvas: Size
     let plays: Int?
     private var frameIndex = 0
     private var lastTimestamp: Int32 = 0
 
-    init(bytes: [UInt8], failOnDamage: Bool, path: String?) throws {
+    init(bytes: [UInt8], options: LoadOptions, failOnDamage: Bool, path: String?) throws {
         self.path = path
+        self.options = options
         self.failOnDamage = failOnDamage
         data = .allocate(capacity: max(bytes.count, 1))
         _ = data.initialize(from: bytes)
@@ -49,6 +54,8 @@ final class WebPFrameDecoder: AnimationDecoder {
 
     func next() throws -> AnimationFrame? {
         guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+        try options.checkDeadline(path: path)
+        try StageContext.checkCancelled()
         var rgba: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
         guard WebPAnimDecoderGetNext(decoder, &rgba, &timestamp) != 0, let rgba else {
