@@ -29,8 +29,7 @@ enum WebPDecoder {
         metadata.orientationApplied = turn != 1
         let decoded: Image
         if chunks.animated {
-            try checkCut(chunks, options: options, path: path)
-            decoded = try firstFrame(of: input, options: options, path: path)
+            decoded = try firstFrame(of: input, chunks: chunks, options: options, path: path)
         } else {
             // Only opaque rows go to a streamed run: its rows are RGB.
             let stream = chunks.hasAlpha ? nil : handoff
@@ -76,13 +75,15 @@ enum WebPDecoder {
 
     /// An animated WebP's first frame, cut out as a still WebP (`FirstFrame`) and decoded, on
     /// the canvas where it sits.
-    private static func firstFrame(of input: EncodedInput, options: LoadOptions, path: String?) throws -> Image {
+    private static func firstFrame(of input: EncodedInput, chunks whole: WebPChunks, options: LoadOptions, path: String?) throws -> Image {
         let bytes: [UInt8]
         switch input {
         case let .bytes(whole): bytes = whole
         case let .file(file): bytes = try file.readAll()
         }
         let frame = try FirstFrame(of: bytes, format: .webp, path: path)
+        // What is wrong with the first frame is said first; then a cut in a later one.
+        try checkCut(whole, options: options, path: path)
         let chunks = try WebPChunks(.bytes(frame.bytes), path: path)
         let size = try stillSize(chunks, path: path)
         try ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName).checkPixels(limit: options.maxPixels, path: path)
