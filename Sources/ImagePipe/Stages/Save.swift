@@ -48,7 +48,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.loop, "loop", .integer(0...65535), auto: true,
                   help: "Animations: how many times the animation plays, 0 forever (sharp's loop, ImageMagick's -loop); auto plays it as the input did. An AVIF sequence holds no loop count (libavif 0.11 writes none; browsers play it forever): only 0 and auto are taken for AVIF."),
             Param(\.options.delay, "delay", .integer(0...655_350), auto: true,
-                  help: "Animations: the milliseconds every frame shows (sharp's delay; ImageMagick's -delay counts hundredths of a second); auto keeps each frame's own. GIF stores hundredths: 65 is written as 70."),
+                  help: "Animations: the milliseconds every frame shows (sharp's delay; ImageMagick's -delay counts hundredths of a second); auto keeps each frame's own. GIF stores hundredths: 65 is written as 70, and 1 to 19 as 20, the shortest delay browsers show as written (they show 0 and 10 ms as 100 ms)."),
         ])
 
     /// `profile`'s values: a word, or else a path.
