@@ -18,9 +18,10 @@ for pipeline in "$samples"/*.pipe; do
     failed=1
     continue
   fi
-  # A pipeline that names its own output (`save {stem}-avatar.png`) gets no -o: the two would clash.
+  # A pipeline that names its own outputs (`save {stem}-avatar.png`, also inside a branch's
+  # groups) gets no -o: the two would clash.
   naming=(-o "$output")
-  grep -qE '^save [^ =]+( |$)' "$pipeline" && naming=()
+  grep -qE '^[[:space:]]*save [^ =]+( |$)' "$pipeline" && naming=()
   if "$binary" run "$pipeline" "$samples/$input" --out-dir "$out" "${naming[@]}"; then
     echo "$(basename "$pipeline") → $out/$output"
   else

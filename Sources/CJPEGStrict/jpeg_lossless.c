@@ -7,12 +7,9 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A progressive JPEG needs a few dozen scans; thousands of tiny ones (a 'scan bomb') make the
-   reader walk every block of the picture once per scan. */
-#define LOSSLESS_MAX_SCANS 1000
 
 /* Both sets of coefficients (input and output) must fit: 16 bytes a pixel for a 4:4:4 CMYK
    picture, so 4 GiB lets through everything under the default pixel limit (~179 million) and
@@ -42,6 +39,8 @@ struct lossless_job {
     struct jpeg_compress_struct output;
     struct lossless_error error;
     struct jpeg_progress_mgr progress;
+    const struct imagepipe_jpeg_limits *limits;
+    unsigned int calls;
     struct imagepipe_growing_destination destination;
 };
 
@@ -67,13 +66,40 @@ static void lossless_emit(j_common_ptr cinfo, int level) {
     if (level < 0) lossless_fail(cinfo);
 }
 
-/* libjpeg calls this before each step of jpeg_read_coefficients, the only place a scan bomb can be
-   stopped from inside. */
+/* libjpeg calls this for each step of reading the coefficients and of writing them: the one place
+   a long transform can be stopped from inside (the deadline, every 16th call). The scans were
+   counted before any was read (lossless_count_scans); this is the backstop. */
 static void lossless_monitor(j_common_ptr cinfo) {
-    j_decompress_ptr input = (j_decompress_ptr)cinfo;
-    if (input->input_scan_number > LOSSLESS_MAX_SCANS)
-        lossless_refuse((struct lossless_error *)cinfo->err, IMAGEPIPE_LOSSLESS_FAILED,
-                        "more than %d scans (a progressive JPEG needs at most a few dozen)", LOSSLESS_MAX_SCANS);
+    struct lossless_job *job = (struct lossless_job *)((char *)cinfo->progress - offsetof(struct lossless_job, progress));
+    const struct imagepipe_jpeg_limits *limits = job->limits;
+    if (!limits) return;
+    if (cinfo->is_decompressor && limits->max_scans > 0 && ((j_decompress_ptr)cinfo)->input_scan_number > limits->max_scans)
+        lossless_refuse(&job->error, IMAGEPIPE_LOSSLESS_REFUSED, "more than %d scans (a progressive JPEG needs at most a few dozen)",
+                        limits->max_scans);
+    if (limits->should_stop && (job->calls++ & 15) == 0 && limits->should_stop(limits->context))
+        lossless_refuse(&job->error, IMAGEPIPE_LOSSLESS_STOPPED, "the lossless transform went past the time limit");
+}
+
+/* The scans (SOS markers) of a JPEG, counted by walking its segments by their lengths and its
+   entropy-coded data byte by byte (where 0xFF is always followed by a stuffed 0x00, a restart
+   marker or the next marker), up to just past `limit`: so a scan bomb is refused before libjpeg
+   reads a single scan, and a marker-like pair inside an EXIF thumbnail is not counted. */
+static int lossless_count_scans(const unsigned char *data, size_t size, int limit) {
+    int scans = 0;
+    size_t at = 2; /* past SOI */
+    while (at + 1 < size) {
+        if (data[at] != 0xFF) { at++; continue; }
+        unsigned char marker = data[at + 1];
+        if (marker == 0xFF) { at++; continue; }                                     /* fill byte */
+        if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) { /* stuffed, TEM, RSTn */
+            at += 2;
+            continue;
+        }
+        if (marker == 0xD9 || at + 3 >= size) break; /* EOI, or a cut segment header libjpeg will refuse */
+        if (marker == 0xDA && ++scans > limit) break;
+        at += 2 + ((size_t)data[at + 2] << 8 | data[at + 3]);
+    }
+    return scans;
 }
 
 static int lossless_gcd(int a, int b) {
@@ -295,6 +321,7 @@ static struct lossless_geometry lossless_geometry_of(int op) {
 
 static void lossless_run(struct lossless_job *job, const unsigned char *data, size_t size, int op,
                          const struct imagepipe_jpeg_lossless_crop *crop, long long max_pixels,
+                         const struct imagepipe_jpeg_limits *limits,
                          const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                          const unsigned char *xmp, size_t xmp_size) {
     static const char exif_prefix[] = "Exif\0\0";                      /* 6 bytes */
@@ -308,6 +335,10 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     if (icc && icc_size > 255u * 65519u)
         lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED, "an ICC profile of %zu bytes does not fit in a JPEG", icc_size);
     if (!data || size == 0) lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED, "the JPEG data is empty");
+    job->limits = limits;
+    if (limits && limits->max_scans > 0 && lossless_count_scans(data, size, limits->max_scans) > limits->max_scans)
+        lossless_refuse(error, IMAGEPIPE_LOSSLESS_REFUSED, "more than %d scans (a progressive JPEG needs at most a few dozen)",
+                        limits->max_scans);
     struct lossless_geometry geometry = lossless_geometry_of(op);
 
     input->err = jpeg_std_error(&error->manager);
@@ -363,6 +394,7 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     output->err = &error->manager;
     jpeg_create_compress(output);
     output->mem->max_memory_to_use = LOSSLESS_MEMORY_CAP;
+    output->progress = &job->progress;
     /* Output is usually about the input's size: start there and seldom grow. */
     size_t start = size + icc_size + exif_size + xmp_size + 4096;
     job->destination.capacity = start < 65536 ? 65536 : start;
@@ -437,7 +469,7 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
 
 int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
                                       int op, const struct imagepipe_jpeg_lossless_crop *crop,
-                                      long long max_pixels,
+                                      long long max_pixels, const struct imagepipe_jpeg_limits *limits,
                                       const unsigned char *icc, size_t icc_size,
                                       const unsigned char *exif, size_t exif_size,
                                       const unsigned char *xmp, size_t xmp_size,
@@ -464,7 +496,7 @@ int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
         free(job);
         return status;
     }
-    lossless_run(job, data, size, op, crop, max_pixels, icc, icc_size, exif, exif_size, xmp, xmp_size);
+    lossless_run(job, data, size, op, crop, max_pixels, limits, icc, icc_size, exif, exif_size, xmp, xmp_size);
     size_t used = imagepipe_growing_destination_used(&job->destination);
     jpeg_destroy_compress(&job->output);
     jpeg_destroy_decompress(&job->input);

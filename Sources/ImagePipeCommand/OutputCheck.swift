@@ -7,7 +7,8 @@ import Glibc
 /// write the same file, no output replaces a file the run reads (unless `--overwrite`) — the
 /// input named on the command line or by `load FILE`, an overlay, a profile, the pipeline file —
 /// and no output is an existing directory, block
-/// device or socket. Names are compared as bytes (see `PathBytes`). In a batch, an input whose
+/// device or socket. Outputs are compared by the file they resolve to (`fileKey`), not by how
+/// they are spelt. In a batch, an input whose
 /// output cannot be named at all (its `{ext}` names no writable format, say) is that input's
 /// failure, not the batch's: it is returned, and the others go on. When no input's output can be
 /// named, the command line itself is wrong: that is a usage error.
@@ -24,7 +25,7 @@ struct OutputCheck {
     @discardableResult
     func run() throws -> (unnamed: [Int: String], outputs: [[String]]) {
         var unnamed: [Int: String] = [:], named: [[String]] = []
-        var writers: [[UInt8]: String] = [:] // normalised output bytes → the input that writes it
+        var writers: [[UInt8]: String] = [:] // an output's file key → the input that writes it
         var inputs: [String: String] = [:]    // an input's file identity → its path
         for context in contexts {
             // `load p.jpg` reads p.jpg whatever the command line says.
@@ -51,7 +52,7 @@ struct OutputCheck {
             named.append(outputs)
             var written = Set<[UInt8]>()
             for output in outputs where output != "-" {
-                let key = Self.normalise(output)
+                let key = Self.fileKey(output)
                 guard written.insert(key).inserted else { throw UsageError("'\(output)' is written twice by one run of the pipeline") }
                 if let other = writers[key] {
                     throw UsageError("'\(other)' and '\(source)' would both be written to '\(output)'; use {stem}, {dir} or {index} in the output name")
@@ -64,6 +65,24 @@ struct OutputCheck {
             }
         }
         return (unnamed, named)
+    }
+
+    /// What two spellings of one output share: an existing file's device and inode, else the
+    /// resolved folder (symbolic links and `..` followed) and the name in it, else the name made
+    /// absolute; so `./same.png`, `same.png` and `$PWD/same.png` are one output.
+    static func fileKey(_ path: String) -> [UInt8] {
+        if let identity = identity(path) { return Array("file \(identity)".utf8) }
+        let bytes = Array(path.utf8)
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { $0 == 0 ? "/" : String(decoding: bytes[..<$0], as: UTF8.self) } ?? "."
+        let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
+        if let resolved = realpath(folder, nil) {
+            defer { free(resolved) }
+            return Array("path ".utf8) + normalise(String(cString: resolved) + "/" + String(decoding: name, as: UTF8.self))
+        }
+        guard !PathBytes.isAbsolute(path), let folder = getcwd(nil, 0) else { return Array("path ".utf8) + normalise(path) }
+        defer { free(folder) }
+        return Array("path ".utf8) + normalise(String(cString: folder) + "/" + path)
     }
 
     /// A path's bytes with `.` and empty components dropped, for comparing names not yet on disk.

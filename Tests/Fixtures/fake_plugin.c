@@ -19,6 +19,10 @@
    CRASH_IN_CONSTRUCTOR (SIGSEGV as the library loads), CRASH_IN_ENTRY (SIGSEGV in
    imagepipe_plugin_entry). Every variant's constructor appends a line to the file named by
    FIXTURE_MARKER, when it is set: the tests' proof that its code ran, or did not. */
+/* NEGATIVE_ROWS: HALF whose input_rows answers a negative row count (a lie the host must refuse). */
+#ifdef NEGATIVE_ROWS
+#define HALF
+#endif
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -44,6 +48,14 @@ __attribute__((constructor)) static void loaded(void) {
 #ifdef NO_ENTRY
 int not_a_plugin(void) { return 42; }
 #else
+/* The names of the plugin and of its working stage; a test loading several fixtures at once
+   gives each its own (-DPLUGIN_NAME='"inverter"' -DSTAGE_NAME='"invert"'). */
+#ifndef PLUGIN_NAME
+#define PLUGIN_NAME "fixture"
+#endif
+#ifndef STAGE_NAME
+#define STAGE_NAME "fake"
+#endif
 #if defined(CLASH)
 #define STAGES "[{\"name\":\"fit\",\"summary\":\"\",\"parameters\":[]}]"
 #elif defined(HUGE_COUNT)
@@ -51,7 +63,7 @@ int not_a_plugin(void) { return 42; }
 #elif defined(RENAMED_KEY)
 #define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"defualt\":\"1\"}]}]"
 #else
-#define STAGES "[{\"name\":\"fake\",\"summary\":\"A stage from a fixture\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"default\":\"1\",\"help\":\"How much\"}]}]"
+#define STAGES "[{\"name\":\"" STAGE_NAME "\",\"summary\":\"A stage from a fixture\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"default\":\"1\",\"help\":\"How much\"}]}]"
 #endif
 #if defined(NO_SCHEMA_VERSION)
 #define VERSION_KEY ""
@@ -67,7 +79,7 @@ static const char *describe(char **error) {
     return NULL;
 #else
     (void)error;
-    return "{" VERSION_KEY "\"name\":\"fixture\",\"summary\":\"\",\"stages\":" STAGES "}";
+    return "{" VERSION_KEY "\"name\":\"" PLUGIN_NAME "\",\"summary\":\"\",\"stages\":" STAGES "}";
 #endif
 }
 #if defined(NOTES) || defined(BEFORE_NOTES) || defined(POINT) || defined(TRIM) || defined(AREA) || defined(VIGNETTE) || defined(HALF) || defined(CONTEXT) || defined(FADE)
@@ -192,6 +204,9 @@ static int32_t input_rows(void *stage, int32_t first_row, int32_t row_count, int
     (void)stage; (void)input_width; (void)input_height; (void)error;
     *input_first = 2 * first_row;
     *input_count = 2 * (row_count - 1) + 1;
+#ifdef NEGATIVE_ROWS
+    *input_count = -5;
+#endif
     return 0;
 }
 #endif

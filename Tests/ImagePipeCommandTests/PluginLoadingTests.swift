@@ -71,6 +71,64 @@ import TestSupport
         }
     }
 
+    /// Any number of plugins in one process: two fixtures with stages of their own beside the
+    /// sample plugin, given with `--plugin` and through IMAGEPIPE_PLUGIN_PATH, each stage doing
+    /// its own work in one pipeline. (Each plugin was once opened by a descriptor number that the
+    /// next one reused, and the loader handed the first library back for the second.)
+    @Test(.enabled(if: PluginLoadingTests.samplePluginBuilt, "needs Samples/CustomStage built: run make samples"))
+    func threePluginsWorkInOneRun() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: true)
+        #expect(chmod(directory.file("plugins"), 0o755) == 0)
+        try FixturePlugin.build("POINT", at: directory.file("plugins/libinverter.so"), gdkPixbuf: true, plugin: "inverter", stage: "invert")
+        try FixturePlugin.build("AREA", at: directory.file("plugins/libsmoother.so"), gdkPixbuf: true, plugin: "smoother", stage: "smooth")
+        _ = try directory.write(Synthetic.image(4, 3) { _, y in y == 1 ? Color(red: 90, green: 90, blue: 90) : Color(red: 0, green: 0, blue: 0) }
+            .encoded(as: .png), to: "in.png")
+        let pipeline = "sepia | invert | smooth"
+        let byFlags = try CommandRunner.run(["run", "--plugin", Self.samplePlugin, "--plugin", directory.file("plugins/libinverter.so"),
+                                             "--plugin", directory.file("plugins/libsmoother.so"), "-e", pipeline, "in.png", "-o", "flags.png"],
+                                            in: directory.path)
+        #expect(byFlags.status == 0, "\(byFlags.standardError)")
+        #expect(byFlags.standardError.isEmpty, "\(byFlags.standardError)")
+        let byPath = try CommandRunner.run(["run", "--plugin", Self.samplePlugin, "-e", pipeline, "in.png", "-o", "path.png"],
+                                           in: directory.path, environment: ["IMAGEPIPE_PLUGIN_PATH": directory.file("plugins")])
+        #expect(byPath.status == 0, "\(byPath.standardError)")
+        // Black stays black in sepia and the grey row becomes `toned`; inverted, white and
+        // 255 − toned; smoothed with the white rows on either side, (766 − toned) / 3 in both.
+        let sepiaAlone = try CommandRunner.run(["run", "--plugin", Self.samplePlugin, "-e", "sepia", "in.png", "-o", "sepia.png"], in: directory.path)
+        #expect(sepiaAlone.status == 0, "\(sepiaAlone.standardError)")
+        let toned = try Image.load(path: directory.file("sepia.png")).pixel(x: 0, y: 1)
+        #expect(toned != Color(red: 90, green: 90, blue: 90))
+        let smoothed = { (level: UInt8) in UInt8((766 - Int(level)) / 3) }
+        let expected = Color(red: smoothed(toned.red), green: smoothed(toned.green), blue: smoothed(toned.blue))
+        for name in ["flags.png", "path.png"] {
+            let output = try Image.load(path: directory.file(name))
+            #expect(output.pixel(x: 0, y: 0) == expected, "\(name)")
+            #expect(output.pixel(x: 2, y: 1) == expected, "\(name)")
+        }
+        let stages = try CommandRunner.run(["stages", "--plugin", Self.samplePlugin], environment: ["IMAGEPIPE_PLUGIN_PATH": directory.file("plugins")])
+        #expect(stages.standardError.isEmpty, "\(stages.standardError)")
+        for stage in ["sepia", "invert", "smooth"] {
+            #expect(stages.standardOutput.contains("  \(stage) "), "\(stages.standardOutput)")
+        }
+    }
+
+    /// The embedding API loads any number of plugins into one registry too.
+    @Test func theAPILoadsSeveralPlugins() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let paths = try ["one", "two", "three"].map { name in
+            let path = directory.file("lib\(name).so")
+            try FixturePlugin.build("POINT", at: path, gdkPixbuf: true, plugin: "plugin-\(name)", stage: "stage-\(name)")
+            return path
+        }
+        var registry = Registry()
+        for path in paths { try registry.loadPlugin(at: path) }
+        #expect(registry.plugins.map(\.name) == ["plugin-one", "plugin-two", "plugin-three"])
+        #expect(Set(registry.stageNames) == ["stage-one", "stage-two", "stage-three"])
+        // The same file again is the same library: its stages are already there.
+        #expect(throws: PluginLoadError.self) { try registry.loadPlugin(at: paths[0]) }
+    }
+
     @Test func pluginDirectoriesFromTheEnvironment() throws {
         let directory = try TemporaryDirectory.forPlugins()
         try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: true)
@@ -255,6 +313,20 @@ import TestSupport
                 #expect(made.pixel(x: 32, y: 31) == made.pixel(x: 32, y: 118) && made.pixel(x: 32, y: 32) == made.pixel(x: 32, y: 117))
             }
         }
+    }
+
+    /// A resample stage whose `input_rows` answers a negative count is refused with the plugin's
+    /// lie named, in `explain` and `run`; it once trapped the host making a range of it.
+    @Test func aNegativeRowCountIsRefused() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let plugin = try fixture("NEGATIVE_ROWS", in: directory, gdkPixbuf: true)
+        _ = try directory.write(Image.filled(Color(red: 9, green: 9, blue: 9), size: Size(64, 150), hasAlpha: false).encoded(as: .tiff), to: "flat.tif")
+        let explain = try CommandRunner.run(["explain", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "out.png"], in: directory.path)
+        #expect(explain.status < 2, "\(explain.status) \(explain.standardError)")
+        let run = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "out.png"], in: directory.path)
+        #expect(run.status == 1, "\(run.status) \(run.standardError)")
+        #expect(run.standardError.contains("the plugin named input rows 0 to -6"), "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {

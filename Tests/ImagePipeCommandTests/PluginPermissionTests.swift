@@ -82,7 +82,7 @@ import TestSupport
         let environment = ["IMAGEPIPE_PLUGIN_PATH": shared, "FIXTURE_MARKER": marker]
         let stages = try CommandRunner.run(["stages"], environment: environment)
         #expect(stages.status == 0)
-        #expect(stages.standardError == "imagepipe: warning: plugin \(plugin): refused: its directory '\(shared)' is writable by group or others (mode 1777), so anyone could replace it; chmod go-w '\(shared)'\n",
+        #expect(stages.standardError == "imagepipe: warning: plugin \(plugin): refused: its directory '\(shared)' is writable by group or others (mode 1777), so anyone could replace it; move it to a folder you own (such as ~/.local/lib/imagepipe/plugins) and give that path, or put it in IMAGEPIPE_PLUGIN_PATH\n",
                 "\(stages.standardError)")
         #expect(stages.standardOutput.contains("  fit ") && !stages.standardOutput.contains("  fake "))
         let run = try CommandRunner.run(["run", "-e", "fit 4x4", "in.png", "-o", "out.png", "-q"], in: directory.path, environment: environment)
@@ -104,7 +104,7 @@ import TestSupport
         try FixturePlugin.build("PLAIN", at: plugins + "/p.so")
         let result = try CommandRunner.run(["stages"], environment: ["IMAGEPIPE_PLUGIN_PATH": plugins, "FIXTURE_MARKER": marker])
         #expect(result.status == 0)
-        #expect(result.standardError == "imagepipe: warning: plugin \(plugins)/p.so: refused: its directory '\(team)' is writable by group or others (mode 775), so anyone could replace it; chmod go-w '\(team)'\n",
+        #expect(result.standardError == "imagepipe: warning: plugin \(plugins)/p.so: refused: its directory '\(team)' is writable by group or others (mode 775), so anyone could replace it; chmod go-w '\(team)', or move it to a folder you own\n",
                 "\(result.standardError)")
         #expect(runs(marker).isEmpty, "its constructor never ran")
     }

@@ -43,6 +43,20 @@ import TestSupport
         }
     }
 
+    /// `make demo` runs Samples/run-samples.sh, which decides from each sample's text alone
+    /// whether to pass `-o`; every sample passes through it and leaves its named output.
+    @Test func theDemoScriptRunsEverySample() throws {
+        let directory = try TemporaryDirectory()
+        let script = Self.samples.appendingPathComponent("run-samples.sh").path
+        let result = try CommandRunner.runProgram("/bin/bash", [script, CommandRunner.binary, directory.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        for pipeline in Self.pipelines {
+            let text = try String(contentsOf: Self.samples.appendingPathComponent(pipeline), encoding: .utf8)
+            let output = try #require(Self.header("output", in: text))
+            #expect(FileManager.default.fileExists(atPath: directory.file(output)), "\(pipeline) left no \(output)")
+        }
+    }
+
     @Test(arguments: pipelines)
     func sampleRunsAndMatchesItsExpectedPicture(pipeline: String) throws {
         let file = Self.samples.appendingPathComponent(pipeline)

@@ -97,4 +97,24 @@ import Glibc
             #expect(!FileManager.default.fileExists(atPath: directory.file("stopped.jpg")))
         }
     }
+
+    /// A tile file that cannot be made (TMPDIR missing, or a folder without write permission)
+    /// is an error naming the folder and the reason, with nothing left in the output's folder:
+    /// the cache's buffers were once freed twice there (SIGABRT) and a hidden output stayed.
+    @Test func aTileFileThatCannotBeMadeIsAClearError() throws {
+        let directory = try TemporaryDirectory(), readOnly = try TemporaryDirectory()
+        _ = try directory.write(StreamedRunCommandTests.photo(300, 200), to: "in.jpg")
+        #expect(chmod(readOnly.path, 0o500) == 0)
+        defer { chmod(readOnly.path, 0o700) }
+        // Root writes into any folder: the missing folder alone is tried then.
+        let folders = [directory.file("missing")] + (getuid() == 0 ? [] : [readOnly.path])
+        for folder in folders {
+            let run = try CommandRunner.run(["run", "-e", "rotate 90", "in.jpg", "-o", "out.png"], in: directory.path,
+                                            environment: ["TMPDIR": folder, "IMAGEPIPE_DISC_THRESHOLD": "1"])
+            #expect(run.status == 1, "\(run.standardError)")
+            #expect(run.standardError.contains(folder) && run.standardError.contains("cannot make the temporary file for the tiles"),
+                    "\(run.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.jpg"])
+        }
+    }
 }

@@ -41,6 +41,29 @@ struct TestTurn: Transform, DeclaredStage {
         }
     }
 
+    /// Tiles are shaped by the picture: a picture one pixel wide (or high) is kept in about its
+    /// own bytes, not in 64×64 tiles that are 64 times them, and gives its rows back.
+    @Test func narrowPicturesGetNarrowTiles() throws {
+        #expect(TileCache.tileShape(for: Size(1000, 800)) == Size(64, 64))
+        #expect(TileCache.tileShape(for: Size(1, 5_000_000)) == Size(1, 4096))
+        #expect(TileCache.tileShape(for: Size(5_000_000, 3)) == Size(1365, 3))
+        #expect(TileCache.tileShape(for: Size(10, 20)) == Size(10, 20))
+        for size in [Size(1, 5_000_000), Size(5_000_000, 1), Size(3, 1_000_000), Size(1, 178_956_970)] {
+            let picture = size.pixelCount * 3, stored = try #require(TileCache.storedBytes(for: size))
+            #expect(stored >= picture && stored <= picture + TileCache.tilePixels * 3 * 2, "\(size): \(stored) for \(picture)")
+        }
+        for threshold in [Int.max, 0] {
+            let folder = try TemporaryDirectory()
+            let source = try Self.picture(2, 9000)
+            let cache = try TileCache(size: source.size, threshold: threshold, folder: folder.path)
+            try cache.append(source.pixels, count: source.height, rowStride: source.rowStride)
+            for rect in [Rect(x: 0, y: 0, width: 2, height: 9000), Rect(x: 1, y: 4000, width: 1, height: 300)] {
+                let read = try cache.picture(of: rect), expected = try source.cropped(to: rect)
+                for y in 0..<rect.height { #expect(Array(read.row(y)) == Array(expected.row(y)), "\(rect) row \(y)") }
+            }
+        }
+    }
+
     /// Each of the seven turns and mirrors, after and before other stages: streamed (the rows
     /// through the cache, in memory and on disk), the ordinary run's bytes.
     @Test(arguments: Dihedral.all.dropFirst())

@@ -10,8 +10,10 @@ public enum FixturePlugin {
     }
 
     /// Builds `variant` at `path` (mode 0755); those whose stage works (`gdkPixbuf`) link
-    /// gdk-pixbuf.
-    public static func build(_ variant: String, at path: String, gdkPixbuf: Bool = false) throws {
+    /// gdk-pixbuf. `plugin` and `stage` rename the plugin and its working stage, for a test that
+    /// loads several fixtures at once.
+    public static func build(_ variant: String, at path: String, gdkPixbuf: Bool = false,
+                             plugin: String? = nil, stage: String? = nil) throws {
         let source = root.appendingPathComponent("Tests/Fixtures/fake_plugin.c").path
         let include = root.appendingPathComponent("Sources/CImagePipePlugin/include").path
         var flags: [String] = []
@@ -19,6 +21,8 @@ public enum FixturePlugin {
             let config = try CommandRunner.runProgram("/usr/bin/pkg-config", ["--cflags", "--libs", "gdk-pixbuf-2.0"])
             flags = config.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
         }
+        if let plugin { flags.append("-DPLUGIN_NAME=\"\(plugin)\"") }
+        if let stage { flags.append("-DSTAGE_NAME=\"\(stage)\"") }
         let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", path] + flags)
         guard result.status == 0 else { throw BuildError(description: "cc failed: \(result.standardError)") }
         guard chmod(path, 0o755) == 0 else { throw BuildError(description: "chmod \(path): \(String(cString: strerror(errno)))") }

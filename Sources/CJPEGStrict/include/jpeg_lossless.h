@@ -2,6 +2,7 @@
 #define IMAGEPIPE_JPEG_LOSSLESS_H
 
 #include <stddef.h>
+#include "jpeg_strict.h" /* struct imagepipe_jpeg_limits */
 
 /* What a lossless transform does to the picture, as seen after decoding (clockwise turns). */
 enum imagepipe_jpeg_lossless_op {
@@ -19,6 +20,8 @@ enum imagepipe_jpeg_lossless_op {
 #define IMAGEPIPE_LOSSLESS_OK 0
 #define IMAGEPIPE_LOSSLESS_FAILED (-1)        /* libjpeg error or damaged data: message says why */
 #define IMAGEPIPE_LOSSLESS_NOT_PERFECT (-2)   /* the transform or crop would need partial iMCU blocks: message says which side and the iMCU size */
+#define IMAGEPIPE_LOSSLESS_STOPPED (-3)       /* limits->should_stop said to stop (a deadline passed) */
+#define IMAGEPIPE_LOSSLESS_REFUSED (-4)       /* the file is refused whatever is done with it: more scans than limits->max_scans */
 
 struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTPUT picture's pixels, i.e. after the op */
 
@@ -39,9 +42,11 @@ struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTP
  * each written when not NULL (exif and xmp only when they fit one 64 KiB marker), are all the
  * metadata the output has, besides libjpeg's JFIF header (or, for CMYK, the Adobe marker when the
  * input had one). A progressive input gives a progressive output. Corrupt or cut data,
- * which libjpeg only warns of, fails; so does a progressive input of more than 1000 scans, and
- * one whose coefficients need more than 4 GiB. A picture of more than max_pixels (when above 0)
- * is refused from its header (IMAGEPIPE_LOSSLESS_FAILED).
+ * which libjpeg only warns of, fails; so does an input whose coefficients need more than 4 GiB.
+ * A picture of more than max_pixels (when above 0) is refused from its header
+ * (IMAGEPIPE_LOSSLESS_FAILED). With limits (may be NULL): an input of more than max_scans scans
+ * is refused before any is read (IMAGEPIPE_LOSSLESS_REFUSED), and should_stop is asked every few
+ * steps of reading and writing the coefficients (IMAGEPIPE_LOSSLESS_STOPPED).
  *
  * On IMAGEPIPE_LOSSLESS_OK, *out is the new file (malloc'd: free with free() or
  * imagepipe_jpeg_free) and *out_size its length; otherwise *out is NULL and message says why.
@@ -49,6 +54,7 @@ struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTP
 int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
                                       int op, const struct imagepipe_jpeg_lossless_crop *crop /* NULL: none */,
                                       long long max_pixels, /* refuse pictures with more pixels than this (header check before any coefficient is read); <= 0: no limit */
+                                      const struct imagepipe_jpeg_limits *limits, /* NULL: none */
                                       const unsigned char *icc, size_t icc_size,   /* written with jpeg_write_icc_profile; NULL: none */
                                       const unsigned char *exif, size_t exif_size, /* TIFF-structured block WITHOUT the "Exif\0\0" prefix; written as APP1 "Exif\0\0"+data when it fits one marker; NULL: none */
                                       const unsigned char *xmp, size_t xmp_size,   /* XMP packet; written as APP1 "http://ns.adobe.com/xap/1.0/\0"+data when it fits; NULL: none */

@@ -172,10 +172,11 @@ extension Pipeline {
     /// (`estimatedStreamedPeakBytes`), else the plan's whole pictures (`Plan.estimatedPeakBytes`),
     /// with `inputBytes` read into memory beside them. What a memory budget reserves.
     public func estimatedPeakBytes(in context: RunContext, prepared: PreparedRun, inputBytes: Int = 0) -> Int {
-        guard let streamed = estimatedStreamedPeakBytes(in: context, prepared: prepared) else {
-            return prepared.plan.estimatedPeakBytes(inputBytes: inputBytes)
-        }
-        return min(Int.max / 8, inputBytes) + streamed
+        let decoded = estimatedStreamedPeakBytes(in: context, prepared: prepared).map { min(Int.max / 8, inputBytes) + $0 }
+            ?? prepared.plan.estimatedPeakBytes(inputBytes: inputBytes)
+        // A lossless JPEG write is tried first, and the decoding run follows it only when the
+        // write cannot be exact: the peak is the larger of the two.
+        return max(decoded, losslessJPEGPeakBytes(in: context, prepared: prepared))
     }
 
     /// The reduction of the plan's decode (upright), nil for a full decode.

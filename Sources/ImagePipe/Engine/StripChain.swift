@@ -205,7 +205,7 @@ final class StripChain: @unchecked Sendable {
 
     /// Output rows a turning level makes at a time: a tile's height, so that each strip reads
     /// whole tiles.
-    static let turnStripRows = TileCache.side
+    static let turnStripRows = 64
 
     /// Each level's size, strip and window from a `size` input (rows `rowStride` bytes apart,
     /// decoded `decodeStrip` rows at a time); `stripRows`, when given, is every other level's
@@ -303,8 +303,11 @@ final class StripChain: @unchecked Sendable {
             let layout = layouts[level], below = layouts[level - 1]
             var bytes = ringRows(layouts, level: level, writeBehind: writeBehind) * layout.rowStride + layout.window * below.rowStride
             if levels[level].readsTiles {
-                let tiles = below.size.pixelCount * 3
-                bytes += (tiles <= TileCache.discThreshold ? tiles : 0) + (TileCache.side + 1) * below.size.width * 3
+                // The tiles while they stay in memory, the cache's own band and tile, and a strip's
+                // input read back and its turned copy, both a strip of output large.
+                let tiles = TileCache.storedBytes(for: below.size) ?? Int.max
+                bytes += (tiles <= TileCache.discThreshold ? tiles : 0) + TileCache.bufferBytes(for: below.size)
+                    + 2 * layout.strip * layout.rowStride
             }
             return bytes
         }

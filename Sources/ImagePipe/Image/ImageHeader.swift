@@ -23,6 +23,9 @@ public struct ImageHeader: Hashable, Sendable {
     /// Whether its decoder can resample the picture as it decodes (a JPEG in planes it can
     /// filter: `LoadOptions.decodeResampling`).
     public var resamplesInPlanes = false
+    /// A JPEG's DCT coefficients in bytes (every component's blocks, padded to whole MCUs, two
+    /// bytes a coefficient): what a lossless turn or crop holds per copy. 0 for other formats.
+    public var coefficientBytes = 0
 
     public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
                 rowsHaveAlpha: Bool = false) {

@@ -252,11 +252,11 @@ struct ExternalStage: Transform, @unchecked Sendable {
             inputRowsOf(handle.stage, Int32(rows.lowerBound), Int32(rows.count), Int32(inputSize.width), Int32(inputSize.height),
                         &first, &count, error) == 0 ? true : nil
         }
-        let needed = Int(first)..<(Int(first) + Int(count))
-        guard count > 0, first >= 0, needed.upperBound <= inputSize.height else {
+        // Checked before a range is made of them: a negative count would trap in the range.
+        guard count > 0, first >= 0, Int(first) + Int(count) <= inputSize.height else {
             throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(inputSize) picture")
         }
-        return needed
+        return Int(first)..<(Int(first) + Int(count))
     }
 
     func wholeResampling(for input: Size) throws -> WholeResampling? {
@@ -305,11 +305,10 @@ struct ExternalStage: Transform, @unchecked Sendable {
         _ = try handle.call { error -> Bool? in
             reduced.inputRows(handle.stage, Int32(rows.lowerBound), Int32(rows.count), &given, &first, &count, error) == 0 ? true : nil
         }
-        let needed = Int(first)..<(Int(first) + Int(count))
-        guard count > 0, first >= 0, needed.upperBound <= reduction.decodedSize.height else {
+        guard count > 0, first >= 0, Int(first) + Int(count) <= reduction.decodedSize.height else {
             throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(reduction.decodedSize) decode")
         }
-        return needed
+        return Int(first)..<(Int(first) + Int(count))
     }
 
     func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {

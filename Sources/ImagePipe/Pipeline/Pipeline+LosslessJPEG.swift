@@ -36,6 +36,24 @@ extension Pipeline {
         return "lossless: not decoded; its DCT coefficients are \(what) and written as they are, when that keeps to whole blocks (8 or 16 pixels: the sides and the crop's corner); else decoded and encoded anew"
     }
 
+    /// Bytes a lossless write of this input holds at its peak, 0 when the run is not one: the
+    /// file's coefficients and the moved copy of them (a turn or crop; a copy alone keeps one),
+    /// the file read into memory and the file written (about as large), and the libraries'
+    /// working memory.
+    public func losslessJPEGPeakBytes(in context: RunContext, prepared: PreparedRun) -> Int {
+        guard wantsLosslessJPEG(in: context), let header = prepared.description.header, header.coefficientBytes > 0,
+              case let .success(lossless) = losslessJPEG(in: context, prepared: prepared, reading: false) else { return 0 }
+        let copies = lossless.turn == .identity && lossless.crop == nil ? 1 : 2
+        let fileBytes = context.inputBytes?.count ?? Self.fileSize(try? (source as? Load)?.resolvedPath(in: context)) ?? header.coefficientBytes / 4
+        return min(Int.max / 8, copies * header.coefficientBytes + 2 * fileBytes + Plan.workingBytes)
+    }
+
+    private static func fileSize(_ path: String?) -> Int? {
+        var status = stat()
+        guard let path, stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// Whether `save lossless=` applies at all: JPEG output, and lossless not refused.
     func wantsLosslessJPEG(in context: RunContext) -> Bool {
         guard let save = sink as? Save, save.options.lossless != false, (try? save.target(in: context).format) == .jpeg else { return false }
@@ -131,20 +149,33 @@ extension Pipeline {
         var outSize: UInt = 0
         var message = [CChar](repeating: 0, count: 512)
         let maxPixels = Int64(context.loadOptions.maxPixels ?? 0)
-        let status = lossless.bytes.withUnsafeBufferPointer { input in
-            withOptionalPointer(crop) { cropPointer in
-                withOptionalBuffer(lossless.metadata.icc) { icc in
-                    withOptionalBuffer(lossless.metadata.exif) { exif in
-                        withOptionalBuffer(lossless.metadata.xmp) { xmp in
-                            imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, maxPixels,
-                                                              icc.baseAddress, icc.count, exif.baseAddress, exif.count, xmp.baseAddress, xmp.count,
-                                                              &out, &outSize, &message, message.count)
+        // The decoder's own limits: as many scans, and the run's deadline asked every few steps.
+        var deadline = context.loadOptions.deadline ?? .now
+        let status = withUnsafeMutablePointer(to: &deadline) { deadline in
+            let shouldStop: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+                ContinuousClock.now > context!.assumingMemoryBound(to: ContinuousClock.Instant.self).pointee ? 1 : 0
+            }
+            var limits = imagepipe_jpeg_limits(max_scans: StrictJPEG.maxScans, should_stop: context.loadOptions.deadline == nil ? nil : shouldStop,
+                                               context: UnsafeMutableRawPointer(deadline))
+            return lossless.bytes.withUnsafeBufferPointer { input in
+                withOptionalPointer(crop) { cropPointer in
+                    withOptionalBuffer(lossless.metadata.icc) { icc in
+                        withOptionalBuffer(lossless.metadata.exif) { exif in
+                            withOptionalBuffer(lossless.metadata.xmp) { xmp in
+                                imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, maxPixels, &limits,
+                                                                  icc.baseAddress, icc.count, exif.baseAddress, exif.count, xmp.baseAddress, xmp.count,
+                                                                  &out, &outSize, &message, message.count)
+                            }
                         }
                     }
                 }
             }
         }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // A deadline past, or a file no run would read: the decoding run is not tried after.
+        let path = try? (source as? Load)?.resolvedPath(in: context)
+        if status == IMAGEPIPE_LOSSLESS_STOPPED { throw ImageError(.timedOut, path: path, reason: reason) }
+        if status == IMAGEPIPE_LOSSLESS_REFUSED { throw ImageError(.corrupt, path: path, reason: reason) }
         guard status == IMAGEPIPE_LOSSLESS_OK, let out else {
             if required {
                 throw located(StageError("lossless=true: \(status == IMAGEPIPE_LOSSLESS_NOT_PERFECT ? reason : "libjpeg could not rewrite it: \(reason)")"),

@@ -41,9 +41,6 @@ package struct PluginFile: Sendable {
         identity = PluginIdentity(path: path, status: status)
     }
 
-    /// The name the loader opens: the descriptor, as the kernel shows it.
-    var loadName: String { "/proc/self/fd/\(descriptor)" }
-
     /// Closes the descriptor; a library loaded from it stays loaded.
     package func close() { _ = Glibc.close(descriptor) }
 }

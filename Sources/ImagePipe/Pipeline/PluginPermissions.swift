@@ -40,7 +40,12 @@ enum PluginPermissions {
                 throw refuse("refused: its directory '\(directory)' belongs to \(owner), not to you or root, so they could replace it")
             }
             if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-                throw refuse("refused: its directory '\(directory)' is writable by group or others (\(mode(status.st_mode))), so anyone could replace it; chmod go-w '\(directory)'")
+                // A shared sticky folder (/tmp) is meant to be writable by all: the advice is to
+                // move the plugin, never to change such a folder's mode.
+                let remedy = status.st_mode & S_ISVTX != 0
+                    ? "move it to a folder you own (such as ~/.local/lib/imagepipe/plugins) and give that path, or put it in IMAGEPIPE_PLUGIN_PATH"
+                    : "chmod go-w '\(directory)', or move it to a folder you own"
+                throw refuse("refused: its directory '\(directory)' is writable by group or others (\(mode(status.st_mode))), so anyone could replace it; \(remedy)")
             }
         }
         // The directories are safe, so the resolved name cannot have moved; O_NOFOLLOW still

@@ -31,10 +31,18 @@ extension Registry {
     package mutating func loadPlugin(_ file: PluginFile) throws(PluginLoadError) {
         let path = file.path
         func refuse(_ reason: String) -> PluginLoadError { PluginLoadError(path: path, reason: reason) }
-        guard let library = dlopen(file.loadName, RTLD_NOW | RTLD_LOCAL) else {
+        // The loader knows a library by the name it was opened with, `/proc/self/fd/N`: were N
+        // closed and given to the next plugin, dlopen would hand back this one. So the library is
+        // opened through a copy of the descriptor that stays open as long as the library stays
+        // loaded, the life of the process; the caller's descriptor is the caller's to close.
+        let pinned = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 0)
+        guard pinned >= 0 else { throw refuse("cannot be loaded: \(String(cString: strerror(errno)))") }
+        let loadName = "/proc/self/fd/\(pinned)"
+        guard let library = dlopen(loadName, RTLD_NOW | RTLD_LOCAL) else {
+            close(pinned)
             // The loader names the descriptor it opened; the user knows the file by its path.
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
-            throw refuse("cannot be loaded: \(reason.replacingAll(file.loadName, with: path))")
+            throw refuse("cannot be loaded: \(reason.replacingAll(loadName, with: path))")
         }
         guard let symbol = dlsym(library, "imagepipe_plugin_entry") else {
             throw refuse("not an ImagePipe plugin: it has no imagepipe_plugin_entry function")

@@ -17,10 +17,13 @@ struct JPEGHeader {
     /// or three components whose chroma is full, half or quarter the luma's size (4:4:4, 4:2:2,
     /// 4:4:0, 4:2:0; not 4:1:1's quarter width, nor CMYK).
     var planesResample = false
+    /// Every component's DCT blocks, padded to whole MCUs, at 128 bytes a block (`ImageHeader`).
+    var coefficientBytes = 0
 
     var imageHeader: ImageHeader {
         var header = ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation, rowsInOrder: components != 4)
         header.resamplesInPlanes = planesResample
+        header.coefficientBytes = coefficientBytes
         return header
     }
 
@@ -126,7 +129,13 @@ struct JPEGHeader {
             let sampling = (0..<components).map { (h: Int(b[7 + 3 * $0] >> 4), v: Int(b[7 + 3 * $0] & 15)) }
             let planes = components == 1 || (components == 3 && [1, 2].contains(sampling[0].h) && [1, 2].contains(sampling[0].v)
                                               && sampling.dropFirst().allSatisfy { $0 == (h: 1, v: 1) })
-            return JPEGHeader(storedSize: Size(width, height), orientation: orientation, components: components, planesResample: planes)
+            // As libjpeg lays them out: MCUs of the largest factors, each holding h × v blocks of
+            // a component (a zero factor, which libjpeg refuses, counts as one here).
+            let maxH = max(1, sampling.map(\.h).max() ?? 1), maxV = max(1, sampling.map(\.v).max() ?? 1)
+            let mcus = ((width + 8 * maxH - 1) / (8 * maxH)) * ((height + 8 * maxV - 1) / (8 * maxV))
+            let blocks = sampling.reduce(0) { $0 + max(1, $1.h) * max(1, $1.v) } * mcus
+            return JPEGHeader(storedSize: Size(width, height), orientation: orientation, components: components, planesResample: planes,
+                              coefficientBytes: blocks * 128)
         }
 
         /// The header, once all the data is in: an error when it never came.
