@@ -7,10 +7,18 @@ import Glibc
 /// back when its run has truly ended; one that does not fit beside the pictures in progress waits
 /// for them, and one that could never fit is refused alone. So two pictures that each fit but not
 /// together run one after the other instead of exhausting memory and losing the whole batch.
+///
+/// `imagepipe serve` also holds the responses it has made until their clients have taken them
+/// (`hold`): a client that reads slowly, or not at all, keeps its response's bytes in memory
+/// for as long as its connection lasts. Those bytes count against the same limit, so a picture
+/// does not start beside responses that leave it no room; it is refused at once instead
+/// (`reserveBesideResponses`), since the responses go at their clients' pace, not the server's.
 final class MemoryBudget: @unchecked Sendable {
     let limit: Int
     private var inUse = 0
     private var running = 0
+    /// Bytes of responses made and not yet taken by their clients.
+    private var held = 0
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let freed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
@@ -37,7 +45,7 @@ final class MemoryBudget: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         var told = false
         // A picture alone always runs, whatever the others' estimates: they fit the limit too.
-        while running > 0 && inUse + bytes > limit {
+        while running > 0 && inUse + held + bytes > limit {
             if !told {
                 told = true
                 let held = inUse
@@ -50,6 +58,45 @@ final class MemoryBudget: @unchecked Sendable {
         }
         inUse += bytes
         running += 1
+    }
+
+    /// Reserves `bytes` (which must fit the limit) as `reserve` does, waiting while pictures in
+    /// progress hold too much, but not for the responses held: when they alone leave no room
+    /// for `bytes`, nothing is reserved and the answer is false. A picture alone, with no
+    /// response held, always runs.
+    func reserveBesideResponses(_ bytes: Int) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if held > 0 && held + bytes > limit { return false }
+            if running == 0 || inUse + held + bytes <= limit { break }
+            pthread_cond_wait(freed, mutex)
+        }
+        inUse += bytes
+        running += 1
+        return true
+    }
+
+    /// Counts `bytes` of a response made, until `letGo`: they are in memory whatever the limit.
+    func hold(_ bytes: Int) {
+        pthread_mutex_lock(mutex)
+        held += bytes
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The response of `bytes` has been taken by its client (or its connection closed).
+    func letGo(_ bytes: Int) {
+        pthread_mutex_lock(mutex)
+        held -= bytes
+        pthread_cond_broadcast(freed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Bytes of responses held now.
+    var heldBytes: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return held
     }
 
     /// Gives back what `reserve` took.

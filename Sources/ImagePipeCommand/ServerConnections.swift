@@ -22,6 +22,17 @@ import Glibc
 /// And from 3.1.2 to 3.3 its listener keeps a reference to every socket it accepts (its commit
 /// b545d5f0, "soup-listener: Plug a leak"): no socket was ever freed (nor its entry here), so
 /// that reference is dropped as the connection is first seen.
+///
+/// A connection that ends between a response and the next request is handed back as soon as
+/// libsoup has read its end: a watch on its descriptor, at a lower priority than libsoup's own
+/// read, sees the end one turn of the loop after libsoup did (`watchForEnd`); a sweep of the
+/// timeout's clock is the backstop. Handing it back before libsoup has read the end would leave
+/// libsoup's pending read without its connection.
+///
+/// `imagepipe serve` accepts its connections itself (`ServeListener`) and hands each to libsoup
+/// (`admit`): it counts every descriptor from accept to close against the cap, and is never
+/// left without a listener when descriptors run out. Its sockets are found from a message by a
+/// tag on the remote address it gave libsoup (`socket(of:)`).
 @MainActor
 final class ServerConnections {
     private struct Connection {
@@ -40,6 +51,11 @@ final class ServerConnections {
         /// Seen ended (the peer gone, or shut) after a response by a sweep: the next sweep hands
         /// it back, once libsoup has surely read that end.
         var endSeen = false
+        /// Its socket belongs to libsoup's connection object alone, so the object may be kept
+        /// (`owner`): accepted by the server itself, or by a listener that holds no reference.
+        var keepsOwner = false
+        /// The source watching for the client's end after a response (0: none).
+        var endWatch: UInt32 = 0
     }
 
     /// How long a connection may take to deliver a request, or to take its response.
@@ -68,15 +84,15 @@ final class ServerConnections {
         Self.noteConnectionObjects()
         typealias MessageSignal = @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void
         let started: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            guard let message, let context, let socket = ServerConnections.socket(of: message) else { return }
             MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context).takeUnretainedValue().started(socket) }
         }
         let read: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            guard let message, let context, let socket = ServerConnections.socket(of: message) else { return }
             MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context).takeUnretainedValue().read(socket) }
         }
         let finished: MessageSignal = { _, message, context in
-            guard let message, let context, let socket = soup_server_message_get_socket(message) else { return }
+            guard let message, let context, let socket = ServerConnections.socket(of: message) else { return }
             MainActor.assumeIsolated { Unmanaged<ServerConnections>.fromOpaque(context).takeUnretainedValue().finished(socket) }
         }
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -88,33 +104,85 @@ final class ServerConnections {
     /// Connections whose descriptor is open, closing ones included.
     var count: Int { open.count }
 
-    /// A request started on `socket`; an unknown socket is a new connection. At the cap the oldest
-    /// connection waiting for a request makes room, or the new one is closed when none waits.
+    /// The tag on a remote address given to libsoup with a socket the server accepted itself.
+    static let socketTag = "imagepipe-socket"
+
+    /// The socket `message` came on: libsoup's own, or the one the server accepted, tagged on
+    /// the remote address it gave libsoup with it (libsoup keeps no socket for such a stream).
+    static func socket(of message: OpaquePointer) -> UnsafeMutablePointer<GSocket>? {
+        if let socket = soup_server_message_get_socket(message) { return socket }
+        guard let remote = soup_server_message_get_remote_address(message) else { return nil }
+        return g_object_get_data(UnsafeMutableRawPointer(remote).assumingMemoryBound(to: GObject.self), socketTag)?
+            .assumingMemoryBound(to: GSocket.self)
+    }
+
+    /// A connection the server has just accepted itself, before libsoup has it: counted from
+    /// now until its socket is finalized (its descriptor closed). At the cap, counting those
+    /// closing, the oldest connection waiting for a request is shut to make room; when none
+    /// waits, the new one is refused (false: the caller closes it at once).
+    func admit(_ socket: UnsafeMutablePointer<GSocket>) -> Bool {
+        if open.count >= maxConnections {
+            guard let victim = oldestWaiting() else { return false }
+            shut(victim)
+        }
+        register(socket, owner: nil, keepsOwner: true)
+        return true
+    }
+
+    /// Shuts up to `most` of the connections waiting for a request, the oldest first, to give
+    /// their descriptors back (the process has run out); how many.
+    func shed(_ most: Int) -> Int {
+        var shed = 0
+        while shed < most, let victim = oldestWaiting() {
+            shut(victim)
+            shed += 1
+        }
+        return shed
+    }
+
+    private func oldestWaiting() -> UnsafeMutableRawPointer? {
+        open.filter { $0.value.waiting && !$0.value.closing }.min { $0.value.number < $1.value.number }?.key
+    }
+
+    private func register(_ socket: UnsafeMutablePointer<GSocket>, owner: UnsafeMutableRawPointer?, keepsOwner: Bool) {
+        accepted += 1
+        open[UnsafeMutableRawPointer(socket)] = Connection(number: accepted, deadline: deadline(), owner: owner, keepsOwner: keepsOwner)
+        g_object_weak_ref(UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self), { context, object in
+            MainActor.assumeIsolated {
+                let connections = Unmanaged<ServerConnections>.fromOpaque(context!).takeRetainedValue()
+                if let object { connections.forget(UnsafeMutableRawPointer(object)) }
+            }
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// The socket `key` is finalized: its descriptor is closed.
+    private func forget(_ key: UnsafeMutableRawPointer) {
+        if let watch = open[key]?.endWatch, watch != 0 { g_source_remove(watch) }
+        open[key] = nil
+    }
+
+    /// A request started on `socket`; an unknown socket is a new connection from libsoup's
+    /// listener. At the cap (closing connections counted) the oldest connection waiting for a
+    /// request makes room, or the new one is closed when none waits.
     func started(_ socket: UnsafeMutablePointer<GSocket>) {
         let key = UnsafeMutableRawPointer(socket)
         let owner = Self.connectionObjects.removeValue(forKey: key)
-        if open[key] != nil {
-            // The next request's first bytes (libsoup 3.2 says so only then).
-            open[key]?.afterResponse = false
-            open[key]?.endSeen = false
+        if var connection = open[key] {
+            // The next request's first bytes (libsoup 3.2 says so only then), or the first
+            // message of a connection the server accepted itself.
+            connection.afterResponse = false
+            connection.endSeen = false
+            stopWatching(&connection)
+            if connection.owner == nil, connection.keepsOwner, !connection.closing { connection.owner = owner }
+            open[key] = connection
             return
         }
         // The connection object is kept only where its socket is freed with it (the socket's
         // weak reference then ends the entry before the object could dangle).
         let freedTogether = Self.dropListenersReference(socket)
-        accepted += 1
-        open[key] = Connection(number: accepted, deadline: deadline(), owner: freedTogether ? owner : nil)
-        g_object_weak_ref(UnsafeMutableRawPointer(socket).assumingMemoryBound(to: GObject.self), { context, object in
-            MainActor.assumeIsolated {
-                let connections = Unmanaged<ServerConnections>.fromOpaque(context!).takeRetainedValue()
-                if let object { connections.open[UnsafeMutableRawPointer(object)] = nil }
-            }
-        }, Unmanaged.passRetained(self).toOpaque())
-        let live = open.values.filter { !$0.closing }
-        guard live.count > maxConnections else { return }
-        let oldest = live.filter(\.waiting).min { $0.number < $1.number }
-        let victim = oldest.flatMap { oldest in open.first { $0.value.number == oldest.number }?.key } ?? key
-        shut(victim)
+        register(socket, owner: freedTogether ? owner : nil, keepsOwner: freedTogether)
+        guard open.count > maxConnections else { return }
+        shut(oldestWaiting() ?? key)
     }
 
     /// The request on `socket` is read: its response must be taken within the timeout.
@@ -135,6 +203,63 @@ final class ServerConnections {
             $0.waiting = true
             $0.afterResponse = true
         }
+        watchForEnd(socket)
+    }
+
+    /// Where libsoup leaks a connection that ends before its next request, watches its
+    /// descriptor for that end. The watch runs at a lower priority than libsoup's read of the
+    /// next request, which GLib's loop dispatches first when both are ready: so when the watch
+    /// sees the end, libsoup has read it already and dropped its pending read, and the
+    /// connection can be handed back at once.
+    private func watchForEnd(_ socket: UnsafeMutablePointer<GSocket>) {
+        let key = UnsafeMutableRawPointer(socket)
+        guard var connection = open[key], connection.owner != nil, connection.endWatch == 0, g_socket_is_closed(socket) == 0 else { return }
+        let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        let context = Unmanaged.passRetained(EndWatch(connections: self, key: key)).toOpaque()
+        connection.endWatch = g_unix_fd_add_full(G_PRIORITY_LOW, g_socket_get_fd(socket), condition, { _, _, context in
+            let watch = Unmanaged<EndWatch>.fromOpaque(context!).takeUnretainedValue()
+            return MainActor.assumeIsolated { watch.connections.endWatched(watch.key) ? 1 : 0 }
+        }, context, { context in
+            Unmanaged<EndWatch>.fromOpaque(context!).release()
+        })
+        open[key] = connection
+    }
+
+    /// The watch on `key` fired; whether it goes on watching.
+    private func endWatched(_ key: UnsafeMutableRawPointer) -> Bool {
+        guard var connection = open[key], connection.endWatch != 0 else { return false }
+        var owner: UnsafeMutableRawPointer?
+        // Closed by libsoup: its descriptor's number may already be another connection's.
+        if g_socket_is_closed(key.assumingMemoryBound(to: GSocket.self)) == 0 {
+            switch Self.peer(of: key) {
+            case .quiet: return true
+            // The next request: libsoup reads it, and its end if it comes, itself.
+            case .sending: break
+            case .ended:
+                owner = connection.owner
+                connection.owner = nil
+            }
+        }
+        connection.endWatch = 0
+        open[key] = connection
+        // The source ends with this call (false); handing back may finalize the socket.
+        if let owner { Self.handBack(owner) }
+        return false
+    }
+
+    private func stopWatching(_ connection: inout Connection) {
+        if connection.endWatch != 0 { g_source_remove(connection.endWatch) }
+        connection.endWatch = 0
+    }
+
+    /// What a watch's context names: the connections and the socket watched.
+    private final class EndWatch {
+        let connections: ServerConnections
+        let key: UnsafeMutableRawPointer
+        init(connections: ServerConnections, key: UnsafeMutableRawPointer) {
+            self.connections = connections
+            self.key = key
+        }
     }
 
     private func update(_ socket: UnsafeMutablePointer<GSocket>, _ change: (inout Connection) -> Void) {
@@ -151,9 +276,11 @@ final class ServerConnections {
         let now = Int64(g_get_monotonic_time())
         var ended: [UnsafeMutableRawPointer] = []
         for (key, connection) in open {
-            if connection.afterResponse, let owner = connection.owner, connection.closing || Self.peerHasClosed(key) {
+            if connection.afterResponse, let owner = connection.owner, connection.closing || Self.peer(of: key) == .ended {
                 if connection.endSeen {
                     open[key]?.owner = nil
+                    if connection.endWatch != 0 { g_source_remove(connection.endWatch) }
+                    open[key]?.endWatch = 0
                     ended.append(owner)
                 } else {
                     open[key]?.endSeen = true
@@ -193,7 +320,7 @@ final class ServerConnections {
         g_signal_add_emission_hook(signal, 0, { _, count, values, _ in
             guard count >= 2, let values, let connection = g_value_get_object(values),
                   let message = g_value_get_object(values + 1),
-                  let socket = soup_server_message_get_socket(OpaquePointer(message)) else { return 1 }
+                  let socket = ServerConnections.socket(of: OpaquePointer(message)) else { return 1 }
             MainActor.assumeIsolated { ServerConnections.connectionObjects[UnsafeMutableRawPointer(socket)] = connection }
             return 1
         }, nil, nil)
@@ -209,11 +336,17 @@ final class ServerConnections {
         return true
     }
 
-    /// Whether the client has closed its end: a read that would not wait finds the end of the
-    /// stream (nothing is taken: the bytes of a next request stay for libsoup).
-    private static func peerHasClosed(_ key: UnsafeMutableRawPointer) -> Bool {
+    private enum Peer { case quiet, sending, ended }
+
+    /// Whether the client has closed its end (or reset it): a read that would not wait finds the
+    /// end of the stream or an error; or is sending; or neither. Nothing is taken: the bytes of
+    /// a next request stay for libsoup.
+    private static func peer(of key: UnsafeMutableRawPointer) -> Peer {
         var byte: UInt8 = 0
-        return recv(g_socket_get_fd(key.assumingMemoryBound(to: GSocket.self)), &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+        let count = recv(g_socket_get_fd(key.assumingMemoryBound(to: GSocket.self)), &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count > 0 { return .sending }
+        if count == 0 { return .ended }
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .quiet : .ended
     }
 
     /// Has the server drop the connection object `owner`, as libsoup's own disconnect would

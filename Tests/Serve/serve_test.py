@@ -447,11 +447,183 @@ def main():
     finally:
         server.stop()
 
+    hostile_clients()
     origins()
     https_origins()
 
     print(f"{len(failures)} failure(s)")
     sys.exit(1 if failures else 0)
+
+
+def metric(server, name):
+    _, _, body = server.get("/metrics")
+    values = dict(line.rsplit(" ", 1) for line in body.decode().splitlines() if line and not line.startswith("#"))
+    return float(values.get(name, "nan"))
+
+
+def until(condition, seconds):
+    """Whether `condition()` comes true within `seconds` (a backstop, not a measure of speed)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def health_once(port, timeout=30):
+    """A connection of its own asking /health, read to its end; the status, or the error."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+            connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.endswith(b"}\n"):
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            return int(answer.split(b" ")[1]) if answer.startswith(b"HTTP/1.1 ") else f"no answer: {answer[:60]!r}"
+    except OSError as error:
+        return str(error)
+
+
+def hostile_clients():
+    """Issue #50: Range, Accept, formats, responses held by clients that do not read, and a
+    server run short of file descriptors."""
+    # Accept as media ranges with weights; only the five documented formats, with their types.
+    server = Server("--unsigned")
+    try:
+        plain = "/_/" + b64("resize 64x") + "/photos/wide.jpg"
+        for accept, kind in [("image/avif;q=0, image/jpeg", "image/jpeg"), ("image/webpx", "image/jpeg"),
+                             ("image/webp, image/avif;q=0.5", "image/webp"), ("IMAGE/AVIF", "image/avif"), ("image/*", "image/jpeg")]:
+            status, headers, _ = server.get(plain, {"Accept": accept})
+            check(status == 200 and headers.get("Content-Type") == kind and headers.get("Vary") == "Accept",
+                  f"Accept {accept!r}: {status} {headers.get('Content-Type')}, wanted {kind}")
+        for extension, kind in [("jpg", "image/jpeg"), ("png", "image/png"), ("webp", "image/webp"), ("avif", "image/avif"), ("gif", "image/gif")]:
+            status, headers, body = server.get(plain + "@" + extension)
+            # Pillow 9 reads no AVIF: its brand says what it is.
+            sized = body[4:12] == b"ftypavif" if extension == "avif" else status == 200 and picture(body).size == (64, 40)
+            check(status == 200 and headers.get("Content-Type") == kind and sized,
+                  f"@{extension}: {status} {headers.get('Content-Type')}")
+        for address in [plain + "@tiff", plain + "@bmp", plain + "@ico", plain + "@xyz",
+                        "/_/" + b64("resize 64x | save format=bmp") + "/photos/wide.jpg",
+                        "/_/" + b64("save format=tiff") + "/photos/wide.jpg", "/_/w:64/f:ico/plain/local:///photos/wide.jpg",
+                        "/_/w:64/" + b64("local:///photos/wide.jpg") + ".bmp"]:
+            status, headers, body = server.get(address)
+            answer = json.loads(body) if headers.get("Content-Type") == "application/json" else {}
+            check(status == 400 and answer.get("status") == 400 and "jpg, png, webp, avif or gif" in answer.get("error", ""),
+                  f"{address}: {status} {headers.get('Content-Type')} {body[:120]!r}, wanted a 400 naming the served formats")
+
+        # Range: the picture whole, once, whatever the ranges asked (libsoup would build a
+        # multipart body of a copy per range).
+        _, whole_headers, whole = server.get(plain + "@png")
+        for ranges in ["bytes=" + ",".join(["0-"] * 199), "bytes=0-9", "bytes=5-2", "bytes=0-0,-1"]:
+            status, headers, body = server.get(plain + "@png", {"Range": ranges, "If-Range": whole_headers.get("ETag", "")})
+            check(status == 200 and body == whole and headers.get("Content-Type") == "image/png" and "Accept-Ranges" not in headers
+                  and "Content-Range" not in headers, f"Range {ranges[:30]}…: {status} {headers.get('Content-Type')} {len(body)} bytes of {len(whole)}")
+
+        # A connection is kept alive between requests.
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        statuses = []
+        for _ in range(3):
+            connection.request("GET", "/health")
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+        peer = connection.sock.getsockname() if connection.sock else None
+        connection.close()
+        check(statuses == [200] * 3 and peer is not None, f"three requests on one kept-alive connection: {statuses}, open: {peer}")
+    finally:
+        server.stop()
+
+    # Responses held by clients that do not read count in --max-memory: with four of them
+    # held, a picture that would pass the budget beside them is answered 503 at once.
+    noise = Image.frombytes("RGB", (3000, 2000), os.urandom(3000 * 2000 * 3))
+    noise.save(os.path.join(ROOT, "photos", "noise.png"), compress_level=0)
+    address = "/_/-/photos/noise.png@png"
+    server = Server("--unsigned")
+    try:
+        status, _, body = server.get(address + "?explain")
+        estimate = json.loads(body).get("estimatedPeakBytes", 0) if status == 200 else 0
+        size = len(server.get(address)[2])
+    finally:
+        server.stop()
+    check(estimate > 0 and size > 10_000_000, f"the noise picture: estimate {estimate}, response {size} bytes")
+    budget = estimate + size * 7 // 2
+    server = Server("--unsigned", "--max-memory", str(budget), "--client-timeout", "120", "--timeout", "120")
+    slow = []
+    try:
+        for _ in range(4):
+            reader = socket.socket()
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.connect(("127.0.0.1", server.port))
+            reader.sendall(f"GET {address} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            slow.append(reader)
+            # Each is made before the next is asked (they would otherwise wait for each other's work).
+            held = len(slow) * size
+            check(until(lambda: metric(server, "imagepipe_response_bytes_held") >= held, 120),
+                  f"{len(slow)} unread response(s) held: {metric(server, 'imagepipe_response_bytes_held')} bytes, wanted {held}")
+        status, headers, body = server.get(address)
+        check(status == 503 and headers.get("Retry-After") == "1" and b"memory" in body,
+              f"a picture past --max-memory beside 4 unread responses of {size} bytes (budget {budget}, estimate {estimate}): {status} {body[:200]!r}")
+        status, _, _ = server.get("/health")
+        check(status == 200, f"/health beside the unread responses: {status}")
+        for reader in slow:
+            reader.close()
+        slow = []
+        check(until(lambda: metric(server, "imagepipe_response_bytes_held") == 0, 60),
+              f"the unread responses let go once their clients left: {metric(server, 'imagepipe_response_bytes_held')} bytes held")
+        status, _, _ = server.get(address)
+        check(status == 200, f"the picture once the responses are let go: {status}")
+    finally:
+        for reader in slow:
+            reader.close()
+        server.stop()
+    os.unlink(os.path.join(ROOT, "photos", "noise.png"))
+
+    # A server with 64 descriptors: a burst of short connections (open, /health, close) gives
+    # each descriptor back at once; past the limit, the oldest idle connections are shut and the
+    # listener armed again. /health answers after each.
+    server = Server("--unsigned", "--client-timeout", "60", preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)))
+    descriptors = lambda: len(os.listdir(f"/proc/{server.process.pid}/fd"))
+    try:
+        server.log.seek(0)
+        check("connections at once" in server.log.read(), "the connection cap is lowered to what 64 descriptors leave room for")
+        baseline = descriptors()
+        results = []
+        def burst():
+            results.extend(health_once(server.port) for _ in range(150))
+        threads = [threading.Thread(target=burst) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(300)
+        check(results.count(200) == 600, f"600 short connections under 64 descriptors: {len(results)} asked, "
+                                          f"{sorted(set(map(str, results)))[:4]}, {results.count(200)} answered 200")
+        check(health_once(server.port) == 200, "/health after the burst")
+        # Without waiting for the 60 s client timeout or any sweep of it.
+        check(until(lambda: descriptors() <= baseline + 2, 10), f"descriptors after the burst: {descriptors()}, {baseline} before")
+        # Idle connections past the descriptors: the cap sheds the oldest.
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(80)]
+        check(health_once(server.port) == 200, "/health beside 80 idle connections")
+        for connection in idle:
+            connection.close()
+        check(until(lambda: descriptors() <= baseline + 2, 10), f"descriptors after the idle ones closed: {descriptors()}, {baseline} before")
+        # Descriptors run out below the cap (lowered under the running server): accept fails with
+        # EMFILE, idle connections are shut and the listener armed again.
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(8)]
+        check(until(lambda: descriptors() >= baseline + 8, 10), f"8 idle connections accepted: {descriptors()} descriptors, {baseline} before")
+        resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE, (descriptors() + 1, descriptors() + 1))
+        more = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(8)]
+        status = health_once(server.port)
+        check(status == 200, f"/health once descriptors ran out: {status}")
+        server.log.seek(0)
+        check("out of file descriptors" in server.log.read(), "the server says it ran out of descriptors")
+        for connection in idle + more:
+            connection.close()
+        check(health_once(server.port) == 200, "/health after")
+    finally:
+        server.stop()
 
 
 class Origin(http.server.BaseHTTPRequestHandler):

@@ -20,7 +20,7 @@ struct ImageURL: Sendable {
     let source: String
     /// Whether the source is an HTTP(S) URL, fetched from its origin.
     let isOrigin: Bool
-    /// The format `@extension` asks for.
+    /// The format `@extension` asks for: one the server answers in (`ServedFormat`).
     let format: ImageFormat?
 
     /// The address `path`, its percent-escapes already decoded (libsoup decodes them): nothing
@@ -89,10 +89,7 @@ struct ImageURL: Sendable {
         guard let at = text.lastIndex(of: separator) else { return (text, nil) }
         let name = String(text[text.index(after: at)...])
         guard !name.contains("/"), !name.contains(".") else { return (text, nil) }
-        guard let format = ImageFormat(fileName: "x." + name) else {
-            throw ServeError(415, "'\(separator)\(name)' names no format this server writes; use jpg, png, webp, avif or gif")
-        }
-        return (String(text[..<at]), format)
+        return (String(text[..<at]), try ServedFormat(named: name, in: "'\(separator)\(name)'").format)
     }
 
     /// `source` when it is a path under the root: no segment empty, `.` or `..`, no NUL.

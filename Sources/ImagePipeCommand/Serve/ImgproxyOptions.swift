@@ -68,10 +68,7 @@ struct ImgproxyOptions {
                 guard let value = try number(0), (1...100).contains(value) else { throw ServeError(400, "imgproxy option '\(segment)': quality is 1 to 100") }
                 quality = value
             case "f", "format", "ext":
-                guard let ext = arguments.first, let asked = ImageFormat(fileName: "x." + ext) else {
-                    throw ServeError(415, "imgproxy option '\(segment)' names no format this server writes")
-                }
-                format = asked
+                format = try ServedFormat(named: arguments.first ?? "", in: "imgproxy option '\(segment)'").format
             case "c", "crop":
                 let gravity = arguments.count > 2 && !arguments[2].isEmpty ? arguments[2] : nil
                 if let gravity, Self.gravities[gravity] == nil {

@@ -21,10 +21,11 @@ struct ServeCommand {
           GET /SIGNATURE/PIPELINE/SOURCE[@EXTENSION]
 
         PIPELINE is the pipeline's text in URL-safe base64 without padding (`-` for none),
-        SOURCE a path under DIR or an http(s):// URL under an --origin, and @webp, @avif, @jpg, @png or @gif the format to answer in;
-        without it the format is the
-        best the request's Accept header takes (AVIF, then WebP), else the source's own, else
-        JPEG, with Vary: Accept. `imagepipe url` writes and signs addresses.
+        SOURCE a path under DIR or an http(s):// URL under an --origin, and @webp, @avif, @jpg, @png or @gif the format to answer in
+        (no other: 400); without it the format is the best the request's Accept header takes by
+        its weights (AVIF or WebP when named, then the source's own, then JPEG), with Vary:
+        Accept. `imagepipe url` writes and signs addresses. A Range header is passed over: the
+        picture is answered whole.
 
         SIGNATURE is imgproxy's: URL-safe base64 of HMAC-SHA256(KEY, SALT + "/PIPELINE/SOURCE…"),
         the path with its percent-escapes decoded, KEY and SALT given in hex; with
@@ -33,10 +34,11 @@ struct ServeCommand {
 
         A picture is answered with its ETag (from the source file's identity, the pipeline and
         the format) and Cache-Control: public, max-age (default 31536000, a year, as imgproxy's);
-        If-None-Match gets 304. Errors are JSON, {"status": N, "error": "..."}: 400 pipeline,
+        If-None-Match gets 304. Errors are JSON, {"status": N, "error": "..."}: 400 pipeline or format,
         403 signature or a source outside DIR (no `..`, links out of DIR refused), 404 no such
-        source, 413 too large, 415 format, 422 damaged picture, 503 with Retry-After when every
-        worker is busy and the queue is full (or the server is stopping), 504 time limit.
+        source, 413 too large, 415 source format, 422 damaged picture, 503 with Retry-After when
+        every worker is busy and the queue is full, when responses not yet taken by their clients
+        hold the memory a picture needs (or the server is stopping), 504 time limit.
         A pipeline may not read or write other files: no paths in load, save or composite, no tee
         or branch.
 
@@ -57,11 +59,14 @@ struct ServeCommand {
           --queue N              Requests that may wait for a worker (default 4 × workers)
           --max-age SECONDS      Cache-Control max-age of pictures (default 31536000)
           --max-memory N         What the pictures being made may hold together, estimated from each
-                                 header: one that does not fit beside the others waits, one that
-                                 could never fit is answered 413; K, M, G suffixes (default: 3/4 of
-                                 the machine's memory, or of its control group's limit; 0 = no limit)
-          --max-connections N    Open connections at most (default 1000); past it the oldest one
-                                 waiting for a request is closed
+                                 header, and the responses not yet taken by their clients: a picture
+                                 that does not fit beside other pictures waits, one that does not
+                                 fit beside the responses is answered 503, one that could never fit
+                                 413; K, M, G suffixes (default: 3/4 of the machine's memory, or of
+                                 its control group's limit; 0 = no limit)
+          --max-connections N    Open connections at most, counted from accept to close (default
+                                 1000, fewer if the descriptor limit leaves no room); past it the
+                                 oldest one waiting for a request is closed
           --client-timeout SECONDS  How long a client may take to send a request, or to take its
                                  response (default 10); then its connection is closed. A slow
                                  client holds a connection, never a worker

@@ -73,13 +73,17 @@ struct ServeJob: Sendable {
         do {
             let prepared = try pipeline.prepare(in: context)
             // The picture's estimated cost is reserved from the budget the requests share, as a
-            // batch's pictures reserve theirs (`--max-memory`): it waits while others hold too much.
+            // batch's pictures reserve theirs (`--max-memory`): it waits while other pictures hold
+            // too much, and is refused (503, to be asked again) while responses that their
+            // clients have not yet taken do, since they leave at the clients' pace.
             let cost = memory == nil ? 0 : pipeline.estimatedPeakBytes(in: context, prepared: prepared)
             if let memory {
                 guard memory.fits(cost) else {
                     return .failure(ServeError(413, "\(name): needs about \(MemoryBudget.describe(cost)) of memory, more than the server allows a picture"))
                 }
-                memory.reserve(cost) { _ in }
+                guard memory.reserveBesideResponses(cost) else {
+                    return .failure(ServeError(503, "\(name): needs about \(MemoryBudget.describe(cost)) of memory, and responses not yet taken by their clients hold the rest of the server's memory budget; try again"))
+                }
             }
             defer { memory?.release(cost) }
             _ = try pipeline.run(in: context, prepared: prepared)

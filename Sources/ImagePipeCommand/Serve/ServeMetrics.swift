@@ -1,6 +1,7 @@
 /// What `/metrics` reports, in Prometheus' text format: requests by status, their durations
 /// as a histogram, bytes read and sent, the processor time of decoding and encoding, requests
-/// refused for want of room, and requests in flight and waiting.
+/// refused for want of room, requests in flight and waiting, connections open and response
+/// bytes held.
 @MainActor
 final class ServeMetrics {
     private var byStatus: [UInt32: Int] = [:]
@@ -13,7 +14,8 @@ final class ServeMetrics {
     private var sourceBytes = 0
     private var decodeSeconds = 0.0
     private var encodeSeconds = 0.0
-    /// Requests answered 503 because every worker was busy and the queue full.
+    /// Requests answered 503 because every worker was busy and the queue full, or responses held
+    /// the memory budget.
     var refused = 0
 
     func record(status: UInt32, seconds: Double, bytesOut: Int) {
@@ -31,7 +33,7 @@ final class ServeMetrics {
         encodeSeconds += made.codecTime.encoding
     }
 
-    func text(inFlight: Int, queued: Int, connections: Int) -> String {
+    func text(inFlight: Int, queued: Int, connections: Int, heldBytes: Int) -> String {
         var lines = ["# HELP imagepipe_requests_total Requests answered, by status.", "# TYPE imagepipe_requests_total counter"]
         for (status, number) in byStatus.sorted(by: { $0.key < $1.key }) { lines.append("imagepipe_requests_total{code=\"\(status)\"} \(number)") }
         lines += ["# HELP imagepipe_request_duration_seconds Time from a request's arrival to its response.",
@@ -47,14 +49,16 @@ final class ServeMetrics {
                   "# TYPE imagepipe_decode_seconds_total counter", "imagepipe_decode_seconds_total \(decodeSeconds)",
                   "# HELP imagepipe_encode_seconds_total Processor time encoding the pictures made.",
                   "# TYPE imagepipe_encode_seconds_total counter", "imagepipe_encode_seconds_total \(encodeSeconds)",
-                  "# HELP imagepipe_requests_refused_total Requests answered 503: every worker busy, the queue full.",
+                  "# HELP imagepipe_requests_refused_total Requests answered 503 for want of room: every worker busy and the queue full, or the memory budget held by responses.",
                   "# TYPE imagepipe_requests_refused_total counter", "imagepipe_requests_refused_total \(refused)",
                   "# HELP imagepipe_requests_in_flight Requests at work or waiting for a worker.", "# TYPE imagepipe_requests_in_flight gauge",
                   "imagepipe_requests_in_flight \(inFlight)",
                   "# HELP imagepipe_requests_queued Requests in flight waiting for a worker.", "# TYPE imagepipe_requests_queued gauge",
                   "imagepipe_requests_queued \(queued)",
                   "# HELP imagepipe_connections_open Client connections whose socket is open.", "# TYPE imagepipe_connections_open gauge",
-                  "imagepipe_connections_open \(connections)"]
+                  "imagepipe_connections_open \(connections)",
+                  "# HELP imagepipe_response_bytes_held Bytes of responses made and not yet taken by their clients, counted by --max-memory.",
+                  "# TYPE imagepipe_response_bytes_held gauge", "imagepipe_response_bytes_held \(heldBytes)"]
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -70,13 +70,22 @@ final class ServeServer {
     /// After SIGTERM: new requests get 503, and the loop ends once the last one in flight is answered.
     private var draining = false
     private let metrics = ServeMetrics()
+    /// Bytes of the responses given to libsoup and not yet freed (`hold`).
+    private var heldResponses = 0
     /// Slow clients are cut off and the connections bounded: libsoup's server does neither.
     private let connections: ServerConnections
+    /// Takes the connections, and hands them to libsoup.
+    private let listener: ServeListener
 
     init(configuration: Configuration, listen: String, port: UInt32) throws {
         self.configuration = configuration
         workerSlots = DispatchSemaphore(value: configuration.workers)
-        connections = ServerConnections(timeoutMilliseconds: configuration.clientTimeoutMilliseconds, maxConnections: configuration.maxConnections)
+        // The descriptor limit bounds the connections before --max-connections would.
+        let room = ServeListener.connectionRoom(workers: configuration.workers)
+        if room < configuration.maxConnections {
+            Console.error("serve: at most \(room) connections at once (not --max-connections' \(configuration.maxConnections)): the file descriptor limit leaves room for no more")
+        }
+        connections = ServerConnections(timeoutMilliseconds: configuration.clientTimeoutMilliseconds, maxConnections: min(room, configuration.maxConnections))
         let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(temporary)/imagepipe-serve-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw UsageError("serve cannot make its scratch folder: \(String(cString: strerror(errno)))") }
@@ -86,6 +95,8 @@ final class ServeServer {
         }
         server = UnsafeMutableRawPointer(object).assumingMemoryBound(to: SoupServer.self)
         loop = g_main_loop_new(nil, 0)
+        listener = try ServeListener(server: server, connections: connections, host: listen, port: port)
+        address = listener.address
         soup_server_add_handler(server, nil, { _, message, path, _, context in
             guard let message, let context else { return }
             // libsoup has decoded every escape of the path (`%2F` too): see ImageURL.
@@ -107,34 +118,8 @@ final class ServeServer {
             g_signal_connect_data(UnsafeMutableRawPointer(server), name, unsafeBitCast(finished, to: GCallback.self),
                                   Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
         }
-        var error: UnsafeMutablePointer<GError>?
-        guard let socketAddress = g_inet_socket_address_new_from_string(listen, port) else {
-            throw UsageError("--listen: '\(listen)' is not an IP address")
-        }
-        defer { g_object_unref(socketAddress) }
-        let family = g_socket_address_get_family(UnsafeMutableRawPointer(socketAddress).assumingMemoryBound(to: GSocketAddress.self))
-        guard let socket = g_socket_new(family, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error) else {
-            throw UsageError("serve cannot listen: \(Self.take(error))")
-        }
-        defer { g_object_unref(socket) }
-        // A burst of connections waits in the kernel's queue rather than being refused.
-        g_socket_set_listen_backlog(socket, 1024)
-        guard g_socket_bind(socket, UnsafeMutableRawPointer(socketAddress).assumingMemoryBound(to: GSocketAddress.self), 1, &error) != 0, g_socket_listen(socket, &error) != 0,
-              soup_server_listen_socket(server, socket, SoupServerListenOptions(rawValue: 0), &error) != 0 else {
-            throw UsageError("serve cannot listen on \(listen):\(port): \(Self.take(error))")
-        }
         connections.watch(server)
-        let uris = soup_server_get_uris(server)
-        if let first = uris?.pointee.data, let text = g_uri_to_string(OpaquePointer(first)) {
-            address = String(cString: text)
-            g_free(text)
-        }
-        g_slist_free_full(uris) { g_uri_unref(OpaquePointer($0)) }
-    }
-
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
-        defer { if let error { g_error_free(error) } }
-        return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        listener.start()
     }
 
     /// How often the heaps' free pages are given back to the system.
@@ -194,7 +179,7 @@ final class ServeServer {
                                                              ("in_flight", .number(Double(inFlight)))])))
         case "/metrics":
             let waiting = queued.withLock { $0 }
-            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: waiting, connections: connections.count).utf8)))
+            return finish(Response(status: 200, contentType: "text/plain; version=0.0.4", body: Array(metrics.text(inFlight: inFlight, queued: waiting, connections: connections.count, heldBytes: heldResponses).utf8)))
         default:
             break
         }
@@ -222,17 +207,24 @@ final class ServeServer {
             metrics.refused += 1
             return finish(.error(ServeError(503, "every worker is busy and the queue is full; try again"), headers: [("Retry-After", "1")]))
         }
+        // Responses that their clients have not taken fill the memory budget: no picture could
+        // start beside them (the worker would refuse it too, after a wait in the queue).
+        if let memory = configuration.memory, memory.heldBytes >= memory.limit {
+            metrics.refused += 1
+            return finish(.error(ServeError(503, "responses not yet taken by their clients hold the server's memory budget; try again"),
+                                 headers: [("Retry-After", "1")]))
+        }
         inFlight += 1
         g_object_ref(UnsafeMutableRawPointer(message))
         soup_server_message_pause(message)
-        if let socket = soup_server_message_get_socket(message) { connections.working(socket) }
+        if let socket = ServerConnections.socket(of: message) { connections.working(socket) }
         let slots = workerSlots, queued = queued
         queued.withLock { $0 += 1 }
         // The server lives as long as the process, and the message while it holds a reference:
         // the worker names both by address.
         let server = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         let messageAddress = UInt(bitPattern: UnsafeRawPointer(message))
-        let contentType = "image/" + (job.format == .jpeg ? "jpeg" : job.format.rawValue)
+        let contentType = ServedFormat(job.format)?.mediaType ?? "application/octet-stream"
         DispatchQueue.global().async {
             slots.wait()
             queued.withLock { $0 -= 1 }
@@ -240,13 +232,14 @@ final class ServeServer {
             slots.signal()
             let response: Response = switch outcome {
             case let .success(made): Response(status: 200, contentType: contentType, body: made.bytes, headers: cacheHeaders)
-            case let .failure(error): .error(error)
+            // Refused for memory held by responses: to be asked again, as a full queue is.
+            case let .failure(error): .error(error, headers: error.status == 503 ? [("Retry-After", "1")] : [])
             }
             Self.onLoop(server) { server in
                 let message = OpaquePointer(bitPattern: messageAddress)!
                 server.inFlight -= 1
                 if case let .success(made) = outcome { server.metrics.record(made) }
-                if let socket = soup_server_message_get_socket(message) { server.connections.read(socket) }
+                if let socket = ServerConnections.socket(of: message) { server.connections.read(socket) }
                 soup_server_message_unpause(message)
                 server.respond(message, response, method: method, path: path, started: started)
                 g_object_unref(UnsafeMutableRawPointer(message))
@@ -296,15 +289,17 @@ final class ServeServer {
             throw ServeError(400, "a served pipeline reads only its source and writes only its response: no paths, tee or branch")
         }
         var negotiated = false
-        let format: ImageFormat
-        if let asked = url.format ?? save.format {
-            format = asked
+        let served: ServedFormat
+        if let asked = url.format {
+            served = try ServedFormat(asked, in: "the address")
+        } else if let asked = save.format {
+            served = try ServedFormat(asked, in: "the pipeline's save format=")
         } else {
             negotiated = true
-            let accepted = accept ?? ""
-            let own = ImageFormat(fileName: url.source.split(separator: "?").first.map(String.init) ?? "").flatMap { [.jpeg, .png, .webp, .avif, .gif].contains($0) ? $0 : nil }
-            format = accepted.contains("image/avif") ? .avif : accepted.contains("image/webp") ? .webp : own ?? .jpeg
+            let own = ImageFormat(fileName: url.source.split(separator: "?").first.map(String.init) ?? "")
+            served = ServedFormat.negotiated(accept: AcceptHeader(accept), source: own)
         }
+        let format = served.format
         let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
         scratchCount += 1
         let job = ServeJob(source: real, name: url.source, origin: url.isOrigin ? configuration.origins : nil, fileSize: fileSize, pipeline: pipeline, format: format,
@@ -328,6 +323,13 @@ final class ServeServer {
     }
 
     private func respond(_ message: OpaquePointer, _ response: Response, method: String, path: String, started: ContinuousClock.Instant) {
+        // libsoup answers a Range itself from the body set here, a multipart/byteranges body
+        // holding a copy of the picture per range (199 ranges of `0-`: 199 copies). A picture
+        // made for the request is answered whole, as image services answer (200, no
+        // Accept-Ranges): a client that lost part of it asks again and gets it from a cache.
+        let requestHeaders = soup_server_message_get_request_headers(message)
+        soup_message_headers_remove(requestHeaders, "Range")
+        soup_message_headers_remove(requestHeaders, "If-Range")
         let headers = soup_server_message_get_response_headers(message)
         soup_message_headers_replace(headers, "X-Content-Type-Options", "nosniff")
         for (name, value) in response.headers { soup_message_headers_replace(headers, name, value) }
@@ -342,12 +344,42 @@ final class ServeServer {
                 soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY,
                                                  buffer.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(buffer.count))
             }
+            hold(response.body.count, for: message)
         }
         let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
         metrics.record(status: response.status, seconds: seconds, bytesOut: response.body.count)
         let line: JSONValue = .object([("method", .string(method)), ("path", .string(path)), ("status", .number(Double(response.status))),
                                        ("bytes", .number(Double(response.body.count))), ("ms", .number((seconds * 1000).rounded()))])
         Console.diagnostics(line.text)
+    }
+
+    /// Counts the `bytes` of the body just given to `message` in the memory budget until libsoup
+    /// frees the message: it keeps the whole body until the client has taken the last byte (or
+    /// its connection has ended), whatever the client's pace, so a client that does not read
+    /// holds them for as long as its connection lasts.
+    private func hold(_ bytes: Int, for message: OpaquePointer) {
+        guard bytes > 0 else { return }
+        configuration.memory?.hold(bytes)
+        heldResponses += bytes
+        let context = Unmanaged.passRetained(HeldResponse(server: UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), bytes: bytes)).toOpaque()
+        g_object_weak_ref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), { context, _ in
+            let held = Unmanaged<HeldResponse>.fromOpaque(context!).takeRetainedValue()
+            MainActor.assumeIsolated {
+                let server = Unmanaged<ServeServer>.fromOpaque(UnsafeRawPointer(bitPattern: held.server)!).takeUnretainedValue()
+                server.configuration.memory?.letGo(held.bytes)
+                server.heldResponses -= held.bytes
+            }
+        }, context)
+    }
+
+    /// What a held response's weak reference names: the server, and the bytes it counted.
+    private final class HeldResponse {
+        let server: UInt
+        let bytes: Int
+        init(server: UInt, bytes: Int) {
+            self.server = server
+            self.bytes = bytes
+        }
     }
 
     /// Runs `body` on the loop's thread, from any thread.

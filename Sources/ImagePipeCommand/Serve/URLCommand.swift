@@ -34,8 +34,10 @@ struct URLCommand {
         let text = parser.positionals[0] == "-" ? "" : parser.positionals[0]
         _ = try PipelineCompiler(registry: registry).compile(text, file: "pipeline")
         let format = try parser.last("--format").map { name in
-            guard let format = ImageFormat(fileName: "x." + name) else { throw UsageError("--format: unknown format '\(name)'") }
-            return format
+            guard let format = ImageFormat(name: name).flatMap(ServedFormat.init) else {
+                throw UsageError("--format: '\(name)' is not a format imagepipe serve answers in; it answers in \(ServedFormat.names)")
+            }
+            return format.format
         }
         let path = ImageURL.unsignedPath(pipeline: text, source: parser.positionals[1], format: format)
         let signature = try ServeCommand.signature(parser)
