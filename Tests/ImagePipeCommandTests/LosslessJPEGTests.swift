@@ -106,4 +106,43 @@ import TestSupport
         let anew = try CommandRunner.run(["explain", "-e", "rotate 90 | save lossless=false", Self.photo, "-o", "x.jpg"])
         #expect(!anew.standardOutput.contains("lossless: not decoded"))
     }
+
+    /// A progressive JPEG of more scans than the decoder reads (500) is refused before its first
+    /// scan is read, as the decoding run refuses it, with `lossless=true` or without.
+    @Test func aScanBombIsRefusedBeforeReading() throws {
+        let directory = try TemporaryDirectory()
+        let progressive = directory.file("progressive.jpg")
+        #expect(try CommandRunner.runProgram("/usr/bin/jpegtran", ["-progressive", "-outfile", progressive, Self.photo]).status == 0)
+        // The last scan repeated 600 times before the end: a file of ~610 scans.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: progressive)))
+        let lastScan = try #require((0..<(bytes.count - 1)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let scan = Array(bytes[lastScan..<(bytes.count - 2)])
+        bytes = Array(bytes[..<(bytes.count - 2)]) + Array([[UInt8]](repeating: scan, count: 600).joined()) + [0xFF, 0xD9]
+        _ = try directory.write(bytes, to: "bomb.jpg")
+        for lossless in ["true", "auto"] {
+            let result = try CommandRunner.run(["run", "-e", "rotate 90 | save lossless=\(lossless)", "bomb.jpg", "-o", "out.jpg"], in: directory.path)
+            #expect(result.status == 1, "\(result.standardError)")
+            #expect(result.standardError.contains("more than 500 scans"), "\(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("out.jpg")))
+        }
+    }
+
+    /// The lossless run's coefficients count in what `--max-memory` reserves: two copies of every
+    /// block for a turn (the file's and the turned), one for a copy; past the budget, refused.
+    @Test func theCoefficientsCountInTheMemoryEstimate() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(2048, 2048).encoded(as: .png), to: "in.png")
+        let made = try CommandRunner.run(["run", "-e", "save chroma=444", "in.png", "-o", "big.jpg"], in: directory.path)
+        #expect(made.status == 0, "\(made.standardError)")
+        // 256 × 256 blocks in each of three components, 128 bytes a block.
+        let coefficients = 256 * 256 * 3 * 128
+        let explain = try CommandRunner.run(["explain", "-e", "rotate 90", "big.jpg", "-o", "out.jpg", "--json"], in: directory.path)
+        let plan = try #require(JSONSerialization.jsonObject(with: Data(explain.outputBytes)) as? [String: Any], "\(explain.standardError)")
+        let estimate = try #require(plan["estimatedPeakBytes"] as? Double)
+        #expect(estimate >= Double(2 * coefficients), "\(estimate)")
+        let refused = try CommandRunner.run(["run", "-e", "rotate 90", "big.jpg", "-o", "out.jpg", "--max-memory", "40M"], in: directory.path)
+        #expect(refused.status != 0 && refused.standardError.contains("--max-memory"), "\(refused.standardError)")
+        let allowed = try CommandRunner.run(["run", "-e", "rotate 90", "big.jpg", "-o", "out.jpg", "--max-memory", "200M"], in: directory.path)
+        #expect(allowed.status == 0, "\(allowed.standardError)")
+    }
 }

@@ -16,6 +16,21 @@ import TestSupport
         #expect(result.standardError.contains("-o 'b.png' and the pipeline's own '\(named)'"), "\(result.standardError)")
         #expect(try directory.contents() == ["in.png"], "nothing written")
     }
+
+    /// Two outputs of one run are compared by the file they name, not by their spelling: a tee
+    /// and a save of one file, spelt relative, with `./`, through `..`, or absolute, are refused
+    /// before anything is written (the tee's picture was lost, with exit 0).
+    @Test func oneFileSpeltTwoWaysIsWrittenTwice() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "in.png")
+        try FileManager.default.createDirectory(atPath: directory.file("sub"), withIntermediateDirectories: true)
+        for (tee, save) in [("./same.png", "same.png"), (directory.file("same.png"), "same.png"), ("sub/../same.png", "./same.png")] {
+            let result = try CommandRunner.run(["run", "-e", "tee \(tee) | grayscale | save \(save)", "in.png"], in: directory.path)
+            #expect(result.status == 2, "\(tee) and \(save): \(result.standardError)")
+            #expect(result.standardError.contains("is written twice by one run"), "\(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("same.png")))
+        }
+    }
 }
 
 /// A picture's outputs are all there or none is: when it fails after a `tee` wrote (its save
