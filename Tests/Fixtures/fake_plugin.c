@@ -23,6 +23,10 @@
 #ifdef NEGATIVE_ROWS
 #define HALF
 #endif
+/* PATH_PARAMETER: POINT with a parameter of path kind, `file`, a file the stage would read. */
+#ifdef PATH_PARAMETER
+#define POINT
+#endif
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -60,6 +64,8 @@ int not_a_plugin(void) { return 42; }
 #define STAGES "[{\"name\":\"fit\",\"summary\":\"\",\"parameters\":[]}]"
 #elif defined(HUGE_COUNT)
 #define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"weights\",\"kind\":\"numbers\",\"count\":[1e300,2]}]}]"
+#elif defined(PATH_PARAMETER)
+#define STAGES "[{\"name\":\"" STAGE_NAME "\",\"summary\":\"\",\"parameters\":[{\"name\":\"file\",\"kind\":\"path\"}]}]"
 #elif defined(RENAMED_KEY)
 #define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"defualt\":\"1\"}]}]"
 #else

@@ -207,6 +207,20 @@ import TestSupport
                 "\(info.standardError)")
     }
 
+    /// A JPEG frame header with a sample precision no JPEG has (200 bits) is refused by the
+    /// header read: `info` reported it as a picture, and only the decode refused it.
+    @Test func aJPEGHeaderWithAnImpossiblePrecisionIsRefused() throws {
+        var jpeg = try Synthetic.gradient(16, 16).encoded(as: .jpeg)
+        let frame = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg[frame + 4] = 200
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(jpeg, to: "precision.jpg")
+        let info = try CommandRunner.run(["info", "precision.jpg"], in: directory.path)
+        #expect(info.status == 1)
+        #expect(info.standardError.contains("precision.jpg: corrupt image: starts like a JPEG but its header cannot be read: its frame header gives a sample precision of 200 bits"),
+                "\(info.standardError)")
+    }
+
     // MARK: GIF delays
 
     /// `save delay=1` to `4` wrote 0 hundredths, which browsers show for 100 ms; 1 to 19 ms is

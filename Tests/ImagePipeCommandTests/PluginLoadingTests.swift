@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ImagePipe
+@testable import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// The stock command loading the sample plugin of Samples/CustomStage at run time, and
@@ -327,6 +329,35 @@ import TestSupport
         #expect(run.status == 1, "\(run.status) \(run.standardError)")
         #expect(run.standardError.contains("the plugin named input rows 0 to -6"), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))
+    }
+
+    /// A plugin parameter of path kind names a file the run reads: no output may replace it
+    /// (it could, when only compiled stages' files were known), as with `composite`'s overlay.
+    @Test func aPluginsPathParameterIsAFileTheRunReads() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let plugin = try fixture("PATH_PARAMETER", in: directory, gdkPixbuf: true)
+        _ = try directory.write(Synthetic.gradient(8, 8).encoded(as: .png), to: "in.png")
+        let kept = try directory.write(Synthetic.gradient(4, 4).encoded(as: .png), to: "keep.png")
+        let before = try Data(contentsOf: URL(fileURLWithPath: kept))
+        let replacing = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake file=keep.png", "in.png", "-o", "./keep.png"], in: directory.path)
+        #expect(replacing.status == 2, "\(replacing.standardError)")
+        #expect(replacing.standardError.contains("is the input file 'keep.png'"), "\(replacing.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == before)
+        let elsewhere = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake file=keep.png", "in.png", "-o", "out.png"], in: directory.path)
+        #expect(elsewhere.status == 0, "\(elsewhere.standardError)")
+    }
+
+    /// `serve --plugin` answered an address whose plugin stage named `/etc/shadow`: a path
+    /// parameter is a file read, refused in an address as a `composite` overlay is.
+    @Test func theServiceRefusesAPluginsPathParameter() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let plugin = try fixture("PATH_PARAMETER", in: directory, gdkPixbuf: true)
+        var registry = StandardPlugins.registry
+        try registry.loadPlugin(at: plugin)
+        let compiler = PipelineCompiler(registry: registry)
+        let error = #expect(throws: ServeError.self) { try ServeServer.servable(compiler.compile("fake file=/etc/shadow", file: "pipeline")) }
+        #expect(error?.status == 400)
+        #expect(throws: Never.self) { try ServeServer.servable(compiler.compile("fake", file: "pipeline")) }
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {

@@ -8,6 +8,15 @@ struct ExternalStage: Transform, @unchecked Sendable {
 
     let stageSchema: Schema
     let arguments: Arguments
+
+    /// A plugin's parameters of path kind name files it reads: no output may replace them, and
+    /// `serve` refuses an address that names any, as it refuses a compiled stage's.
+    var filesRead: [String] {
+        stageSchema.parameters.compactMap { parameter in
+            guard parameter.type == .path, case let .string(path)? = arguments[parameter.name], !path.isEmpty else { return nil }
+            return path
+        }
+    }
     let handle: Handle
 
     /// A loaded plugin's function table; the library is never unloaded, so it outlives every use.

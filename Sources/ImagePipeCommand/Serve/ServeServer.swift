@@ -247,6 +247,17 @@ final class ServeServer {
         }
     }
 
+    /// The address says what to make, never what else to read or write: no path in `load` or
+    /// `save`, no `tee` or `branch`, and no stage reading a file (a `composite` overlay, a plugin
+    /// parameter of path kind). Gives the pipeline's save.
+    nonisolated static func servable(_ pipeline: Pipeline) throws(ServeError) -> Save {
+        guard let load = pipeline.source as? Load, let save = pipeline.sink as? Save, load.path == nil, save.path == nil,
+              pipeline.transforms.allSatisfy({ !($0 is Tee) }), pipeline.stages.flatMap(\.filesRead).isEmpty else {
+            throw ServeError(400, "a served pipeline reads only its source and writes only its response: no paths, tee or branch")
+        }
+        return save
+    }
+
     /// Everything decided before any pixel: the address, its signature, the source under the
     /// root, the pipeline and the format, and the response's entity tag.
     private func prepare(path: String, accept: String?) throws(ServeError) -> (ServeJob, etag: String, negotiated: Bool) {
@@ -282,12 +293,7 @@ final class ServeServer {
         } catch {
             throw ServeError(400, error.description)
         }
-        // The address says what to make, never what else to read or write.
-        let reads = pipeline.stages.flatMap(\.filesRead)
-        guard let load = pipeline.source as? Load, let save = pipeline.sink as? Save, load.path == nil, save.path == nil,
-              pipeline.transforms.allSatisfy({ !($0 is Tee) }), reads.isEmpty else {
-            throw ServeError(400, "a served pipeline reads only its source and writes only its response: no paths, tee or branch")
-        }
+        let save = try Self.servable(pipeline)
         var negotiated = false
         let served: ServedFormat
         if let asked = url.format {

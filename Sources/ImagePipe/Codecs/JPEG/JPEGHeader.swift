@@ -122,6 +122,9 @@ struct JPEGHeader {
             let height = Int(b[1]) << 8 | Int(b[2]), width = Int(b[3]) << 8 | Int(b[4]), components = Int(b[5])
             guard height > 0 else { throw corrupt("its frame header gives no height (a height given later, in a DNL marker, is not supported)") }
             guard width > 0 else { throw corrupt("its frame header gives a width of 0") }
+            // The standard's precisions (8 and 12 bits; 2–16 in its lossless process): any other
+            // is damage, refused here rather than reported by `info` and failed at decode.
+            guard (2...16).contains(b[0]) else { throw corrupt("its frame header gives a sample precision of \(b[0]) bits") }
             guard [1, 3, 4].contains(components), b.count >= 6 + 3 * components else {
                 throw corrupt("its frame header describes \(components) color components")
             }
