@@ -134,7 +134,47 @@ extension Pipeline {
     /// Writes the lossless JPEG; nil when libjpeg finds it cannot be done exactly (a partial
     /// block would move), for the ordinary run to encode anew.
     func runLosslessJPEG(_ lossless: LosslessJPEG, in context: RunContext, prepared: PreparedRun, required: Bool) throws -> RunResult? {
-        let op: Int32 = switch lossless.turn {
+        let path = try? (source as? Load)?.resolvedPath(in: context)
+        let outcome = try Self.losslessJPEG(lossless.bytes, turn: lossless.turn, crop: lossless.crop,
+                                            icc: lossless.metadata.icc, exif: lossless.metadata.exif, xmp: lossless.metadata.xmp,
+                                            maxPixels: context.loadOptions.maxPixels, deadline: context.loadOptions.deadline, path: path)
+        let bytes: [UInt8]
+        switch outcome {
+        case let .written(written):
+            bytes = written
+        case let .notExact(reason):
+            if required { throw located(StageError("lossless=true: \(reason)"), stage: transforms.count + 1) }
+            return nil
+        case let .failed(reason):
+            if required { throw located(StageError("lossless=true: libjpeg could not rewrite it: \(reason)"), stage: transforms.count + 1) }
+            return nil
+        }
+        for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }
+        try context.cancellation?.check(path: lossless.destination)
+        let written = try withLocation(stage: transforms.count + 1) { try lossless.save.store(bytes, at: lossless.destination, in: context) }
+        return RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: prepared.plan.outputSize)], outputSize: prepared.plan.outputSize)
+    }
+
+    /// What a lossless rewrite of a JPEG gives.
+    public enum LosslessJPEGOutcome: Sendable {
+        /// The new file.
+        case written([UInt8])
+        /// The turn or the crop would move a partial block (libjpeg's message says which side).
+        case notExact(String)
+        /// libjpeg could not read or rewrite the file (damaged, cut short, past the pixel limit…).
+        case failed(String)
+    }
+
+    /// `bytes`, a JPEG, turned by `turn` and then cut to `crop` (in the turned picture's pixels;
+    /// nil for all of it) by moving its DCT coefficients (jpeg_lossless.c), with `icc`, `exif`
+    /// (TIFF-structured, without `Exif\0\0`) and `xmp` as its only metadata. A picture of more than
+    /// `maxPixels` fails from its header. Throws an `ImageError` past `deadline` (asked every
+    /// few steps of reading and writing) and for a file of more than `maxScans` scans (nil: as
+    /// many as the decoder reads).
+    public static func losslessJPEG(_ bytes: [UInt8], turn: Dihedral, crop: Rect?, icc: [UInt8]? = nil, exif: [UInt8]? = nil,
+                                    xmp: [UInt8]? = nil, maxPixels: Int?, maxScans: Int? = nil, deadline: ContinuousClock.Instant?,
+                                    path: String?) throws(ImageError) -> LosslessJPEGOutcome {
+        let op: Int32 = switch turn {
         case .rotate90: 1
         case .rotate180: 2
         case .rotate270: 3
@@ -144,25 +184,27 @@ extension Pipeline {
         case .transverse: 7
         default: 0
         }
-        let crop = lossless.crop.map { imagepipe_jpeg_lossless_crop(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)) }
+        // Sides and offsets past Int32 fit no JPEG (65,535 pixels a side): refused by the C side's check.
+        let crop = crop.map {
+            imagepipe_jpeg_lossless_crop(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y), width: Int32(clamping: $0.width), height: Int32(clamping: $0.height))
+        }
         var out: UnsafeMutablePointer<UInt8>?
         var outSize: UInt = 0
         var message = [CChar](repeating: 0, count: 512)
-        let maxPixels = Int64(context.loadOptions.maxPixels ?? 0)
-        // The decoder's own limits: as many scans, and the run's deadline asked every few steps.
-        var deadline = context.loadOptions.deadline ?? .now
-        let status = withUnsafeMutablePointer(to: &deadline) { deadline in
+        // The decoder's own limits: as many scans, and the deadline asked every few steps.
+        var stopAt = deadline ?? .now
+        let status = withUnsafeMutablePointer(to: &stopAt) { stopAt in
             let shouldStop: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
                 ContinuousClock.now > context!.assumingMemoryBound(to: ContinuousClock.Instant.self).pointee ? 1 : 0
             }
-            var limits = imagepipe_jpeg_limits(max_scans: StrictJPEG.maxScans, should_stop: context.loadOptions.deadline == nil ? nil : shouldStop,
-                                               context: UnsafeMutableRawPointer(deadline))
-            return lossless.bytes.withUnsafeBufferPointer { input in
+            var limits = imagepipe_jpeg_limits(max_scans: maxScans.map { Int32(clamping: $0) } ?? StrictJPEG.maxScans, should_stop: deadline == nil ? nil : shouldStop,
+                                               context: UnsafeMutableRawPointer(stopAt))
+            return bytes.withUnsafeBufferPointer { input in
                 withOptionalPointer(crop) { cropPointer in
-                    withOptionalBuffer(lossless.metadata.icc) { icc in
-                        withOptionalBuffer(lossless.metadata.exif) { exif in
-                            withOptionalBuffer(lossless.metadata.xmp) { xmp in
-                                imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, maxPixels, &limits,
+                    withOptionalBuffer(icc) { icc in
+                        withOptionalBuffer(exif) { exif in
+                            withOptionalBuffer(xmp) { xmp in
+                                imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, Int64(maxPixels ?? 0), &limits,
                                                                   icc.baseAddress, icc.count, exif.baseAddress, exif.count, xmp.baseAddress, xmp.count,
                                                                   &out, &outSize, &message, message.count)
                             }
@@ -173,22 +215,13 @@ extension Pipeline {
         }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // A deadline past, or a file no run would read: the decoding run is not tried after.
-        let path = try? (source as? Load)?.resolvedPath(in: context)
         if status == IMAGEPIPE_LOSSLESS_STOPPED { throw ImageError(.timedOut, path: path, reason: reason) }
         if status == IMAGEPIPE_LOSSLESS_REFUSED { throw ImageError(.corrupt, path: path, reason: reason) }
         guard status == IMAGEPIPE_LOSSLESS_OK, let out else {
-            if required {
-                throw located(StageError("lossless=true: \(status == IMAGEPIPE_LOSSLESS_NOT_PERFECT ? reason : "libjpeg could not rewrite it: \(reason)")"),
-                              stage: transforms.count + 1)
-            }
-            return nil
+            return status == IMAGEPIPE_LOSSLESS_NOT_PERFECT ? .notExact(reason) : .failed(reason)
         }
-        let bytes = Array(UnsafeBufferPointer(start: out, count: Int(outSize)))
-        free(out)
-        for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }
-        try context.cancellation?.check(path: lossless.destination)
-        let written = try withLocation(stage: transforms.count + 1) { try lossless.save.store(bytes, at: lossless.destination, in: context) }
-        return RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: prepared.plan.outputSize)], outputSize: prepared.plan.outputSize)
+        defer { free(out) }
+        return .written(Array(UnsafeBufferPointer(start: out, count: Int(outSize))))
     }
 }
 
