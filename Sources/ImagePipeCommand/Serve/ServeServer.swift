@@ -200,7 +200,7 @@ final class ServeServer {
             return finish(explanation(of: job))
         }
         let cacheHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")] + (negotiated ? [("Vary", "Accept")] : [])
-        if let match = header("If-None-Match"), match.split(separator: ",").map({ String($0).trimmingSpaces() }).contains(where: { $0 == etag || $0 == "*" }) {
+        if Self.isNotModified(ifNoneMatch: header("If-None-Match"), etag: etag) {
             return finish(Response(status: 304, contentType: "", body: [], headers: cacheHeaders))
         }
         guard inFlight < configuration.workers + configuration.queue else {
@@ -247,25 +247,10 @@ final class ServeServer {
         }
     }
 
-    /// The address says what to make, never what else to read or write: no path in `load` or
-    /// `save`, no `tee` or `branch`, and no stage reading a file (a `composite` overlay, a plugin
-    /// parameter of path kind). Gives the pipeline's save.
-    nonisolated static func servable(_ pipeline: Pipeline) throws(ServeError) -> Save {
-        guard let load = pipeline.source as? Load, let save = pipeline.sink as? Save, load.path == nil, save.path == nil,
-              pipeline.transforms.allSatisfy({ !($0 is Tee) }), pipeline.stages.flatMap(\.filesRead).isEmpty else {
-            throw ServeError(400, "a served pipeline reads only its source and writes only its response: no paths, tee or branch")
-        }
-        return save
-    }
-
     /// Everything decided before any pixel: the address, its signature, the source under the
     /// root, the pipeline and the format, and the response's entity tag.
     private func prepare(path: String, accept: String?) throws(ServeError) -> (ServeJob, etag: String, negotiated: Bool) {
-        let (given, signed) = try ImageURL.signed(path)
-        if let signature = configuration.signature, !signature.verifies(given, for: signed) {
-            throw ServeError(403, "the signature does not match the address")
-        }
-        let url = try ImageURL(path: path)
+        let url = try Self.address(path, signature: configuration.signature)
         // A file under the root, known by its device, inode, size and time; or a URL under an
         // origin, known by the URL (the origin's own validators come only with its answer).
         let real: String, identity: String
@@ -287,24 +272,8 @@ final class ServeServer {
             fileSize = Int(status.st_size)
             identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         }
-        let pipeline: Pipeline
-        do {
-            pipeline = try configuration.compiler.compile(url.pipeline, file: "pipeline")
-        } catch {
-            throw ServeError(400, error.description)
-        }
-        let save = try Self.servable(pipeline)
-        var negotiated = false
-        let served: ServedFormat
-        if let asked = url.format {
-            served = try ServedFormat(asked, in: "the address")
-        } else if let asked = save.format {
-            served = try ServedFormat(asked, in: "the pipeline's save format=")
-        } else {
-            negotiated = true
-            let own = ImageFormat(fileName: url.source.split(separator: "?").first.map(String.init) ?? "")
-            served = ServedFormat.negotiated(accept: AcceptHeader(accept), source: own)
-        }
+        let (pipeline, save) = try Self.servedPipeline(url.pipeline, compiler: configuration.compiler)
+        let (served, negotiated) = try Self.format(of: url, save: save, accept: accept)
         let format = served.format
         let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
         scratchCount += 1
@@ -313,6 +282,57 @@ final class ServeServer {
                            scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory,
                            streamAboveBytes: configuration.streamAboveBytes)
         return (job, etag, negotiated)
+    }
+
+    /// The address `path` (escapes decoded) read, once its signature is checked against the
+    /// rest of it (with `signature`; nil: unsigned addresses are served).
+    nonisolated static func address(_ path: String, signature: URLSignature?) throws(ServeError) -> ImageURL {
+        let (given, signed) = try ImageURL.signed(path)
+        if let signature, !signature.verifies(given, for: signed) {
+            throw ServeError(403, "the signature does not match the address")
+        }
+        return try ImageURL(path: path)
+    }
+
+    /// An address's pipeline text compiled, and its save stage: refused when it would read or
+    /// write anything but its source and its response.
+    nonisolated static func servedPipeline(_ text: String, compiler: PipelineCompiler) throws(ServeError) -> (Pipeline, Save) {
+        let pipeline: Pipeline
+        do {
+            pipeline = try compiler.compile(text, file: "pipeline")
+        } catch {
+            throw ServeError(400, error.description)
+        }
+        // The address says what to make, never what else to read or write.
+        let reads = pipeline.stages.flatMap(\.filesRead)
+        guard let load = pipeline.source as? Load, let save = pipeline.sink as? Save, load.path == nil, save.path == nil,
+              pipeline.transforms.allSatisfy({ !($0 is Tee) }), reads.isEmpty else {
+            throw ServeError(400, "a served pipeline reads only its source and writes only its response: no paths, tee or branch")
+        }
+        return (pipeline, save)
+    }
+
+    /// The response's format: the address's `@extension`, else the pipeline's `save format=`,
+    /// else negotiated from `accept` (then `negotiated` is true, and the response varies by it).
+    nonisolated static func format(of url: ImageURL, save: Save, accept: String?) throws(ServeError) -> (ServedFormat, negotiated: Bool) {
+        if let asked = url.format { return (try ServedFormat(asked, in: "the address"), false) }
+        if let asked = save.format { return (try ServedFormat(asked, in: "the pipeline's save format="), false) }
+        let own = ImageFormat(fileName: url.source.split(separator: "?").first.map(String.init) ?? "")
+        return (ServedFormat.negotiated(accept: AcceptHeader(accept), source: own), true)
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (or is `*`): the response is then 304.
+    nonisolated static func isNotModified(ifNoneMatch: String?, etag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch.split(separator: ",").map { String($0).trimmingSpaces() }.contains { $0 == etag || $0 == "*" }
+    }
+
+    /// Takes `Range` and `If-Range` out of a request's headers, so that libsoup answers with the
+    /// whole body: it answers a Range itself from the body it is given, a multipart/byteranges
+    /// body holding a copy of the picture per range (199 ranges of `0-`: 199 copies).
+    nonisolated static func passOverRanges(_ requestHeaders: OpaquePointer?) {
+        soup_message_headers_remove(requestHeaders, "Range")
+        soup_message_headers_remove(requestHeaders, "If-Range")
     }
 
     /// `imagepipe explain --json` of a job, naming the source as the address does and no file
@@ -329,13 +349,9 @@ final class ServeServer {
     }
 
     private func respond(_ message: OpaquePointer, _ response: Response, method: String, path: String, started: ContinuousClock.Instant) {
-        // libsoup answers a Range itself from the body set here, a multipart/byteranges body
-        // holding a copy of the picture per range (199 ranges of `0-`: 199 copies). A picture
-        // made for the request is answered whole, as image services answer (200, no
+        // A picture made for the request is answered whole, as image services answer (200, no
         // Accept-Ranges): a client that lost part of it asks again and gets it from a cache.
-        let requestHeaders = soup_server_message_get_request_headers(message)
-        soup_message_headers_remove(requestHeaders, "Range")
-        soup_message_headers_remove(requestHeaders, "If-Range")
+        Self.passOverRanges(soup_server_message_get_request_headers(message))
         let headers = soup_server_message_get_response_headers(message)
         soup_message_headers_replace(headers, "X-Content-Type-Options", "nosniff")
         for (name, value) in response.headers { soup_message_headers_replace(headers, name, value) }
