@@ -79,6 +79,8 @@ let package = Package(
         .executableTarget(name: "imagepipe-fuzz", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-decode", dependencies: ["PipelineFuzzing"]),
         .executableTarget(name: "imagepipe-fuzz-ledger", dependencies: ["PipelineFuzzing"]),
+        .executableTarget(name: "imagepipe-fuzz-lossless", dependencies: ["PipelineFuzzing"]),
+        .executableTarget(name: "imagepipe-fuzz-http", dependencies: ["PipelineFuzzing"]),
         .target(name: "TestSupport", dependencies: ["ImagePipe", "CLCMS2", "CHeif"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagePipeTests", dependencies: ["ImagePipe", "ImagePipePluginKit", "CImagePipePlugin", "CAvif", "CLibraryLoader", "CPixelKernels", "TestSupport"]),
         .testTarget(name: "FitZoomTests", dependencies: ["FitZoom", "TestSupport"]),

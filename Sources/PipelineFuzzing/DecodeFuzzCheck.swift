@@ -38,23 +38,124 @@ public enum DecodeFuzzCheck {
     }
 
     /// An animation's frames (giflib, libwebp's animation decoder) decode one at a time, each the
-    /// canvas's size, within the pixel limit counted over the frames, or fail with an ImageError.
+    /// canvas's size, within the pixel limit counted over the frames, or fail with an ImageError;
+    /// at the run's limit and at one just above the canvas's size (the plan counts the canvas
+    /// once a frame). A GIF frame's own rectangle, read here from the file apart from giflib, may
+    /// reach far past the canvas: a frame that decodes is within the limit by its rectangle,
+    /// and what the frames decode past the canvas (the rows down to the canvas's bottom, of the
+    /// frame's width) is within it, all frames together. An animated WebP's frames lie within its
+    /// canvas (libwebp refuses others).
     static func checkFrames(_ data: [UInt8], header: ImageHeader, failOnDamage: Bool) {
         // A run refuses a canvas past the pixel limit before any frame (`Load.describe`).
         guard let format = SourceFormat(rawValue: header.format), format == .gif || format == .webp,
-              header.storedSize.pixelCount <= options.maxPixels ?? Int.max else { return }
-        do {
-            guard let decoder = try AnimationDecoding.decoder(for: data, format: format, canvas: header.storedSize,
-                                                              failOnDamage: failOnDamage, path: nil) else { return }
-            var pixels = 0
-            while let frame = try decoder.next() {
-                precondition(frame.image.size == decoder.canvas, "a \(frame.image.size) frame on a \(decoder.canvas) canvas")
-                pixels += decoder.canvas.pixelCount
-                if pixels > options.maxPixels ?? Int.max { break }
+              let runLimit = options.maxPixels, header.storedSize.pixelCount <= runLimit else { return }
+        let frames = format == .gif ? FrameRectangles.gif(data) : FrameRectangles.webp(data)
+        for limit in Set([runLimit, header.storedSize.pixelCount + 64]).sorted() {
+            var frameOptions = options
+            frameOptions.maxPixels = limit
+            do {
+                guard let decoder = try AnimationDecoding.decoder(for: data, format: format, canvas: header.storedSize, options: frameOptions,
+                                                                  failOnDamage: failOnDamage, path: nil) else { return }
+                let canvas = decoder.canvas
+                var index = 0, pixels = 0, pastCanvas = 0
+                while let frame = try decoder.next() {
+                    precondition(frame.image.size == canvas, "a \(frame.image.size) frame on a \(canvas) canvas")
+                    if index < frames.count {
+                        let rect = frames[index]
+                        if format == .gif {
+                            precondition(rect.width * rect.height <= limit, "GIF frame \(index), \(rect), decoded past the limit of \(limit)")
+                            pastCanvas += max(0, FrameRectangles.gifRowsDecoded(rect.rect, interlaced: rect.interlaced, canvas: canvas) * rect.width - canvas.pixelCount)
+                            precondition(pastCanvas <= limit, "GIF frames to \(index) decoded \(pastCanvas) pixels past the \(canvas) canvas, over the limit of \(limit)")
+                        } else {
+                            precondition(rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height,
+                                         "WebP frame \(index), \(rect), past the \(canvas) canvas decoded")
+                        }
+                    }
+                    index += 1
+                    pixels += canvas.pixelCount
+                    if pixels > limit { break }
+                }
+            } catch is ImageError {
+            } catch {
+                preconditionFailure("decoding frames threw \(error), not an ImageError")
             }
-        } catch is ImageError {
-        } catch {
-            preconditionFailure("decoding frames threw \(error), not an ImageError")
         }
+    }
+}
+
+/// The frames' rectangles of a GIF or animated WebP, read from the file's blocks and chunks
+/// alone (not through giflib or libwebp), as far as they are whole.
+enum FrameRectangles {
+    struct Frame: CustomStringConvertible {
+        let x: Int, y: Int, width: Int, height: Int
+        let interlaced: Bool
+        var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+        var description: String { "\(width)x\(height) at \(x),\(y)\(interlaced ? " interlaced" : "")" }
+    }
+
+    /// A GIF's image descriptors in order, up to the first block that is cut or unknown.
+    static func gif(_ b: [UInt8]) -> [Frame] {
+        guard b.count >= 13 else { return [] }
+        func table(_ packed: UInt8) -> Int { packed & 0x80 != 0 ? 3 << ((Int(packed) & 7) + 1) : 0 }
+        func skipSubBlocks(_ index: inout Int) -> Bool {
+            while index < b.count {
+                let length = Int(b[index])
+                index += 1 + length
+                if length == 0 { return index <= b.count }
+            }
+            return false
+        }
+        var index = 13 + table(b[10]), frames: [Frame] = []
+        while index < b.count {
+            switch b[index] {
+            case 0x21:
+                index += 2
+                guard skipSubBlocks(&index) else { return frames }
+            case 0x2C:
+                guard index + 10 <= b.count else { return frames }
+                func word(_ at: Int) -> Int { Int(b[index + at]) | Int(b[index + at + 1]) << 8 }
+                frames.append(Frame(x: word(1), y: word(3), width: word(5), height: word(7), interlaced: b[index + 9] & 0x40 != 0))
+                index += 10 + table(b[index + 9]) + 1
+                guard skipSubBlocks(&index) else { return frames }
+            default:
+                return frames
+            }
+        }
+        return frames
+    }
+
+    /// The rows of a GIF frame giflib decodes (`GIFFrameDecoder.rowOrder`): in the order its
+    /// data holds them, up to the last that reaches the canvas.
+    static func gifRowsDecoded(_ frame: Rect, interlaced: Bool, canvas: Size) -> Int {
+        guard frame.width > 0, frame.height > 0, frame.x < canvas.width, frame.y < canvas.height else { return 0 }
+        let shown = min(frame.height, canvas.height - frame.y)
+        let passes: [(start: Int, step: Int)] = interlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
+        var order = 0, last = 0
+        for (start, step) in passes {
+            for row in stride(from: start, to: frame.height, by: step) {
+                order += 1
+                if row < shown { last = order }
+            }
+        }
+        return last
+    }
+
+    /// An animated WebP's ANMF frames in order, within the RIFF size, up to the first cut chunk.
+    static func webp(_ b: [UInt8]) -> [Frame] {
+        guard b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) else { return [] }
+        func value(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(b[at + $1]) << (8 * $1) } }
+        let end = min(b.count, 8 + value(4, 4))
+        var index = 12, frames: [Frame] = []
+        while index + 8 <= end {
+            let size = value(index + 4, 4)
+            guard index + 8 + size <= end else { return frames }
+            if b[index..<index + 4].elementsEqual("ANMF".utf8), size >= 16 {
+                let at = index + 8
+                frames.append(Frame(x: 2 * value(at, 3), y: 2 * value(at + 3, 3), width: value(at + 6, 3) + 1, height: value(at + 9, 3) + 1,
+                                    interlaced: false))
+            }
+            index += 8 + size + (size & 1)
+        }
+        return frames
     }
 }

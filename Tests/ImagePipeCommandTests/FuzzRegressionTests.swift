@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import ImagePipe
+import ImagePipeCommand
+import ImagePipeStages
 import PipelineFuzzing
 
 /// Every input in Tests/Fuzz/regressions (the fuzzer's crashes once fixed, and hand-written
@@ -32,5 +35,67 @@ import PipelineFuzzing
     func inputPassesTheFuzzCheck(path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         bytes.withUnsafeBufferPointer { LanguageFuzzCheck.check($0) }
+    }
+}
+
+/// The lossless JPEG fuzzer's seeds and every JPEG it found a failure with
+/// (Tests/Fuzz/lossless-regressions: baseline, progressive, 4:2:0, 4:2:2, 4:1:1, 4:4:4, grey and
+/// restart markers, sides on and off the iMCU grid) pass its check, and the seeds it is given
+/// are JPEGs that turn losslessly.
+@Suite struct LosslessFuzzRegressionTests {
+    static let regressions = FuzzRegressionTests.root.appendingPathComponent("Tests/Fuzz/lossless-regressions").path
+
+    static var inputs: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted().map { regressions + "/" + $0 }
+    }
+
+    @Test func theSeedsAreThere() {
+        #expect(Self.inputs.count >= 8, "too few lossless seeds in \(Self.regressions)")
+    }
+
+    @Test(arguments: inputs)
+    func inputPassesTheLosslessCheck(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes.withUnsafeBufferPointer { LosslessFuzzCheck.check($0) }
+    }
+
+    /// A seed turns a quarter, losslessly or as not exact, never failing: the fuzzer starts from
+    /// JPEGs libjpeg reads whole.
+    @Test(arguments: inputs.filter { $0.hasSuffix(".jpg") })
+    func aSeedTurns(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let outcome = try Pipeline.losslessJPEG(bytes, turn: .rotate90, crop: nil, maxPixels: nil, deadline: nil, path: path)
+        if case let .failed(reason) = outcome { Issue.record("\(path): \(reason)") }
+    }
+}
+
+/// The HTTP fuzzer's seeds and every input it found a failure with (Tests/Fuzz/http-regressions:
+/// request heads with Accept weights, Range, If-None-Match, imgproxy's forms, escapes and dot
+/// segments) pass its check.
+@Suite struct HTTPFuzzRegressionTests {
+    static let regressions = FuzzRegressionTests.root.appendingPathComponent("Tests/Fuzz/http-regressions").path
+
+    static var inputs: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted().map { regressions + "/" + $0 }
+    }
+
+    @Test func theSeedsAreThere() {
+        #expect(Self.inputs.count >= 10, "too few HTTP seeds in \(Self.regressions)")
+    }
+
+    @Test(arguments: inputs)
+    func inputPassesTheHTTPCheck(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes.withUnsafeBufferPointer { HTTPFuzzCheck.check($0) }
+    }
+
+    /// The seeds reach the server's handler as libsoup's server hands them on, Range passed over.
+    @Test func aSeedReachesTheServer() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.regressions + "/ranges.http")))
+        let head = try #require(ImagePipeCommand.servedRequestHead(bytes))
+        #expect(head.path == "/_/-/a.gif" && head.askedForRanges && !head.rangesLeft)
+        let decision = ImagePipeCommand.servedDecision(path: head.path, accept: "image/webp;q=0, image/*", ifNoneMatch: nil, key: nil, salt: [],
+                                                       compiler: StandardPlugins.compiler, etag: "\"e\"")
+        #expect(decision.status == 200 && decision.mediaType == "image/gif" && decision.negotiated)
     }
 }

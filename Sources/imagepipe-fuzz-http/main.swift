@@ -1,0 +1,18 @@
+import PipelineFuzzing
+
+// libFuzzer's entry for what `imagepipe serve` reads from a client: the request head, the
+// address and its signature, Accept, If-None-Match and Range. `make fuzz` builds this with
+// -sanitize=fuzzer,address and -DFUZZING, and libFuzzer supplies main(); built normally it runs
+// the files it is given once each.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    HTTPFuzzCheck.check(UnsafeBufferPointer(start: data, count: size))
+    return 0
+}
+
+#if !FUZZING
+@main
+struct RunInputsOnce {
+    static func main() { FuzzInputs.runEach(CommandLine.arguments.dropFirst(), through: fuzzOneInput) }
+}
+#endif
