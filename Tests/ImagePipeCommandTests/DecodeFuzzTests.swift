@@ -101,6 +101,17 @@ import TestSupport
         #expect(error.description.contains("an animated WebP whose first frame holds no image data"), "\(error)")
     }
 
+    /// An animated WebP whose first frame (4x4 on a 4x4 canvas) holds a 4x8196 image: the header
+    /// read said 4x4 and the frame, decoded alone, gave 4x8196 (the decode fuzzer). The frame's
+    /// image must be the frame's size, as libwebp's demuxer holds it.
+    @Test func aWebPFrameImageOfAnotherSizeThanItsFrameIsRefused() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Tests/Fuzz/decode-regressions/webp-frame-image-taller-than-its-frame.webp")))
+        for failOn in [FailOn.error, .none] {
+            let error = try #require(throws: ImageError.self) { try Image.decode(bytes, options: LoadOptions(failOn: failOn)) }
+            #expect(error.description.contains("an animated WebP whose first frame holds a 4x8196 image in a 4x4 frame"), "\(error)")
+        }
+    }
+
     /// An animation with a byte that starts no block before its first frame is still cut to that
     /// frame (the loader would find every frame after it, each as large as the canvas).
     @Test func bytesBeforeAGIFsFirstFrameDoNotHideTheAnimation() throws {

@@ -168,6 +168,13 @@ struct FirstFrame {
             // Alpha in its own chunk needs the extended header that announces it.
             body = chunk("VP8X", [0x10, 0, 0, 0] + triple(first.width - 1) + triple(first.height - 1)) + body
         }
-        bytes = Array("RIFF".utf8) + (0..<4).map { UInt8(truncatingIfNeeded: (body.count + 4) >> (8 * $0)) } + Array("WEBP".utf8) + body
+        let cut = Array("RIFF".utf8) + (0..<4).map { UInt8(truncatingIfNeeded: (body.count + 4) >> (8 * $0)) } + Array("WEBP".utf8) + body
+        // The frame's image must be the size its ANMF header gives (as libwebp's demuxer holds
+        // it): a 4x8196 image in a 4x4 frame on a 4x4 canvas, found by the decode fuzzer,
+        // decoded alone as 4x8196 where the header read said 4x4.
+        if let image = try WebPChunks(.bytes(cut), path: path).size, image != Size(first.width, first.height) {
+            throw ImageError(.corrupt, path: path, reason: "an animated WebP whose first frame holds a \(image.width)x\(image.height) image in a \(first.width)x\(first.height) frame")
+        }
+        bytes = cut
     }
 }
