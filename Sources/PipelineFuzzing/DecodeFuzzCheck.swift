@@ -149,7 +149,8 @@ enum FrameRectangles {
         while index + 8 <= end {
             let size = value(index + 4, 4)
             guard index + 8 + size <= end else { return frames }
-            if b[index..<index + 4].elementsEqual("ANMF".utf8), size >= 16 {
+            // A frame without an image chunk (VP8 or VP8L, after ALPH) is no frame to libwebp's demuxer.
+            if b[index..<index + 4].elementsEqual("ANMF".utf8), size >= 16, holdsImage(b, from: index + 24, to: index + 8 + size) {
                 let at = index + 8
                 frames.append(Frame(x: 2 * value(at, 3), y: 2 * value(at + 3, 3), width: value(at + 6, 3) + 1, height: value(at + 9, 3) + 1,
                                     interlaced: false))
@@ -157,5 +158,16 @@ enum FrameRectangles {
             index += 8 + size + (size & 1)
         }
         return frames
+    }
+
+    /// Whether the chunks from `start` to `end` hold a VP8 or VP8L chunk.
+    private static func holdsImage(_ b: [UInt8], from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index + 8 <= end {
+            if b[index..<index + 4].elementsEqual("VP8 ".utf8) || b[index..<index + 4].elementsEqual("VP8L".utf8) { return true }
+            let size = (0..<4).reduce(0) { $0 | Int(b[index + 4 + $1]) << (8 * $1) }
+            index += 8 + size + (size & 1)
+        }
+        return false
     }
 }
