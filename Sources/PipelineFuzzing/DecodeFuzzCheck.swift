@@ -152,12 +152,35 @@ enum FrameRectangles {
             // A frame without an image chunk (VP8 or VP8L, after ALPH) is no frame to libwebp's demuxer.
             if b[index..<index + 4].elementsEqual("ANMF".utf8), size >= 16, holdsImage(b, from: index + 24, to: index + 8 + size) {
                 let at = index + 8
-                frames.append(Frame(x: 2 * value(at, 3), y: 2 * value(at + 3, 3), width: value(at + 6, 3) + 1, height: value(at + 9, 3) + 1,
-                                    interlaced: false))
+                // libwebp's demuxer takes the frame's size from its image, not from the ANMF header.
+                let image = imageSize(b, from: index + 24, to: index + 8 + size)
+                frames.append(Frame(x: 2 * value(at, 3), y: 2 * value(at + 3, 3), width: image?.width ?? value(at + 6, 3) + 1,
+                                    height: image?.height ?? value(at + 9, 3) + 1, interlaced: false))
             }
             index += 8 + size + (size & 1)
         }
         return frames
+    }
+
+    /// The size the image chunk (VP8L or a VP8 key frame) among the chunks from `start` to `end`
+    /// gives; nil when there is none or it cannot be read.
+    private static func imageSize(_ b: [UInt8], from start: Int, to end: Int) -> Size? {
+        var index = start
+        while index + 8 <= end {
+            let size = (0..<4).reduce(0) { $0 | Int(b[index + 4 + $1]) << (8 * $1) }
+            if b[index..<index + 4].elementsEqual("VP8L".utf8) {
+                guard size >= 5, index + 13 <= b.count, b[index + 8] == 0x2F else { return nil }
+                let bits = (0..<4).reduce(0) { $0 | Int(b[index + 9 + $1]) << (8 * $1) }
+                return Size((bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1)
+            }
+            if b[index..<index + 4].elementsEqual("VP8 ".utf8) {
+                // A key frame: a 3-byte tag, 9D 01 2A, then 14 bits each of width and height.
+                guard size >= 10, index + 18 <= b.count, b[index + 11] == 0x9D, b[index + 12] == 0x01, b[index + 13] == 0x2A else { return nil }
+                return Size((Int(b[index + 14]) | Int(b[index + 15]) << 8) & 0x3FFF, (Int(b[index + 16]) | Int(b[index + 17]) << 8) & 0x3FFF)
+            }
+            index += 8 + size + (size & 1)
+        }
+        return nil
     }
 
     /// Whether the chunks from `start` to `end` hold a VP8 or VP8L chunk.

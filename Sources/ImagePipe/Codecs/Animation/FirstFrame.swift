@@ -156,24 +156,22 @@ struct FirstFrame {
             Array(type.utf8) + (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (8 * $0)) } + data + (data.count & 1 == 1 ? [0] : [])
         }
         func triple(_ value: Int) -> [UInt8] { (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        if announcesAnimation, b.count >= 30 {
-            // VP8X: flags (4 bytes), canvas width-1 and height-1 (3 bytes each).
-            let canvas = Size(little(24, 3) + 1, little(27, 3) + 1)
-            if canvas != Size(first.width, first.height) || first.x != 0 || first.y != 0 {
-                webpPlacement = (canvas, first.x, first.y)
-            }
-        }
         var body = Array(first.data)
         if first.data.count >= 4, first.data.prefix(4).elementsEqual("ALPH".utf8) {
             // Alpha in its own chunk needs the extended header that announces it.
             body = chunk("VP8X", [0x10, 0, 0, 0] + triple(first.width - 1) + triple(first.height - 1)) + body
         }
         let cut = Array("RIFF".utf8) + (0..<4).map { UInt8(truncatingIfNeeded: (body.count + 4) >> (8 * $0)) } + Array("WEBP".utf8) + body
-        // The frame's image must be the size its ANMF header gives (as libwebp's demuxer holds
-        // it): a 4x8196 image in a 4x4 frame on a 4x4 canvas, found by the decode fuzzer,
-        // decoded alone as 4x8196 where the header read said 4x4.
-        if let image = try WebPChunks(.bytes(cut), path: path).size, image != Size(first.width, first.height) {
-            throw ImageError(.corrupt, path: path, reason: "an animated WebP whose first frame holds a \(image.width)x\(image.height) image in a \(first.width)x\(first.height) frame")
+        // The frame is as large as its image, whatever its ANMF header says, as libwebp's demuxer
+        // takes it: a 4x8196 image in a frame said to be 4x4, on a 4x4 canvas, found by the
+        // decode fuzzer, decoded alone as 4x8196 where the header read said 4x4.
+        let frame = try WebPChunks(.bytes(cut), path: path).size ?? Size(first.width, first.height)
+        if announcesAnimation, b.count >= 30 {
+            // VP8X: flags (4 bytes), canvas width-1 and height-1 (3 bytes each).
+            let canvas = Size(little(24, 3) + 1, little(27, 3) + 1)
+            if canvas != frame || first.x != 0 || first.y != 0 {
+                webpPlacement = (canvas, first.x, first.y)
+            }
         }
         bytes = cut
     }
