@@ -355,9 +355,9 @@ import TestSupport
         var registry = StandardPlugins.registry
         try registry.loadPlugin(at: plugin)
         let compiler = PipelineCompiler(registry: registry)
-        let error = #expect(throws: ServeError.self) { try ServeServer.servable(compiler.compile("fake file=/etc/shadow", file: "pipeline")) }
+        let error = #expect(throws: ServeError.self) { try ServeServer.servedPipeline("fake file=/etc/shadow", compiler: compiler) }
         #expect(error?.status == 400)
-        #expect(throws: Never.self) { try ServeServer.servable(compiler.compile("fake", file: "pipeline")) }
+        #expect(throws: Never.self) { try ServeServer.servedPipeline("fake", compiler: compiler) }
     }
 
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {

@@ -117,4 +117,20 @@ import Glibc
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["in.jpg"])
         }
     }
+
+    /// A narrow picture turned is one long row: the PNG encoder's filtered copies of it (the
+    /// row above, five candidates, the strip) are most of the run's memory, and the estimate
+    /// that --max-memory reserves counts them (a 1x179M picture estimated 1.5G peaked at 4 GiB).
+    @Test func aTurnedNarrowPictureCountsThePNGEncodersRows() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Synthetic.gradient(1, 2_000_000).encoded(as: .png), to: "narrow.png")
+        let explain = try CommandRunner.run(["explain", "--json", "-e", "rotate 90", "narrow.png", "-o", "out.png"], in: directory.path)
+        #expect(explain.status == 0, "\(explain.standardError)")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(explain.standardOutput.utf8)) as? [String: Any])
+        let estimate = try #require(json["estimatedPeakBytes"] as? Int)
+        let row = 2_000_000 * 3
+        #expect(json["streams"] as? Bool == true)
+        // The encoder's seven rows and the turn's two strips, beside the run's constant.
+        #expect(estimate >= Plan.workingBytes + 9 * row, "\(estimate)")
+    }
 }

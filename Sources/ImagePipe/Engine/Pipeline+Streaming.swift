@@ -132,7 +132,8 @@ extension Pipeline {
                                                         writeBehind: Self.writesBehind(levels)) else { return nil }
             let coding = format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
                                                                          gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
-                                                                         quality: save.options.quality(for: format)) : 0
+                                                                         quality: save.options.quality(for: format))
+                : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride) : 0
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
             var stages: [Int: StreamedMemory.Share] = [:]
             for (level, bytes) in zip(levels, held) {

@@ -42,7 +42,8 @@ public struct StreamedMemory: Sendable, Equatable {
     /// Each stage's share, by its place in the pipeline (1 for the first stage; 0 for the turn
     /// that makes the picture upright from its orientation tag).
     public let stages: [Int: Share]
-    /// The coefficients libjpeg keeps to make Huffman tables for a JPEG output.
+    /// What the encoder holds beside the rows it is given: the coefficients libjpeg keeps to
+    /// make Huffman tables for a JPEG output, PNG's filtered rows.
     public let coding: Int
     /// What the stages hold beside their rows (`Plan.Step.held`: a caption, an overlay); every
     /// stage of a streamed run is at work at once.

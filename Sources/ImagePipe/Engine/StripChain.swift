@@ -307,7 +307,7 @@ final class StripChain: @unchecked Sendable {
                 // input read back and its turned copy, both a strip of output large.
                 let tiles = TileCache.storedBytes(for: below.size) ?? Int.max
                 bytes += (tiles <= TileCache.discThreshold ? tiles : 0) + TileCache.bufferBytes(for: below.size)
-                    + 2 * layout.strip * layout.rowStride
+                    + 2 * min(layout.strip, layout.size.height) * layout.rowStride
             }
             return bytes
         }

@@ -96,6 +96,14 @@ enum PNGEncoder {
         }
     }
 
+    /// What `streamRows` holds for rows of `rowLength` bytes: the row above, the five filters'
+    /// candidates and a strip of filtered rows (a megabyte, or one row when a row is longer).
+    /// A 1x179M picture turned has 537 MB rows: these are most of its run's memory.
+    static func streamedRowBytes(rowLength: Int) -> Int {
+        let (six, overflow) = rowLength.multipliedReportingOverflow(by: 6)
+        return overflow ? Int.max / 8 : min(Int.max / 8, six + max(rowLength + 1, 1 << 20) + chunkSize)
+    }
+
     /// Filters the rows a strip at a time and deflates them with zlib into IDAT chunks of at
     /// most `chunkSize` bytes appended to `png`, which goes to `output` whenever it holds 1 MiB.
     private static func streamRows(_ rows: RowFeed, rowLength: Int, level: Int, into png: inout [UInt8], flushingTo output: EncoderOutput) throws {
