@@ -133,4 +133,29 @@ import Glibc
         // The encoder's seven rows and the turn's two strips, beside the run's constant.
         #expect(estimate >= Plan.workingBytes + 9 * row, "\(estimate)")
     }
+
+    /// The turns of one run share the disc threshold: the first whose tiles fit keeps them in
+    /// memory, the rest spill (twenty `rotate 90`s of a 20-megapixel photo each kept theirs,
+    /// 1.5 GB in all against the whole-picture run's 240 MB). The estimate says the same, and
+    /// the picture is the one the turns make (a quarter turn in all).
+    @Test func turnsInOneRunShareTheDiscThreshold() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(StreamedRunCommandTests.photo(2000, 1600), to: "in.jpg")
+        func estimate(_ pipeline: String) throws -> Int {
+            let explain = try CommandRunner.run(["explain", "--json", "-e", pipeline, "in.jpg", "-o", "out.png"], in: directory.path,
+                                                environment: ["IMAGEPIPE_DISC_THRESHOLD": "12M"])
+            let json = try #require(JSONSerialization.jsonObject(with: Data(explain.standardOutput.utf8)) as? [String: Any])
+            #expect(json["streams"] as? Bool == true)
+            return try #require(json["estimatedPeakBytes"] as? Int)
+        }
+        let tiles = 2000 * 1600 * 3
+        let one = try estimate("rotate 90"), four = try estimate("rotate 90 | rotate 90 | rotate 90 | rotate 90")
+        #expect(four - one < 2 * tiles, "one turn \(one), four \(four)")
+        let run = try CommandRunner.run(["run", "-e", "rotate 90 | rotate 90 | rotate 90 | rotate 180", "in.jpg", "-o", "out.png"], in: directory.path,
+                                        environment: ["IMAGEPIPE_DISC_THRESHOLD": "12M"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let reference = try CommandRunner.run(["run", "-e", "rotate 90", "in.jpg", "-o", "ref.png"], in: directory.path)
+        #expect(reference.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("out.png"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("ref.png"))))
+    }
 }
