@@ -2,7 +2,7 @@
    that is not a plugin), WRONG_VERSION, OLD_V1 (a plugin of interface version 1, before the table
    had its size), SHORT_TABLE (a table shorter than the command calls), FAILS (describe reports an
    error), CLASH (describes a stage named "fit", which the stock command already has),
-   NO_SCHEMA_VERSION, FUTURE_SCHEMA, RENAMED_KEY (a parameter key misspelt), HUGE_COUNT (a
+   NO_SCHEMA_VERSION, FUTURE_SCHEMA, HUGE_SCHEMA (schemaVersion 1e300), RENAMED_KEY (a parameter key misspelt), HUGE_COUNT (a
    number list whose count runs backwards and past any whole number). Accepted:
    LONGER_TABLE (a newer plugin whose table has a field this command does not know), BEFORE_NOTES
    (a table that ends before the notes field, as plugins built before it), NOTES (a working
@@ -75,6 +75,8 @@ int not_a_plugin(void) { return 42; }
 #define VERSION_KEY ""
 #elif defined(FUTURE_SCHEMA)
 #define VERSION_KEY "\"schemaVersion\":2,"
+#elif defined(HUGE_SCHEMA)
+#define VERSION_KEY "\"schemaVersion\":1e300,"
 #else
 #define VERSION_KEY "\"schemaVersion\":1,"
 #endif

@@ -360,6 +360,16 @@ import TestSupport
         #expect(throws: Never.self) { try ServeServer.servedPipeline("fake", compiler: compiler) }
     }
 
+    /// The public API took `"schemaVersion": 1e300` through `Int(_:)`, which traps: an
+    /// embedder's process died where the command's scanner process took the hit.
+    @Test func anAbsurdSchemaVersionIsRefusedByTheAPI() throws {
+        let directory = try TemporaryDirectory.forPlugins()
+        let plugin = try fixture("HUGE_SCHEMA", in: directory)
+        var registry = Registry()
+        let error = #expect(throws: PluginLoadError.self) { try registry.loadPlugin(at: plugin) }
+        #expect(String(describing: error).contains("this imagepipe reads version 1"), "\(String(describing: error))")
+    }
+
     @Test func aPluginLoadedTwiceIsRefusedTheSecondTime() throws {
         let directory = try TemporaryDirectory.forPlugins()
         let plugin = try fixture("PLAIN", in: directory)

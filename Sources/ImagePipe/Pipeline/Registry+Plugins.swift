@@ -72,7 +72,8 @@ extension Registry {
         guard let schemaVersion = json["schemaVersion"]?.numberValue else {
             throw refuse("its description has no schemaVersion; this imagepipe reads version \(Self.pluginSchemaVersion)")
         }
-        guard Int(schemaVersion) == Self.pluginSchemaVersion else {
+        // Compared as a number: Int(_:) of 1e300 or NaN traps, in an embedder's process too.
+        guard schemaVersion == Double(Self.pluginSchemaVersion) else {
             throw refuse("its description has schemaVersion \(NumberFormat.text(schemaVersion)); this imagepipe reads version \(Self.pluginSchemaVersion)")
         }
         if let unknown = json.objectKeys?.first(where: { !Self.pluginKeys.contains($0) }) {

@@ -96,12 +96,15 @@ enum PNGEncoder {
         }
     }
 
-    /// What `streamRows` holds for rows of `rowLength` bytes: the row above, the five filters'
-    /// candidates and a strip of filtered rows (a megabyte, or one row when a row is longer).
-    /// A 1x179M picture turned has 537 MB rows: these are most of its run's memory.
-    static func streamedRowBytes(rowLength: Int) -> Int {
+    /// What `streamRows` holds for a `height`-row picture of rows of `rowLength` bytes: the row
+    /// above, the five filters' candidates and a strip of filtered rows (a megabyte of them, or
+    /// one row when a row is longer). A 1x179M picture turned has 537 MB rows: these are most of
+    /// its run's memory.
+    static func streamedRowBytes(rowLength: Int, height: Int) -> Int {
+        let stripRows = max(1, min(height, (1 << 20) / (rowLength + 1)))
         let (six, overflow) = rowLength.multipliedReportingOverflow(by: 6)
-        return overflow ? Int.max / 8 : min(Int.max / 8, six + max(rowLength + 1, 1 << 20) + chunkSize)
+        let (strip, overflow2) = stripRows.multipliedReportingOverflow(by: rowLength + 1)
+        return overflow || overflow2 ? Int.max / 8 : min(Int.max / 8, six + strip)
     }
 
     /// Filters the rows a strip at a time and deflates them with zlib into IDAT chunks of at
