@@ -49,6 +49,27 @@ struct StripLevel: Transform, DeclaredStage, SurveyingStage {
     }
 }
 
+/// `endless-survey`: a stage whose survey gives back a stage that still surveys (an author's
+/// easy slip); a streamed run surveyed it again and again until the stack ran out.
+struct EndlessSurvey: Transform, DeclaredStage, SurveyingStage {
+    static let declaration = StageDeclaration("endless-survey", summary: "Surveys for ever (test stage)", start: EndlessSurvey(), [])
+    var stageClass: StageClass { .whole }
+    var surveyedClass: StageClass { .point }
+    func outputSize(for input: Size) -> Size { input }
+    struct Nothing: PixelSurvey { mutating func look(at rows: Image, at position: StripPosition) {} }
+    func newSurvey() -> Nothing { Nothing() }
+    func surveyed(by survey: Nothing) -> any Transform { self }
+    func apply(to image: Image) throws -> Image { image }
+}
+
+/// A resample stage that does not say which rows it reads: refused, where it trapped.
+struct SilentResample: Transform, DeclaredStage {
+    static let declaration = StageDeclaration("silent-resample", summary: "Halves the height (test stage)", start: SilentResample(), [])
+    var stageClass: StageClass { .resample }
+    func outputSize(for input: Size) -> Size { Size(input.width, max(1, input.height / 2)) }
+    func apply(to image: Image) throws -> Image { image }
+}
+
 /// A stage that surveys the picture first: the streamed run reads the picture once for the
 /// survey, strip by strip from the top, through the stages before it, then streams through
 /// the point stage the survey made, to the ordinary run's bytes.
@@ -75,5 +96,23 @@ struct StripLevel: Transform, DeclaredStage, SurveyingStage {
         var sum = 0
         for y in 0..<result.height { for x in 0..<result.width { sum += 255 - Int(result.pixel(x: x, y: y).red) } }
         #expect(abs(sum / result.size.pixelCount - 128) <= 1)
+    }
+
+    @Test func aSurveyThatNeverEndsIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "in.png")
+        let pipeline = Pipeline(transforms: [EndlessSurvey()], sink: Save())
+        let context = RunContext(input: input, output: directory.file("out.png"))
+        let error = #expect(throws: (any Error).self) { try pipeline.run(in: context) }
+        #expect(String(describing: error).contains("endless-survey: its survey made a stage that still waits for a survey"), "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))
+    }
+
+    @Test func aResampleStageWithoutItsRowsIsAnError() throws {
+        let error = #expect(throws: StageError.self) { try SilentResample().inputRows(forOutput: 0..<2, inputSize: Size(4, 8)) }
+        #expect(error?.message.contains("silent-resample says it is a resample stage") == true, "\(String(describing: error))")
+        #expect(throws: StageError.self) {
+            try SilentResample().apply(toWindow: Synthetic.gradient(4, 8), windowTop: 0, inputSize: Size(4, 8), outputRows: 0..<4)
+        }
     }
 }

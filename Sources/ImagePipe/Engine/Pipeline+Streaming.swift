@@ -292,6 +292,10 @@ extension Pipeline {
         switch outcome {
         case .written:
             let (made, notes) = try withLocation(stage: pending.number) { try StageNote.collecting { try stage.surveyed(by: survey) } }
+            // A stage that surveys again would be surveyed again, and again, until the stack ran out.
+            guard !made.awaitsSurvey else {
+                throw StageError("\(stage.stageSchema.name): its survey made a stage that still waits for a survey; surveyed(by:) must give a stage of class \(stage.surveyedClass.description) (a bug in the stage)")
+            }
             return .surveyed(made, notes: notes)
         case let .declined(decoded): return .declined(decoded)
         }

@@ -175,7 +175,8 @@ extension Transform {
         case .point: rows
         case let .area(radius): max(0, rows.lowerBound - radius)..<min(inputSize.height, rows.upperBound + radius)
         case .whole: 0..<inputSize.height
-        case .resample: preconditionFailure("\(stageSchema.name) says it is a resample stage, so it must say which input rows its output rows need (inputRows(forOutput:inputSize:))")
+        // Thrown, not trapped: a stage author's slip is a refusal naming the stage, in every build.
+        case .resample: throw StageError("\(stageSchema.name) says it is a resample stage, so it must say which input rows its output rows need (inputRows(forOutput:inputSize:)); a bug in the stage")
         }
     }
 
@@ -203,7 +204,7 @@ extension Transform {
             let made = try apply(to: window)
             return outputRows == 0..<made.height ? made
                 : try made.cropped(to: Rect(x: 0, y: outputRows.lowerBound, width: made.width, height: outputRows.count))
-        case .resample: preconditionFailure("\(stageSchema.name) says it is a resample stage, so it must make its output rows from a window of input rows (apply(toWindow:windowTop:inputSize:outputRows:))")
+        case .resample: throw StageError("\(stageSchema.name) says it is a resample stage, so it must make its output rows from a window of input rows (apply(toWindow:windowTop:inputSize:outputRows:)); a bug in the stage")
         }
     }
     public var makesGray: Bool { false }
