@@ -14,11 +14,21 @@ import PipelineFuzzing
     static let regressions = root.appendingPathComponent("Tests/Fuzz/regressions").path
     static let samples = root.appendingPathComponent("Samples").path
 
+    /// The files of a folder under Tests/Fuzz, by path, sorted; none when it cannot be read
+    /// (each suite's count test reports that, rather than passing on nothing).
+    static func files(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { folder + "/" + $0 }
+    }
+
+    /// Runs a fuzz target's check on a file's bytes.
+    static func check(_ path: String, with check: (UnsafeBufferPointer<UInt8>) -> Void) throws {
+        try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))).withUnsafeBufferPointer(check)
+    }
+
     /// The files to check; a folder that cannot be read gives none, which `bothSetsAreThere`
     /// reports instead of the suite passing on nothing.
     static var inputs: [String] {
-        let found = ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted().map { regressions + "/" + $0 }
-        return found + pipelines()
+        files(in: regressions) + pipelines()
     }
 
     static func pipelines() -> [String] {
@@ -33,21 +43,18 @@ import PipelineFuzzing
 
     @Test(arguments: inputs)
     func inputPassesTheFuzzCheck(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes.withUnsafeBufferPointer { LanguageFuzzCheck.check($0) }
+        try FuzzRegressionTests.check(path, with: LanguageFuzzCheck.check)
     }
 }
 
 /// The lossless JPEG fuzzer's seeds and every JPEG it found a failure with
-/// (Tests/Fuzz/lossless-regressions: baseline, progressive, 4:2:0, 4:2:2, 4:1:1, 4:4:4, grey and
+/// (Tests/Fuzz/lossless-regressions: baseline, progressive, 4:2:0, 4:2:2, 4:1:1, 4:4:4, gray and
 /// restart markers, sides on and off the iMCU grid) pass its check, and the seeds it is given
 /// are JPEGs that turn losslessly.
 @Suite struct LosslessFuzzRegressionTests {
     static let regressions = FuzzRegressionTests.root.appendingPathComponent("Tests/Fuzz/lossless-regressions").path
 
-    static var inputs: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted().map { regressions + "/" + $0 }
-    }
+    static var inputs: [String] { FuzzRegressionTests.files(in: regressions) }
 
     @Test func theSeedsAreThere() {
         #expect(Self.inputs.count >= 8, "too few lossless seeds in \(Self.regressions)")
@@ -55,8 +62,7 @@ import PipelineFuzzing
 
     @Test(arguments: inputs)
     func inputPassesTheLosslessCheck(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes.withUnsafeBufferPointer { LosslessFuzzCheck.check($0) }
+        try FuzzRegressionTests.check(path, with: LosslessFuzzCheck.check)
     }
 
     /// A seed turns a quarter, losslessly or as not exact, never failing: the fuzzer starts from
@@ -75,9 +81,7 @@ import PipelineFuzzing
 @Suite struct HTTPFuzzRegressionTests {
     static let regressions = FuzzRegressionTests.root.appendingPathComponent("Tests/Fuzz/http-regressions").path
 
-    static var inputs: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted().map { regressions + "/" + $0 }
-    }
+    static var inputs: [String] { FuzzRegressionTests.files(in: regressions) }
 
     @Test func theSeedsAreThere() {
         #expect(Self.inputs.count >= 10, "too few HTTP seeds in \(Self.regressions)")
@@ -85,8 +89,7 @@ import PipelineFuzzing
 
     @Test(arguments: inputs)
     func inputPassesTheHTTPCheck(path: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes.withUnsafeBufferPointer { HTTPFuzzCheck.check($0) }
+        try FuzzRegressionTests.check(path, with: HTTPFuzzCheck.check)
     }
 
     /// The seeds reach the server's handler as libsoup's server hands them on, Range passed over.

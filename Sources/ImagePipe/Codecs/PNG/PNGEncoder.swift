@@ -101,11 +101,14 @@ enum PNGEncoder {
     /// one row when a row is longer). A 1x179M picture turned has 537 MB rows: these are most of
     /// its run's memory.
     static func streamedRowBytes(rowLength: Int, height: Int) -> Int {
-        let stripRows = max(1, min(height, (1 << 20) / (rowLength + 1)))
+        let stripRows = stripRows(rowLength: rowLength, height: height)
         let (six, overflow) = rowLength.multipliedReportingOverflow(by: 6)
         let (strip, overflow2) = stripRows.multipliedReportingOverflow(by: rowLength + 1)
         return overflow || overflow2 ? Int.max / 8 : min(Int.max / 8, six + strip)
     }
+
+    /// Rows filtered and deflated at a time: a megabyte of them, at least one.
+    private static func stripRows(rowLength: Int, height: Int) -> Int { max(1, min(height, (1 << 20) / (rowLength + 1))) }
 
     /// Filters the rows a strip at a time and deflates them with zlib into IDAT chunks of at
     /// most `chunkSize` bytes appended to `png`, which goes to `output` whenever it holds 1 MiB.
@@ -116,7 +119,7 @@ enum PNGEncoder {
         guard deflateInit_(&stream, Int32(min(max(level, 0), 9)), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw failed }
         defer { deflateEnd(&stream) }
         let height = rows.size.height
-        let stripRows = max(1, min(height, (1 << 20) / (rowLength + 1)))
+        let stripRows = stripRows(rowLength: rowLength, height: height)
         var strip = [UInt8](repeating: 0, count: stripRows * (rowLength + 1))
         var compressed = [UInt8](repeating: 0, count: chunkSize)
         var filter = RowFilter(rowLength: rowLength, bpp: rows.channels)
