@@ -51,6 +51,9 @@ public struct CropEditorStage: Transform, DeclaredStage {
 
     public func outputSize(for input: Size) -> Size { viewport }
 
+    /// The screen it renders is opaque, whatever the picture.
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { false }
+
     public func explanation(for input: Size) -> String? {
         let (model, state) = layout(for: input)
         return "zoom \(NumberFormat.short(state.zoom)) (zmin \(NumberFormat.short(model.minimumZoom)), zmax \(NumberFormat.short(model.maximumZoom))), offset \(NumberFormat.short(state.offset.x)),\(NumberFormat.short(state.offset.y)), circle diameter \(NumberFormat.short(model.diameter))\(rotatedFrom.map { " after turning from \($0)" } ?? "")"

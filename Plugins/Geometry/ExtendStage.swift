@@ -44,6 +44,11 @@ public struct ExtendStage: Transform, DeclaredStage {
     /// read rows near the edges again (mirror, repeat), and a translucent color gives alpha.
     public var stageClass: StageClass { mode == .color && color.isOpaque ? .resample : .whole }
 
+    /// A translucent color's border gives the picture alpha (when there is a border).
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool {
+        inputHasAlpha || (mode == .color && !color.isOpaque && top + right + bottom + left > 0)
+    }
+
     /// The input rows under output `rows`; for rows wholly in a border, the nearest input row
     /// (a window holds at least one, and never moves back).
     public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
@@ -53,13 +58,14 @@ public struct ExtendStage: Transform, DeclaredStage {
 
     public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
         let width = inputSize.width + left + right
-        let fill = [color.red, color.green, color.blue]
-        return try Image.make(size: Size(width, outputRows.count), hasAlpha: false) { writer in
+        // RGBA rows stay RGBA, the color opaque on them.
+        let channels = window.channelCount, fill = [color.red, color.green, color.blue, 255]
+        return try Image.make(size: Size(width, outputRows.count), hasAlpha: window.hasAlpha) { writer in
             for y in outputRows {
                 let target = writer.row(y - outputRows.lowerBound), source = y - top
-                for x in 0..<width { target[x * 3] = fill[0]; target[x * 3 + 1] = fill[1]; target[x * 3 + 2] = fill[2] }
+                for x in 0..<width * channels { target[x] = fill[x % channels] }
                 guard (0..<inputSize.height).contains(source) else { continue }
-                (target.baseAddress! + left * 3).update(from: window.row(source - windowTop).baseAddress!, count: inputSize.width * 3)
+                (target.baseAddress! + left * channels).update(from: window.row(source - windowTop).baseAddress!, count: inputSize.width * channels)
             }
         }
     }

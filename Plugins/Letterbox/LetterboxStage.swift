@@ -59,6 +59,8 @@ public struct LetterboxStage: Transform, DeclaredStage {
     /// are not.
     public var stageClass: StageClass { color.isOpaque ? .resample : .whole }
 
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || !color.isOpaque }
+
     /// The input rows under output `rows`; for rows wholly in a bar, the nearest input row (a
     /// window holds at least one, and never moves back).
     public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
@@ -71,13 +73,15 @@ public struct LetterboxStage: Transform, DeclaredStage {
         let (left, top) = placement(for: inputSize)
         // The input columns the canvas shows, and where they land.
         let from = max(0, -left), to = min(inputSize.width, size.width - left)
-        let fill = [color.red, color.green, color.blue]
-        return try Image.make(size: Size(size.width, outputRows.count), hasAlpha: false) { writer in
+        // RGBA rows stay RGBA, the color opaque on them.
+        let channels = window.channelCount, fill = [color.red, color.green, color.blue, 255]
+        return try Image.make(size: Size(size.width, outputRows.count), hasAlpha: window.hasAlpha) { writer in
             for y in outputRows {
                 let target = writer.row(y - outputRows.lowerBound), source = y - top
-                for x in 0..<size.width { target[x * 3] = fill[0]; target[x * 3 + 1] = fill[1]; target[x * 3 + 2] = fill[2] }
+                for x in 0..<size.width * channels { target[x] = fill[x % channels] }
                 guard (0..<inputSize.height).contains(source), to > from else { continue }
-                (target.baseAddress! + (from + left) * 3).update(from: window.row(source - windowTop).baseAddress! + from * 3, count: (to - from) * 3)
+                (target.baseAddress! + (from + left) * channels).update(from: window.row(source - windowTop).baseAddress! + from * channels,
+                                                                        count: (to - from) * channels)
             }
         }
     }

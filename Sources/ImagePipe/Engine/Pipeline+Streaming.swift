@@ -79,8 +79,11 @@ extension Pipeline {
         }) else { return nil }
         // The levels number the stages in order; each takes its own number instead.
         let numbers = [0] + stages.map(\.number) + [sink is Branch ? number : branch]
+        // The turns of every chain of the run share the disc threshold, the side outputs' first.
+        var room = TileCache.discThreshold
+        for side in sides { side.shareTileRoom(&room) }
         return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
-                            storedSize: stored, flattening: flattening, sides: sides, stagesBefore: before)
+                            storedSize: stored, flattening: flattening, sides: sides, tileRoom: room, stagesBefore: before)
     }
 
     /// The save a streamed run ends in, with the groups of a branch that are written beside it
@@ -129,7 +132,7 @@ extension Pipeline {
             guard let needs = try? StripChain.decodeRingNeeds(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
-                                                        writeBehind: Self.writesBehind(levels)) else { return nil }
+                                                        writeBehind: Self.writesBehind(levels), tileRoom: streamed.tileRoom) else { return nil }
             let coding = format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
                                                                          gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
                                                                          quality: save.options.quality(for: format))
@@ -313,6 +316,11 @@ extension Pipeline {
             case let .save(run), let .survey(_, run, _): run
             }
         }
+
+        /// What the disc threshold leaves its chain's turns: a survey's read runs alone.
+        var tileRoom: Int {
+            if case let .save(run) = self { run.tileRoom } else { TileCache.discThreshold }
+        }
     }
 
     /// Decodes the input on a thread of its own and puts its rows through `levels` into
@@ -395,7 +403,7 @@ extension Pipeline {
             try self.withLocation(stage: min(index, self.transforms.count + 1), body)
         }
         let chain = try StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
-                               decodeStrip: Self.streamedStripRows, writeBehind: writesBehind, makeDecoded: makeDecoded,
+                               decodeStrip: Self.streamedStripRows, writeBehind: writesBehind, tileRoom: destination.tileRoom, makeDecoded: makeDecoded,
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
                                located: located)
         let output = chain.output, outputHeight = output.size.height, strip = chain.outputStrip

@@ -22,6 +22,9 @@ final class SideOutput: @unchecked Sendable {
     /// (whether it is gray).
     let stagesBefore: [any Transform]
 
+    /// Bytes of the run's disc threshold its chain's turns may keep in memory (`shareTileRoom`).
+    private(set) var tileRoom = TileCache.discThreshold
+
     /// The rows its chain makes at a time from the pushed ones (the decoder's strip in the run's chain).
     private static let strip = Pipeline.streamedStripRows
 
@@ -62,6 +65,14 @@ final class SideOutput: @unchecked Sendable {
 
     deinit { ring?.deallocate() }
 
+    /// Lets its chain's turns keep their tiles in memory within what is left of `room`, and
+    /// takes what they keep from it.
+    func shareTileRoom(_ room: inout Int) {
+        tileRoom = room
+        guard let layouts = try? StripChain.layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: Self.strip) else { return }
+        _ = StripChain.tilesInMemory(levels, layouts, room: &room)
+    }
+
     /// The rows of its ring for pushed strips of `pushedStrip` rows: what its chain reads at
     /// once, a pushed strip and one of its own beside (0: the picture).
     private func ringRows(pushedStrip: Int) throws -> Int {
@@ -73,7 +84,8 @@ final class SideOutput: @unchecked Sendable {
     /// windows, and what a JPEG encoder keeps for its Huffman tables.
     func heldBytes(pushedStrip: Int) throws -> Int {
         let rows = try ringRows(pushedStrip: pushedStrip)
-        let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false)
+        let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false,
+                                                tileRoom: tileRoom)
         let coding = format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg)) : 0
         return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding
     }
@@ -96,7 +108,7 @@ final class SideOutput: @unchecked Sendable {
                                        at: StripPosition(top: top, pictureSize: size), located: located)
         }
         let chain = try StripChain(levels: levels, size: size, rowStride: rowStride, decodeRing: ring, decodeRingRows: ringRows,
-                                   decodeStrip: Self.strip, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
+                                   decodeStrip: Self.strip, tileRoom: tileRoom, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
                                    located: located)
         outputSize = chain.output.size
         let (save, destination, format, failure) = (save, destination, format, failure)

@@ -16,6 +16,9 @@ struct StreamedSave {
     var flattening: Color? = nil
     /// The files written beside the save (`tee`s, a branch's other groups), in the pipeline's order.
     var sides: [SideOutput] = []
+    /// Bytes of the disc threshold the run's own chain's turns may keep in memory: the threshold
+    /// less what the side outputs' turns keep (`SideOutput.shareTileRoom`).
+    var tileRoom = TileCache.discThreshold
     /// Every stage the picture saved went through (a branch's last group's included).
     var stagesBefore: [any Transform] = []
 }

@@ -105,7 +105,7 @@ final class StripChain: @unchecked Sendable {
     private var rings: [Ring]
     /// Each turning level's copy of the rows below it, once they are all made.
     private var caches: [TileCache?]
-    /// Whether each level's tile cache is kept in memory (`tilesInMemory(_:_:)`).
+    /// Whether each level's tile cache is kept in memory (`tilesInMemory(_:_:room:)`).
     private let tilesInMemory: [Bool]
     /// Each windowed level's window, reused strip after strip.
     private var windows: [UnsafeMutablePointer<UInt8>?]
@@ -264,7 +264,7 @@ final class StripChain: @unchecked Sendable {
 
     /// `stripRows`, when given, is every level's strip (tests); level 0's is `decodeStrip`.
     init(levels: [Level], size: Size, rowStride: Int, decodeRing: UnsafeMutablePointer<UInt8>, decodeRingRows: Int, decodeStrip: Int,
-         stripRows: Int? = nil, writeBehind: Bool = false, makeDecoded: @escaping (Int) throws -> Int, releaseDecoded: @escaping (Int) -> Void,
+         stripRows: Int? = nil, writeBehind: Bool = false, tileRoom: Int = TileCache.discThreshold, makeDecoded: @escaping (Int) throws -> Int, releaseDecoded: @escaping (Int) -> Void,
          located: @escaping (Int, () throws -> Image) throws -> Image) throws {
         let layouts = try Self.layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip, stripRows: stripRows)
         self.levels = levels
@@ -274,7 +274,8 @@ final class StripChain: @unchecked Sendable {
         self.located = located
         rings = [Ring(pixels: decodeRing, rows: decodeRingRows)]
         caches = Array(repeating: nil, count: levels.count)
-        tilesInMemory = Self.tilesInMemory(levels, layouts)
+        var room = tileRoom
+        tilesInMemory = Self.tilesInMemory(levels, layouts, room: &room)
         windows = [nil]
         for level in layouts.indices.dropFirst() {
             let layout = layouts[level], rows = Self.ringRows(layouts, level: level, writeBehind: writeBehind)
@@ -296,12 +297,12 @@ final class StripChain: @unchecked Sendable {
     }
 
     /// Which turning levels keep their tiles in memory: the first ones whose tiles fit, all
-    /// together, within the disc threshold; the others' go to a temporary file. One run's caches
-    /// share the threshold, as they are all alive at once: twenty `rotate 90`s of a 20-megapixel
-    /// photo each kept 60 MB in memory (1.5 GB, where the whole-picture run held 240 MB).
-    static func tilesInMemory(_ levels: [Level], _ layouts: [Layout]) -> [Bool] {
-        var room = TileCache.discThreshold
-        return levels.indices.map { level in
+    /// together, within `room` bytes, which they use up; the others' go to a temporary file. The
+    /// caches of one run (its own chain's and its side outputs') share the disc threshold, as
+    /// they are all alive at once: twenty `rotate 90`s of a 20-megapixel photo each kept 60 MB in
+    /// memory (1.5 GB, where the whole-picture run held 240 MB).
+    static func tilesInMemory(_ levels: [Level], _ layouts: [Layout], room: inout Int) -> [Bool] {
+        levels.indices.map { level in
             guard level > 0, levels[level].readsTiles, let tiles = TileCache.storedBytes(for: layouts[level - 1].size), tiles <= room else { return false }
             room -= tiles
             return true
@@ -309,12 +310,14 @@ final class StripChain: @unchecked Sendable {
     }
 
     /// Bytes each level of a chain on a `size` input holds beside the decode ring: its ring and
-    /// window, and a turning level's tiles while they stay in memory (`TileCache.discThreshold`);
-    /// 0 for the first, whose rows are the decode ring's. For a memory budget, before any pixel
-    /// is decoded.
-    static func levelBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool) throws -> [Int] {
+    /// window, and a turning level's tiles while they stay in memory (within `tileRoom`, as the
+    /// chain made with it keeps them); 0 for the first, whose rows are the decode ring's. For a
+    /// memory budget, before any pixel is decoded.
+    static func levelBytes(_ levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, writeBehind: Bool,
+                           tileRoom: Int = TileCache.discThreshold) throws -> [Int] {
         let layouts = try layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: decodeStrip)
-        let inMemory = tilesInMemory(levels, layouts)
+        var room = tileRoom
+        let inMemory = tilesInMemory(levels, layouts, room: &room)
         return layouts.indices.map { level in
             guard level > 0 else { return 0 }
             let layout = layouts[level], below = layouts[level - 1]

@@ -129,7 +129,10 @@ struct JPEGHeader {
                 throw corrupt("its frame header describes \(components) color components")
             }
             // Each component's sampling factors: the high and low nibbles of its second byte.
-            let sampling = (0..<components).map { (h: Int(b[7 + 3 * $0] >> 4), v: Int(b[7 + 3 * $0] & 15)) }
+            let sampling: [(h: Int, v: Int)] = (0..<components).map { component in
+                let factors = Int(b[7 + 3 * component])
+                return (h: factors >> 4, v: factors & 15)
+            }
             let planes = components == 1 || (components == 3 && [1, 2].contains(sampling[0].h) && [1, 2].contains(sampling[0].v)
                                               && sampling.dropFirst().allSatisfy { $0 == (h: 1, v: 1) })
             // As libjpeg lays them out: MCUs of the largest factors, each holding h × v blocks of
