@@ -26,7 +26,7 @@ SAMPLES = os.path.join(os.path.dirname(__file__), "..", "Samples", "images")
 TASKS = [
     ("fill", "resize 320x200 fit=fill", (320, 200),
      lambda im: im.resize((320, 200), Image.LANCZOS), lambda w, h: None),
-    ("cover", "resize 300x300", (300, 300),
+    ("cover", "resize 300x300 fit=cover", (300, 300),
      lambda im: ImageOps.fit(im, (300, 300), Image.LANCZOS), lambda w, h: quality.cover_window(w, h, 300, 300)),
 ]
 

@@ -1,7 +1,9 @@
 import ImagePipeCore
 
-/// `resize [W]x[H] [fit=cover] [position=center] [upscale=true] [background=black]` — sharp's
-/// resize: a width, a height or both (pixels or percentages), fitted as sharp's `fit` says.
+/// `resize [W]x[H] [fit=auto] [position=center] [upscale=true] [background=black]`: a width, a
+/// height or both (pixels or percentages), fitted as sharp's `fit` says; by default inside, as
+/// ImageMagick's `-resize`, `vips thumbnail` and Pillow's `thumbnail` fit, or cover when a
+/// position says where to cut.
 ///
 /// Cover crops and scales in one pass (only the window is resampled), and the first `resize`
 /// of a pipeline lets a JPEG decode reduced (shrink-on-load), as `fit` and `slice` do.
@@ -10,11 +12,11 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         "resize", summary: "Resize to a width and/or height, fitted as sharp does (cover, contain, fill, inside, outside)",
         example: "resize 640x480 fit=contain", start: ResizeStage(ResizeSize(1, 1)), [
             Param(\.size, "size", .resizeSize(max: 100_000), positional: true,
-                  help: "WxH, Wx (width only: the height keeps the aspect), xH, or percentages of the picture's sides (50%, 50%x25%). A bare number is refused as ambiguous."),
-            Param(\.fit, "fit", .choice(ResizeFit.self), default: .cover,
-                  help: "With both sides given: cover (the default, as sharp; vips thumbnail's default is inside) fills WxH and cuts the overflow at position; contain fits inside and letterboxes onto background; fill stretches to exactly WxH; inside fits inside with no bars; outside covers with nothing cut."),
+                  help: "WxH, Wx (width only: the height keeps the aspect), xH, N (a square box, NxN, as fit reads it), or percentages of the picture's sides (50%, 50%x25%)."),
+            Param(\.fit, "fit", .choice(ResizeFit.self), auto: true,
+                  help: "With both sides given: inside fits inside WxH with no bars (as ImageMagick's -resize, vips thumbnail and Pillow's thumbnail); cover (sharp's default) fills WxH and cuts the overflow at position; contain fits inside and letterboxes onto background; fill stretches to exactly WxH; outside covers with nothing cut. auto (the default) is inside, or cover when a position other than center says where to cut."),
             Param(\.position, "position", .position, default: .anchor(.center),
-                  help: "For cover, where the window is cut: an anchor (center, top, 0.3,0, or the content offset Xpx,Ypx in scaled pixels), attention (edges, skin and saturated color) or entropy (the busiest part), the last two chosen after decoding (on an animation's first frame). For contain, where the picture sits on the canvas (an anchor; Xpx,Ypx is its top-left corner)."),
+                  help: "For cover (which a position other than center chooses when fit is not given), where the window is cut: an anchor (center, top, 0.3,0, or the content offset Xpx,Ypx in scaled pixels), attention (edges, skin and saturated color) or entropy (the busiest part), the last two chosen after decoding (on an animation's first frame). For contain, where the picture sits on the canvas (an anchor; Xpx,Ypx is its top-left corner)."),
             Param(\.upscale, "upscale", .boolean, default: true,
                   help: "false never enlarges (sharp's withoutEnlargement): the scale stops at 1; cover then cuts at most WxH, contain still letterboxes to WxH."),
             Param(\.background, "background", .color, default: .black,
@@ -37,14 +39,15 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
     }
 
     public var size: ResizeSize
-    public var fit: ResizeFit
+    /// The fit asked for; nil for auto (`mode`).
+    public var fit: ResizeFit?
     public var position: CropPosition
     public var upscale: Bool
     public var background: Color
     public var kernel: Kernel?
     public var linearLight = false
 
-    public init(_ size: ResizeSize, fit: ResizeFit = .cover, position: CropPosition = .anchor(.center), upscale: Bool = true,
+    public init(_ size: ResizeSize, fit: ResizeFit? = nil, position: CropPosition = .anchor(.center), upscale: Bool = true,
                 background: Color = .black) {
         self.size = size
         self.fit = fit
@@ -53,8 +56,12 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         self.background = background
     }
 
+    /// The fit the stage does: `fit`; when not given, inside, or cover when a position other
+    /// than center says where to cut (inside cuts nothing).
+    public var mode: ResizeFit { fit ?? (position != .anchor(.center) ? .cover : .inside) }
+
     public func check() throws(ArgumentError) {
-        if position.strategy != nil, !(fit == .cover && size.width != nil && size.height != nil) {
+        if position.strategy != nil, !(mode == .cover && size.width != nil && size.height != nil) {
             throw ArgumentError.parameter("position", "position=\(position) chooses a window to cut, so it needs fit=cover and both a width and a height")
         }
     }
@@ -75,12 +82,12 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         }
         let target = Size(Rounding.side(targetWidth), Rounding.side(targetHeight))
         let (byWidth, byHeight) = (targetWidth / w, targetHeight / h)
-        switch fit {
+        switch mode {
         case .fill:
             let scaled = Size(upscale || byWidth <= 1 ? target.width : input.width, upscale || byHeight <= 1 ? target.height : input.height)
             return Layout(window: whole, scaled: scaled, output: scaled, origin: .zero)
         case .inside, .outside:
-            let scaled = uniform(limited(fit == .inside ? min(byWidth, byHeight) : max(byWidth, byHeight)))
+            let scaled = uniform(limited(mode == .inside ? min(byWidth, byHeight) : max(byWidth, byHeight)))
             return Layout(window: whole, scaled: scaled, output: scaled, origin: .zero)
         case .contain:
             let scaled = uniform(limited(min(byWidth, byHeight)))
@@ -124,7 +131,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
             : "scale ×\(NumberFormat.short(scaleX)) across, ×\(NumberFormat.short(scaleY)) down"
         let window = layout.window
         let windowText = "\(NumberFormat.short(window.width))x\(NumberFormat.short(window.height))"
-        switch fit {
+        switch mode {
         case .cover where size.width != nil && size.height != nil:
             if let strategy = position.strategy {
                 return "\(scale); cover: a \(windowText) window chosen after decoding (\(strategy.rawValue)), cut and scaled in one pass"
@@ -133,7 +140,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         case .contain where layout.output != layout.scaled:
             return "\(scale) to \(layout.scaled), placed at \(NumberFormat.short(layout.origin.x)),\(NumberFormat.short(layout.origin.y)) on a \(layout.output) \(background) canvas"
         default:
-            return "\(scale) (\(size.width != nil && size.height != nil ? fit.rawValue : "aspect kept"))"
+            return "\(scale) (\(size.width != nil && size.height != nil ? mode.rawValue : "aspect kept"))"
         }
     }
 
@@ -162,7 +169,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
     /// window is chosen from the whole picture (attention, entropy) or the canvas may be
     /// translucent (RGBA).
     public var stageClass: StageClass {
-        position.strategy == nil && (fit != .contain || background.isOpaque) ? .resample : .whole
+        position.strategy == nil && (mode != .contain || background.isOpaque) ? .resample : .whole
     }
 
     /// The rows of the scaled picture among output `rows` (contain places it on a canvas).

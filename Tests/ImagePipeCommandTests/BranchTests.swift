@@ -119,9 +119,9 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let input = try Self.picture(in: directory)
         // A group's picture past --max-pixels is refused before any work.
-        let huge = try CommandRunner.run(["run", "-e", "branch { save a.png } { resize 20000x20000 | save b.png }", input, "--max-pixels", "100000000"],
+        let huge = try CommandRunner.run(["run", "-e", "branch { save a.png } { resize 20000x20000 fit=cover | save b.png }", input, "--max-pixels", "100000000"],
                                          in: directory.path)
-        #expect(huge.status == 1 && huge.standardError.contains("resize 20000x20000 in a group would make a 20000x20000 picture"), "\(huge.standardError)")
+        #expect(huge.status == 1 && huge.standardError.contains("resize 20000x20000 fit=cover in a group would make a 20000x20000 picture"), "\(huge.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("a.png")))
         // The memory a run reserves counts the largest group.
         let compiler = StandardPlugins.compiler

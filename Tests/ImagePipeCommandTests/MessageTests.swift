@@ -65,8 +65,9 @@ import TestSupport
 
     @Test func aWordWhereASizeGoesIsNotCalledANumber() throws {
         let result = try CommandRunner.run(["check", "-e", "resize top"])
-        #expect(result.standardError.hasPrefix("<inline>:1:8: error: resize: invalid size 'top': expected a size WxH, Wx (width only), xH (height only) or percentages (50%, 50%x25%); position takes it: write position=top\n"), "\(result.standardError)")
-        #expect(try CommandRunner.run(["check", "-e", "resize 300"]).standardError.contains("a bare number is ambiguous: write 300x for a width, x300 for a height"))
+        #expect(result.standardError.hasPrefix("<inline>:1:8: error: resize: invalid size 'top': expected a size WxH, Wx (width only), xH (height only), N (a square box) or percentages (50%, 50%x25%); position takes it: write position=top\n"), "\(result.standardError)")
+        // One number is a square box, as fit reads it.
+        #expect(try CommandRunner.run(["check", "-e", "resize 300"]).standardOutput == "load\nresize 300x300\nsave\n")
     }
 
     @Test func choiceValuesAsOtherToolsSpellThemAreTaken() throws {

@@ -137,7 +137,8 @@ import TestSupport
         #expect(!(try resamples("slice 500x400", upright)))
         #expect(try resamples("resize 500x", upright))
         #expect(try resamples("resize 500x500 fit=inside", upright))
-        #expect(!(try resamples("resize 500x500", upright)), "cover cuts the 4:3 picture")
+        #expect(try resamples("resize 500x500", upright), "inside, the default, keeps the whole picture")
+        #expect(!(try resamples("resize 500x500 fit=cover", upright)), "cover cuts the 4:3 picture")
         #expect(!(try resamples("resize 500x500 fit=contain", upright)), "contain adds bars")
         #expect(!(try resamples("fit 500x500", directory.write(Self.picture(800, 600).encoded(as: .png), to: "p.png"))))
     }

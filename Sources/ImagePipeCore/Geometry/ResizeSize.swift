@@ -2,8 +2,9 @@
 /// of the picture's own side; a missing side follows the aspect ratio.
 ///
 /// Text: `640x480`, `640x` (width only), `x480` (height only), `50%` (both sides at 50%),
-/// `50%x25%`, `640x50%`. A bare number (`640`) is refused: ImageMagick reads it as a width and
-/// `fit` as a square, so neither reading would surprise nobody.
+/// `50%x25%`, `640x50%`. A bare number (`640`) is a square box, `640x640`, as `fit 640`,
+/// `vips thumbnail` and Pillow's `thumbnail` read it (ImageMagick's `-resize 640` is a width:
+/// write `640x` for that).
 public struct ResizeSize: Hashable, Sendable, CustomStringConvertible {
     /// One side: whole pixels, or percent of the picture's side.
     public enum Side: Hashable, Sendable, CustomStringConvertible {
@@ -47,12 +48,15 @@ public struct ResizeSize: Hashable, Sendable, CustomStringConvertible {
     /// Reads `[W]x[H]` or `P%`; each pixel side from 1 to `max`, each percentage above 0 up to
     /// 10000%.
     public init(parsing text: String, max: Int) throws(ValueError) {
-        let expected = "expected a size WxH, Wx (width only), xH (height only) or percentages (50%, 50%x25%)"
+        let expected = "expected a size WxH, Wx (width only), xH (height only), N (a square box) or percentages (50%, 50%x25%)"
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         if parts.count == 1 {
             guard text.hasSuffix("%") else {
                 guard Int(text) != nil else { throw ValueError(expected) }
-                throw ValueError("\(expected); a bare number is ambiguous: write \(text)x for a width, x\(text) for a height")
+                // A square box, as `fit` reads one number.
+                let side = try Self.side(parts[0], max: max, expected: expected)
+                self.init(width: side, height: side)
+                return
             }
             let side = try Self.side(parts[0], max: max, expected: expected)
             self.init(width: side, height: side)
