@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes the hand-made seeds of the fuzz targets: GIFs and animated WebPs whose frames reach
 past their canvas (decode-regressions), small JPEGs of each kind for the lossless target
-(lossless-regressions: needs cjpeg), and request heads for the HTTP target (http-regressions).
+(lossless-regressions: needs cjpeg), request heads for the HTTP target (http-regressions), and
+plugin descriptions for the schema target (schema-regressions).
 Run from the repository's root: python3 Tests/Fuzz/make-seeds.py"""
-import os, struct, subprocess, tempfile
+import json, os, struct, subprocess, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -173,3 +174,42 @@ write("http-regressions", "absolute-uri.http", request("http://localhost/_/-/htt
 write("http-regressions", "http10-no-host.http", request("/_/-/a%2e%2e/b.jpg?explain", version="HTTP/1.0"))
 write("http-regressions", "dot-segments.http", request("/_/-/a/%2E%2E/b.jpg", "Host: localhost"))
 write("http-regressions", "folded-headers.http", request("/_/-/a.jpg", "Host: localhost", "Accept: image/webp;", " q=0.5,\timage/avif"))
+
+
+# Plugin descriptions (describe's JSON) ----------------------------------------------------------
+
+def description(stages, **keys):
+    return json.dumps(dict({"schemaVersion": 1, "name": "fuzz", "summary": "A fuzzed plugin", "stages": stages}, **keys)).encode()
+
+
+def stage(name, parameters):
+    return {"name": name, "summary": "s", "usage": name, "example": name, "parameters": parameters}
+
+
+every_kind = [
+    {"name": "count", "kind": "integer", "default": "3", "range": [0, 10], "help": "h", "positional": True},
+    {"name": "ratio", "kind": "number", "default": "0.5", "range": [0, 1]},
+    {"name": "side", "kind": "size", "range": [1, 4000]},
+    {"name": "at", "kind": "point"}, {"name": "anchor", "kind": "anchor", "default": "center"},
+    {"name": "tint", "kind": "color", "default": "red"}, {"name": "turn", "kind": "angle", "default": "0deg"},
+    {"name": "amount", "kind": "percentage", "default": "50%"},
+    {"name": "mode", "kind": "choice", "choices": ["fast", "good"], "default": "fast"},
+    {"name": "flag", "kind": "boolean", "default": "false"}, {"name": "label", "kind": "string"},
+    {"name": "file", "kind": "path"}, {"name": "fit", "kind": "resize-size", "auto": True},
+    {"name": "position", "kind": "position"}, {"name": "rect", "kind": "crop-rect"},
+    {"name": "weights", "kind": "numbers", "count": [1, 9], "range": [-1, 1]},
+]
+write("schema-regressions", "every-kind-loads.json", description([stage("fuzz-every", every_kind)]))
+write("schema-regressions", "schema-version-1e300-trapped.json", b'{"schemaVersion":1e300,"name":"fuzz","stages":[]}')
+write("schema-regressions", "stage-name-with-space.json", description([stage("a b", [])]))
+write("schema-regressions", "stage-name-escape.json", description([stage("red\u001b[31m", [])]))
+write("schema-regressions", "stage-name-right-to-left.json", description([stage("gpj.\u202eexe", [])]))
+write("schema-regressions", "stage-name-100k.json", description([stage("a" * 100000, [])]))
+write("schema-regressions", "stage-name-synonym-scale.json", description([stage("scale", [])]))
+write("schema-regressions", "stage-name-clash-fit.json", description([stage("fit", [])]))
+write("schema-regressions", "parameter-name-empty.json", description([stage("fuzz", [{"name": "", "kind": "integer"}])]))
+write("schema-regressions", "parameter-name-equals.json", description([stage("fuzz", [{"name": "a=b", "kind": "integer"}])]))
+write("schema-regressions", "default-nan.json", description([stage("fuzz", [{"name": "level", "kind": "number", "default": "nan"}])]))
+write("schema-regressions", "count-1e300.json", description([stage("fuzz", [{"name": "weights", "kind": "numbers", "count": [1, 1e300]}])]))
+write("schema-regressions", "range-int-max.json", description([stage("fuzz", [{"name": "seed", "kind": "integer",
+                                                                            "range": [-9223372036854775808, 9223372036854775807]}])]))
