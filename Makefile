@@ -151,13 +151,15 @@ bench-shards: deps
 	$(SWIFT) build -c release --product imagepipe
 	Benchmarks/shards.sh "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
-# Five libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, header
+# Six libFuzzer targets (+ AddressSanitizer), FUZZ_SECONDS each: the pipeline language, header
 # reading + decoding of the allowed formats and their animation frames, ledgers read by
-# `imagepipe report`, the lossless JPEG transforms, and what `imagepipe serve` reads from a
-# client (the request head, the address and its signature, Accept, If-None-Match, Range).
+# `imagepipe report`, the lossless JPEG transforms, what `imagepipe serve` reads from a
+# client (the request head, the address and its signature, Accept, If-None-Match, Range), and
+# the JSON a plugin describes itself with (`Registry.loadPlugin`).
 # Crashes land in Tests/Fuzz/ and, once fixed, belong in Tests/Fuzz/regressions/ (language),
 # Tests/Fuzz/decode-regressions/ (pictures), Tests/Fuzz/ledger-regressions/ (ledgers),
-# Tests/Fuzz/lossless-regressions/ (JPEGs) or Tests/Fuzz/http-regressions/ (request heads), run
+# Tests/Fuzz/lossless-regressions/ (JPEGs), Tests/Fuzz/http-regressions/ (request heads) or
+# Tests/Fuzz/schema-regressions/ (plugin descriptions), run
 # by make test. The decoder's seed corpus is made by its test from Samples/images and its
 # regressions; the other fuzzers' seeds are their regressions (the ledger's: a first line naming
 # the file, then its lines). Tests/Fuzz/make-seeds.py wrote the hand-made ones.
@@ -172,13 +174,15 @@ fuzz: deps
 	$(FUZZ_BUILD) --product imagepipe-fuzz-ledger
 	$(FUZZ_BUILD) --product imagepipe-fuzz-lossless
 	$(FUZZ_BUILD) --product imagepipe-fuzz-http
-	mkdir -p .build/fuzz/corpus .build/fuzz/decode-corpus .build/fuzz/ledger-corpus .build/fuzz/lossless-corpus .build/fuzz/http-corpus Tests/Fuzz
+	$(FUZZ_BUILD) --product imagepipe-fuzz-schema
+	mkdir -p .build/fuzz/corpus .build/fuzz/decode-corpus .build/fuzz/ledger-corpus .build/fuzz/lossless-corpus .build/fuzz/http-corpus .build/fuzz/schema-corpus Tests/Fuzz
 	cp Samples/*.pipe .build/fuzz/corpus/
 	-cp Tests/Fuzz/regressions/* .build/fuzz/corpus/ 2>/dev/null
 	-cp Tests/Fuzz/decode-regressions/* .build/fuzz/decode-corpus/ 2>/dev/null
 	-cp Tests/Fuzz/ledger-regressions/* .build/fuzz/ledger-corpus/ 2>/dev/null
 	-cp Tests/Fuzz/lossless-regressions/* .build/fuzz/lossless-corpus/ 2>/dev/null
 	-cp Tests/Fuzz/http-regressions/* .build/fuzz/http-corpus/ 2>/dev/null
+	-cp Tests/Fuzz/schema-regressions/* .build/fuzz/schema-corpus/ 2>/dev/null
 	IMAGEPIPE_FUZZ_CORPUS=$(CURDIR)/.build/fuzz/decode-corpus $(SWIFT) test $(OPTIMIZED) --filter DecodeFuzzTests
 	$(FUZZ_RUN) .build/fuzz/debug/imagepipe-fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Tests/Fuzz/ .build/fuzz/corpus
@@ -190,6 +194,8 @@ fuzz: deps
 	  -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -rss_limit_mb=2048 -timeout=20 -artifact_prefix=Tests/Fuzz/ .build/fuzz/lossless-corpus
 	$(FUZZ_RUN) .build/fuzz/debug/imagepipe-fuzz-http \
 	  -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=1024 -timeout=20 -artifact_prefix=Tests/Fuzz/ .build/fuzz/http-corpus
+	$(FUZZ_RUN) .build/fuzz/debug/imagepipe-fuzz-schema \
+	  -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -rss_limit_mb=1024 -timeout=20 -artifact_prefix=Tests/Fuzz/ .build/fuzz/schema-corpus
 
 # Every test under ThreadSanitizer, then leaks (LeakSanitizer) and peak memory of big batches.
 sanitize: test-deps samples

@@ -67,17 +67,27 @@ enum PluginScanner {
 
     /// Runs the child on `file`; nil when the plugin loaded there, else the reason to refuse it.
     private static func scan(_ file: PluginFile) -> String? {
-        var output: [Int32] = [-1, -1]
-        // Close-on-exec, so only the child's copy on its standard output survives the spawn (the
-        // command loads plugins before it starts any thread that could spawn in between).
+        // The child's standard output (its result) and standard error (where a trap's message
+        // goes: a Swift plugin's broken declaration stops the child with the reason there).
+        var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        // Close-on-exec, so only the child's copies survive the spawn (the command loads plugins
+        // before it starts any thread that could spawn in between).
         guard pipe(&output) == 0 else { return "cannot be scanned: \(systemMessage(errno))" }
-        for end in output { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(output[0]) }
+        guard pipe(&errors) == 0 else {
+            output.forEach { close($0) }
+            return "cannot be scanned: \(systemMessage(errno))"
+        }
+        for end in output + errors { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer {
+            close(output[0])
+            close(errors[0])
+        }
         // A copy above the low numbers, so the dup2 to 3 below always copies (and so clears
         // close-on-exec), even when the file's own descriptor is 3.
         let passed = fcntl(file.descriptor, F_DUPFD_CLOEXEC, 10)
         guard passed >= 0 else {
             close(output[1])
+            close(errors[1])
             return "cannot be scanned: \(systemMessage(errno))"
         }
         var actions = posix_spawn_file_actions_t()
@@ -85,8 +95,7 @@ enum PluginScanner {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        // The command loads the plugin itself next, and says anything it has to say then.
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         posix_spawn_file_actions_adddup2(&actions, passed, 3)
         let arguments: [UnsafeMutablePointer<CChar>?] = ["imagepipe", subcommand, "--descriptor", "3", file.path].map { (argument: String) in strdup(argument) }
         defer { arguments.forEach { free($0) } }
@@ -104,22 +113,12 @@ enum PluginScanner {
         // so it answers the subcommand too.
         let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nil, arguments + [nil], environment + [nil])
         close(output[1])
+        close(errors[1])
         close(passed)
         guard spawned == 0 else { return "cannot be scanned: cannot start /proc/self/exe: \(systemMessage(spawned))" }
 
         let deadline = now() + timeout
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        reading: while now() < deadline, bytes.count < maximumOutput {
-            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(max(1, (deadline - now()) * 1000)))
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { break }
-            let count = read(output[0], &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break reading }
-            bytes += chunk.prefix(count)
-        }
+        let (bytes, said) = readBoth(output[0], errors[0], until: deadline)
         var status: Int32 = 0
         var waited = waitpid(pid, &status, WNOHANG)
         while waited == 0, now() < deadline {
@@ -133,7 +132,8 @@ enum PluginScanner {
         }
         let signal = status & 0x7f
         if signal != 0 {
-            return "crashed while loading (signal \(signal)); it was tried in a separate process first, so the command goes on without it"
+            let reason = trapMessage(in: String(decoding: said, as: UTF8.self)).map { ": \($0)" } ?? ""
+            return "crashed while loading (signal \(signal))\(reason); it was tried in a separate process first, so the command goes on without it"
         }
         let exitStatus = (status >> 8) & 0xff
         let text = String(decoding: bytes, as: UTF8.self)
@@ -142,6 +142,40 @@ enum PluginScanner {
         }
         if let refusal = result["refused"]?.stringValue { return refusal }
         return nil
+    }
+
+    /// What the child wrote on `output` and on `errors` until both ended or `deadline` passed,
+    /// each at most `maximumOutput` bytes (a pipe left unread would stop a child that says much).
+    private static func readBoth(_ output: Int32, _ errors: Int32, until deadline: Double) -> (output: [UInt8], errors: [UInt8]) {
+        var read: [[UInt8]] = [[], []]
+        var open = [true, true]
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while open.contains(true), now() < deadline {
+            var pollers = [output, errors].enumerated().map { pollfd(fd: open[$0.offset] ? $0.element : -1, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&pollers, 2, Int32(max(1, (deadline - now()) * 1000)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { break }
+            for index in 0..<2 where open[index] && pollers[index].revents != 0 {
+                let count = Glibc.read(pollers[index].fd, &chunk, chunk.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    open[index] = false
+                    continue
+                }
+                if read[index].count < maximumOutput { read[index] += chunk.prefix(min(count, maximumOutput - read[index].count)) }
+            }
+        }
+        return (read[0], read[1])
+    }
+
+    /// The reason a trap in the child gave, from what it wrote on standard error: the text after
+    /// the last "Fatal error: " (Swift's `fatalError` and `precondition`, which a plugin's
+    /// broken `StageDeclaration` stops with), else the last line written; nil when it wrote nothing.
+    static func trapMessage(in said: String) -> String? {
+        let lines = said.split(whereSeparator: \.isNewline).map { $0.drop { $0 == " " } }.filter { !$0.isEmpty }
+        let marker = "Fatal error: "
+        let trap = lines.last { $0.contains(marker) }.map { line in line.split(separator: marker, maxSplits: 1, omittingEmptySubsequences: false).last! }
+        return (trap ?? lines.last).map { String($0.prefix(500)) }
     }
 
     private static func now() -> Double {

@@ -37,13 +37,15 @@ struct StagesCommand {
         return 0
     }
 
+    /// Every line is shown through `TerminalText`: a plugin's summaries and help are its
+    /// author's text, and an ESC or a right-to-left override in them would act on the terminal.
     private func listing() -> String {
         let width = registry.stageNames.map(\.count).max() ?? 0
         return registry.plugins.map { plugin in
             let stages = plugin.stages.map(\.schema).map { schema in
                 "  \(schema.name.padding(to: width))  \(schema.summary)"
             }
-            return ([plugin.name + " — " + plugin.summary] + stages).joined(separator: "\n")
+            return ([plugin.name + " — " + plugin.summary] + stages).map(TerminalText.escaped).joined(separator: "\n")
         }.joined(separator: "\n\n")
     }
 
@@ -76,7 +78,7 @@ struct StagesCommand {
                       "recognized by their first bytes whatever the file's name"]
         }
         lines += ["", "example: \(schema.example)", "plugin: \(entry.plugin)\(entry.origin.map { " (\($0))" } ?? "")"]
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 }
 

@@ -23,6 +23,13 @@
 #ifdef NEGATIVE_ROWS
 #define HALF
 #endif
+/* POINT_RESIZES: POINT whose output_size plans half the width: a point stage that breaks its
+   class's promise to keep the size. */
+#ifdef POINT_RESIZES
+#define POINT
+#endif
+/* DECLARATION_TRAP: describe stops the process as a Swift plugin's broken StageDeclaration does,
+   the reason written on standard error by the runtime, then SIGILL. */
 /* PATH_PARAMETER: POINT with a parameter of path kind, `file`, a file the stage would read. */
 #ifdef PATH_PARAMETER
 #define POINT
@@ -60,6 +67,17 @@ int not_a_plugin(void) { return 42; }
 #ifndef STAGE_NAME
 #define STAGE_NAME "fake"
 #endif
+/* The working stage's summary and its parameter's name and help, as JSON text: a test gives
+   others (-DPARAMETER_NAME='"a=b"', escapes such as \\u001b) to try the host's checks. */
+#ifndef STAGE_SUMMARY
+#define STAGE_SUMMARY "A stage from a fixture"
+#endif
+#ifndef PARAMETER_NAME
+#define PARAMETER_NAME "level"
+#endif
+#ifndef PARAMETER_HELP
+#define PARAMETER_HELP "How much"
+#endif
 #if defined(CLASH)
 #define STAGES "[{\"name\":\"fit\",\"summary\":\"\",\"parameters\":[]}]"
 #elif defined(HUGE_COUNT)
@@ -69,7 +87,7 @@ int not_a_plugin(void) { return 42; }
 #elif defined(RENAMED_KEY)
 #define STAGES "[{\"name\":\"fake\",\"summary\":\"\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"defualt\":\"1\"}]}]"
 #else
-#define STAGES "[{\"name\":\"" STAGE_NAME "\",\"summary\":\"A stage from a fixture\",\"parameters\":[{\"name\":\"level\",\"kind\":\"number\",\"default\":\"1\",\"help\":\"How much\"}]}]"
+#define STAGES "[{\"name\":\"" STAGE_NAME "\",\"summary\":\"" STAGE_SUMMARY "\",\"parameters\":[{\"name\":\"" PARAMETER_NAME "\",\"kind\":\"number\",\"default\":\"1\",\"help\":\"" PARAMETER_HELP "\"}]}]"
 #endif
 #if defined(NO_SCHEMA_VERSION)
 #define VERSION_KEY ""
@@ -84,6 +102,11 @@ int not_a_plugin(void) { return 42; }
 static const char *describe(char **error) {
 #ifdef FAILS
     *error = strdup("the licence server cannot be reached");
+    return NULL;
+#elif defined(DECLARATION_TRAP)
+    (void)error;
+    fputs("Sepia/SepiaStage.swift:12: Fatal error: stage 'fake': parameter 'level': default nan is refused by its own type: expected a number\n", stderr);
+    raise(SIGILL);
     return NULL;
 #else
     (void)error;
@@ -225,6 +248,9 @@ static void destroy(void *stage) { (void)stage; }
 #endif
 static int32_t output_size(void *stage, int32_t w, int32_t h, int32_t *ow, int32_t *oh, char **error) {
     (void)stage; (void)error; *ow = w; *oh = h;
+#if defined(POINT_RESIZES)
+    *ow = w / 2 > 0 ? w / 2 : 1;
+#endif
 #if defined(HALF)
     *oh = h / 2 > 0 ? h / 2 : 1;
 #endif

@@ -11,9 +11,10 @@ public enum FixturePlugin {
 
     /// Builds `variant` at `path` (mode 0755); those whose stage works (`gdkPixbuf`) link
     /// gdk-pixbuf. `plugin` and `stage` rename the plugin and its working stage, for a test that
-    /// loads several fixtures at once.
+    /// loads several fixtures at once; `strings` gives other C string macros of the file
+    /// (`STAGE_SUMMARY`, `PARAMETER_NAME`, `PARAMETER_HELP`) their JSON text.
     public static func build(_ variant: String, at path: String, gdkPixbuf: Bool = false,
-                             plugin: String? = nil, stage: String? = nil) throws {
+                             plugin: String? = nil, stage: String? = nil, strings: [String: String] = [:]) throws {
         let source = root.appendingPathComponent("Tests/Fixtures/fake_plugin.c").path
         let include = root.appendingPathComponent("Sources/CImagePipePlugin/include").path
         var flags: [String] = []
@@ -23,6 +24,7 @@ public enum FixturePlugin {
         }
         if let plugin { flags.append("-DPLUGIN_NAME=\"\(plugin)\"") }
         if let stage { flags.append("-DSTAGE_NAME=\"\(stage)\"") }
+        flags += strings.sorted { $0.key < $1.key }.map { "-D\($0.key)=\"\($0.value)\"" }
         let result = try CommandRunner.runProgram("/usr/bin/cc", ["-shared", "-fPIC", "-D\(variant)", "-I", include, source, "-o", path] + flags)
         guard result.status == 0 else { throw BuildError(description: "cc failed: \(result.standardError)") }
         guard chmod(path, 0o755) == 0 else { throw BuildError(description: "chmod \(path): \(String(cString: strerror(errno)))") }

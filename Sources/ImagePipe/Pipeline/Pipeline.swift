@@ -39,6 +39,7 @@ public struct Pipeline: Sendable {
             let output: Size, held: Int
             do {
                 output = try transform.outputSize(for: size)
+                if let broken = transform.stageClass.brokenPromise(planning: output, from: size) { throw StageError(broken) }
                 held = try transform.heldBytes(for: size)
             } catch let error as StageError {
                 throw located(error, stage: index + 1)

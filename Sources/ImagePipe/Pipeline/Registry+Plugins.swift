@@ -9,7 +9,7 @@ extension Registry {
     /// The version of the JSON a plugin describes itself with.
     public static let pluginSchemaVersion = Int(IMAGEPIPE_PLUGIN_SCHEMA_VERSION)
     /// The plugin keys this build reads; any other is refused (a renamed key is an error).
-    static let pluginKeys: Set<String> = ["schemaVersion", "name", "summary", "stages"]
+    package static let pluginKeys: Set<String> = ["schemaVersion", "name", "summary", "stages"]
 
     /// Loads a plugin shared library and registers its stages, all or none.
     ///
@@ -49,6 +49,14 @@ extension Registry {
         }
         let entry = unsafeBitCast(symbol, to: imagepipe_plugin_entry_function.self)
         guard let table = entry() else { throw refuse("its imagepipe_plugin_entry gave nothing") }
+        try loadPlugin(table: table, path: path)
+    }
+
+    /// Registers the stages of a plugin's function table, all or none, refusals naming `path` as
+    /// `loadPlugin(at:)`'s; the table stays in use as long as the stages. Apart from the library's
+    /// loading so that the schema fuzzer (`imagepipe-fuzz-schema`) hands it any description.
+    package mutating func loadPlugin(table: UnsafePointer<imagepipe_plugin>, path: String) throws(PluginLoadError) {
+        func refuse(_ reason: String) -> PluginLoadError { PluginLoadError(path: path, reason: reason) }
         let version = Int(table.pointee.interface_version)
         guard version == Self.pluginInterfaceVersion else {
             throw refuse("built for plugin interface version \(version); this imagepipe speaks version \(Self.pluginInterfaceVersion)")

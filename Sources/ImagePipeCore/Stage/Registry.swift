@@ -17,19 +17,36 @@ public struct Registry: Sendable {
 
     public init() {}
 
-    /// A registry holding the given plugins; traps on a clash, which is a bug in the caller.
+    /// A registry holding the given plugins; stops the program on a refusal, which is a bug in
+    /// the caller (fatalError keeps its message in an optimised build).
     public init(plugins: [Plugin]) {
         for plugin in plugins {
-            do { try register(plugin) } catch { preconditionFailure("\(error)") }
+            do { try register(plugin) } catch { fatalError("\(error)") }
         }
     }
 
+    /// Registers every stage of `plugin`, or none: each stage's name and its parameters' names
+    /// must follow `DeclaredName`'s rule, and a stage's name must be neither a registered
+    /// stage's nor a documented synonym of one (`StageSynonyms`: a stage named `scale` would
+    /// silently take over the word that leads people to `resize`).
     public mutating func register(_ plugin: Plugin, origin: String? = nil) throws(RegistryError) {
         var seen: [String: String] = [:]
         for stage in plugin.stages {
-            let name = stage.schema.name
+            let schema = stage.schema, name = schema.name
+            func refused(_ reason: String, existing: String? = nil) -> RegistryError {
+                RegistryError(stageName: DeclaredName.shown(name), existingPlugin: existing, newPlugin: plugin.name, reason: reason)
+            }
+            if let problem = DeclaredName.problem(name) { throw refused(problem) }
+            for parameter in schema.parameters {
+                if let problem = DeclaredName.problem(parameter.name) {
+                    throw refused("has a parameter '\(DeclaredName.shown(parameter.name))' whose name \(problem)")
+                }
+            }
             if let existing = entries[name]?.plugin ?? seen[name] {
-                throw RegistryError(stageName: name, existingPlugin: existing, newPlugin: plugin.name)
+                throw refused("is already defined by plugin '\(existing)'", existing: existing)
+            }
+            if let meant = StageSynonyms.table[name] {
+                throw refused("is a documented synonym of '\(meant)' (the word that leads people to it); choose another name")
             }
             seen[name] = plugin.name
         }

@@ -30,16 +30,22 @@ package enum SchemaCoding {
     /// The most numbers a `numbers` parameter may take.
     static let mostNumbers = 65_536
 
-    /// The keys `encode` writes for a stage and for a parameter.
-    static let stageKeys: Set<String> = ["name", "summary", "usage", "example", "parameters"]
-    static let parameterKeys: Set<String> = ["name", "kind", "type", "default", "required", "positional", "auto", "help",
-                                             "range", "choices", "count"]
+    /// The keys `encode` writes for a stage and for a parameter (docs/extending.md lists them, a
+    /// test holding the two to each other).
+    package static let stageKeys: Set<String> = ["name", "summary", "usage", "example", "parameters"]
+    package static let parameterKeys: Set<String> = ["name", "kind", "type", "default", "required", "positional", "auto", "help",
+                                                     "range", "choices", "count"]
+    /// The parameter kinds `decode` reads; any other is refused.
+    package static let kinds: [String] = ["integer", "number", "size", "point", "anchor", "color", "angle", "percentage", "choice",
+                                          "boolean", "string", "path", "resize-size", "position", "crop-rect", "numbers"]
 
     /// A schema from its JSON, or a reason it cannot be one. `strict` refuses keys `encode` does
     /// not write, so that a plugin whose description renamed a key is told so instead of getting
     /// a default in its place.
     package static func decode(_ json: JSONValue, strict: Bool = false) throws(StageError) -> Schema {
         guard let name = json["name"]?.stringValue, !name.isEmpty else { throw StageError("a stage without a name") }
+        // Checked first, so that no later message quotes a name a terminal would obey.
+        if let problem = DeclaredName.problem(name) { throw StageError("stage '\(DeclaredName.shown(name))' \(problem)") }
         if strict, let unknown = json.objectKeys?.first(where: { !stageKeys.contains($0) }) {
             throw StageError("stage '\(name)' has an unknown key '\(unknown)'")
         }
@@ -54,6 +60,7 @@ package enum SchemaCoding {
         guard let name = json["name"]?.stringValue, let kind = json["kind"]?.stringValue else {
             throw StageError("stage '\(stage)' has a parameter without a name or kind")
         }
+        if let problem = DeclaredName.problem(name) { throw StageError("stage '\(stage)': parameter '\(DeclaredName.shown(name))' \(problem)") }
         if strict, let unknown = json.objectKeys?.first(where: { !parameterKeys.contains($0) }) {
             throw StageError("stage '\(stage)': parameter '\(name)' has an unknown key '\(unknown)'")
         }
@@ -82,6 +89,7 @@ package enum SchemaCoding {
             guard (1...Self.largestSide).contains(side) else { throw refused("allows sides up to \(upper); the most is \(Self.largestSide)") }
             return side
         }
+        guard kinds.contains(kind) else { throw refused("has an unknown kind '\(DeclaredName.shown(kind))'") }
         let type: ParameterType
         switch kind {
         case "integer": type = .integer(try range.map { bounds throws(StageError) in try whole(bounds.lowerBound)...whole(bounds.upperBound) } ?? Int.min...Int.max)
@@ -112,7 +120,7 @@ package enum SchemaCoding {
                 count = Int(pair[0])...Int(pair[1])
             }
             type = .numbers(count: count, each: range ?? -1e9...1e9)
-        default: throw refused("has an unknown kind '\(kind)'")
+        default: throw refused("has an unknown kind '\(kind)'") // one of `kinds` without its case here
         }
         let acceptsAuto = json["auto"]?.boolValue ?? false
         let required = json["required"]?.boolValue ?? false

@@ -21,6 +21,18 @@ public enum StageClass: Sendable, Equatable {
     /// Anything else: the stage gets the whole picture.
     case whole
 
+    /// Why a stage of this class may not plan an `output` picture from an `input` one; nil when
+    /// it may. A point or area stage keeps its input's size: a streamed run writes its rows in
+    /// place, at the input's size, whatever the stage planned, so a stage that plans another size
+    /// is refused before either run starts, and both runs say the same.
+    package func brokenPromise(planning output: Size, from input: Size) -> String? {
+        switch self {
+        case .point, .area:
+            output == input ? nil : "says it is a \(description) stage, whose output is its input's size, yet plans \(output) from \(input) (a bug in the stage)"
+        case .resample, .whole: nil
+        }
+    }
+
     /// `point`, `area (radius 9)`, `resample`, `whole`: for `imagepipe explain`.
     public var description: String {
         switch self {

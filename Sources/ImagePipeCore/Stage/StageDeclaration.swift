@@ -10,7 +10,7 @@
 /// it is always overwritten.
 ///
 /// A declaration is checked when it is made (in practice the first time the stage's schema is
-/// used, which every test of a registry does): names must be lower-kebab-case and distinct, no
+/// used, which every test of a registry does): names must follow `DeclaredName`'s rule and be distinct, no
 /// two parameters may set one property, every default must be a value its own type accepts and
 /// prints back the same, and `start` must hold the declared defaults — so the Swift
 /// initialiser's default arguments cannot drift from the language's. A broken declaration stops
@@ -35,7 +35,7 @@ public struct StageDeclaration<S: Sendable>: Sendable {
     /// (`start` is called here, so it must not use the declaration it is part of.)
     public static func problems(name: String, start: () throws -> S, _ parameters: [Param<S>]) -> [String] {
         var problems: [String] = []
-        if !isKebabCase(name) { problems.append("the name '\(name)' is not lower-kebab-case") }
+        if let problem = DeclaredName.problem(name) { problems.append("the name '\(DeclaredName.shown(name))' \(problem)") }
         let started: S?
         do { started = try start() } catch {
             problems.append("its start value cannot be made: \(error)")
@@ -44,7 +44,7 @@ public struct StageDeclaration<S: Sendable>: Sendable {
         var names = Set<String>(), keys = Set<AnyKeyPath>()
         for param in parameters {
             let parameter = param.parameter
-            if !isKebabCase(parameter.name) { problems.append("parameter '\(parameter.name)' is not lower-kebab-case") }
+            if let problem = DeclaredName.problem(parameter.name) { problems.append("parameter '\(DeclaredName.shown(parameter.name))' \(problem)") }
             if !names.insert(parameter.name).inserted { problems.append("parameter '\(parameter.name)' is declared twice") }
             if !keys.insert(param.key).inserted { problems.append("parameter '\(parameter.name)' sets the same property as another") }
             if let value = parameter.defaultValue {
@@ -61,14 +61,6 @@ public struct StageDeclaration<S: Sendable>: Sendable {
             }
         }
         return problems
-    }
-
-    private static func isKebabCase(_ name: String) -> Bool {
-        let words = name.split(separator: "-", omittingEmptySubsequences: false)
-        return words.allSatisfy { word in
-            guard let first = word.first, first.isASCII, first.isLowercase else { return false }
-            return word.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) }
-        }
     }
 
     /// A stage from validated arguments: `start` with every parameter written in.

@@ -12,7 +12,7 @@ package enum StageSynonyms {
         "mirror": "flop", "hflip": "flop", "flip-horizontal": "flop", "vflip": "flip", "flip-vertical": "flip",
         "round": "circle-crop", "avatar": "circle-crop", "circle": "circle-crop", "circular": "circle-crop",
         "pad": "extend", "border": "extend", "canvas": "letterbox",
-        "cut": "crop", "clip": "crop", "square": "slice", "cover": "slice",
+        "cut": "crop", "clip": "crop", "cover": "slice",
         "rotate90": "rotate", "turn": "rotate", "orient": "load", "auto-orient": "load",
         "read": "load", "open": "load", "input": "load", "write": "save", "output": "save", "export": "save",
         "write-copy": "tee", "copy": "tee",
