@@ -16,6 +16,8 @@ struct strict_error {
     size_t message_size;
     int fail_on; /* the fail-on level: 0 none, 1 truncated, 2 error, 3 warning */
     int stopped; /* what stopped the decode, when not damage: 3, the deadline; 4, too many scans; 5, the reader */
+    struct imagepipe_jpeg_result *result; /* where a decode's warnings below the fail-on level are told; NULL when encoding */
+    int in_header; /* reading the segments before the first scan */
 };
 
 struct bounded_progress {
@@ -44,6 +46,13 @@ static void monitor(j_common_ptr cinfo) {
     }
 }
 
+static char *copy_text(const char *text) {
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy) memcpy(copy, text, size);
+    return copy;
+}
+
 static void fail(j_common_ptr cinfo) {
     struct strict_error *error = (struct strict_error *)cinfo->err;
     char text[JMSG_LENGTH_MAX];
@@ -54,21 +63,34 @@ static void fail(j_common_ptr cinfo) {
 
 /* The fail-on level from which a libjpeg warning is an error: a premature end is a cut file; an
  * unknown JFIF version or Adobe transform, or a bad ICC marker (the profile is dropped), leave
- * the pixels whole; every other warning is damaged data. */
-static int warning_level(int code) {
+ * the pixels whole, and so do bytes between two segments before the first scan that start no
+ * marker (libjpeg passes over them; libvips at fail-on=error and browsers read such files);
+ * every other warning is damaged data, among them bytes left over after a scan's entropy-coded
+ * data (what flipped bits in it leave). */
+static int warning_level(int code, int in_header) {
     switch (code) {
     case JWRN_JPEG_EOF: return 1;
     case JWRN_JFIF_MAJOR: case JWRN_ADOBE_XFORM: case JWRN_BOGUS_ICC: return 3;
+    case JWRN_EXTRANEOUS_DATA: return in_header ? 3 : 2;
     default: return 2;
     }
 }
 
 /* msg_level -1 is a warning: an error from its level on; below it libjpeg goes on, as libvips'
  * fail-on and Pillow let it: a cut file ends in grey (baseline) or in the coarser scans it has
- * (progressive). Trace messages pass. */
+ * (progressive), and the first such warning is kept in the result for the run to tell. Trace
+ * messages pass. */
 static void emit(j_common_ptr cinfo, int level) {
     struct strict_error *error = (struct strict_error *)cinfo->err;
-    if (level < 0 && error->fail_on >= warning_level(cinfo->err->msg_code)) fail(cinfo);
+    if (level >= 0) return;
+    if (error->fail_on >= warning_level(cinfo->err->msg_code, error->in_header)) fail(cinfo);
+    struct imagepipe_jpeg_result *result = error->result;
+    if (!result) return;
+    if (result->warnings++ == 0) {
+        char text[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, text);
+        result->warning = copy_text(text);
+    }
 }
 
 static void ignore(j_common_ptr cinfo, int level) {
@@ -115,8 +137,11 @@ void imagepipe_jpeg_free_metadata(struct imagepipe_jpeg_result *result) {
     free(result->icc);
     free(result->exif);
     free(result->xmp);
+    free(result->warning);
     result->icc = result->exif = result->xmp = NULL;
+    result->warning = NULL;
     result->icc_size = result->exif_size = result->xmp_size = 0;
+    result->warnings = 0;
 }
 
 /* The plane resampler for a decode started with raw_data_out: each component's plane as
@@ -215,6 +240,8 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
     error.message_size = message_size;
     error.fail_on = fail_on;
     error.stopped = 0;
+    error.result = result;
+    error.in_header = 0;
     if (setjmp(error.escape)) {
         if (watched) watcher->failed(watcher->context);
         jpeg_destroy_decompress(&cinfo);
@@ -238,7 +265,9 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
     }
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    error.in_header = 1;
     jpeg_read_header(&cinfo, TRUE);
+    error.in_header = 0;
     long long stored = (long long)cinfo.image_width * cinfo.image_height;
     if (max_pixels > 0 && stored > max_pixels) {
         snprintf(message, message_size, "%ux%u is %lld pixels, more than the limit of %lld",
@@ -406,6 +435,8 @@ int imagepipe_jpeg_encode(const unsigned char *pixels, int width, int height, in
     error.message = message;
     error.message_size = message_size;
     error.fail_on = 3;
+    error.result = NULL;
+    error.in_header = 0;
     struct imagepipe_growing_destination destination;
     memset(&destination, 0, sizeof destination);
     destination.drain = drain;

@@ -40,6 +40,11 @@ import TestSupport
             open(d + '/flipped.jpg', 'wb').write(bytes(flipped))
             # JFIF version 2.01, which libjpeg warns of and decodes all the same.
             open(d + '/jfif2.jpg', 'wb').write(jpeg[:11] + b'\\x02\\x01' + jpeg[13:])
+            # Bytes between two segments that start no marker, which libjpeg warns of and passes over.
+            tables = jpeg.index(b'\\xff\\xdb')
+            open(d + '/stray.jpg', 'wb').write(jpeg[:tables] + b'\\x00\\x11\\x22' + jpeg[tables:])
+            # An empty eXIf chunk, which libpng warns of and passes over.
+            open(d + '/empty-exif.png', 'wb').write(sig + ihdr + chunk(b'eXIf', b'') + chunk(b'IDAT', stream) + end)
             """)
     }
 
@@ -52,6 +57,8 @@ import TestSupport
         ("cut.jpg", [true, false, false, false]),
         ("flipped.jpg", [true, true, false, false]),
         ("jfif2.jpg", [true, true, true, false]),
+        ("stray.jpg", [true, true, true, false]),
+        ("empty-exif.png", [true, true, true, false]),
     ])
     func eachLevelRefusesItsOwnDamageAndLess(file: String, taken: [Bool]) throws {
         let directory = try TemporaryDirectory()

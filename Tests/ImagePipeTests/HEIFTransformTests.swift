@@ -1,4 +1,3 @@
-import CAvif
 import Foundation
 @testable import ImagePipe
 @testable import ImagePipeCore
@@ -56,47 +55,41 @@ struct HEIFTransformTests {
         #expect(decoded.size == shown.size)
         #expect(Self.quadrantColors(decoded) == Self.quadrantColors(shown), "irot \(String(describing: angle)), imir \(String(describing: mirror))")
     }
-}
 
-/// Lossless AVIF files with `irot`/`imir` boxes, written with libavif's own numbers.
-enum AVIFBoxWriter {
-    struct Failure: Error { let result: avifResult }
+    /// The size `info`, `explain` and the plan use is the one shown, cropped by `clap` and turned
+    /// by `irot`, whatever the order in which the file lists its properties: libheif gave the
+    /// stored 32x16 for link-u's order (the turn and crop before `ispe`) while it decoded the
+    /// turned 12x24, so a `fit` squashed the picture.
+    @Test(arguments: [false, true]) func anAVIFHeaderSaysTheCroppedTurnedSize(transformsFirst: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("turned.avif")
+        let stored = try Self.quadrants()
+        try AVIFBoxWriter.write(stored, to: path, rotation: 1, mirror: nil, crop: Size(24, 12), transformsFirst: transformsFirst)
+        let header = try ImageHeader.read(path: path)
+        #expect(header.storedSize == Size(12, 24))
+        let decoded = try Image.load(path: path)
+        #expect(decoded.size == Size(12, 24))
+        // Cropped to the middle, then turned a quarter anticlockwise: the top right quadrant
+        // comes to the top left.
+        #expect(Self.quadrantColors(decoded) == Self.quadrantColors(stored.orientedByExif(8)))
+        // The plan works on the shown size: a 200x100 picture turned a quarter fits 50x50 as 25x50.
+        let wide = directory.file("wide.avif")
+        try AVIFBoxWriter.write(try Synthetic.gradient(200, 100), to: wide, rotation: 1, mirror: nil, transformsFirst: transformsFirst)
+        let fitted = try CommandRunner.run(["run", "-e", "fit 50x50", wide, "-o", directory.file("fitted.png")])
+        #expect(fitted.status == 0, "\(fitted.standardError)")
+        #expect(try Image.load(path: directory.file("fitted.png")).size == Size(25, 50))
+    }
 
-    static func write(_ image: Image, to path: String, rotation: Int?, mirror: Int?) throws {
-        let avif = avifImageCreate(UInt32(image.width), UInt32(image.height), 8, AVIF_PIXEL_FORMAT_YUV444)!
-        defer { avifImageDestroy(avif) }
-        avif.pointee.matrixCoefficients = avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
-        avif.pointee.yuvRange = AVIF_RANGE_FULL
-        var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, avif)
-        rgb.format = AVIF_RGB_FORMAT_RGB
-        avifRGBImageAllocatePixels(&rgb)
-        defer { avifRGBImageFreePixels(&rgb) }
-        for y in 0..<image.height {
-            let row = image.row(y)
-            for i in 0..<image.width * 3 { rgb.pixels[y * Int(rgb.rowBytes) + i] = row[i] }
+    /// A gray (4:0:0) AVIF in limited range is expanded to full range, as Chromium and Pillow
+    /// show it: a ramp over every level comes out 0 to 255 (libheif gave 16 to 235).
+    @Test func aLimitedRangeGrayAVIFSpansEveryLevel() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("gray.avif")
+        try AVIFBoxWriter.writeGray(size: Size(256, 4), to: path) { x, _ in x }
+        let decoded = try Image.load(path: path)
+        for x in 0..<256 {
+            let level = decoded.pixel(x: x, y: 1)
+            #expect(abs(Int(level.red) - x) <= 1 && level.red == level.green && level.green == level.blue, "level \(x) read as \(level)")
         }
-        var result = avifImageRGBToYUV(avif, &rgb)
-        guard result == AVIF_RESULT_OK else { throw Failure(result: result) }
-        var flags = avifTransformFlags(AVIF_TRANSFORM_NONE.rawValue)
-        if let rotation {
-            avif.pointee.irot.angle = UInt8(rotation)
-            flags |= avifTransformFlags(AVIF_TRANSFORM_IROT.rawValue)
-        }
-        if let mirror {
-            avif.pointee.imir.mode = UInt8(mirror)
-            flags |= avifTransformFlags(AVIF_TRANSFORM_IMIR.rawValue)
-        }
-        avif.pointee.transformFlags = flags
-        let encoder = avifEncoderCreate()!
-        defer { avifEncoderDestroy(encoder) }
-        encoder.pointee.minQuantizer = AVIF_QUANTIZER_LOSSLESS
-        encoder.pointee.maxQuantizer = AVIF_QUANTIZER_LOSSLESS
-        encoder.pointee.speed = 8
-        var output = avifRWData()
-        defer { avifRWDataFree(&output) }
-        result = avifEncoderWrite(encoder, avif, &output)
-        guard result == AVIF_RESULT_OK else { throw Failure(result: result) }
-        try Data(UnsafeBufferPointer(start: output.data, count: output.size)).write(to: URL(fileURLWithPath: path))
     }
 }

@@ -19,6 +19,10 @@ struct imagepipe_jpeg_result {
     size_t exif_size;
     unsigned char *xmp;  /* the XMP packet of the first APP1 "http://ns.adobe.com/xap/1.0/" */
     size_t xmp_size;
+    /* libjpeg's warnings below the fail-on level, which the decode went on through: how many,
+     * and the first one's text (NULL when there was none). */
+    int warnings;
+    char *warning;
 };
 
 /* Someone reading a decode's rows while it runs, from another thread (the streamed run). Told

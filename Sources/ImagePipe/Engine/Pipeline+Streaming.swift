@@ -350,7 +350,9 @@ extension Pipeline {
             _ = try? decoder.join()
         }
         func decoded() throws -> Image { try withLocation(stage: 0) { try decoder.join() } }
-        guard let start = handoff.waitForStart() else { return .declined(try decoded()) }
+        // The decoder's warnings are told once, by the read that writes or goes on as the ordinary run.
+        func declined() throws -> StreamedOutcome { .declined(Load.toldOfDecodeWarnings(try decoded(), path: path, in: context)) }
+        guard let start = handoff.waitForStart() else { return try declined() }
         let (convertFrom, decodedMetadata) = Image.colorManagement(of: start.metadata, options: options)
         let metadata = Self.metadata(decodedMetadata, after: destination.run.stagesBefore, flattenedOnto: destination.run.flattening)
         let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
@@ -366,7 +368,7 @@ extension Pipeline {
         guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, saving.target == metadata.iccProfile,
               sides.allSatisfy({ $0.saving != nil && $0.saving!.target == $0.profile }) else {
             handoff.decline()
-            return .declined(try decoded())
+            return try declined()
         }
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
                                  holding: try StripChain.decodeRingNeeds(levels, size: start.size, rowStride: start.rowStride,
@@ -486,7 +488,7 @@ extension Pipeline {
                 handoff.stopReading()
                 // The decoder's failure first (the encoder only saw rows stop), then a stage's,
                 // then the encoder's own.
-                try finishedDecoding(decoded)
+                try finishedDecoding { Load.toldOfDecodeWarnings(try decoded(), path: path, in: context) }
                 if case let .failure(error) = produced { throw error }
                 if let pulled = chain.pullFailure { throw pulled }
                 do { try encoded.get() } catch var error as ImageError {

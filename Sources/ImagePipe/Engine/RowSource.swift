@@ -14,7 +14,9 @@ struct RowSource: Sendable {
         case .jpeg:
             return RowSource { handoff in
                 let raw = try Image.decodeRawJPEG(path: path, header: header, options: options, watcher: handoff)
-                return handoff.declined ? try StrictJPEG.finished(raw, orientation: header.orientation, options: options, path: path) : raw.0
+                // The rows' ring carries the decode's metadata for its warnings, known only at its end.
+                return handoff.declined ? try StrictJPEG.finished(raw, orientation: header.orientation, options: options, path: path)
+                    : raw.0.withMetadata(raw.1)
             }
         case .png:
             guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }

@@ -87,7 +87,8 @@ public struct CodingFacts: Sendable {
         var tables: [Int: [Int]] = [:]
         var lumaTableIndex = 0
         while offset + 4 <= bytes.count {
-            guard bytes[offset] == 0xFF else { return }
+            // Bytes between segments that start no marker are passed over, as libjpeg passes over them.
+            guard bytes[offset] == 0xFF else { offset += 1; continue }
             let marker = bytes[offset + 1]
             if marker == 0xFF { offset += 1; continue }
             if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }

@@ -24,6 +24,8 @@ struct MetadataScanner {
     private var blocks: [(tag: [UInt8], data: [UInt8])] = []
     /// Whether a profile chunk was passed over for being larger than `ICCProfile.maxBytes`.
     private var profileTooLarge = false
+    /// Whether a PNG has an empty eXIf chunk (an EXIF block has at least its 8-byte TIFF header).
+    private var emptyExifChunk = false
 
     /// A scanner for `format`, or nil for formats whose metadata is read otherwise.
     init?(format: SourceFormat) {
@@ -53,8 +55,10 @@ struct MetadataScanner {
                 let taken = min(headerLength - header.count, bytes.count - offset)
                 header += bytes[offset..<offset + taken]
                 offset += taken
-                if container == .jpeg, header.count >= 2, header[0] == 0xFF, header[1] == 0xFF {
-                    header.removeFirst() // a fill byte before the marker
+                // A fill byte before the marker, or a byte that starts none: libjpeg passes over
+                // both (the latter with a warning) and reads the segments after them.
+                if container == .jpeg, let first = header.first, first != 0xFF || header.count >= 2 && header[1] == 0xFF {
+                    header.removeFirst()
                     continue
                 }
                 if header.count == headerLength { startBlock() }
@@ -123,6 +127,7 @@ struct MetadataScanner {
         case .png:
             let length = h[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let tag = Array(h[4..<8])
+            if length == 0, tag == Array("eXIf".utf8) { emptyExifChunk = true }
             var keep = ["iCCP", "eXIf", "iTXt"].contains { Array($0.utf8) == tag } && length <= Self.keptChunkLimit
                 || ["gAMA", "cHRM", "sRGB", "cICP"].contains { Array($0.utf8) == tag } && length <= 32
             // Compressed already larger than a profile may be: not copied, let alone inflated.
@@ -147,6 +152,7 @@ struct MetadataScanner {
     var metadata: ImageMetadata {
         var metadata = ImageMetadata()
         metadata.profileTooLarge = profileTooLarge
+        if emptyExifChunk { metadata.decodeWarnings = ["the PNG's eXIf chunk is empty"] }
         switch container {
         case .jpeg:
             var iccChunks: [(sequence: Int, count: Int, data: [UInt8])] = []
@@ -174,7 +180,7 @@ struct MetadataScanner {
                         metadata.sourceProfile = profile
                         if tooLarge { metadata.profileTooLarge = true }
                     }
-                case "eXIf" where metadata.exif == nil:
+                case "eXIf" where metadata.exif == nil && !data.isEmpty:
                     metadata.exif = Self.withoutExifMarker(data)
                 case "iTXt" where metadata.xmp == nil:
                     metadata.xmp = Self.pngXMP(data)

@@ -46,9 +46,17 @@ extension Image {
         try decode(Array(bytes), options: options, path: nil)
     }
 
-    static func decode(_ contiguous: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        if let limit = options.maxInputBytes, contiguous.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
-        let format = try SourceFormat.identify(contiguous, allowed: options.allowedFormats, path: path)
+    static func decode(_ whole: [UInt8], options: LoadOptions, path: String?) throws -> Image {
+        if let limit = options.maxInputBytes, whole.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
+        let format = try SourceFormat.identify(whole, allowed: options.allowedFormats, path: path)
+        var contiguous = whole
+        if format == .ico {
+            // Its largest entry: a PNG is read by libspng, a bitmap by gdk-pixbuf's loader as an ICO of that entry alone.
+            switch try ICODirectory(whole, path: path).chosen {
+            case let .png(png): return try PNGDecoder.decode(.bytes(png), orientation: 1, options: options, path: path)
+            case let .bitmap(single): contiguous = single
+            }
+        }
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
         if format == .tiff { return try TIFFDecoder.decode(.bytes(contiguous), options: options, path: path) }
         if format == .png {

@@ -146,6 +146,16 @@ public struct Load: ImageSource, DeclaredStage {
         if image.metadata.profileTooLarge {
             context.warn(Self.profileWarning(path))
         }
-        return image
+        return Self.toldOfDecodeWarnings(image, path: path, in: context)
+    }
+
+    /// `image` without its decoder's warnings (`ImageMetadata.decodeWarnings`), once the run was
+    /// told of them: the picture was read all the same, and a later output has nothing to do with them.
+    static func toldOfDecodeWarnings(_ image: Image, path: String, in context: RunContext) -> Image {
+        guard !image.metadata.decodeWarnings.isEmpty else { return image }
+        for warning in image.metadata.decodeWarnings { context.warn("\(path): \(warning); read all the same") }
+        var metadata = image.metadata
+        metadata.decodeWarnings = []
+        return image.withMetadata(metadata)
     }
 }

@@ -21,6 +21,10 @@ public struct ImageMetadata: Hashable, Sendable {
     /// Whether the file held an ICC profile larger than `ICCProfile.maxBytes`, dropped when it
     /// was read (the pixels are then taken as sRGB, and a load warns).
     public var profileTooLarge = false
+    /// What the decoder warned of and read through, below the `load fail=` level that would
+    /// refuse it (stray bytes between a JPEG's header segments, an empty PNG eXIf chunk): the load
+    /// tells the run, and drops them from the picture.
+    public var decodeWarnings: [String] = []
 
     public init(iccProfile: [UInt8]? = nil, sourceProfile: [UInt8]? = nil, exif: [UInt8]? = nil, xmp: [UInt8]? = nil,
                 orientationApplied: Bool = false) {

@@ -187,10 +187,11 @@ final class GIFFrameDecoder: AnimationDecoder {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw damage("has a damaged image descriptor") }
         let description = gif.pointee.Image
         let frame = Rect(x: Int(description.Left), y: Int(description.Top), width: Int(description.Width), height: Int(description.Height))
-        guard let colorMap = description.ColorMap ?? gif.pointee.SColorMap else {
-            throw ImageError(.corrupt, path: path, reason: "GIF frame \(frameIndex) has no color table")
-        }
-        let colors = UnsafeBufferPointer(start: colorMap.pointee.Colors, count: Int(colorMap.pointee.ColorCount))
+        // A frame with no color table at all, neither its own nor the file's global one, has
+        // every index past the table: opaque black, as Chromium shows it (Pillow reads the
+        // indices as gray levels; GIF leaves the choice to the reader).
+        let colors = (description.ColorMap ?? gif.pointee.SColorMap).map { UnsafeBufferPointer(start: $0.pointee.Colors, count: Int($0.pointee.ColorCount)) }
+            ?? UnsafeBufferPointer(start: nil, count: 0)
         let visible = frame.intersection(Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
         // Offsets are never negative: the rows that show are the frame's first `visible.height`.
         let rows = Self.rowOrder(height: frame.height, interlaced: description.Interlace, through: visible?.height ?? 0)

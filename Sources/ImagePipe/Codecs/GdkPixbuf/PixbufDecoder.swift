@@ -130,6 +130,7 @@ final class PixbufDecoder {
         if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
         if format == .jpeg { return try JPEGHeader.read(bytes, path: path).imageHeader }
         if format == .tiff { return try TIFFDecoder.header(of: bytes, path: path) }
+        if format == .ico { return try ICODirectory(bytes, path: path).header } // the entry that is read
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
         }

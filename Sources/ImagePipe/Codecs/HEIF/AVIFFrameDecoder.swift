@@ -93,6 +93,7 @@ final class AVIFFrameDecoder: AnimationDecoder {
         guard converted == AVIF_RESULT_OK, let pixels = rgb.pixels, Int(rgb.rowBytes) == canvas.width * 4 else {
             throw ImageError(.corrupt, path: path, reason: "AVIF frame \(frameIndex) cannot be converted to RGB: \(String(cString: avifResultToString(converted)))")
         }
+        if AVIFStillFacts.isLimitedRangeGray(picture.pointee) { AVIFStillFacts.expandLimitedRange(pixels, size: canvas, rowStride: Int(rgb.rowBytes), channels: 4) }
         let image = try AnimationDecoding.image(ofRGBA: UnsafeBufferPointer(start: pixels, count: canvas.pixelCount * 4), size: canvas)
         frameIndex += 1
         return AnimationFrame(image: image, delay: Self.milliseconds(decoder.pointee.imageTiming))
@@ -100,7 +101,8 @@ final class AVIFFrameDecoder: AnimationDecoder {
 
     /// A decoder that has read the container of the `count` bytes at `buffer` (which must outlive
     /// it); the caller destroys it.
-    private static func parsed(_ buffer: UnsafeBufferPointer<UInt8>, count: Int, sizeLimit: Int?, path: String?) throws -> UnsafeMutablePointer<avifDecoder> {
+    static func parsed(_ buffer: UnsafeBufferPointer<UInt8>, count: Int, sizeLimit: Int?, path: String?,
+                       source: avifDecoderSource = AVIF_DECODER_SOURCE_AUTO) throws -> UnsafeMutablePointer<avifDecoder> {
         if let reason = imagepipe_open_libavif() {
             throw ImageError(.unsupported, path: path, reason: "an AVIF sequence needs libavif, which cannot be opened: \(String(cString: reason))")
         }
@@ -111,6 +113,7 @@ final class AVIFFrameDecoder: AnimationDecoder {
         // As lenient as libheif, which reads the still image: a sequence libavif's conformance
         // checks refuse (a missing `pixi`, say) would otherwise be read as its first frame alone.
         decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
+        decoder.pointee.requestedSource = source
         if let sizeLimit, sizeLimit > 0, sizeLimit < Int(decoder.pointee.imageSizeLimit) { decoder.pointee.imageSizeLimit = UInt32(sizeLimit) }
         var result = avifDecoderSetIOMemory(decoder, buffer.baseAddress, count)
         if result == AVIF_RESULT_OK { result = avifDecoderParse(decoder) }

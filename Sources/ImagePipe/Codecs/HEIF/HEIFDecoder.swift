@@ -13,7 +13,8 @@ enum HEIFDecoder {
     /// The stored size (already turned) and whether the picture has alpha, from the container.
     static func header(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageHeader {
         try withPrimary(bytes, format: format, path: path) { handle in
-            let size = Self.size(of: handle)
+            // An AVIF's size as shown is libavif's reading of its container (`AVIFStillFacts`).
+            let size = (format == .avif ? AVIFStillFacts.read(bytes)?.shownSize : nil) ?? Self.size(of: handle)
             guard size.width > 0, size.height > 0 else {
                 throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
             }
@@ -51,9 +52,13 @@ enum HEIFDecoder {
             let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
             let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
             let rowBytes = width * (alpha ? 4 : 3)
+            let limitedRangeGray = format == .avif && AVIFStillFacts.read(bytes)?.limitedRangeGray == true
             let image = try Image.make(size: Size(width, height), hasAlpha: alpha) { writer in
                 for y in 0..<height {
                     writer.row(y).baseAddress!.update(from: plane + y * Int(stride), count: rowBytes)
+                }
+                if limitedRangeGray {
+                    AVIFStillFacts.expandLimitedRange(writer.base, size: Size(width, height), rowStride: writer.rowStride, channels: alpha ? 4 : 3)
                 }
             }
             var metadata = ImageMetadata()

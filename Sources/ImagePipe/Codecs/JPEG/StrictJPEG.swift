@@ -43,8 +43,13 @@ enum StrictJPEG {
         func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8]? {
             pointer.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
         }
-        return ImageMetadata(sourceProfile: bytes(result.icc, result.icc_size), exif: bytes(result.exif, result.exif_size),
-                             xmp: bytes(result.xmp, result.xmp_size), orientationApplied: applyOrientation)
+        var metadata = ImageMetadata(sourceProfile: bytes(result.icc, result.icc_size), exif: bytes(result.exif, result.exif_size),
+                                     xmp: bytes(result.xmp, result.xmp_size), orientationApplied: applyOrientation)
+        if let first = result.warning {
+            let more = result.warnings > 1 ? " (and \(result.warnings - 1) more warning\(result.warnings > 2 ? "s" : ""))" : ""
+            metadata.decodeWarnings = ["libjpeg warns: \(String(cString: first))\(more)"]
+        }
+        return metadata
     }
 
     /// A raw decode turned as its EXIF orientation says (when asked) and color managed.

@@ -43,6 +43,8 @@ enum PNGDecoder {
         let turn = options.applyOrientation ? orientation : 1
         // Every metadata chunk of the file, wherever it lies, and what IHDR says.
         var metadata = try MetadataScanner.walk(input, format: .png)
+        // What libpng only warns of (an empty eXIf chunk): read through, unless warnings are refused.
+        if let warning = metadata.decodeWarnings.first, options.refuses(.warning) { throw ImageError(.corrupt, path: path, reason: warning) }
         metadata.grayOnly = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && !alpha
         metadata.orientationApplied = turn != 1
         // The picture turned upright and color managed.
@@ -79,6 +81,9 @@ enum PNGDecoder {
         let ring = handoff.started(RowHandoff.Start(size: size, rowStride: rowStride, channels: layout.channels, metadata: metadata))
         guard !handoff.declined else { return nil }
         let path = decoder.path
+        // The ring carries the decode's warnings, for the run to tell once the rows are read.
+        var warnings = ImageMetadata()
+        warnings.decodeWarnings = metadata.decodeWarnings
         return try Image.make(size: Size(size.width, ring > 0 ? ring : size.height), hasAlpha: layout.alpha) { writer in
             do {
                 guard writer.rowStride == rowStride else { throw ImageError(.tooLarge, path: path, reason: "the ring's rows are not laid out as said") }
@@ -96,6 +101,6 @@ enum PNGDecoder {
                 handoff.failing() // the reader lets go of the ring before it is freed
                 throw error
             }
-        }
+        }.withMetadata(warnings)
     }
 }
