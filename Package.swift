@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         // Pango renders the text stage's watermarks: the GNOME text stack gdk-pixbuf belongs to,
         // which shapes any script (HarfBuzz) and finds fonts through fontconfig; PangoCairo draws it.
+        // fontconfig itself names a font that has the characters a text's fonts lack.
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // zlib streams the PNG encoder's deflate for large pictures (libdeflate needs the whole input at once).

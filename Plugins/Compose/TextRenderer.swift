@@ -56,6 +56,7 @@ public enum TextRenderer {
         var drawOrder: [DrawKey] = []
         var drawnBytes = 0
         var measured: [LayoutKey: Size] = [:]
+        var missing: [LayoutKey: [Unicode.Scalar]] = [:]
     }
 
     /// Why a font description is refused.
@@ -126,6 +127,62 @@ public enum TextRenderer {
             return .failure(FontError(message: "no installed font family is called '\(requested)' (Pango would silently draw '\(family)' instead); name an installed family (fc-list : family) or a generic one: sans, serif, monospace"))
         }
         return .success(Font(family: family, pixels: size))
+    }
+
+    /// The characters of `text` that no font Pango draws `font` with has (after its fallback
+    /// through every installed font): Pango draws each as a box holding its code. Characters
+    /// that draw no ink (spaces, controls, joiners, variation selectors) are never missing.
+    public static func missingCharacters(in text: String, font: String) -> [Unicode.Scalar] {
+        let key = LayoutKey(text: text, font: font, width: nil, alignment: .left)
+        return state.withLock { state in
+            if let known = state.missing[key] { return known }
+            let context = context(state)
+            guard let description = pango_font_description_from_string(font) else { return [] }
+            defer { pango_font_description_free(description) }
+            guard let fontset = pango_font_map_load_fontset(state.fontMap, context, description, pango_language_get_default()) else { return [] }
+            defer { g_object_unref(fontset) }
+            var seen = Set<Unicode.Scalar>(), missing: [Unicode.Scalar] = []
+            for scalar in text.unicodeScalars where seen.insert(scalar).inserted {
+                let properties = scalar.properties
+                guard !properties.isWhitespace, !properties.isDefaultIgnorableCodePoint, properties.generalCategory != .control else { continue }
+                guard let chosen = pango_fontset_get_font(fontset, scalar.value) else {
+                    missing.append(scalar)
+                    continue
+                }
+                if pango_font_has_char(chosen, scalar.value) == 0 { missing.append(scalar) }
+                g_object_unref(chosen)
+            }
+            if state.missing.count >= 64 { state.missing.removeAll() }
+            state.missing[key] = missing
+            return missing
+        }
+    }
+
+    /// An installed family that has every one of `characters`, by fontconfig's charset match
+    /// (the first by name, so the answer does not change from run to run); nil when none has.
+    public static func family(having characters: [Unicode.Scalar]) -> String? {
+        guard !characters.isEmpty else { return nil }
+        return state.withLock { _ in
+            guard let charset = FcCharSetCreate(), let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() else { return nil }
+            defer {
+                FcObjectSetDestroy(objects)
+                FcPatternDestroy(pattern)
+                FcCharSetDestroy(charset)
+            }
+            for character in characters { _ = FcCharSetAddChar(charset, character.value) }
+            _ = FcPatternAddCharSet(pattern, FC_CHARSET, charset)
+            _ = FcObjectSetAdd(objects, FC_FAMILY)
+            guard let fonts = FcFontList(nil, pattern, objects) else { return nil }
+            defer { FcFontSetDestroy(fonts) }
+            var families: [String] = []
+            for index in 0..<Int(fonts.pointee.nfont) {
+                var name: UnsafeMutablePointer<FcChar8>?
+                if FcPatternGetString(fonts.pointee.fonts[index], FC_FAMILY, 0, &name) == FcResultMatch, let name {
+                    families.append(String(cString: name))
+                }
+            }
+            return families.min()
+        }
     }
 
     /// The size of the picture `draw` makes of this text (its line boxes and ink), from Pango's

@@ -62,6 +62,25 @@ public struct TextStage: Transform, DeclaredStage {
 
     public func outputSize(for input: Size) -> Size { input }
 
+    /// Characters no installed font has, which Pango draws as boxes holding their codes: named
+    /// (U+XXXX and the character), with a family fontconfig finds that has them, if any.
+    public var warnings: [String] {
+        let missing = TextRenderer.missingCharacters(in: content, font: font)
+        guard !missing.isEmpty else { return [] }
+        let listed = missing.map { scalar in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) (\(Character(scalar)))"
+        }.joined(separator: ", ")
+        let remedy: String
+        if let family = TextRenderer.family(having: missing) {
+            let size = (try? TextRenderer.resolve(font).get()).map { " \(NumberFormat.text($0.pixels))" } ?? ""
+            remedy = "'\(family)' has \(missing.count == 1 ? "it" : "them"): font='\(family)\(size)'"
+        } else {
+            remedy = "no installed font has \(missing.count == 1 ? "it" : "them"); install one that does (fc-list ':charset=\(String(missing[0].value, radix: 16))' lists those that do)"
+        }
+        return ["the font '\(font)' has no glyph for \(listed), drawn as \(missing.count == 1 ? "a box" : "boxes"); \(remedy)"]
+    }
+
     /// The drawn text twice over, four bytes a pixel: cairo's premultiplied surface and the
     /// straight-alpha picture made from it live together while it is converted. Measured
     /// from Pango's layout without drawing; a text past the pixel limit is refused here, in

@@ -12,7 +12,7 @@ public struct CropStage: Transform, DeclaredStage {
         "crop", summary: "Cut out a rectangle X,Y,WxH, or WxH at a position, in pixels or percentages (lossless)",
         example: "crop 10,20,300x200", start: CropStage(Rect(x: 0, y: 0, width: 1, height: 1)), [
             Param(\.rect, "rect", .cropRect(max: 100_000), positional: true,
-                  help: "X,Y,WxH: the top-left corner and the size. Each of the four is whole pixels or a percentage of the picture's side on its axis (10%,10%,50%x50%; percentages, not unit fractions, so 0,0,1x1 can only mean one pixel). Percentages place both edges at the nearest pixel. The rectangle must lie inside the picture. WxH alone: a rectangle of that size placed by position, cut to the picture where it is larger."),
+                  help: "X,Y,WxH: the top-left corner and the size. Each of the four is whole pixels or a percentage of the picture's side on its axis (10%,10%,50%x50%; percentages, not unit fractions, so 0,0,1x1 can only mean one pixel). Percentages place both edges at the nearest pixel. The rectangle must lie inside the picture. WxH alone: a rectangle of that size placed by position, cut to the picture where it is larger. ImageMagick's WxH+X+Y (400x300+10+20) is read as X,Y,WxH."),
             Param(\.position, "position", .position, default: .anchor(.center),
                   help: "Where a WxH rectangle (no X,Y) is cut: an anchor (center, top, bottom-right, 0.3,0, or its corner Xpx,Ypx), attention (edges, skin and saturated color) or entropy (the busiest part), the last two chosen after decoding (on an animation's first frame)."),
         ])

@@ -1,9 +1,9 @@
 import ImagePipeCore
 
-/// `resize [W]x[H] [fit=auto] [position=center] [upscale=true] [background=black]`: a width, a
-/// height or both (pixels or percentages), fitted as sharp's `fit` says; by default inside, as
-/// ImageMagick's `-resize`, `vips thumbnail` and Pillow's `thumbnail` fit, or cover when a
-/// position says where to cut.
+/// `resize [W]x[H] [fit=auto] [position=center] [upscale=true] [downscale=true] [background=black]`:
+/// a width, a height or both (pixels or percentages), fitted as sharp's `fit` says; by default
+/// inside, as ImageMagick's `-resize`, `vips thumbnail` and Pillow's `thumbnail` fit, or cover
+/// when a position says where to cut.
 ///
 /// Cover crops and scales in one pass (only the window is resampled), and the first `resize`
 /// of a pipeline lets a JPEG decode reduced (shrink-on-load), as `fit` and `slice` do.
@@ -12,13 +12,15 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         "resize", summary: "Resize to a width and/or height, fitted as sharp does (cover, contain, fill, inside, outside)",
         example: "resize 640x480 fit=contain", start: ResizeStage(ResizeSize(1, 1)), [
             Param(\.size, "size", .resizeSize(max: 100_000), positional: true,
-                  help: "WxH, Wx (width only: the height keeps the aspect), xH, N (a square box, NxN, as fit reads it), or percentages of the picture's sides (50%, 50%x25%)."),
+                  help: "WxH, Wx (width only: the height keeps the aspect), xH, N (a square box, NxN, as fit reads it), or percentages of the picture's sides (50%, 50%x25%). ImageMagick's flags are read as parameters: 640x480> is fit=inside upscale=false (shrink only), 640x480< fit=inside downscale=false (enlarge only), 640x480! fit=fill, 640x480^ fit=outside."),
             Param(\.fit, "fit", .choice(ResizeFit.self), auto: true,
                   help: "With both sides given: inside fits inside WxH with no bars (as ImageMagick's -resize, vips thumbnail and Pillow's thumbnail); cover (sharp's default) fills WxH and cuts the overflow at position; contain fits inside and letterboxes onto background; fill stretches to exactly WxH; outside covers with nothing cut. auto (the default) is inside, or cover when a position other than center says where to cut."),
             Param(\.position, "position", .position, default: .anchor(.center),
                   help: "For cover (which a position other than center chooses when fit is not given), where the window is cut: an anchor (center, top, 0.3,0, or the content offset Xpx,Ypx in scaled pixels), attention (edges, skin and saturated color) or entropy (the busiest part), the last two chosen after decoding (on an animation's first frame). For contain, where the picture sits on the canvas (an anchor; Xpx,Ypx is its top-left corner)."),
             Param(\.upscale, "upscale", .boolean, default: true,
                   help: "false never enlarges (sharp's withoutEnlargement): the scale stops at 1; cover then cuts at most WxH, contain still letterboxes to WxH."),
+            Param(\.downscale, "downscale", .boolean, default: true,
+                  help: "false never reduces (sharp's withoutReduction): the scale stops at 1. `640x480<` is ImageMagick's enlarge-only resize, fit=inside downscale=false; `640x480>` its shrink-only one, fit=inside upscale=false."),
             Param(\.background, "background", .color, default: .black,
                   help: "The bars of fit=contain (black, as sharp); a color that is not opaque gives RGBA."),
             ScalingParameters.kernel(\.kernel),
@@ -43,6 +45,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
     public var fit: ResizeFit?
     public var position: CropPosition
     public var upscale: Bool
+    public var downscale = true
     public var background: Color
     public var kernel: Kernel?
     public var linearLight = false
@@ -66,8 +69,11 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         }
     }
 
-    /// Whether the scale is limited to 1.
-    private func limited(_ scale: Double) -> Double { upscale ? scale : min(scale, 1) }
+    /// The scale held to 1 from above (`upscale=false`) or below (`downscale=false`).
+    private func limited(_ scale: Double) -> Double {
+        let shrunk = upscale ? scale : min(scale, 1)
+        return downscale ? shrunk : max(shrunk, 1)
+    }
 
     public func layout(for input: Size) -> Layout {
         let w = Double(input.width), h = Double(input.height)
@@ -84,7 +90,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         let (byWidth, byHeight) = (targetWidth / w, targetHeight / h)
         switch mode {
         case .fill:
-            let scaled = Size(upscale || byWidth <= 1 ? target.width : input.width, upscale || byHeight <= 1 ? target.height : input.height)
+            let scaled = Size(limited(byWidth) == byWidth ? target.width : input.width, limited(byHeight) == byHeight ? target.height : input.height)
             return Layout(window: whole, scaled: scaled, output: scaled, origin: .zero)
         case .inside, .outside:
             let scaled = uniform(limited(mode == .inside ? min(byWidth, byHeight) : max(byWidth, byHeight)))

@@ -19,7 +19,7 @@ struct CheckCommand {
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options, help: Self.help) else { return 0 }
-        let pipelineArguments = try PipelineArguments(parser)
+        let pipelineArguments = try PipelineArguments(parser, command: "check")
         guard pipelineArguments.remaining.isEmpty else {
             throw UsageError("check takes only a pipeline; unexpected '\(pipelineArguments.remaining[0])'")
         }

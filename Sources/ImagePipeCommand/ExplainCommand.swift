@@ -40,7 +40,7 @@ struct ExplainCommand {
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options
             + [.init(names: ["--json"], takesValue: false), .init(names: ["--pixels"], takesValue: false)] + ShardOptions.options, help: Self.help) else { return 0 }
-        let pipelineArguments = try PipelineArguments(parser)
+        let pipelineArguments = try PipelineArguments(parser, command: "explain")
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
         var context = try PipelineArguments.outputContext(parser)

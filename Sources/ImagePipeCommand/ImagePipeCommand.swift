@@ -18,6 +18,7 @@ public struct ImagePipeCommand: Sendable {
 
         Commands:
           run          Run a pipeline on a picture
+          convert      Convert a picture to another format: imagepipe convert in.jpg out.png
           check        Check a pipeline's text without running it
           explain      Show what a pipeline would do to a picture, from its header alone
           stages       List the stages, or describe one
@@ -114,6 +115,7 @@ public struct ImagePipeCommand: Sendable {
                 Console.output("imagepipe \(Self.version)\n\(BuildInfo.summary)")
                 return 0
             case "run": return try RunCommand(registry: registry).main(rest)
+            case "convert": return try ConvertCommand(run: RunCommand(registry: registry)).main(rest)
             case "check": return try CheckCommand(registry: registry).main(rest)
             case "explain": return try ExplainCommand(registry: registry).main(rest)
             case "stages": return try StagesCommand(registry: registry).main(rest)
@@ -128,7 +130,7 @@ public struct ImagePipeCommand: Sendable {
                 return 0
             case "completions": return try Completions(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "check", "explain", "stages", "edit", "report", "serve", "url", "info", "compare", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: command, in: ["run", "convert", "check", "explain", "stages", "edit", "report", "serve", "url", "info", "compare", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {

@@ -5,13 +5,14 @@ import ImagePipe
 struct InfoCommand {
     static let help = """
         usage: imagepipe info FILE... [--json] [options]
+               imagepipe info - < photo.jpg
 
         Shows each picture's format, stored size, EXIF orientation (and the size as shown), how it
         is coded (channels, color space, alpha, bit depth; JPEG chroma, progressive and quality;
         interlacing, lossless WebP, DPI; an animation's delays and loop count), file size,
         embedded color profile (its name and color space), EXIF date, camera, GPS presence, lens
         and exposure, and whether it has XMP. JPEG, PNG, GIF and WebP are only scanned, HEIC and
-        AVIF read from their container; other formats are decoded.
+        AVIF read from their container; other formats are decoded. `-` reads standard input.
 
         Options:
           --json                 One JSON object per file, with "file" first
@@ -23,7 +24,8 @@ struct InfoCommand {
         guard let parser = try OptionParser.parse(arguments, options: [.init(names: ["--json"], takesValue: false)] + LimitOptions.options,
                                                   help: Self.help) else { return 0 }
         let files = parser.positionals
-        guard !files.isEmpty else { throw UsageError("info needs a file; see imagepipe info --help") }
+        guard !files.isEmpty else { throw UsageError("info needs a file (or - for standard input); see imagepipe info --help") }
+        guard files.filter({ $0 == "-" }).count <= 1 else { throw UsageError("standard input (-) can be read only once") }
         var options = LoadOptions()
         try LimitOptions.apply(parser, to: &options)
         let timeout = try LimitOptions.timeout(parser)
@@ -32,7 +34,9 @@ struct InfoCommand {
             do {
                 // Each file has its own time to be read in (a FIFO whose writer stalls ends at it).
                 options.deadline = LimitOptions.deadline(in: timeout)
-                let info = try ImageInfo.read(path: file, options: options)
+                let info = file == "-"
+                    ? try ImageInfo.read(bytes: StandardStreams.readStandardInput(limit: options.maxInputBytes, seconds: timeout), path: file, options: options)
+                    : try ImageInfo.read(path: file, options: options)
                 if parser.has("--json") {
                     guard case let .object(pairs) = info.json else { continue }
                     Console.output(JSONValue.object([("file", .string(file))] + pairs).text)

@@ -8,7 +8,7 @@ struct Manual {
 
     /// Each command's help, in the order the top-level usage lists them.
     static let commands: [(name: String, help: String)] = [
-        ("run", RunCommand.help), ("check", CheckCommand.help), ("explain", ExplainCommand.help),
+        ("run", RunCommand.help), ("convert", ConvertCommand.help), ("check", CheckCommand.help), ("explain", ExplainCommand.help),
         ("stages", StagesCommand.help), ("info", InfoCommand.help), ("compare", CompareCommand.help), ("edit", EditCommand.help), ("report", ReportCommand.help),
         ("serve", ServeCommand.help), ("url", URLCommand.help),
     ]

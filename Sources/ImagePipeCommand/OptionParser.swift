@@ -12,11 +12,14 @@ struct OptionParser {
     let options: [Option]
     private(set) var values: [String: [String]] = [:]
     private(set) var positionals: [String] = []
+    /// The arguments as given, for a message that gives the command line back changed.
+    private(set) var arguments: [String] = []
 
     init(options: [Option]) { self.options = options }
 
     /// Parses `arguments`, or throws a usage message.
     mutating func parse(_ arguments: [String]) throws(UsageError) {
+        self.arguments += arguments
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--" {
@@ -95,6 +98,16 @@ struct OptionParser {
             return nil
         }
         return parser
+    }
+
+    /// The options given, written out again as arguments (in the order of `options`), without
+    /// those named in `leaving`.
+    func optionArguments(leaving: [String] = []) -> [String] {
+        options.flatMap { option -> [String] in
+            let name = option.names.last!
+            guard !leaving.contains(name) else { return [] }
+            return all(name).flatMap { option.takesValue ? [name, $0] : [name] }
+        }
     }
 
     func has(_ name: String) -> Bool { values[name] != nil }

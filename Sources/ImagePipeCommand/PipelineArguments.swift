@@ -63,13 +63,17 @@ struct PipelineArguments {
         return context
     }
 
+    /// The pipeline that converts a picture to the output's format and nothing else.
+    static let convertPipeline = "save"
+
     let text: String
     let file: String
     let variables: [String: String]
     /// The positionals after the pipeline file.
     let remaining: [String]
 
-    init(_ parser: OptionParser) throws {
+    /// The pipeline of `command`'s arguments in `parser`.
+    init(_ parser: OptionParser, command: String) throws {
         var positionals = parser.positionals
         if let expression = parser.last("--expression") {
             text = expression
@@ -77,7 +81,9 @@ struct PipelineArguments {
         } else {
             guard !positionals.isEmpty else { throw UsageError("no pipeline: give a pipeline file or -e 'TEXT'") }
             file = positionals.removeFirst()
-            text = try TextFile.read(file)
+            // A picture where the pipeline goes is the picture to convert: the same arguments
+            // after a pipeline that does nothing but write.
+            text = try TextFile.read(file, converting: "imagepipe " + ShellWords.line([command, "-e", Self.convertPipeline] + parser.arguments))
         }
         remaining = positionals
         var variables: [String: String] = [:]
@@ -88,6 +94,20 @@ struct PipelineArguments {
             variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
         self.variables = variables
+        try Self.checkUsed(variables, in: text)
+    }
+
+    /// Refuses a `--set` name the text never refers to (a misspelt `--set SIZ=…` would leave
+    /// `${SIZE:-…}` at its default without a word), suggesting the closest name it uses.
+    static func checkUsed(_ variables: [String: String], in text: String) throws {
+        guard !variables.isEmpty else { return }
+        let used = Lexer.variableNames(in: text).sorted()
+        for name in variables.keys.sorted() where !used.contains(name) {
+            let close = used.first { $0.lowercased() == name.lowercased() } ?? Suggestion.closest(to: name, in: used)
+            let hint = close.map { "; did you mean \($0)?" }
+                ?? (used.isEmpty ? "; it uses no variables" : "; it uses " + used.map { "$\($0)" }.joined(separator: ", "))
+            throw UsageError("--set \(name): the pipeline never uses $\(name)\(hint)")
+        }
     }
 
     func compile(with registry: Registry) throws -> Pipeline {

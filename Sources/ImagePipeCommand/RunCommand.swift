@@ -89,18 +89,20 @@ struct RunCommand {
         return stat(path, &status) == 0
     }
 
+    static let options: [OptionParser.Option] = PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options + [
+        .init(names: ["-r", "--recursive"], takesValue: false),
+        .init(names: ["-j", "--jobs"], takesValue: true),
+        .init(names: ["--max-memory"], takesValue: true),
+        .init(names: ["--overwrite"], takesValue: false),
+        .init(names: ["--skip-existing"], takesValue: false),
+        .init(names: ["--trace"], takesValue: true),
+        .init(names: ["--json"], takesValue: false),
+        .init(names: ["-q", "--quiet"], takesValue: false),
+    ] + ShardOptions.options + [ShardOptions.ledgerOption]
+
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options + [
-            .init(names: ["-r", "--recursive"], takesValue: false),
-            .init(names: ["-j", "--jobs"], takesValue: true),
-            .init(names: ["--max-memory"], takesValue: true),
-            .init(names: ["--overwrite"], takesValue: false),
-            .init(names: ["--skip-existing"], takesValue: false),
-            .init(names: ["--trace"], takesValue: true),
-            .init(names: ["--json"], takesValue: false),
-            .init(names: ["-q", "--quiet"], takesValue: false),
-        ] + ShardOptions.options + [ShardOptions.ledgerOption], help: Self.help) else { return 0 }
-        let pipelineArguments = try PipelineArguments(parser)
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
+        let pipelineArguments = try PipelineArguments(parser, command: "run")
         let pipeline = try pipelineArguments.compile(with: registry)
         let positionals = pipelineArguments.remaining
         if positionals.count == 2, parser.last("--output") == nil, positionals[1] != "-", !Self.exists(positionals[1]) {

@@ -161,3 +161,23 @@ import TestSupport
         }
     }
 }
+
+/// Characters no installed font has are named in a warning (Pango would draw them as boxes with
+/// their codes, exit 0), with a family fontconfig finds that has them when there is one.
+@Suite struct MissingGlyphTests {
+    @Test func charactersNoFontHasAreNamed() throws {
+        // U+0378 is unassigned: no font has it. Spaces and joiners draw no ink and are never missing.
+        let stage = TextStage("Ab\u{378} \u{200D}c", font: "DejaVu Sans 12")
+        #expect(TextRenderer.missingCharacters(in: stage.content, font: stage.font) == ["\u{378}"])
+        #expect(stage.warnings.count == 1)
+        #expect(stage.warnings.first?.hasPrefix("the font 'DejaVu Sans 12' has no glyph for U+0378 (\u{378}), drawn as a box; no installed font has it") == true,
+                "\(stage.warnings)")
+        #expect(TextStage("Hello, wörld", font: "DejaVu Sans 12").warnings.isEmpty)
+    }
+
+    @Test func fontconfigNamesAFamilyThatHasTheCharacters() {
+        let family = TextRenderer.family(having: ["é", "ß"])
+        #expect(family != nil)
+        #expect(TextRenderer.family(having: ["\u{378}"]) == nil)
+    }
+}

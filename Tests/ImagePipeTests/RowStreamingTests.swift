@@ -107,7 +107,7 @@ import TestSupport
                 let pipeline = Pipeline(transforms: [StripInvert()], sink: Save(options: options))
                 let context = RunContext(input: input, output: directory.file("out.\(target.rawValue)"))
                 let expected = Codec.of(SourceFormat(rawValue: source.rawValue)!).rowsInOrder
-                    && Codec.of(SourceFormat(rawValue: target.rawValue)!).writesRows && !options.palette
+                    && Codec.of(SourceFormat(rawValue: target.rawValue)!).writesRows && !options.writesPalette
                 #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)) == expected, "\(source) → \(target)")
             }
         }

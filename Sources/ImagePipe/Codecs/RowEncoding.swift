@@ -6,7 +6,7 @@ enum RowEncoding {
     /// a PNG palette is chosen from the whole picture).
     static func takesRows(_ format: ImageFormat, options: SaveOptions) -> Bool {
         guard let source = SourceFormat(rawValue: format.rawValue), Codec.of(source).writesRows else { return false }
-        return !(format == .png && options.palette)
+        return !(format == .png && options.writesPalette)
     }
 
     /// `rows` (RGB, or RGBA for PNG and TIFF) encoded as `format` (`takesRows`) into `output`,

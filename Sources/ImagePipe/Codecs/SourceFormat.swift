@@ -50,7 +50,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     }
 
     /// "a" or "an", for "starts like an SVG".
-    var article: String { ["a", "e", "i", "o", "u", "x"].contains(displayName.prefix(1).lowercased()) || self == .svg ? "an" : "a" }
+    package var article: String { ["a", "e", "i", "o", "u", "x"].contains(displayName.prefix(1).lowercased()) || self == .svg ? "an" : "a" }
 
     /// The gdk-pixbuf loader's name (what `gdk_pixbuf_loader_new_with_type` takes).
     public var loaderName: String { rawValue }
@@ -62,7 +62,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     var isAnimated: Bool { Codec.of(self).frames }
 
     /// How many leading bytes `sniff` looks at.
-    static let sniffLength = 512
+    package static let sniffLength = 512
 
     /// The format the first bytes announce, or nil. TGA has no signature: it is never sniffed,
     /// only assumed when allowed and nothing else matches (`identify`).

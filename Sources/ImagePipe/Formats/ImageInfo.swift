@@ -24,7 +24,11 @@ public struct ImageInfo: Sendable {
     /// metadata and the byte count all come from those bytes, where reading the header, then
     /// the orientation, then the metadata from the file read it two or three times.
     public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
-        let bytes = try ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline)
+        try read(bytes: try ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), path: path, options: options)
+    }
+
+    /// The facts of a picture's `bytes` (standard input's, say); `path` names it in errors.
+    public static func read(bytes: [UInt8], path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
         let header = try PixbufDecoder.header(of: bytes, options: options, path: path)
         guard let format = SourceFormat(rawValue: header.format) else {

@@ -55,7 +55,7 @@ extension Image {
         switch format {
         case .jpeg, .tiff: preconditionFailure("\(format) is written from rows")
         case .png: // with a palette: PNG without one is written from rows
-            let palette = try PaletteQuantizer(image, colors: options.colors, dither: options.dither)
+            let palette = try PaletteQuantizer(image, colors: options.paletteColors, dither: options.dither)
             bytes = try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette)
         case .webp:
             bytes = try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
@@ -64,7 +64,7 @@ extension Image {
         case .avif:
             bytes = try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
                                            lossless: options.lossless ?? false, metadata: embedded)
-        case .gif: bytes = try GIFEncoder.encode(image, colors: options.colors, dither: options.dither)
+        case .gif: bytes = try GIFEncoder.encode(image, colors: options.paletteColors, dither: options.dither)
         case .bmp: bytes = try BMPEncoder.encode(image)
         case .ico: bytes = try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
         }

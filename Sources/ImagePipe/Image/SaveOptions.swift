@@ -31,10 +31,16 @@ public struct SaveOptions: Hashable, Sendable {
     /// AVIF encoder speed, 0 (slowest, smallest) to 10 (fastest).
     public var speed: Int
 
-    /// PNG written as a palette of at most `colors` colors (libimagequant).
-    public var palette: Bool
-    /// Palette size for palette PNG and GIF, 2–256.
-    public var colors: Int
+    /// PNG written as a palette of at most `paletteColors` colors (libimagequant); nil (`auto`)
+    /// when `colors` is given, as sharp's `colours` turns its palette on: a palette size asked
+    /// for is never passed over in silence.
+    public var palette: Bool?
+    /// Palette size for palette PNG and GIF, 2–256; nil (`auto`) for 256.
+    public var colors: Int?
+    /// Whether a PNG is written as a palette.
+    public var writesPalette: Bool { palette ?? (colors != nil) }
+    /// The palette size of palette PNG and GIF.
+    public var paletteColors: Int { colors ?? 256 }
     /// Floyd–Steinberg dithering of palette PNG and GIF, 0 (none) to 1 (full).
     public var dither: Double
 
@@ -55,7 +61,7 @@ public struct SaveOptions: Hashable, Sendable {
 
     public init(quality: Int? = nil, compression: Int = 6, background: Color = .white, chroma: ChromaSubsampling = .auto,
                 progressive: Bool = false, optimizeCoding: Bool? = nil, lossless: Bool? = nil, nearLossless: Bool = false,
-                effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool = false, colors: Int = 256,
+                effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool? = nil, colors: Int? = nil,
                 dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto,
                 tiffCompression: TIFFCompression = .deflate, tile: Int? = nil) {
         self.quality = quality

@@ -192,7 +192,27 @@ public struct Pipeline: Sendable {
         stageContext.scaling = prepared.plan.scaling
         stageContext.maxPixels = loadOptions.maxPixels
         stageContext.loadOptions = loadOptions
-        return try stageContext.bound { try runPlanned(in: context, prepared: prepared, writing: writing, observe: observe) }
+        let (warned, warnedGroups) = warningNotes()
+        for note in (warned.values.joined() + warnedGroups.values.flatMap { $0.values.joined() }) { context.warn(note.text) }
+        var result = try stageContext.bound { try runPlanned(in: context, prepared: prepared, writing: writing, observe: observe) }
+        result.notes.merge(warned) { decided, warnings in warnings + decided }
+        for (path, notes) in warnedGroups { result.groupNotes[path, default: [:]].merge(notes) { decided, warnings in warnings + decided } }
+        return result
+    }
+
+    /// The stages' warnings (`Stage.warnings`) as notes, by place, here and in the groups of a
+    /// branch (by path, as `RunResult.groupNotes`).
+    func warningNotes(path: [Int] = []) -> (notes: [Int: [StageNote]], groups: RunResult.GroupNotes) {
+        var notes: [Int: [StageNote]] = [:], groups: RunResult.GroupNotes = [:]
+        for (index, stage) in stages.enumerated() where !stage.warnings.isEmpty {
+            notes[index] = stage.warnings.map { StageNote(name: "warning", text: "\(stage.stageSchema.name): \($0)", value: .string($0)) }
+        }
+        for (offset, group) in ((sink as? Branch)?.groups ?? []).enumerated() {
+            let inner = group.warningNotes(path: path + [offset + 1])
+            if !inner.notes.isEmpty { groups[path + [offset + 1]] = inner.notes }
+            groups.merge(inner.groups) { _, later in later }
+        }
+        return (notes, groups)
     }
 
     private func runPlanned(in context: RunContext, prepared: PreparedRun, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {

@@ -31,10 +31,10 @@ public struct Save: Sink, DeclaredStage {
                   help: "WebP quality of the alpha channel."),
             Param(\.options.speed, "speed", .integer(0...10), default: SaveOptions().speed,
                   help: "AVIF encoder speed: 0 slowest and smallest, 10 fastest (5: sharp's and libvips' effort 4)."),
-            Param(\.options.palette, "palette", .boolean, default: SaveOptions().palette,
-                  help: "PNG as a palette of at most `colors` colors, by libimagequant (sharp's palette)."),
-            Param(\.options.colors, "colors", .integer(2...256), default: SaveOptions().colors,
-                  help: "Palette size of palette PNG and GIF."),
+            Param(\.options.palette, "palette", .boolean, auto: true,
+                  help: "PNG as a palette of at most `colors` colors, by libimagequant (sharp's palette); auto is true when colors= is given (as sharp's colours), else false."),
+            Param(\.options.colors, "colors", .integer(2...256), auto: true,
+                  help: "Palette size of palette PNG and GIF (auto: 256); given for a PNG, it turns palette on unless palette=false."),
             Param(\.options.dither, "dither", .number(0...1), default: SaveOptions().dither,
                   help: "Floyd–Steinberg dithering of palette PNG and GIF: 0 none, 1 full."),
             Param(\.options.keep, "keep", .choice(MetadataKeep.self), default: SaveOptions().keep,
@@ -81,7 +81,11 @@ public struct Save: Sink, DeclaredStage {
         self.options = options
     }
 
-    public func destination(in context: RunContext) throws -> String { try target(in: context).path }
+    public func destination(in context: RunContext) throws -> String {
+        // Standard output in the input's format: settled once the input is read.
+        if (path ?? context.output) == "-", (format ?? context.outputFormat) == nil { return "-" }
+        return try target(in: context).path
+    }
 
     public var filesRead: [String] {
         if case let .file(profile) = options.profile { return [profile] }
@@ -101,15 +105,38 @@ public struct Save: Sink, DeclaredStage {
             throw StageError("'\(path)' is named as \(named.rawValue), but \(by) says \(asked.rawValue); make the extension and the format agree, or give only one",
                              remedy: format != nil ? nil : .nameOutputFormat)
         }
-        guard let format = format ?? context.outputFormat ?? named else {
-            throw path == "-"
-                ? StageError("writing to standard output needs a format: save format=… or the run's output format", remedy: .nameOutputFormat)
-                : StageError(Self.unknownExtension(path))
+        guard let format = try format ?? context.outputFormat ?? named ?? (path == "-" ? Self.inputFormat(in: context) : nil) else {
+            throw StageError(Self.unknownExtension(path))
         }
         guard format.isAvailable else {
             throw StageError("this system has no \(format.rawValue) saver (gdk-pixbuf's is not installed); it can write \(ImageFormat.writableList)")
         }
         return (path, format)
+    }
+
+    /// The format standard output is written in when none is named: the input's own, told from
+    /// the bytes read from standard input, else from the file's first bytes, else from its name.
+    /// Refused, saying why, when it cannot be told or cannot be written.
+    static func inputFormat(in context: RunContext) throws(StageError) -> ImageFormat {
+        let remedy = "name one: save format=… or the run's output format"
+        var start = context.inputBytes.map { Array($0.prefix(SourceFormat.sniffLength)) }
+        if start == nil, let input = context.input, input != "-", ImageFile.isRegularFile(input) {
+            var read: [UInt8] = []
+            try? ImageFile.readChunks(path: input, chunkSize: SourceFormat.sniffLength) { chunk in
+                read += chunk
+                return false
+            }
+            start = read
+        }
+        let source = start.flatMap { SourceFormat.sniff($0) } ?? context.input.flatMap { PathBytes.splitExtension(PathBytes.lastComponent($0)).ext }.flatMap { SourceFormat(name: $0) }
+        guard let source else {
+            throw StageError("writing to standard output needs a format, and the input's cannot be told; \(remedy)", remedy: .nameOutputFormat)
+        }
+        guard let format = ImageFormat(name: source.rawValue), format.isAvailable else {
+            throw StageError("writing to standard output in the input's format, \(source.displayName), which cannot be written here; \(remedy) (\(ImageFormat.writableList))",
+                             remedy: .nameOutputFormat)
+        }
+        return format
     }
 
     /// Why `path`'s extension names no writable format, and what can be written.

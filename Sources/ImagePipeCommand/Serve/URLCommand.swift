@@ -7,13 +7,15 @@ struct URLCommand {
 
     static let help = """
         usage: imagepipe url (--key HEX --salt HEX [--signature-size N] | --unsigned) [--format EXT] PIPELINE SOURCE
+               imagepipe url … -e 'TEXT' SOURCE
 
         Prints the path `imagepipe serve` answers with SOURCE (a path under its --root) through
-        PIPELINE (stages only; '' or - for none): /SIGNATURE/PIPELINE/SOURCE[@EXT], the pipeline
-        in URL-safe base64. The pipeline is checked first. With --unsigned the signature segment
-        is `_`.
+        PIPELINE (its text, stages only; '' or - for none): /SIGNATURE/PIPELINE/SOURCE[@EXT], the
+        pipeline in URL-safe base64. The pipeline is checked first. With --unsigned the
+        signature segment is `_`.
 
         Options:
+          -e, --expression TEXT  The pipeline text, as run takes it (then SOURCE alone follows)
           --key HEX, --salt HEX  The server's key and salt (else IMAGEPIPE_KEY and IMAGEPIPE_SALT)
           --signature-size N     Signature bytes, 8 to 32 (default 32), as the server's
           --unsigned             For a server run with --unsigned
@@ -24,14 +26,20 @@ struct URLCommand {
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: [
+            .init(names: ["-e", "--expression"], takesValue: true),
             .init(names: ["--key"], takesValue: true),
             .init(names: ["--salt"], takesValue: true),
             .init(names: ["--unsigned"], takesValue: false),
             .init(names: ["--signature-size"], takesValue: true),
             .init(names: ["--format"], takesValue: true),
         ], help: Self.help) else { return 0 }
-        guard parser.positionals.count == 2 else { throw UsageError("url takes a pipeline and a source: imagepipe url 'resize 300x' photos/a.jpg --key … --salt …") }
-        let text = parser.positionals[0] == "-" ? "" : parser.positionals[0]
+        // `-e TEXT` as run takes it, or the text as the first name.
+        let names = (parser.last("--expression").map { [$0] } ?? []) + parser.positionals
+        guard names.count == 2 else {
+            let shape = parser.has("--expression") ? "-e 'resize 300x' photos/a.jpg: with -e, the source alone follows" : "'resize 300x' photos/a.jpg"
+            throw UsageError("url takes a pipeline and a source: imagepipe url \(shape) --key … --salt …")
+        }
+        let text = names[0] == "-" ? "" : names[0]
         _ = try PipelineCompiler(registry: registry).compile(text, file: "pipeline")
         let format = try parser.last("--format").map { name in
             guard let format = ImageFormat(name: name).flatMap(ServedFormat.init) else {
@@ -39,7 +47,7 @@ struct URLCommand {
             }
             return format.format
         }
-        let path = ImageURL.unsignedPath(pipeline: text, source: parser.positionals[1], format: format)
+        let path = ImageURL.unsignedPath(pipeline: text, source: names[1], format: format)
         let signature = try ServeCommand.signature(parser)
         Console.output((signature.map { "/" + $0.sign(path.signed) } ?? "/_") + path.sent)
         return 0

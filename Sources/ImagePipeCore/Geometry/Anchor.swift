@@ -21,6 +21,15 @@ public enum Anchor: Hashable, Sendable, CustomStringConvertible {
         "northeast": "top-right", "northwest": "top-left", "southeast": "bottom-right", "southwest": "bottom-left",
     ]
 
+    /// The named anchor `text` stands for: a name of the language, or a compass name in any case,
+    /// with or without dashes (`SouthEast`, `south-east`); nil for anything else. The one reading
+    /// of position words, for anchors, positions and choices of anchor names alike (`gravity=`).
+    public static func name(for text: String) -> String? {
+        let lower = text.lowercased()
+        if named.contains(where: { $0.name == lower }) { return lower }
+        return compassNames[lower.filter { $0 != "-" && $0 != "_" }]
+    }
+
     /// The anchor's position in pixels on a picture of the given size.
     public func position(in size: Size) -> Point {
         switch self {

@@ -54,9 +54,12 @@ public struct CropRect: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads `X,Y,WxH` or `WxH`; pixel offsets from 0, sides from 1, each at most `max` pixels;
     /// percentages from 0% (sides above 0%) to 100%.
+    ///
+    /// ImageMagick's geometry `WxH+X+Y` (`400x300+10+20`) is read as `X,Y,WxH`: the same
+    /// rectangle, with no other reading here.
     public init(parsing text: String, max: Int) throws(ValueError) {
         let expected = "expected X,Y,WxH or WxH in pixels or percentages, like 10,20,300x200, 10%,10%,50%x50% or 300x200"
-        let parts = text.lowercased().split(separator: ",", omittingEmptySubsequences: false)
+        let parts = try Self.imageMagickGeometry(text) ?? text.lowercased().split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 3 || parts.count == 1 else { throw ValueError(expected) }
         let sides = parts[parts.count - 1].split(separator: "x", omittingEmptySubsequences: false)
         guard sides.count == 2 else { throw ValueError(expected) }
@@ -76,5 +79,19 @@ public struct CropRect: Hashable, Sendable, CustomStringConvertible {
         }
         let corner = parts.count == 3 ? (try side(parts[0], isLength: false), try side(parts[1], isLength: false)) : nil
         self.init(x: corner?.0, y: corner?.1, width: try side(sides[0], isLength: true), height: try side(sides[1], isLength: true))
+    }
+
+    /// `WxH+X+Y` as the parts of `X,Y,WxH`; nil when `text` is not in that form. A negative
+    /// offset (`-10`, outside the picture) is refused, as any rectangle not inside it.
+    private static func imageMagickGeometry(_ text: String) throws(ValueError) -> [Substring]? {
+        guard let sign = text.firstIndex(where: { $0 == "+" || $0 == "-" }), !text.contains(",") else { return nil }
+        let size = text[..<sign], offsets = text[sign...]
+        guard size.contains("x"), offsets.first == "+" || offsets.first == "-" else { return nil }
+        let numbers = offsets.dropFirst().split(omittingEmptySubsequences: false, whereSeparator: { $0 == "+" || $0 == "-" })
+        guard numbers.count == 2 else { return nil }
+        guard !offsets.contains("-") else {
+            throw ValueError("ImageMagick's \(text) reaches outside the picture (a negative offset); the rectangle must lie inside it: X,Y,WxH with X and Y from 0")
+        }
+        return [numbers[0], numbers[1], size.lowercased()[...]]
     }
 }

@@ -36,6 +36,8 @@ package struct Lexer {
     private(set) var diagnostics: [Diagnostic] = []
     /// Bytes that `$VAR` expansion has added so far (bounded by `maxTextBytes`).
     private var expandedBytes = 0
+    /// The names of the variables the text refers to, set or not.
+    private(set) var referencedVariables: Set<String> = []
 
     init(text: String, file: String, variables: [String: String] = [:]) {
         characters = Array(text)
@@ -224,6 +226,7 @@ package struct Lexer {
             error("'$' must start a variable, like $NAME, ${NAME} or ${NAME:-DEFAULT}; write \\$ for a dollar sign", at: location)
             return ""
         }
+        referencedVariables.insert(name)
         let given = variables[name]
         guard let value = fallback != nil && given?.isEmpty != false ? fallback : given else {
             error("unset variable '\(name)'", at: location, remedy: .setVariable(name))
@@ -237,6 +240,14 @@ package struct Lexer {
             return ""
         }
         return value
+    }
+
+    /// The names of the variables `text` refers to (`$NAME`, `${NAME}`, `${NAME:-TEXT}`), so that
+    /// a value given for a name it never uses is not passed over in silence.
+    package static func variableNames(in text: String) -> Set<String> {
+        var lexer = Lexer(text: text, file: "")
+        lexer.run()
+        return lexer.referencedVariables
     }
 
     /// Lower-kebab-case: a letter, then letters, digits and dashes. Tested on bytes: Character

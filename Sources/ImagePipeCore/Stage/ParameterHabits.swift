@@ -67,6 +67,8 @@ package enum ParameterHabits {
     static func choice(_ value: String, for parameter: String, among options: [String]) -> String? {
         guard !options.contains(value) else { return nil }
         if let synonym = valueSynonyms[parameter]?[value.lowercased()], options.contains(synonym) { return synonym }
+        // A choice of anchor names (composite's and text's gravity) reads positions as anchors do.
+        if let anchor = Anchor.name(for: value), options.contains(anchor) { return anchor }
         let parts = value.lowercased().split(separator: ",").map(String.init)
         let single = options.filter { !$0.contains(",") }
         guard parts.count > 1, Set(parts).count == parts.count, parts.allSatisfy(single.contains) else { return nil }
@@ -84,5 +86,60 @@ package enum ParameterHabits {
         guard let rename = renames[key.lowercased()], parameters.contains(rename.parameter) else { return nil }
         guard let translated = rename.value(value) else { return rename.parameter }
         return "\(rename.parameter)=\(translated)"
+    }
+
+    /// Parameters an ImageMagick argument stands for, by name, with their values as text.
+    package typealias Reading = [(name: String, value: String)]
+
+    /// ImageMagick's resize flags on a size (`640x480>`): the size without its flag and what the
+    /// flag says in parameters: `>` shrinks only a picture larger than the box, `<` enlarges
+    /// only one smaller, each fitting inside it; `!` stretches to the box; `^` covers it.
+    static func geometryFlag(_ value: String) -> (size: String, reading: Reading)? {
+        guard let flag = value.last, value.count > 1 else { return nil }
+        let size = String(value.dropLast())
+        switch flag {
+        case ">": return (size, [("fit", "inside"), ("upscale", "false")])
+        case "<": return (size, [("fit", "inside"), ("downscale", "false")])
+        case "!": return (size, [("fit", "fill")])
+        case "^": return (size, [("fit", "outside")])
+        default: return nil
+        }
+    }
+
+    /// ImageMagick's argument to a stage that takes no positional one, read as that stage's
+    /// parameters: `modulate 110,140,120` (brightness, saturation and hue in percent, 100 =
+    /// unchanged; hue 200 is half a turn) and `sharpen 0x1+1.5+0.02` (`-unsharp`'s radius,
+    /// sigma, amount and threshold as a fraction of the range). nil when `value` is not in
+    /// that form; an error naming the exact parameters when it is, but does not map cleanly.
+    static func positionalReading(_ value: String, stage: String) throws(ValueError) -> Reading? {
+        func number(_ text: Substring) -> Double? { DecimalNumber.parse(text).flatMap { $0.isFinite ? $0 : nil } }
+        switch stage {
+        case "modulate":
+            let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+            guard (1...3).contains(parts.count), !value.contains("="), case let numbers = parts.compactMap(number), numbers.count == parts.count else { return nil }
+            guard numbers.count > 1 else {
+                // One number may be ImageMagick's percent or sharp's factor.
+                throw ValueError("\(value) is ambiguous: ImageMagick's -modulate \(value) (percent) is brightness=\(NumberFormat.text(numbers[0] / 100)) here, a factor of \(value) is brightness=\(value)")
+            }
+            let names = ["brightness", "saturation", "hue"]
+            return zip(names, numbers).map { name, percent in
+                (name, name == "hue" ? "\(NumberFormat.text((percent - 100) * 180 / 100))deg" : NumberFormat.text(percent / 100))
+            }
+        case "sharpen":
+            let radiusAndRest = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard radiusAndRest.count == 2, let radius = number(radiusAndRest[0]) else { return nil }
+            let parts = radiusAndRest[1].split(separator: "+", omittingEmptySubsequences: false)
+            guard (1...3).contains(parts.count), case let numbers = parts.compactMap(number), numbers.count == parts.count else { return nil }
+            var reading: Reading = [("sigma", NumberFormat.text(numbers[0]))]
+            if numbers.count > 1 { reading.append(("amount", NumberFormat.text(numbers[1]))) }
+            if numbers.count > 2 { reading.append(("threshold", NumberFormat.text((numbers[2] * 255 * 1000).rounded() / 1000))) }
+            guard radius == 0 else {
+                let exact = "sharpen " + reading.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+                throw ValueError("ImageMagick's radius \(NumberFormat.text(radius)) has no parameter here (the blur reaches as far as its sigma needs, as ImageMagick's radius 0 does): write \(exact)")
+            }
+            return reading
+        default:
+            return nil
+        }
     }
 }

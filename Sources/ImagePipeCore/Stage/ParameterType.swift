@@ -246,8 +246,7 @@ public enum ParameterType: Hashable, Sendable {
     }
 
     private static func anchor(_ text: String) throws(ValueError) -> Anchor {
-        let name = Anchor.compassNames[text.filter { $0 != "-" }] ?? text
-        if let named = Anchor.named.first(where: { $0.name == name }) { return .unit(x: named.x, y: named.y) }
+        if let name = Anchor.name(for: text), let named = Anchor.named.first(where: { $0.name == name }) { return .unit(x: named.x, y: named.y) }
         let expecting = "an anchor: center, top-left … bottom-right (or north … southwest), unit x,y (0.5,1.5) or pixels Xpx,Ypx"
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, parts[0].hasSuffix("px"), parts[1].hasSuffix("px") {

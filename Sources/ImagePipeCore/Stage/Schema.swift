@@ -30,6 +30,9 @@ public struct Schema: Sendable {
         var values: [String: Value] = [:]
         var given = Set<String>()
         var positional = parameters.filter(\.isPositional).makeIterator()
+        // Parameters an ImageMagick habit stands for (`640x480>`, `modulate 110,140`), with the
+        // argument that said them: set after the arguments written out, which they must agree with.
+        var implied: [(name: String, value: String, index: Int)] = []
         for (index, argument) in raw.enumerated() {
             let parameter: Parameter
             if let key = argument.key {
@@ -39,6 +42,14 @@ public struct Schema: Sendable {
                 parameter = named
             } else {
                 guard let next = positional.next() else {
+                    let reading: ParameterHabits.Reading?
+                    do { reading = try ParameterHabits.positionalReading(argument.value, stage: name) } catch {
+                        throw ArgumentError("\(name): \(error.reason)", at: .value(index))
+                    }
+                    if let reading, reading.allSatisfy({ self.parameter(named: $0.name) != nil }) {
+                        implied += reading.map { ($0.name, $0.value, index) }
+                        continue
+                    }
                     // `Q=80`: not a key=value to the lexer (keys are lower-case), but meant as one.
                     if let equals = argument.value.firstIndex(of: "="), case let key = String(argument.value[..<equals]),
                        let replacement = ParameterHabits.replacement(forKey: key, value: String(argument.value[argument.value.index(after: equals)...]), among: parameters.map(\.name)) {
@@ -58,6 +69,11 @@ public struct Schema: Sendable {
             if let options = parameter.type.words, let synonym = ParameterHabits.choice(written, for: parameter.name, among: options) {
                 written = synonym
             }
+            if case .resizeSize = parameter.type, let (size, reading) = ParameterHabits.geometryFlag(written),
+               reading.allSatisfy({ self.parameter(named: $0.name) != nil }) {
+                written = size
+                implied += reading.map { ($0.name, $0.value, index) }
+            }
             do {
                 values[parameter.name] = try parameter.type.parse(written)
             } catch {
@@ -68,6 +84,16 @@ public struct Schema: Sendable {
                 }
                 throw ArgumentError("\(name): invalid \(parameter.name) '\(argument.value)': \(reason)", at: .value(index))
             }
+        }
+        for (parameterName, text, index) in implied {
+            let value: Value
+            do { value = try self.parameter(named: parameterName)!.type.parse(text) } catch {
+                throw ArgumentError("\(name): '\(raw[index].value)' reads as \(parameterName)=\(text), which is invalid: \(error.reason)", at: .value(index))
+            }
+            if let written = values[parameterName], written != value {
+                throw ArgumentError("\(name): '\(raw[index].value)' means \(parameterName)=\(text), but \(parameterName) is given as \(self.parameter(named: parameterName)!.type.format(written))", at: .value(index))
+            }
+            values[parameterName] = value
         }
         for parameter in parameters where values[parameter.name] == nil {
             if parameter.isRequired { throw ArgumentError("\(name): missing \(parameter.name) (\(parameter.type.summary)); usage: \(usage)") }

@@ -19,11 +19,16 @@ public protocol Stage: Sendable, Equatable {
     /// The canonical pipeline text of this stage; it parses back to an equal stage. Its
     /// arguments' text, unless the stage holds more (a `branch` its groups).
     var text: String { get }
+    /// What the stage as written will do that its user may not expect, known before any picture
+    /// (text with characters no installed font draws): each run warns of it, and lists it among
+    /// the stage's notes. None unless the stage says.
+    var warnings: [String] { get }
 }
 
 extension Stage {
     public var stageSchema: Schema { Self.schema }
     public var filesRead: [String] { [] }
+    public var warnings: [String] { [] }
     public var text: String { stageSchema.canonicalText(of: arguments) }
 
     /// The stage built from argument text, as the pipeline language would build it.

@@ -13,7 +13,7 @@ public enum AnimationEncoding {
 
     public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
         switch format {
-        case .gif: GIFAnimationEncoder(colors: options.colors, dither: options.dither, plays: plays, delayAsked: options.delay != nil)
+        case .gif: GIFAnimationEncoder(colors: options.paletteColors, dither: options.dither, plays: plays, delayAsked: options.delay != nil)
         case .webp: WebPAnimationEncoder(options: options, plays: plays)
         case .avif: AVIFAnimationEncoder(options: options)
         default: nil
