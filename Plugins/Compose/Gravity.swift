@@ -1,8 +1,9 @@
 import ImagePipe
 
 /// Where an overlay sits on the picture: one of the nine edges and corners, named as the
-/// framework's anchors are (`top-left` … `bottom-right`), not sharp's compass words, so that one
-/// vocabulary serves every stage.
+/// framework's anchors are (`top-left` … `bottom-right`), so that one vocabulary serves every
+/// stage; ImageMagick's and sharp's compass words (`southeast`) are read as these names, as every
+/// position reads them (`Anchor.name(for:)`).
 public enum Gravity: String, CaseIterable, Sendable {
     case topLeft = "top-left", top, topRight = "top-right"
     case left, center, right

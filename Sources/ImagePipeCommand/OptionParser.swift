@@ -100,12 +100,10 @@ struct OptionParser {
         return parser
     }
 
-    /// The options given, written out again as arguments (in the order of `options`), without
-    /// those named in `leaving`.
-    func optionArguments(leaving: [String] = []) -> [String] {
+    /// The options given, written out again as arguments (in the order of `options`).
+    func optionArguments() -> [String] {
         options.flatMap { option -> [String] in
             let name = option.names.last!
-            guard !leaving.contains(name) else { return [] }
             return all(name).flatMap { option.takesValue ? [name, $0] : [name] }
         }
     }

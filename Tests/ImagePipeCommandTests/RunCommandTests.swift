@@ -210,7 +210,7 @@ import TestSupport
             #expect(loadLine?.lowercased().contains(format.trimmingCharacters(in: .whitespaces)) == true, "\(format)")
         }
         let save = try CommandRunner.run(["stages", "save"])
-        #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=auto] [compression=6] [background=white] [chroma=auto] [progressive=false] [optimize-coding=auto] [lossless=auto] [near-lossless=false] [effort=4] [alpha-quality=100] [speed=5] [palette=false] [colors=256] [dither=1] [keep=none] [profile=auto]"))
+        #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=auto] [compression=6] [background=white] [chroma=auto] [progressive=false] [optimize-coding=auto] [lossless=auto] [near-lossless=false] [effort=4] [alpha-quality=100] [speed=5] [palette=auto] [colors=auto] [dither=1] [keep=none] [profile=auto]"))
         #expect(try CommandRunner.run(["stages", "sav"]).standardError == "imagepipe: unknown stage 'sav' (did you mean 'save'?); `imagepipe stages` lists them all\n")
     }
 }

@@ -32,7 +32,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.speed, "speed", .integer(0...10), default: SaveOptions().speed,
                   help: "AVIF encoder speed: 0 slowest and smallest, 10 fastest (5: sharp's and libvips' effort 4)."),
             Param(\.options.palette, "palette", .boolean, auto: true,
-                  help: "PNG as a palette of at most `colors` colors, by libimagequant (sharp's palette); auto is true when colors= is given (as sharp's colours), else false."),
+                  help: "PNG as a palette of at most `colors` colors, by libimagequant (sharp's palette); auto is true when colors= is given (as sharp's palette size does), else false."),
             Param(\.options.colors, "colors", .integer(2...256), auto: true,
                   help: "Palette size of palette PNG and GIF (auto: 256); given for a PNG, it turns palette on unless palette=false."),
             Param(\.options.dither, "dither", .number(0...1), default: SaveOptions().dither,

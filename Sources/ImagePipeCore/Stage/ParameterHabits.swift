@@ -67,8 +67,8 @@ package enum ParameterHabits {
     static func choice(_ value: String, for parameter: String, among options: [String]) -> String? {
         guard !options.contains(value) else { return nil }
         if let synonym = valueSynonyms[parameter]?[value.lowercased()], options.contains(synonym) { return synonym }
-        // A choice of anchor names (composite's and text's gravity) reads positions as anchors do.
-        if let anchor = Anchor.name(for: value), options.contains(anchor) { return anchor }
+        // A choice of the nine anchors (composite's and text's gravity) reads positions as anchors do.
+        if Anchor.named.allSatisfy({ options.contains($0.name) }), let anchor = Anchor.name(for: value) { return anchor }
         let parts = value.lowercased().split(separator: ",").map(String.init)
         let single = options.filter { !$0.contains(",") }
         guard parts.count > 1, Set(parts).count == parts.count, parts.allSatisfy(single.contains) else { return nil }
