@@ -14,7 +14,7 @@ public struct SharpenStage: Transform, DeclaredStage {
         "sharpen", summary: "Unsharp mask on lightness: sharper edges without color fringes",
         example: "sharpen sigma=1.5 amount=0.8", start: SharpenStage(), [
             Param(\.sigma, "sigma", .number(0.3...100), default: 1,
-                  help: "The standard deviation in pixels of the blur the detail is measured against: about the width of the edges to sharpen."),
+                  help: "The standard deviation in pixels of the blur the detail is measured against: about the width of the edges to sharpen. ImageMagick's sharpen 0x1+1.5+0.02 (radius 0, sigma, amount, threshold as a fraction) is read as sigma=1 amount=1.5 threshold=5.1."),
             Param(\.amount, "amount", .number(0...20), default: 1,
                   help: "How much of the detail (luma minus its blur) is added back: 1 doubles it, as ImageMagick's default."),
             Param(\.threshold, "threshold", .number(0...255), default: 0,

@@ -11,7 +11,7 @@ public struct ModulateStage: Transform, DeclaredStage {
         "modulate", summary: "Brightness, saturation, hue and lightness in CIE LCh, as sharp's modulate",
         example: "modulate brightness=1.1 saturation=1.4 hue=30deg", start: ModulateStage(), [
             Param(\.brightness, "brightness", .number(0...100), default: 1,
-                  help: "Multiplies lightness L*: 0.5 halves it, 2 doubles it."),
+                  help: "Multiplies lightness L*: 0.5 halves it, 2 doubles it. ImageMagick's modulate 110,140,120 (brightness, saturation and hue in percent) is read as brightness=1.1 saturation=1.4 hue=36deg."),
             Param(\.saturation, "saturation", .number(0...100), default: 1,
                   help: "Multiplies chroma: 0 is gray, 1 unchanged, 2 twice as colorful."),
             Param(\.hue, "hue", .angle(-3600...3600), default: .zero,

@@ -86,11 +86,14 @@ import TestSupport
     @Test func refusalsBySettingsNameTheirRemedyNotAnOption() throws {
         let directory = try TemporaryDirectory()
         let input = try directory.write(Synthetic.gradient(40, 40).encoded(as: .png), to: "in.png")
+        // Standard output takes the input's format, unless it cannot be written.
+        let heic = directory.file("in.heic")
+        try HEICWriter.write(Synthetic.gradient(40, 40), to: heic)
         let errors: [(any ImagePipeError, Remedy)] = [
             (try #require(throws: ImageError.self) { try Image.load(path: input, options: LoadOptions(maxPixels: 100)) }, .raisePixelLimit),
             (try #require(throws: ImageError.self) { var late = LoadOptions(); late.deadline = .now - .seconds(1); _ = try Image.load(path: input, options: late) }, .raiseTimeLimit),
             (try #require(throws: ImageError.self) { var small = LoadOptions(); small.maxInputBytes = 10; _ = try Image.load(path: input, options: small) }, .raiseInputLimit),
-            (try #require(throws: PipelineError.self) { try TestRegistry.compiler.compile("half").run(in: RunContext(input: input, output: "-")) }, .nameOutputFormat),
+            (try #require(throws: PipelineError.self) { try TestRegistry.compiler.compile("half").run(in: RunContext(input: heic, output: "-")) }, .nameOutputFormat),
         ]
         for (error, remedy) in errors {
             #expect(error.remedy == remedy, "\(error)")
