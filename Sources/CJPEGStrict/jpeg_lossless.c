@@ -24,6 +24,7 @@ struct lossless_error {
     char *message;
     size_t message_size;
     int status;
+    int in_header; /* reading the segments before the first scan */
 };
 
 /* Every op is a transpose (or not) followed by mirrors in the output's own coordinates: the one
@@ -61,9 +62,12 @@ static void lossless_fail(j_common_ptr cinfo) {
 }
 
 /* Level -1 is libjpeg noticing damage (corrupt entropy data, a premature end) and going on with
-   made-up coefficients: a transform must not pass those off as the picture, so it is an error. */
+   made-up coefficients: a transform must not pass those off as the picture, so it is an error.
+   Bytes between two segments before the first scan that start no marker are passed over, as
+   the decode passes over them (jpeg_strict.c): no coefficient comes from them. */
 static void lossless_emit(j_common_ptr cinfo, int level) {
-    if (level < 0) lossless_fail(cinfo);
+    struct lossless_error *error = (struct lossless_error *)cinfo->err;
+    if (level < 0 && !(error->in_header && cinfo->err->msg_code == JWRN_EXTRANEOUS_DATA)) lossless_fail(cinfo);
 }
 
 /* libjpeg calls this for each step of reading the coefficients and of writing them: the one place
@@ -350,7 +354,9 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     input->progress = &job->progress;
     jpeg_mem_src(input, data, (unsigned long)size);
     /* No jpeg_save_markers: the caller hands over all the metadata the output is to have. */
+    error->in_header = 1;
     jpeg_read_header(input, TRUE);
+    error->in_header = 0;
     long long pixels = (long long)input->image_width * input->image_height;
     if (max_pixels > 0 && pixels > max_pixels)
         lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED, "%ux%u is %lld pixels, more than the limit of %lld",

@@ -57,6 +57,15 @@ import TestSupport
         #expect(info.standardOutput.contains("coding: 3 channels (YCbCr), 8 bits"), "\(info.standardOutput)")
         let strict = try CommandRunner.run(["run", "-e", "load fail=warning", "stray.jpg", "-o", "strict.png"], in: directory.path)
         #expect(strict.status != 0 && strict.standardError.contains("extraneous bytes before marker"), "\(strict.standardError)")
+        // Turned without decoding (64x48 in 16x16 blocks turns exactly): the same file as the clean one's.
+        let whole = try Synthetic.gradient(64, 48).encoded(as: .jpeg)
+        let start = try #require(whole.indices.dropLast().first { whole[$0] == 0xFF && whole[$0 + 1] == 0xDB })
+        for (name, bytes) in [("blocks.jpg", whole), ("stray-blocks.jpg", Array(whole[..<start]) + [0x00, 0x11, 0x22] + Array(whole[start...]))] {
+            _ = try directory.write(bytes, to: name)
+            let turned = try CommandRunner.run(["run", "-e", "rotate 90 | save lossless=true", name, "-o", "turned-\(name)"], in: directory.path)
+            #expect(turned.status == 0, "\(name): \(turned.standardError)")
+        }
+        #expect(FileManager.default.contents(atPath: directory.file("turned-blocks.jpg")) == FileManager.default.contents(atPath: directory.file("turned-stray-blocks.jpg")))
     }
 
     /// `gif` with its global color table moved into each frame (`toFrames`), or dropped.
