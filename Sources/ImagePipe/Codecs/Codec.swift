@@ -49,8 +49,9 @@ public struct Codec: Sendable {
               wholeFile: true, frames: false, metadata: ["exif", "icc", "xmp"]),
     ] + [SourceFormat.svg, .xpm, .xbm, .tga, .icns, .ani, .qtif, .pnm, .ico].map { format in
         // The opt-in formats: gdk-pixbuf's loaders, in a process of their own, from memory; an
-        // ICO's largest entry is found by ImagePipe (`ICODirectory`), a PNG one read by libspng.
-        Codec(format: format, reader: format == .ico ? "its largest entry: libspng (PNG) or gdk-pixbuf (bitmap), in a separate process"
+        // ICO's largest entry is found by ImagePipe (`ICODirectory`), a PNG one read by libspng
+        // here (PNG is a vetted format).
+        Codec(format: format, reader: format == .ico ? "its largest entry: libspng (PNG), or gdk-pixbuf in a separate process (bitmap)"
                   : "gdk-pixbuf, in a separate process",
               writer: format == .ico ? "gdk-pixbuf" : nil,
               reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false, wholeFile: true, frames: false, metadata: [])
