@@ -60,7 +60,7 @@ __attribute__((constructor)) static void loaded(void) {
 int not_a_plugin(void) { return 42; }
 #else
 /* The names of the plugin and of its working stage; a test loading several fixtures at once
-   gives each its own (-DPLUGIN_NAME='"inverter"' -DSTAGE_NAME='"invert"'). */
+   gives each its own (-DPLUGIN_NAME='"inverter"' -DSTAGE_NAME='"inverse"'). */
 #ifndef PLUGIN_NAME
 #define PLUGIN_NAME "fixture"
 #endif

@@ -82,11 +82,11 @@ import TestSupport
         let directory = try TemporaryDirectory.forPlugins()
         try FileManager.default.createDirectory(atPath: directory.file("plugins"), withIntermediateDirectories: true)
         #expect(chmod(directory.file("plugins"), 0o755) == 0)
-        try FixturePlugin.build("POINT", at: directory.file("plugins/libinverter.so"), gdkPixbuf: true, plugin: "inverter", stage: "invert")
+        try FixturePlugin.build("POINT", at: directory.file("plugins/libinverter.so"), gdkPixbuf: true, plugin: "inverter", stage: "inverse")
         try FixturePlugin.build("AREA", at: directory.file("plugins/libsmoother.so"), gdkPixbuf: true, plugin: "smoother", stage: "smooth")
         _ = try directory.write(Synthetic.image(4, 3) { _, y in y == 1 ? Color(red: 90, green: 90, blue: 90) : Color(red: 0, green: 0, blue: 0) }
             .encoded(as: .png), to: "in.png")
-        let pipeline = "sepia | invert | smooth"
+        let pipeline = "sepia | inverse | smooth"
         let byFlags = try CommandRunner.run(["run", "--plugin", Self.samplePlugin, "--plugin", directory.file("plugins/libinverter.so"),
                                              "--plugin", directory.file("plugins/libsmoother.so"), "-e", pipeline, "in.png", "-o", "flags.png"],
                                             in: directory.path)
@@ -110,7 +110,7 @@ import TestSupport
         }
         let stages = try CommandRunner.run(["stages", "--plugin", Self.samplePlugin], environment: ["IMAGEPIPE_PLUGIN_PATH": directory.file("plugins")])
         #expect(stages.standardError.isEmpty, "\(stages.standardError)")
-        for stage in ["sepia", "invert", "smooth"] {
+        for stage in ["sepia", "inverse", "smooth"] {
             #expect(stages.standardOutput.contains("  \(stage) "), "\(stages.standardOutput)")
         }
     }

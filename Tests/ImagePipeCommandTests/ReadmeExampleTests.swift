@@ -9,7 +9,7 @@ import TestSupport
 /// The README's Swift examples, compiled and run, so the README cannot drift from the API.
 @Suite struct ReadmeExampleTests {
     struct Invert: Transform, DeclaredStage {
-        static let declaration = StageDeclaration("invert", summary: "Invert the colours", start: Invert(), [])
+        static let declaration = StageDeclaration("inverse", summary: "Invert the colours", start: Invert(), [])
         func outputSize(for input: Size) -> Size { input }
         func apply(to image: Image) throws -> Image {
             try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
@@ -109,7 +109,7 @@ import TestSupport
     /// A stage written in a test, registered beside the stock ones, as the guide does.
     @Test func customStageExample() throws {
         let registry = Registry(plugins: StandardPlugins.all + [Plugin(name: "mine", summary: "", stages: [Invert.self])])
-        let pipeline = try PipelineCompiler(registry: registry).compile("invert")
+        let pipeline = try PipelineCompiler(registry: registry).compile("inverse")
         let result = try pipeline.apply(to: Synthetic.image(2, 1, alpha: true) { _, _ in Color(red: 10, green: 20, blue: 30, alpha: 40) })
         #expect(result.pixel(x: 1, y: 0) == Color(red: 245, green: 235, blue: 225, alpha: 40))
     }
