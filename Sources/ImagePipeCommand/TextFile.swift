@@ -13,12 +13,7 @@ enum TextFile {
         do {
             bytes = try ImageFile.readAll(path: path, limit: 1 << 20)
         } catch let error as ImageError where error.kind == .tooLarge {
-            var start: [UInt8] = []
-            try? ImageFile.readChunks(path: path, chunkSize: SourceFormat.sniffLength) { chunk in
-                start += chunk
-                return false
-            }
-            try refusePicture(start, path: path, converting: converting())
+            try refusePicture(ImageFile.leadingBytes(path: path), path: path, converting: converting())
             throw UsageError("pipeline '\(path)' is larger than 1 MiB; is it a pipeline file?")
         } catch let error as ImageError {
             throw UsageError("cannot read pipeline '\(path)': \(error.reason)")

@@ -74,6 +74,17 @@ public enum ImageFile {
         }
     }
 
+    /// The first bytes of the file at `path`, enough to tell its format (`SourceFormat.sniff`);
+    /// fewer, or none, when the file is shorter or cannot be read.
+    public static func leadingBytes(path: String) -> [UInt8] {
+        var start: [UInt8] = []
+        try? readChunks(path: path, chunkSize: SourceFormat.sniffLength) { chunk in
+            start += chunk
+            return false
+        }
+        return start
+    }
+
     /// Every byte of a file, refused past `limit`, read by `deadline`.
     public static func readAll(path: String, limit: Int?, deadline: ContinuousClock.Instant? = nil) throws -> [UInt8] {
         var bytes: [UInt8] = []

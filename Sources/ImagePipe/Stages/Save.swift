@@ -121,12 +121,7 @@ public struct Save: Sink, DeclaredStage {
         let remedy = "name one: save format=… or the run's output format"
         var start = context.inputBytes.map { Array($0.prefix(SourceFormat.sniffLength)) }
         if start == nil, let input = context.input, input != "-", ImageFile.isRegularFile(input) {
-            var read: [UInt8] = []
-            try? ImageFile.readChunks(path: input, chunkSize: SourceFormat.sniffLength) { chunk in
-                read += chunk
-                return false
-            }
-            start = read
+            start = ImageFile.leadingBytes(path: input)
         }
         let source = start.flatMap { SourceFormat.sniff($0) } ?? context.input.flatMap { PathBytes.splitExtension(PathBytes.lastComponent($0)).ext }.flatMap { SourceFormat(name: $0) }
         guard let source else {

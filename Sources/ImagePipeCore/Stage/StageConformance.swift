@@ -92,43 +92,23 @@ public struct StageConformance: Sendable {
     }
 
     /// A resample stage that asks for a reduced decode (`reducedInput(for:)`): its strips from a
-    /// reduced decode's rows against its output from the whole reduced decode. A stage that takes
-    /// a reduced decode only whole (`inputRows(forOutput:reduction:)` refuses) is not at fault.
+    /// reduced decode's rows against its output from the whole reduced decode.
     private func checkReducedStrips(_ stage: any Transform, on fullSize: Size, decodedAt size: Size, name: String) -> [String] {
         let decoded = Self.picture(size, hasAlpha: false, seed: seed &+ 0xDEC0DE)
         let source = ReducedImage(image: decoded, fullSize: fullSize,
                                   mapping: PixelMapping(scaleX: Double(size.width) / Double(fullSize.width), scaleY: Double(size.height) / Double(fullSize.height)))
         guard let whole = try? stage.apply(to: source) else { return ["\(name): apply(to: ReducedImage) refused the decode reducedInput(for:) asked for"] }
-        var findings: [String] = []
-        for height in stripHeights {
-            var top = 0
-            for first in stride(from: 0, to: whole.height, by: height) {
-                let rows = first..<min(whole.height, first + height)
-                guard let window = try? stage.inputRows(forOutput: rows, reduction: source.reduction) else { return findings }
-                guard !window.isEmpty, window.lowerBound >= top, window.upperBound <= size.height else {
-                    return findings + ["\(name): inputRows(forOutput: \(rows), reduction:) is \(window), outside the decode or above the previous strip's"]
-                }
-                top = window.lowerBound
-                do {
-                    let input = try decoded.cropped(to: Rect(x: 0, y: window.lowerBound, width: decoded.width, height: window.count))
-                    let made = try stage.apply(toWindow: input, windowTop: window.lowerBound, reduction: source.reduction, outputRows: rows)
-                    let expected = try whole.cropped(to: Rect(x: 0, y: rows.lowerBound, width: whole.width, height: rows.count))
-                    if !Self.same(made, expected) {
-                        findings.append("\(name), strips of \(height): rows \(rows) differ from the whole decode's\(Self.firstDifference(made, expected))")
-                        break
-                    }
-                } catch {
-                    findings.append("\(name), strips of \(height): rows \(rows) failed: \(error)")
-                    break
-                }
-            }
+        return stripHeights.flatMap { height in
+            checkStrips(stage, on: decoded, giving: whole, height: height, reduction: source.reduction, name: "\(name), strips of \(height)")
         }
-        return findings
     }
 
     /// A streamed run's strips of `height` output rows, made by the stage's class method on
-    /// `threads` threads at once, against the whole picture's rows.
-    private func checkStrips(_ stage: any Transform, on picture: Image, giving whole: Image, height: Int, name: String) -> [String] {
+    /// `threads` threads at once, against the whole picture's rows; with `reduction`, from the
+    /// rows of a reduced decode (`picture`). A stage that takes a reduced decode only whole
+    /// (`inputRows(forOutput:reduction:)` refuses) is not at fault: the run then decodes it whole.
+    private func checkStrips(_ stage: any Transform, on picture: Image, giving whole: Image, height: Int, reduction: DecodeReduction? = nil,
+                             name: String) -> [String] {
         let stageClass = stage.stageClass
         if stageClass == .whole { return [] }
         if stageClass != .resample, whole.size != picture.size {
@@ -139,8 +119,10 @@ public struct StageConformance: Sendable {
         for first in stride(from: 0, to: whole.height, by: height) {
             let rows = first..<min(whole.height, first + height)
             let window: Range<Int>
-            do { window = try stage.inputRows(forOutput: rows, inputSize: picture.size) } catch {
-                return ["\(name): inputRows(forOutput: \(rows)) refused: \(error)"]
+            do {
+                window = try reduction.map { try stage.inputRows(forOutput: rows, reduction: $0) } ?? stage.inputRows(forOutput: rows, inputSize: picture.size)
+            } catch {
+                return reduction == nil ? ["\(name): inputRows(forOutput: \(rows)) refused: \(error)"] : []
             }
             guard !window.isEmpty, window.lowerBound >= 0, window.upperBound <= picture.height else {
                 return ["\(name): inputRows(forOutput: \(rows)) is \(window), outside the picture's rows 0..<\(picture.height)"]
@@ -158,9 +140,13 @@ public struct StageConformance: Sendable {
                 let (rows, window) = strips[index]
                 do {
                     let input = try picture.cropped(to: Rect(x: 0, y: window.lowerBound, width: picture.width, height: window.count))
-                    let made = stageClass == .point
-                        ? try stage.apply(to: input, at: StripPosition(top: window.lowerBound, pictureSize: picture.size))
-                        : try stage.apply(toWindow: input, windowTop: window.lowerBound, inputSize: picture.size, outputRows: rows)
+                    let made = if let reduction {
+                        try stage.apply(toWindow: input, windowTop: window.lowerBound, reduction: reduction, outputRows: rows)
+                    } else if stageClass == .point {
+                        try stage.apply(to: input, at: StripPosition(top: window.lowerBound, pictureSize: picture.size))
+                    } else {
+                        try stage.apply(toWindow: input, windowTop: window.lowerBound, inputSize: picture.size, outputRows: rows)
+                    }
                     let expected = try whole.cropped(to: Rect(x: 0, y: rows.lowerBound, width: whole.width, height: rows.count))
                     if !Self.same(made, expected) {
                         found.withLock { $0.append("\(name): rows \(rows) differ from the whole picture's\(Self.firstDifference(made, expected))") }
