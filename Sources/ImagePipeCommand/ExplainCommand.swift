@@ -250,6 +250,9 @@ struct ExplainCommand {
                 if prepared.description.orientation != 1 {
                     how += " (turned upright from its orientation tag through a tile cache first)"
                 }
+                if let memory, memory.gathersOutput {
+                    how += " (the last rows gathered into the output picture, for an encoder that takes it whole: about \(MemoryBudget.describe(memory.coding)) with its copies)"
+                }
                 // A branch's last group goes on in the run's own chain, its surveys with it.
                 let chained = pipeline.transforms + ((pipeline.sink as? Branch)?.groups.last?.transforms ?? [])
                 let surveys = chained.filter(\.awaitsSurvey).map(\.stageSchema.name)

@@ -71,8 +71,8 @@ struct StripBox: Transform, DeclaredStage {
 
     /// The file the pipeline writes, streamed (no observer) or the ordinary way (an observer
     /// turns streaming off, as `--trace` does).
-    static func output(of pipeline: Pipeline, input: String, streamed: Bool, in directory: TemporaryDirectory) throws -> [UInt8] {
-        let path = directory.file(streamed ? "streamed.jpg" : "ordinary.jpg")
+    static func output(of pipeline: Pipeline, input: String, streamed: Bool, in directory: TemporaryDirectory, format: ImageFormat = .jpeg) throws -> [UInt8] {
+        let path = directory.file((streamed ? "streamed." : "ordinary.") + format.rawValue)
         let context = RunContext(input: input, output: path)
         if streamed { try pipeline.run(in: context) } else { try pipeline.run(in: context) { _ in } }
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -231,6 +231,36 @@ struct StripBox: Transform, DeclaredStage {
             == Self.output(of: kept, input: input, streamed: false, in: directory))
     }
 
+    /// A save that converts colors (here from the Display P3 pixels kept on load to sRGB)
+    /// converts each strip as the ordinary run converts the whole picture.
+    @Test func aSaveThatConvertsColorsStreamsToTheSameBytes() throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory, metadata: ImageMetadata(iccProfile: ColorReference.displayP3()))
+        let stage = StripInvert()
+        let pipeline = Pipeline(source: Load(color: .keep), transforms: [stage, StripBox(radius: 1)], sink: Save(options: SaveOptions(profile: .srgb)))
+        let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
+        #expect(stage.heights.withLock { $0.count } == 7)
+        #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory)))
+        // Converted indeed: not the bytes of the same run that keeps the profile.
+        let kept = Pipeline(source: Load(color: .keep), transforms: [StripInvert(), StripBox(radius: 1)], sink: Save(options: SaveOptions(keep: .icc)))
+        #expect(streamed != (try Self.output(of: kept, input: input, streamed: true, in: directory)))
+    }
+
+    /// An encoder that takes only a whole picture gets one gathered from the streamed rows (the
+    /// decode and the stages stream): the same file as the ordinary run's.
+    @Test(arguments: [(ImageFormat.webp, SaveOptions()), (.avif, SaveOptions(speed: 10)), (.gif, SaveOptions()), (.bmp, SaveOptions()),
+                      (.png, SaveOptions(palette: true)), (.webp, SaveOptions(profile: .srgb))])
+    func aWholePictureEncoderIsFedFromTheStreamedRows(format: ImageFormat, options: SaveOptions) throws {
+        let directory = try TemporaryDirectory()
+        let input = try Self.photo(in: directory, metadata: ImageMetadata(iccProfile: ColorReference.displayP3()))
+        let stage = StripInvert()
+        let pipeline = Pipeline(source: Load(color: .keep), transforms: [stage, StripBox(radius: 1)], sink: Save(format: format, options: options))
+        let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory, format: format)
+        #expect(stage.heights.withLock { $0.count } == 7)
+        #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory, format: format)))
+        #expect(try Image.decode(streamed).size == Size(240, 200))
+    }
+
     /// EXIF orientations stream: a turning level reads the rows as stored back upright, before
     /// every stage, and the stages get strips of the upright picture.
     @Test(arguments: [3, 5, 6, 8])
@@ -262,10 +292,7 @@ struct StripBox: Transform, DeclaredStage {
         let streamed = try Self.output(of: pipeline, input: cmyk, streamed: true, in: directory)
         #expect(cmykStage.heights.withLock { $0 } == [48])
         #expect(streamed == (try Self.output(of: pipeline, input: cmyk, streamed: false, in: directory)))
-        // WebP output (its encoder takes the whole picture), or a stage that is not row-local, is not streamed either.
-        let webp = StripInvert()
-        try Pipeline(transforms: [webp]).run(in: RunContext(input: input, output: directory.file("out.webp")))
-        #expect(webp.heights.withLock { $0 } == [200])
+        // A stage that is not row-local is not streamed either.
         let mixed = StripInvert()
         try Pipeline(transforms: [mixed, TestHalf()]).run(in: RunContext(input: input, output: directory.file("crop.jpg")))
         #expect(mixed.heights.withLock { $0 } == [200])

@@ -33,7 +33,7 @@ extension Pipeline {
               let header = description.header, let format = SourceFormat(rawValue: header.format),
               Codec.of(format).rowsInOrder, header.rowsInOrder,
               let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
-              let target = try? save.target(in: context), RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+              let target = try? save.target(in: context) else { return nil }
         // The chain's stages, each numbered as `explain` numbers it: a branch's group feeds as
         // the branch, the last group's stages as their rows under it.
         var stages: [(number: Int, stage: any Transform)] = []
@@ -133,7 +133,10 @@ extension Pipeline {
                   let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                         writeBehind: Self.writesBehind(levels), tileRoom: streamed.tileRoom) else { return nil }
-            let coding = format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
+            // A whole encoder's picture, gathered, and its copies of it (as `Plan.estimatedPeakBytes` counts them).
+            let outputPixels = layouts[layouts.count - 1].size.width.multipliedReportingOverflow(by: layouts[layouts.count - 1].size.height)
+            let coding = streamed.gathersWhole ? (outputPixels.overflow || outputPixels.partialValue > Int.max / 96 ? Int.max / 8 : 12 * outputPixels.partialValue)
+                : format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
                                                                          gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
                                                                          quality: save.options.quality(for: format))
                 : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0
@@ -162,7 +165,7 @@ extension Pipeline {
             }
             return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride), stages: stages, coding: coding,
                                   besides: plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) },
-                                  working: Self.streamedWorkingBytes)
+                                  working: Self.streamedWorkingBytes, gathersOutput: streamed.gathersWhole)
         }
     }
 
@@ -362,13 +365,19 @@ extension Pipeline {
                     profile: metadata.iccProfile)
         }
         // The levels were worked out for the decode's size: a decoder that made another (which
-        // none should) leaves the work to the ordinary run, as does a save, tee or group that
-        // converts profiles (a survey checks the run's too, so as not to read a picture the run
-        // then declines).
-        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, saving.target == metadata.iccProfile,
+        // none should) leaves the work to the ordinary run, as does a tee or group that converts
+        // profiles (a survey checks them too, so as not to read a picture the run then declines).
+        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving,
               sides.allSatisfy({ $0.saving != nil && $0.saving!.target == $0.profile }) else {
             handoff.decline()
             return try declined()
+        }
+        // A save that converts colors: each strip, last, when the encoder takes rows; a whole
+        // picture's encode converts its own.
+        var levels = levels
+        if case let .save(run) = destination, !run.gathersWhole, saving.target != metadata.iccProfile {
+            let (from, to) = try Image.savingConversion(from: metadata.iccProfile, to: saving.target)
+            levels[levels.count - 1].points.append((transforms.count + 1, ProfileConversionOnSave(from: from, to: to)))
         }
         let ring = Self.ringRows(rowStride: start.rowStride, height: start.size.height,
                                  holding: try StripChain.decodeRingNeeds(levels, size: start.size, rowStride: start.rowStride,
@@ -479,7 +488,13 @@ extension Pipeline {
                 let encoded = Result {
                     try codecTime.encoding { makingRows in
                         let rows = chain.encoderFeed(rowsReady: producer == nil ? nil : { writeBehind.rows(upTo: $0) }, makingRows: makingRows)
-                        try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded, to: file)
+                        guard streamed.gathersWhole else {
+                            return try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded,
+                                                          to: file)
+                        }
+                        // Its warnings were told above, as a streamed save's are.
+                        try rows.gathered().withMetadata(metadata).encode(as: format, options: save.options, cancellation: context.cancellation,
+                                                                           warn: { _ in }, to: file)
                     }
                 }
                 // The chain is stopped and joined before the decoder is told the rows are no longer read.

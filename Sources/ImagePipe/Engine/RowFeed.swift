@@ -52,3 +52,16 @@ struct RowFeed {
         cancellation?.isCancelled == true ? Cancellation.stopped(path: nil) : ImageError(.interrupted, reason: "the rows stopped coming")
     }
 }
+
+extension RowFeed {
+    /// Every row, copied into a picture of its own as it comes: the cache before an encoder that
+    /// takes only a whole picture. A row that never comes stops it with `stopped()`.
+    func gathered() throws -> Image {
+        try Image.make(size: size, hasAlpha: channels == 4) { writer in
+            for y in 0..<size.height {
+                guard let row = row(y) else { throw stopped() }
+                writer.row(y).baseAddress!.update(from: row, count: size.width * channels)
+            }
+        }
+    }
+}

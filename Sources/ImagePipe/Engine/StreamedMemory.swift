@@ -43,13 +43,17 @@ public struct StreamedMemory: Sendable, Equatable {
     /// that makes the picture upright from its orientation tag).
     public let stages: [Int: Share]
     /// What the encoder holds beside the rows it is given: the coefficients libjpeg keeps to
-    /// make Huffman tables for a JPEG output, PNG's filtered rows.
+    /// make Huffman tables for a JPEG output, PNG's filtered rows; for an encoder that takes only
+    /// a whole picture, that picture, gathered from the rows, and its copies of it.
     public let coding: Int
     /// What the stages hold beside their rows (`Plan.Step.held`: a caption, an overlay); every
     /// stage of a streamed run is at work at once.
     public let besides: Int
     /// The libraries, threads and codecs' buffers (`Pipeline.streamedWorkingBytes`).
     public let working: Int
+    /// Whether the encoder takes only a whole picture (WebP, AVIF, GIF, BMP, ICO, a palette PNG),
+    /// which the last rows are gathered into.
+    public var gathersOutput = false
 
     /// All of it: the run's estimated peak.
     public var total: Int {

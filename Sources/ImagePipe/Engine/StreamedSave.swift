@@ -21,4 +21,10 @@ struct StreamedSave {
     var tileRoom = TileCache.discThreshold
     /// Every stage the picture saved went through (a branch's last group's included).
     var stagesBefore: [any Transform] = []
+
+    /// Whether the save's encoder takes only a whole picture (WebP, AVIF, GIF, BMP, ICO, a
+    /// palette PNG): the chain's last rows are gathered into a picture in memory, a cache before
+    /// the sink, and that is encoded as the ordinary run encodes it. The decode and the stages
+    /// still stream: only the output is ever whole.
+    var gathersWhole: Bool { !RowEncoding.takesRows(format, options: save.options) }
 }

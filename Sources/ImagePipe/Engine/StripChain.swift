@@ -20,7 +20,7 @@ final class StripChain: @unchecked Sendable {
     /// A run of point stages, and the area, resample or turning stage before it (none for level 0).
     struct Level {
         let windowed: (index: Int, stage: any Transform)?
-        let points: [(index: Int, stage: any Transform)]
+        var points: [(index: Int, stage: any Transform)]
         /// The turn or mirror of a stage that only moves whole pixels and needs rows out of order
         /// (`rotate 90`, `flip`): its level keeps the rows below in a `TileCache` and reads each
         /// strip's band of them from there.

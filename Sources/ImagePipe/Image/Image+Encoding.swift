@@ -79,13 +79,18 @@ extension Image {
         let (target, embedded, warnings) = try Image.savingPlan(for: metadata, as: format, options: options)
         warnings.forEach(warn)
         guard target != metadata.iccProfile else { return (self, embedded) }
+        let (from, to) = try Image.savingConversion(from: metadata.iccProfile, to: target)
+        return (try converted(from: from, to: to, intent: .perceptual), embedded)
+    }
+
+    /// The profiles a save converts between: from the pixels' (nil: sRGB) to `savingPlan`'s target.
+    static func savingConversion(from pixels: [UInt8]?, to target: [UInt8]?) throws -> (from: ICCProfile, to: ICCProfile) {
         func opened(_ bytes: [UInt8]?) throws -> ICCProfile {
             guard let bytes else { return .sRGB }
             guard let profile = ICCProfile.cached(bytes) else { throw ImageError(.corrupt, reason: "its ICC profile cannot be read") }
             return profile
         }
-        let from = try opened(metadata.iccProfile), to = try opened(target)
-        return (try converted(from: from, to: to, intent: .perceptual), embedded)
+        return (try opened(pixels), try opened(target))
     }
 
     /// What `preparedForSaving` decides from a picture's metadata alone: the profile the written
