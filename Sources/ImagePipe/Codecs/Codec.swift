@@ -34,7 +34,7 @@ public struct Codec: Sendable {
         Codec(format: .jpeg, reader: "libjpeg-turbo", writer: "libjpeg-turbo", reducedDecode: true, rowsInOrder: true, writesRows: true, tiles: false,
               wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .png, reader: "libspng", writer: "libdeflate and zlib",
-              reducedDecode: false, rowsInOrder: true, writesRows: true, tiles: false, wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
+              reducedDecode: false, rowsInOrder: true, writesRows: true, tiles: false, wholeFile: false, frames: true, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .webp, reader: "libwebp", writer: "libwebp", reducedDecode: false, rowsInOrder: true, writesRows: false, tiles: false,
               wholeFile: false, frames: true, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .gif, reader: "giflib", writer: "cgif with libimagequant", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,

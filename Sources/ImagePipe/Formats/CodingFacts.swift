@@ -172,7 +172,7 @@ public struct CodingFacts: Sendable {
             case "fcTL" where length >= 26:
                 let numerator = Int(bytes[start + 20]) << 8 | Int(bytes[start + 21])
                 let denominator = Int(bytes[start + 22]) << 8 | Int(bytes[start + 23])
-                delays.append(numerator * 1000 / (denominator == 0 ? 100 : denominator))
+                delays.append(APNGFrameControl.milliseconds(numerator: numerator, denominator: denominator))
             case "gAMA" where length >= 4:
                 colorChunks.append("gAMA \(NumberFormat.text(Double(Self.big32(bytes, start)) / 100_000))")
             case "sRGB", "cHRM", "iCCP", "cICP":

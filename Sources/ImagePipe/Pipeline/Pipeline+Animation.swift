@@ -16,7 +16,7 @@ extension Pipeline {
         case nil:
             guard count > 1 else { return nil }
             if let oneFrame {
-                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(oneFrame); write .gif, .webp or .avif for every frame, or say load frames=first)")
+                context.warn("\(path): an animated \(name) of \(count) frames: only the first frame is used (\(oneFrame); write .gif, .webp, .avif or .png for every frame, or say load frames=first)")
                 return nil
             }
             frames = 0..<count
@@ -26,7 +26,7 @@ extension Pipeline {
             }
             if selected == 0..<1 { return nil }
             if selected.count > 1, let oneFrame {
-                throw located(StageError("frames=\(selection) decodes \(selected.count) frames, but \(oneFrame); write .gif, .webp or .avif, or take one frame (frames=N)"),
+                throw located(StageError("frames=\(selection) decodes \(selected.count) frames, but \(oneFrame); write .gif, .webp, .avif or .png, or take one frame (frames=N)"),
                               stage: 0)
             }
             frames = selected
@@ -103,6 +103,6 @@ extension Pipeline {
         }
         if let branch = sink as? Branch { return branch.groups.lazy.compactMap { $0.stillOutput(in: context) }.first }
         let output = (sink as? Save).flatMap { try? $0.target(in: context).format }
-        return holdsFrames(output) ? nil : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP or AVIF output is named"
+        return holdsFrames(output) ? nil : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP, AVIF or PNG output is named"
     }
 }

@@ -15,7 +15,7 @@ public struct Load: ImageSource, DeclaredStage {
             Param(\.intent, "intent", .choice(RenderingIntent.self), default: .perceptual,
                   help: "The rendering intent of that conversion: perceptual as sharp (libvips' own default is relative; the two differ only for profiles with gamut tables, such as CMYK)."),
             Param(\.frames, "frames", Load.framesKind, auto: true,
-                  help: "An animated GIF's or WebP's frames, counted from 0: all, first, one frame N, or a range A-B. Each frame is composed as a viewer shows it and goes through every stage; sizes are planned once for the canvas, and a stage that decides from the pixels (trim, normalize, a smart crop) decides on the first frame, so the frames stay aligned. auto is all when the output and every tee's file are GIF, WebP or AVIF (and there is no branch), else the first frame."),
+                  help: "An animated GIF's, WebP's, PNG's (APNG) or AVIF sequence's frames, counted from 0: all, first, one frame N, or a range A-B. Each frame is composed as a viewer shows it and goes through every stage; sizes are planned once for the canvas, and a stage that decides from the pixels (trim, normalize, a smart crop) decides on the first frame, so the frames stay aligned. auto is all when the output and every tee's file are GIF, WebP, AVIF or PNG (and there is no branch), else the first frame."),
         ])
 
     /// `frames`' values: a word or frame numbers (`FrameSelection`).

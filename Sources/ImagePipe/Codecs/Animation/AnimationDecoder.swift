@@ -12,7 +12,7 @@ public protocol AnimationDecoder: AnyObject {
 
 /// Opening an animation's decoder for its format.
 public enum AnimationDecoding {
-    /// A decoder over a GIF, WebP or AVIF sequence held in `bytes`; nil for other formats.
+    /// A decoder over a GIF, WebP, APNG or AVIF sequence held in `bytes`; nil for other formats.
     /// `canvas` is the size the header read found (a GIF's screen widened to hold its first frame).
     /// `options` gives the pixel limit each GIF frame is held to and the deadline the frames are
     /// decoded by; by default, those of the run in progress (`LoadOptions.current`).
@@ -22,11 +22,12 @@ public enum AnimationDecoding {
         case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), canvas: canvas, options: options, failOnDamage: failOnDamage, path: path)
         case .webp: try WebPFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
         case .avif: try AVIFFrameDecoder(bytes: bytes, canvas: canvas, failOnDamage: failOnDamage, path: path)
+        case .png: try APNGFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
         default: nil
         }
     }
 
-    /// A decoder over the GIF, WebP or AVIF file at `path`: a GIF is read as its frames are
+    /// A decoder over the GIF, WebP, APNG or AVIF file at `path`: a GIF is read as its frames are
     /// decoded, the others whole (libwebp's demuxer and libavif's parser need all of it).
     public static func decoder(path: String, format: SourceFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
         guard format == .gif, ImageFile.isRegularFile(path) else {

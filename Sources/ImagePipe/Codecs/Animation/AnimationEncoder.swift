@@ -9,13 +9,14 @@ public protocol AnimationEncoder: AnyObject {
 /// The animation encoder for an output format, nil when the format holds one picture.
 public enum AnimationEncoding {
     /// Formats that hold an animation.
-    public static let formats: Set<ImageFormat> = [.gif, .webp, .avif]
+    public static let formats: Set<ImageFormat> = [.gif, .webp, .avif, .png]
 
     public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
         switch format {
         case .gif: GIFAnimationEncoder(colors: options.paletteColors, dither: options.dither, plays: plays, delayAsked: options.delay != nil)
         case .webp: WebPAnimationEncoder(options: options, plays: plays)
         case .avif: AVIFAnimationEncoder(options: options)
+        case .png: APNGEncoder(options: options, plays: plays)
         default: nil
         }
     }

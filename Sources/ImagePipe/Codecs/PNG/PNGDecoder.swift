@@ -15,6 +15,9 @@ enum PNGDecoder {
     /// An interlaced PNG never hands out rows: its passes fill the picture out of order.
     static func decode(_ input: EncodedInput, orientation: Int, options: LoadOptions, path: String?,
                        handoff: RowHandoff? = nil) throws -> Image {
+        if let animation = try APNGStructure.announcement(of: input), animation.defaultHidden {
+            return try firstFrame(input, orientation: orientation, options: options, path: path)
+        }
         let stream = PNGStream(input, options: options, path: path)
         // The Adler-32 of the image data is checked only where damaged data is refused.
         guard let context = spng_ctx_new(options.refuses(.error) ? 0 : Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)) else {
@@ -71,6 +74,16 @@ enum PNGDecoder {
         }
         try decoder.finishChunks()
         return try finished(decoded)
+    }
+
+    /// The first frame of an APNG whose still picture is not part of its animation: the picture
+    /// browsers show first, as the frame the animation's runs count from 0.
+    private static func firstFrame(_ input: EncodedInput, orientation: Int, options: LoadOptions, path: String?) throws -> Image {
+        let bytes = try input.bytes(count: input.length, at: 0)
+        guard let frame = try APNGFrameDecoder(bytes: bytes, options: options, failOnDamage: options.failOnDamage, path: path).next() else {
+            throw ImageError(.corrupt, path: path, reason: "the APNG holds no frame")
+        }
+        return frame.image.orientedByExif(options.applyOrientation ? orientation : 1)
     }
 
     /// Says what the picture is to a streamed run's reader and decodes into the ring it asks

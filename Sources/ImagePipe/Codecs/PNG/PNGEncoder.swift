@@ -252,7 +252,7 @@ enum PNGEncoder {
         return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
     }
 
-    private static func appendChunk(_ type: String, _ data: ArraySlice<UInt8>, to png: inout [UInt8]) {
+    static func appendChunk(_ type: String, _ data: ArraySlice<UInt8>, to png: inout [UInt8]) {
         png.appendBigEndian(UInt32(data.count))
         let typeBytes = Array(type.utf8)
         png += typeBytes

@@ -18,9 +18,14 @@ struct PNGHeader {
     /// is interlaced; they are RGBA when it has alpha (an alpha color type, or a tRNS chunk,
     /// which the prefix must reach the image data to rule out).
     func imageHeader(prefix: [UInt8]) -> ImageHeader {
-        let alpha = colorType == 4 || colorType == 6 || ExifOrientation.pngChunks(prefix).contains { $0.type == "tRNS" }
+        let chunks = ExifOrientation.pngChunks(prefix)
+        let alpha = colorType == 4 || colorType == 6 || chunks.contains { $0.type == "tRNS" }
+        // An APNG's frames are its acTL's count; a still picture that is not the animation's
+        // first frame is passed over, and the first frame is composed (`PNGDecoder`).
+        let animation = Self.reachesImageData(prefix) ? APNGStructure.announcement(chunks: chunks, in: prefix) : nil
         return ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName, orientation: ExifOrientation.parse(prefix, format: .png),
-                           rowsInOrder: !interlaced && Self.reachesImageData(prefix), rowsHaveAlpha: alpha)
+                           frameCount: animation?.frames ?? 1,
+                           rowsInOrder: !interlaced && Self.reachesImageData(prefix) && animation?.defaultHidden != true, rowsHaveAlpha: alpha)
     }
 
     /// How much of a PNG's start a header read takes at most, looking for the chunks before the
