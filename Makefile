@@ -5,7 +5,8 @@
 SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev zlib1g-dev libsoup-3.0-dev \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core \
-  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev libtiff-dev
+  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev libtiff-dev libjxl-dev
+# libjxl-dev: JPEG XL read and written through libjxl (0.7 on Debian 12, the version libvips 8.14 uses).
 # libtiff-dev: TIFF read and written through libtiff directly (gdk-pixbuf's loader gave every TIFF alpha and cut 16 bits to 8).
 # libpango1.0-dev and libcairo2-dev: the text stage lays text out with Pango (the GNOME text
 # stack gdk-pixbuf belongs to; HarfBuzz shapes any script) and draws it with PangoCairo.
@@ -20,6 +21,10 @@ TEST_PACKAGES := patchelf groff-base chromium python3-selenium chromium-driver l
 TEST_PACKAGES += python3-numpy
 # Lossless JPEG turns and crops are checked against jpegtran's (libjpeg-turbo-progs).
 TEST_PACKAGES += libjpeg-turbo-progs
+# JPEG XL is checked against libjxl's own test files (libjxl-testdata) and its own tools'
+# decodes and encodes (cjxl, djxl in libjxl-tools), and libvips' (libvips-tools) where djxl
+# 0.7 writes no PNG or a wrong one: JXLConformanceTests.
+TEST_PACKAGES += libjxl-testdata libjxl-tools libvips-tools
 # strace counts how often a run opens its input (OneOpenTests: once).
 TEST_PACKAGES += strace
 # openssl makes the certificates of the HTTPS origins in serve's tests (Tests/Serve/serve_test.py).

@@ -48,6 +48,8 @@ let package = Package(
         // giflib has no pkg-config file: its module map links libgif by name.
         .systemLibrary(name: "CGifLib", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        // libjxl for JPEG XL both ways, and its thread pool (libjxl_threads, linked by the module map).
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", dependencies: ["CPixelKernels"], linkerSettings: [.linkedLibrary("jpeg")]),
         // libtiff directly for TIFF both ways (docs/formats.md says why); C because TIFFGetField
@@ -57,7 +59,7 @@ let package = Package(
         .target(name: "CPixelKernels"),
         .target(name: "ImagePipeCore", dependencies: ["CGdkPixbuf", "CPixelKernels"]),
         .target(name: "ImagePipe", dependencies: ["ImagePipeCore", "CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CTiffCodec", "CLCMS2", "CExif",
-                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng"]),
+                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng", "CJXL"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipeCore", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipeCore"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipeCore"], path: "Plugins/Letterbox"),

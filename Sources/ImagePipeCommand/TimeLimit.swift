@@ -72,7 +72,7 @@ enum TimeLimit: Equatable {
         case .avif:
             let bySpeed: [Double] = [13, 9, 5.5, 3, 1.5, 0.8, 0.5, 0.4, 0.3, 0.3, 0.3]
             return bySpeed[min(max(options.speed, 0), 10)]
-        case .webp: return options.lossless == true || options.nearLossless ? 0.2 + 0.15 * Double(options.effort) : 0.3
+        case .webp: return options.lossless == true || options.nearLossless ? 0.2 + 0.15 * Double(options.effort(for: .webp)) : 0.3
         case .png: return options.compression >= 7 ? 1.5 : 0.4
         case .gif: return 0.5
         default: return 0.1

@@ -45,6 +45,8 @@ public struct Codec: Sendable {
               wholeFile: false, frames: false, metadata: []),
         Codec(format: .avif, reader: "libheif (dav1d or libaom); sequences libavif", writer: "libavif", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"]),
+        Codec(format: .jxl, reader: "libjxl", writer: "libjxl", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
+              wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"]),
         Codec(format: .heif, reader: "libheif (libde265)", writer: nil, reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
               wholeFile: true, frames: false, metadata: ["exif", "icc", "xmp"]),
     ] + [SourceFormat.svg, .xpm, .xbm, .tga, .icns, .ani, .qtif, .pnm, .ico].map { format in

@@ -7,11 +7,11 @@
 /// untrusted loaders and ImageMagick has policy.xml), and then asks gdk-pixbuf for exactly that
 /// loader by name. Only the widely fuzzed formats are allowed by default (`vetted`).
 public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
-    case jpeg, png, webp, gif, tiff, bmp, avif, heif
+    case jpeg, png, webp, gif, tiff, bmp, avif, heif, jxl
     case svg, xpm, xbm, tga, icns, ani, qtif, pnm, ico
 
     /// Allowed unless the user says otherwise: formats with well-fuzzed decoders.
-    public static let vetted: Set<SourceFormat> = [.jpeg, .png, .webp, .gif, .tiff, .bmp, .avif, .heif]
+    public static let vetted: Set<SourceFormat> = [.jpeg, .png, .webp, .gif, .tiff, .bmp, .avif, .heif, .jxl]
 
     /// The format named by `name` (`svg`, `jpg`, `tif`…), in any case.
     public init?(name: String) {
@@ -43,6 +43,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     public var displayName: String {
         switch self {
         case .webp: return "WebP"
+        case .jxl: return "JPEG XL"
         case .icns: return "ICNS"
         case .qtif: return "QuickTime image"
         default: return rawValue.uppercased()
@@ -77,6 +78,8 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         if at(0, "RIFF"), at(8, "ACON") { return .ani }
         if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) || at(0, [0x49, 0x49, 0x2B, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if at(0, "BM") { return .bmp }
+        // JPEG XL: a bare codestream, or the ISO BMFF container's signature box.
+        if at(0, [0xFF, 0x0A]) || at(0, [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if at(4, "ftyp") {
             let brands = stride(from: 8, to: min(b.count - 3, 64), by: 4).map { String(decoding: b[$0..<$0 + 4], as: UTF8.self) }
             if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
@@ -125,9 +128,6 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     static func unreadable(_ bytes: some Collection<UInt8>) -> String? {
         let b = Array(bytes.prefix(16))
         func at(_ offset: Int, _ signature: [UInt8]) -> Bool { b.count >= offset + signature.count && b[offset...].starts(with: signature) }
-        if at(0, [0xFF, 0x0A]) || at(0, [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
-            return "JPEG XL: no decoder installed (Debian 12's libjxl 0.7 is too old to use); convert it with djxl"
-        }
         if at(0, [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || at(0, [0xFF, 0x4F, 0xFF, 0x51]) {
             return "JPEG 2000: no decoder installed; convert it with opj_decompress (Debian libopenjp2-tools)"
         }

@@ -42,6 +42,7 @@ public struct CodingFacts: Sendable {
         case .tiff: facts.readTIFF(bytes)
         case .bmp: facts.readBMP(bytes)
         case .avif, .heif: facts = (try? HEIFDecoder.codingFacts(of: bytes, format: format, path: nil)) ?? facts
+        case .jxl: facts = JXLDecoder.codingFacts(of: bytes)
         default: break
         }
         return facts

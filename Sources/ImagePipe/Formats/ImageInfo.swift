@@ -43,6 +43,8 @@ public struct ImageInfo: Sendable {
             metadata = try HEIFDecoder.metadata(of: bytes, format: format, path: path)
         } else if format == .tiff {
             metadata = try TIFFDecoder.metadata(of: bytes, path: path)
+        } else if format == .jxl {
+            metadata = try JXLDecoder.metadata(of: bytes, path: path)
         }
         let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
         return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),

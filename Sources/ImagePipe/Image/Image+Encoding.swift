@@ -59,11 +59,14 @@ extension Image {
             bytes = try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette)
         case .webp:
             bytes = try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
-                                           effort: options.effort, alphaQuality: options.alphaQuality, metadata: embedded,
+                                           effort: options.effort(for: .webp), alphaQuality: options.alphaQuality, metadata: embedded,
                                            cancellation: cancellation)
         case .avif:
             bytes = try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
                                            lossless: options.lossless ?? false, metadata: embedded)
+        case .jxl:
+            bytes = try JXLEncoder.encode(image, quality: quality, effort: options.effort(for: .jxl), lossless: options.lossless ?? false,
+                                          metadata: embedded)
         case .gif: bytes = try GIFEncoder.encode(image, colors: options.paletteColors, dither: options.dither)
         case .bmp: bytes = try BMPEncoder.encode(image)
         case .ico: bytes = try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])

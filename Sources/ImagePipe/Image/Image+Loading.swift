@@ -58,6 +58,7 @@ extension Image {
             }
         }
         if format.isHEIF { return try HEIFDecoder.decode(contiguous, format: format, options: options, path: path) }
+        if format == .jxl { return try JXLDecoder.decode(contiguous, options: options, path: path) }
         if format == .tiff { return try TIFFDecoder.decode(.bytes(contiguous), options: options, path: path) }
         if format == .png {
             return try PNGDecoder.decode(.bytes(contiguous), orientation: ExifOrientation.parse(contiguous, format: .png), options: options, path: path)

@@ -2,7 +2,7 @@ import CGdkPixbuf
 
 /// A file format ImagePipe can write. docs/formats.md lists the library behind each.
 public enum ImageFormat: String, CaseIterable, Sendable {
-    case png, jpeg, webp, avif, gif, tiff, bmp, ico
+    case png, jpeg, webp, avif, jxl, gif, tiff, bmp, ico
 
     /// The format an output file name asks for, from its extension.
     public init?(fileName: String) {
@@ -21,6 +21,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case "ico": self = .ico
         case "webp": self = .webp
         case "avif": self = .avif
+        case "jxl": self = .jxl
         case "gif": self = .gif
         default: return nil
         }
@@ -49,9 +50,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     public var supportsAlpha: Bool { self != .jpeg }
 
     /// Whether an ICC profile can be embedded (otherwise the pixels are written in sRGB).
-    public var embedsProfile: Bool { [.png, .jpeg, .webp, .avif, .tiff].contains(self) }
+    public var embedsProfile: Bool { [.png, .jpeg, .webp, .avif, .jxl, .tiff].contains(self) }
     /// Whether EXIF and XMP can be embedded.
-    public var embedsMetadata: Bool { [.png, .jpeg, .webp, .avif].contains(self) }
+    public var embedsMetadata: Bool { [.png, .jpeg, .webp, .avif, .jxl].contains(self) }
 
     /// The formats this system writes, for messages: "png, jpeg, webp, …".
     public static var writableList: String { allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: ", ") }

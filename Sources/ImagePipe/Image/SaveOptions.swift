@@ -24,8 +24,9 @@ public struct SaveOptions: Hashable, Sendable {
     public var lossless: Bool?
     /// WebP's near-lossless mode: lossless coding of slightly adjusted pixels, by `quality`.
     public var nearLossless: Bool
-    /// WebP encoder effort, 0 (fastest) to 6 (smallest).
-    public var effort: Int
+    /// Encoder effort: WebP 0 (fastest) to 6 (smallest), JPEG XL 1 to 9; nil (`auto`) for the
+    /// format's default (`effort(for:)`).
+    public var effort: Int?
     /// WebP quality of the alpha channel, 0–100.
     public var alphaQuality: Int
     /// AVIF encoder speed, 0 (slowest, smallest) to 10 (fastest).
@@ -61,7 +62,7 @@ public struct SaveOptions: Hashable, Sendable {
 
     public init(quality: Int? = nil, compression: Int = 6, background: Color = .white, chroma: ChromaSubsampling = .auto,
                 progressive: Bool = false, optimizeCoding: Bool? = nil, lossless: Bool? = nil, nearLossless: Bool = false,
-                effort: Int = 4, alphaQuality: Int = 100, speed: Int = 5, palette: Bool? = nil, colors: Int? = nil,
+                effort: Int? = nil, alphaQuality: Int = 100, speed: Int = 5, palette: Bool? = nil, colors: Int? = nil,
                 dither: Double = 1, keep: MetadataKeep = .none, profile: OutputProfile = .auto,
                 tiffCompression: TIFFCompression = .deflate, tile: Int? = nil) {
         self.quality = quality
@@ -83,6 +84,10 @@ public struct SaveOptions: Hashable, Sendable {
         self.tiffCompression = tiffCompression
         self.tile = tile
     }
+
+    /// The effort used for `format`: the one given, else WebP's 4 (as sharp and libvips) or
+    /// JPEG XL's 7 (as cjxl and libvips).
+    public func effort(for format: ImageFormat) -> Int { effort ?? (format == .jxl ? JXLWriter.defaultEffort : 4) }
 
     /// The quality used for `format`: the one given, else the format's default.
     public func quality(for format: ImageFormat) -> Int { quality ?? Self.defaultQuality(format) }

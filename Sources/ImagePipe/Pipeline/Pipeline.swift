@@ -223,6 +223,7 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
+        if writing, let result = try runJPEGRecompressionIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
         let image: Image
         if writing, observe == nil, let streamed = streamingSave(in: context, prepared: prepared) {
             switch try runStreamed(streamed, in: context, prepared: prepared) {

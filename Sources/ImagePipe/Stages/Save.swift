@@ -2,7 +2,7 @@
 /// the last stage of a pipeline. docs/formats.md has every format, its library and its options.
 public struct Save: Sink, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "save", summary: "Write the picture to a file (png, jpeg, webp, avif, gif, tiff, bmp, ico)", example: "save avatar.jpg quality=85",
+        "save", summary: "Write the picture to a file (png, jpeg, webp, avif, jxl, gif, tiff, bmp, ico)", example: "save avatar.jpg quality=85",
         start: Save(), [
             Param(\.path, "path", .path, positional: true,
                   help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
@@ -10,7 +10,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
                   help: "The file format; auto takes it from --format, else from the file's extension."),
             Param(\.options.quality, "quality", .integer(1...100), auto: true,
-                  help: "JPEG, WebP and AVIF quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 90 for WebP, 50 for AVIF (as sharp and libvips)."),
+                  help: "JPEG, WebP, AVIF and JPEG XL quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 90 for WebP, 50 for AVIF (as sharp and libvips), 90 for JPEG XL (distance 1.0, cjxl's default; quality becomes a distance as cjxl and libvips map it)."),
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
                   help: "PNG zlib compression level: 0 none, 9 smallest."),
             Param(\.options.background, "background", .color, default: SaveOptions().background,
@@ -22,11 +22,11 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.optimizeCoding, "optimize-coding", .boolean, auto: true,
                   help: "JPEG Huffman tables made for the picture: a few percent smaller, the same pixels, but libjpeg keeps the whole picture's DCT coefficients to make them. auto: while those take at most 256 MiB (44 megapixels at 4:4:4, 89 at 4:2:0, 134 gray), so memory does not grow with larger pictures."),
             Param(\.options.lossless, "lossless", .boolean, auto: true,
-                  help: "WebP and AVIF: true codes the pixels losslessly (auto is false). JPEG from a JPEG through nothing but metadata changes, rotate 90/180/270, flip, flop and crop at whole blocks: auto writes the file's own DCT coefficients, moved but not decoded, as jpegtran does, and encodes anew when that cannot be done exactly; true requires it (an error otherwise); false always encodes anew."),
+                  help: "WebP, AVIF and JPEG XL: true codes the pixels losslessly (auto is false); JPEG XL from a JPEG through no stage recompresses the JPEG itself, as cjxl does (djxl gives the JPEG back bit for bit). JPEG from a JPEG through nothing but metadata changes, rotate 90/180/270, flip, flop and crop at whole blocks: auto writes the file's own DCT coefficients, moved but not decoded, as jpegtran does, and encodes anew when that cannot be done exactly; true requires it (an error otherwise); false always encodes anew."),
             Param(\.options.nearLossless, "near-lossless", .boolean, default: SaveOptions().nearLossless,
                   help: "WebP near-lossless: lossless coding of pixels adjusted within the quality."),
-            Param(\.options.effort, "effort", .integer(0...6), default: SaveOptions().effort,
-                  help: "WebP encoder effort: 0 fastest, 6 smallest (4, as sharp and libvips)."),
+            Param(\.options.effort, "effort", .integer(0...9), auto: true,
+                  help: "Encoder effort, fastest to smallest: WebP 0–6 (auto 4, as sharp and libvips), JPEG XL 1–9 (auto 7, as cjxl and libvips)."),
             Param(\.options.alphaQuality, "alpha-quality", .integer(0...100), default: SaveOptions().alphaQuality,
                   help: "WebP quality of the alpha channel."),
             Param(\.options.speed, "speed", .integer(0...10), default: SaveOptions().speed,
@@ -61,6 +61,9 @@ public struct Save: Sink, DeclaredStage {
             throw ArgumentError.parameter("tile", "tile: TIFF tiles are a multiple of 16 pixels on a side; \(tile) is not (try \(max(16, tile / 16 * 16)))")
         }
         if format == .avif, let loop = options.loop, loop != 0 { throw ArgumentError.parameter("loop", Self.avifLoopRefusal(loop)) }
+        if let effort = options.effort, format == .webp && effort > 6 || format == .jxl && effort < 1 {
+            throw ArgumentError.parameter("effort", "effort=\(effort): WebP's effort is 0–6, JPEG XL's 1–9")
+        }
         if case let .file(path) = options.profile, path.isEmpty {
             throw ArgumentError.parameter("profile", "profile: give srgb, keep, none, auto or the path of an ICC file")
         }

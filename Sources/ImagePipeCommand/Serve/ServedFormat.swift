@@ -1,8 +1,8 @@
 import ImagePipe
 
 /// A format `imagepipe serve` answers in: JPEG, PNG, WebP, AVIF or GIF, the web's picture
-/// formats and the ones docs/serving.md promises. ImagePipe writes TIFF, BMP and ICO too, but
-/// browsers show none of them inline and ICO has no registered media type, so an address (its
+/// formats and the ones docs/serving.md promises. ImagePipe writes TIFF, BMP, ICO and JPEG XL too, but
+/// browsers show none of them inline (JPEG XL only Safari) and ICO has no registered media type, so an address (its
 /// `@extension`, imgproxy's `f:`, or `save format=` in its pipeline) that asks for one is
 /// refused (400) rather than answered with a body no client of an image service expects.
 struct ServedFormat: Sendable, Equatable {
@@ -50,7 +50,7 @@ struct ServedFormat: Sendable, Equatable {
         case .avif: "image/avif"
         case .gif: "image/gif"
         // Unreachable: only served formats are made (`init`).
-        case .tiff, .bmp, .ico: "application/octet-stream"
+        case .tiff, .bmp, .ico, .jxl: "application/octet-stream"
         }
     }
 

@@ -23,6 +23,7 @@ public enum AnimationDecoding {
         case .webp: try WebPFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
         case .avif: try AVIFFrameDecoder(bytes: bytes, canvas: canvas, failOnDamage: failOnDamage, path: path)
         case .png: try APNGFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
+        case .jxl: try JXLFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
         default: nil
         }
     }

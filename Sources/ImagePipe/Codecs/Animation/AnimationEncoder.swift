@@ -9,7 +9,7 @@ public protocol AnimationEncoder: AnyObject {
 /// The animation encoder for an output format, nil when the format holds one picture.
 public enum AnimationEncoding {
     /// Formats that hold an animation.
-    public static let formats: Set<ImageFormat> = [.gif, .webp, .avif, .png]
+    public static let formats: Set<ImageFormat> = [.gif, .webp, .avif, .png, .jxl]
 
     public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
         switch format {
@@ -17,6 +17,7 @@ public enum AnimationEncoding {
         case .webp: WebPAnimationEncoder(options: options, plays: plays)
         case .avif: AVIFAnimationEncoder(options: options)
         case .png: APNGEncoder(options: options, plays: plays)
+        case .jxl: JXLAnimationEncoder(options: options, plays: plays)
         default: nil
         }
     }

@@ -132,6 +132,7 @@ final class PixbufDecoder {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
         let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
         if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
+        if format == .jxl { return try JXLDecoder.header(of: bytes, path: path) }
         if format == .jpeg { return try JPEGHeader.read(bytes, path: path).imageHeader }
         if format == .tiff { return try TIFFDecoder.header(of: bytes, path: path) }
         if format == .ico { return try ICODirectory(bytes, path: path).header } // the entry that is read

@@ -39,7 +39,7 @@ final class WebPAnimationEncoder: AnimationEncoder {
             encoder = made
             size = image.size
             config = try WebPEncoder.configuration(quality: options.quality(for: .webp), lossless: options.lossless ?? false,
-                                                   nearLossless: options.nearLossless, effort: options.effort, alphaQuality: options.alphaQuality)
+                                                   nearLossless: options.nearLossless, effort: options.effort(for: .webp), alphaQuality: options.alphaQuality)
         }
         var picture = try WebPEncoder.picture(of: image, argb: true)
         defer { WebPPictureFree(&picture) }
