@@ -183,8 +183,11 @@ import TestSupport
     }
 
     @Test func cutFilesAreRefusedUnlessTaken() throws {
-        // Several 256-pixel groups, so that a cut leaves some of them whole.
-        let bytes = try Self.encoded(Synthetic.gradient(640, 480), SaveOptions(quality: 90, effort: 3))
+        // Detail in several 256-pixel groups, so that a cut leaves the first of them whole.
+        let detailed = try Synthetic.image(640, 480) { x, y in
+            Color(red: UInt8((x * 7 + y * 13) % 256), green: UInt8((x * x / 16 + y) % 256), blue: UInt8((x ^ y) & 0xFF))
+        }
+        let bytes = try Self.encoded(detailed, SaveOptions(quality: 90, effort: 3))
         let cut = Array(bytes.prefix(bytes.count * 2 / 3))
         #expect(throws: ImageError.self) { try Image.decode(cut) }
         do {
@@ -195,6 +198,8 @@ import TestSupport
         // fail=none takes what libjxl decoded so far.
         let taken = try Image.decode(cut, options: LoadOptions(failOn: .none))
         #expect(taken.size == Size(640, 480))
+        #expect(Synthetic.close(taken.pixel(x: 20, y: 20), detailed.pixel(x: 20, y: 20), tolerance: 24),
+                "\(taken.pixel(x: 20, y: 20)) against \(detailed.pixel(x: 20, y: 20))")
         // Cut within the header: nothing to take.
         #expect(throws: ImageError.self) { try Image.decode(Array(bytes.prefix(6)), options: LoadOptions(failOn: .none)) }
     }

@@ -28,7 +28,9 @@ final class JXLAnimationEncoder: AnimationEncoder {
             size = image.size
             alpha = image.hasAlpha
         }
-        try writer!.add(image, alpha: alpha, ticks: UInt32(min(max(delay, 0), Int(UInt32.max))))
+        // A 0 duration would fold the frame into the next (a layer): a GIF's 0 delay is shown as
+        // browsers show it, 100 ms, as an AVIF sequence writes it.
+        try writer!.add(image, alpha: alpha, ticks: UInt32(min(delay > 0 ? delay : 100, Int(UInt32.max))))
         frameCount += 1
     }
 
