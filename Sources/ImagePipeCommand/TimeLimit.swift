@@ -73,6 +73,12 @@ enum TimeLimit: Equatable {
             let bySpeed: [Double] = [13, 9, 5.5, 3, 1.5, 0.8, 0.5, 0.4, 0.3, 0.3, 0.3]
             return bySpeed[min(max(options.speed, 0), 10)]
         case .webp: return options.lossless == true || options.nearLossless ? 0.2 + 0.15 * Double(options.effort(for: .webp)) : 0.3
+        // JPEG XL at effort 7, measured on two shared cores (Benchmarks/jxl_compare.py): lossy
+        // 0.9–1.7, lossless 7.4–11.3 s a megapixel; efforts 8 and 9, unmeasured, taken as far slower.
+        case .jxl:
+            let effort = options.effort(for: .jxl)
+            if options.lossless == true { return effort <= 3 ? 1 : effort <= 6 ? 4 : effort == 7 ? 12 : 40 }
+            return effort <= 6 ? 0.6 : effort == 7 ? 1.8 : 6
         case .png: return options.compression >= 7 ? 1.5 : 0.4
         case .gif: return 0.5
         default: return 0.1

@@ -198,19 +198,19 @@ import TestSupport
         let list = try CommandRunner.run(["stages"])
         #expect(list.status == 0)
         let loadLine = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("  load ") }
-        #expect(loadLine?.hasSuffix("Read a picture file (JPEG, PNG, WebP, GIF, TIFF, BMP, AVIF, HEIF; others with --allow-format)") == true)
+        #expect(loadLine?.hasSuffix("Read a picture file (JPEG, PNG, WebP, GIF, TIFF, BMP, AVIF, HEIF, JPEG XL (.jxl); others with --allow-format)") == true)
         for plugin in ["core", "fit-zoom", "letterbox", "square-slice", "circle-crop", "anchor-rotate"] {
             #expect(list.standardOutput.contains("\n\(plugin) — ") || list.standardOutput.hasPrefix("\(plugin) — "), "\(plugin)")
         }
         // The one-line summary names every format decoded without --allow-format.
         let load = try CommandRunner.run(["stages", "load"]).standardOutput
         let vetted = load.split(separator: "\n").first { $0.hasPrefix("formats: ") }?.dropFirst(9).prefix { $0 != ";" }
-        #expect(vetted?.split(separator: ",").count == 8)
+        #expect(vetted?.split(separator: ",").count == 9)
         for format in vetted?.split(separator: ",") ?? [] {
             #expect(loadLine?.lowercased().contains(format.trimmingCharacters(in: .whitespaces)) == true, "\(format)")
         }
         let save = try CommandRunner.run(["stages", "save"])
-        #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=auto] [compression=6] [background=white] [chroma=auto] [progressive=false] [optimize-coding=auto] [lossless=auto] [near-lossless=false] [effort=4] [alpha-quality=100] [speed=5] [palette=auto] [colors=auto] [dither=1] [keep=none] [profile=auto]"))
+        #expect(save.standardOutput.contains("usage: save [PATH] [format=auto] [quality=auto] [compression=6] [background=white] [chroma=auto] [progressive=false] [optimize-coding=auto] [lossless=auto] [near-lossless=false] [effort=auto] [alpha-quality=100] [speed=5] [palette=auto] [colors=auto] [dither=1] [keep=none] [profile=auto]"))
         #expect(try CommandRunner.run(["stages", "sav"]).standardError == "imagepipe: unknown stage 'sav' (did you mean 'save'?); `imagepipe stages` lists them all\n")
     }
 }

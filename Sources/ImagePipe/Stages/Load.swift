@@ -1,7 +1,7 @@
 /// `load [path] [auto-orient=true]`: decodes a picture file; the first stage of a pipeline.
 public struct Load: ImageSource, DeclaredStage {
     public static let declaration = StageDeclaration(
-        "load", summary: "Read a picture file (JPEG, PNG, WebP, GIF, TIFF, BMP, AVIF, HEIF; others with --allow-format)", example: "load auto-orient=false", start: Load(), [
+        "load", summary: "Read a picture file (JPEG, PNG, WebP, GIF, TIFF, BMP, AVIF, HEIF, JPEG XL (.jxl); others with --allow-format)", example: "load auto-orient=false", start: Load(), [
             Param(\.path, "path", .path, positional: true,
                   help: "The file to read; without it, the input given on the command line."),
             Param(\.autoOrient, "auto-orient", .boolean, default: true,

@@ -145,8 +145,6 @@ public struct Save: Sink, DeclaredStage {
         switch ext {
         case "heic", "heif":
             return "'\(path)': HEIC is read but not written (its HEVC encoder, x265, is not used); write .avif, the same container with AV1; \(writable)"
-        case "jxl":
-            return "'\(path)': JPEG XL cannot be written (Debian 12's libjxl 0.7 is too old to use); \(writable)"
         case let ext?:
             return "cannot tell the format of '\(path)' from its extension (no writable format is .\(ext)); \(writable)"
         case nil:

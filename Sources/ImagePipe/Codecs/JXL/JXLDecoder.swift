@@ -10,7 +10,7 @@ import CJXL
 /// format's EXIF orientation is (libjxl is asked to keep the stored one), so `auto-orient=false`
 /// keeps the stored pixels. The pixels are converted to sRGB from their profile
 /// (`Image.colorManaged`): libjxl states the profile of the pixels it gives, which for a lossy
-/// (XYB) file is the original colour space when the file says it by name, and sRGB needs none.
+/// (XYB) file is the original color space when the file says it by name, and sRGB needs none.
 ///
 /// Damage: libjxl is given the file whole but told no end (`JXLStream`), so a cut file is
 /// `truncated` (at `fail=none` the part decoded so far is kept, the rest black) and anything
@@ -40,7 +40,7 @@ enum JXLDecoder {
         facts.hasAlpha = info.alpha_bits > 0
         facts.channels = Int(info.num_color_channels) + (info.alpha_bits > 0 ? 1 : 0)
         facts.bitDepth = Int(info.bits_per_sample)
-        // Lossy JPEG XL codes the pixels in XYB; a file in its original colour space is lossless
+        // Lossy JPEG XL codes the pixels in XYB; a file in its original color space is lossless
         // or near it (modular, or a recompressed JPEG).
         facts.colorSpace = info.uses_original_profile == JXL_TRUE ? (info.num_color_channels == 1 ? "gray" : "RGB") : "XYB"
         if info.uses_original_profile == JXL_FALSE { facts.lossless = false }
@@ -51,7 +51,7 @@ enum JXLDecoder {
         return facts
     }
 
-    /// The picture (an animation's first frame), turned upright and colour managed.
+    /// The picture (an animation's first frame), turned upright and color managed.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         let stream = try JXLStream(bytes: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE],
                                    threaded: true, path: path)

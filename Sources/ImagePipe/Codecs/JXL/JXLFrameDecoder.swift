@@ -20,12 +20,12 @@ final class JXLFrameDecoder: AnimationDecoder {
                                threaded: true, path: path)
         self.options = options
         self.failOnDamage = failOnDamage
-        // The headers before the first frame: size, channels and colour.
+        // The headers before the first frame: size, channels and color.
         guard try stream.next() == .basicInfo else { throw stream.damaged("it has no header") }
         try JXLDecoder.checkChannels(stream)
         let stored = stream.storedSize
         try ImageHeader(storedSize: stored, format: SourceFormat.jxl.loaderName).checkPixels(limit: options.maxPixels, path: path)
-        guard try stream.next() == .colorEncoding else { throw stream.damaged("it has no colour encoding") }
+        guard try stream.next() == .colorEncoding else { throw stream.damaged("it has no color encoding") }
         profile = stream.pixelProfile()
         let turns = options.applyOrientation && (5...8).contains(Int(stream.info.orientation.rawValue))
         canvas = turns ? stored.transposed : stored

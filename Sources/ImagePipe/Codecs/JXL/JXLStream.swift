@@ -117,9 +117,9 @@ final class JXLStream {
         ImageError(.corrupt, path: path, reason: "the JPEG XL data is damaged: \(reason)")
     }
 
-    /// The colour profile of the decoded pixels: nil when they are sRGB (or gray with sRGB's
+    /// The color profile of the decoded pixels: nil when they are sRGB (or gray with sRGB's
     /// curve), which needs no conversion; else an ICC profile libjxl writes for them (the
-    /// file's own, or one made from the colour encoding the file states).
+    /// file's own, or one made from the color encoding the file states).
     func pixelProfile() -> [UInt8]? {
         var encoding = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
@@ -134,7 +134,7 @@ final class JXLStream {
         return bytes
     }
 
-    /// Whether the file embeds an ICC profile of its own (rather than stating its colour
+    /// Whether the file embeds an ICC profile of its own (rather than stating its color
     /// encoding in the codestream's fields).
     var embedsICC: Bool {
         var encoding = JxlColorEncoding()

@@ -1,6 +1,6 @@
 import CJXL
 
-/// libjxl's encoder for one file: the basic info, colour, metadata boxes, then frames (pixels,
+/// libjxl's encoder for one file: the basic info, color, metadata boxes, then frames (pixels,
 /// or a JPEG's own coefficients), then the bytes. `JXLEncoder`, `JXLAnimationEncoder` and
 /// `JXLRecompression` each drive one.
 ///
@@ -48,7 +48,7 @@ final class JXLWriter {
         if let runner { JxlThreadParallelRunnerDestroy(runner) }
     }
 
-    /// The picture's size and channels, its colour (`icc`, else sRGB), and an animation's loop
+    /// The picture's size and channels, its color (`icc`, else sRGB), and an animation's loop
     /// count (ticks of a millisecond) when `animation` gives one.
     func start(size: Size, alpha: Bool, lossless: Bool, icc: [UInt8]?, animationPlays: Int?) throws {
         var info = JxlBasicInfo()
@@ -61,7 +61,7 @@ final class JXLWriter {
             info.alpha_bits = 8
             info.num_extra_channels = 1
         }
-        // Lossless keeps the pixels in their own colour space; lossy codes them in XYB.
+        // Lossless keeps the pixels in their own color space; lossy codes them in XYB.
         info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE
         if let plays = animationPlays {
             info.have_animation = JXL_TRUE

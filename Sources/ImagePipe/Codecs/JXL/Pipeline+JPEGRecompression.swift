@@ -1,11 +1,11 @@
 /// JPEG recompression into JPEG XL, as `cjxl` does it by default for a JPEG: `load photo.jpg`
 /// then `save photo.jxl lossless=true`, with no stage between, writes the JPEG's own DCT
-/// coefficients into the JPEG XL file (about 20 % smaller) with the data libjxl needs to give
+/// coefficients into the JPEG XL file (16 % smaller for Samples/images/boats.jpg) with the data libjxl needs to give
 /// the JPEG back bit for bit (`djxl photo.jxl photo.jpg`). The JPEG's markers, its EXIF, XMP and
 /// ICC profile among them, go with it whatever `keep=` says: the JPEG given back is the file that
 /// came in.
 ///
-/// Anything more (a stage, `profile=` asking for converted colours, a JPEG libjxl cannot take,
+/// Anything more (a stage, `profile=` asking for converted colors, a JPEG libjxl cannot take,
 /// such as an arithmetic-coded one, or the EXIF turn applied on load where a recompressed file
 /// can only keep the stored pixels) decodes and codes the pixels losslessly instead.
 extension Pipeline {
