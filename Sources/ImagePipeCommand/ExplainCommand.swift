@@ -149,8 +149,8 @@ struct ExplainCommand {
         var estimatedPeakBytes = 0
         /// Whether the run streams, so that the estimate counts rows, not pictures.
         var streams = false
-        /// When it does not, the first stage that needs the whole picture, if one does.
-        var wholeStage: String?
+        /// When it does not, why not (the engine's own reason).
+        var reasonNotStreamed: String?
 
         var text: String {
             var lines: [String] = []
@@ -172,7 +172,7 @@ struct ExplainCommand {
                 "\(index)  \(cell.0.padding(to: textWidth))  \(cell.1.padding(to: sizeWidth))  \(cell.2)".trimmingTrailingSpaces()
             }
             if estimatedPeakBytes > 0 {
-                let held = streams ? "rows of the streamed run" : "whole pictures" + (wholeStage.map { ", as \($0) needs the whole picture" } ?? "")
+                let held = streams ? "rows of the streamed run" : "whole pictures" + (reasonNotStreamed.map { ", as \($0)" } ?? "")
                 lines.append("memory: about \(MemoryBudget.describe(estimatedPeakBytes)) at the peak, \(held) (what --max-memory reserves)")
             }
             return lines.joined(separator: "\n")
@@ -195,6 +195,7 @@ struct ExplainCommand {
             })))
             fields.append(("estimatedPeakBytes", .number(Double(estimatedPeakBytes))))
             fields.append(("streams", .bool(streams)))
+            fields.append(("notStreamedBecause", reasonNotStreamed.map(JSONValue.string) ?? .null))
             return .object(fields)
         }
     }
@@ -208,16 +209,7 @@ struct ExplainCommand {
         explanation.estimatedPeakBytes = pipeline.estimatedPeakBytes(in: context, prepared: prepared, inputBytes: context.inputBytes?.count ?? 0)
         explanation.streams = pipeline.streams(in: context, prepared: prepared)
         let memory = explanation.streams ? pipeline.streamedMemory(in: context, prepared: prepared) : nil
-        if !explanation.streams {
-            // A turn moves whole pixels: the streamed run reads it through a tile cache.
-            explanation.wholeStage = StageContext.current.scaling(plan.scaling).bound {
-                pipeline.transforms.first { stage in
-                    guard stage.stageClass == .whole else { return false }
-                    guard case .orient? = try? stage.rearrangement(for: plan.sourceSize) else { return true }
-                    return false
-                }?.stageSchema.name
-            }
-        }
+        explanation.reasonNotStreamed = pipeline.reasonNotStreamed(in: context, prepared: prepared)
         if let load = pipeline.source as? Load, let path = load.path ?? context.input, let file = prepared.description.header {
             explanation.input = path
             explanation.header = file

@@ -33,10 +33,21 @@ import TestSupport
         let surveyed = try CommandRunner.run(["explain", "-e", "grayscale | normalize", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(surveyed.standardOutput.contains("(read twice: the first read lets normalize measure every pixel, the second streams through what it found)"),
                 "\(surveyed.standardOutput)")
-        for (pipeline, output) in [("grayscale", "out.webp"), ("grayscale | extend left=64 mode=mirror", "out.jpg"), ("circle-crop | flip", "out.png")] {
+        // An encoder that takes a whole picture is fed the rows gathered, and explain says what that holds.
+        let webp = try CommandRunner.run(["explain", "-e", "grayscale", "in.jpg", "-o", "out.webp"], in: directory.path)
+        #expect(webp.standardOutput.contains("streamed: 32 rows at a time")
+                && webp.standardOutput.contains("(the last rows gathered into the output picture, for an encoder that takes it whole: about "),
+                "\(webp.standardOutput)")
+        // Not streamed: the memory line gives the run's own reason.
+        for (pipeline, output, reason) in [("grayscale | extend left=64 mode=mirror", "out.jpg", "as extend needs the whole picture"),
+                                           ("circle-crop | flip", "out.png", "as flip needs the whole picture")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
-            #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
+            #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed:")
+                    && ordinary.standardOutput.contains("at the peak, whole pictures, \(reason)"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
+        let piped = try CommandRunner.run(["explain", "-e", "grayscale", "-", "-o", "out.jpg"], in: directory.path,
+                                          input: Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("in.jpg")))))
+        #expect(piped.standardOutput.contains("whole pictures, as its input is read whole from a pipe"), "\(piped.standardOutput)\(piped.standardError)")
     }
 
     /// Whether a file streams is known from its header, before any decoding: a PNG or WebP
@@ -130,7 +141,10 @@ import TestSupport
                                  // A survey in the last group: its read writes nothing, the run's own writes every file.
                                  ("fit 300x300 | branch { save {mode}-a.jpg } { normalize | save {mode}.png }", ["a.jpg"]),
                                  ("branch { flop | save {mode}-a.png } { blur 1 | tee {mode}-b.jpg | trim | sharpen | save {mode}.png }",
-                                  ["a.png", "b.jpg"])] {
+                                  ["a.png", "b.jpg"]),
+                                 // Encoders that take a whole picture: their rows gathered beside the run.
+                                 ("tee {mode}-a.webp | fit 200x200 | tee {mode}-b.gif | tee {mode}-c.png palette=true | blur 1", ["a.webp", "b.gif", "c.png"]),
+                                 ("branch { fit 100x100 | save {mode}-a.avif speed=10 } { save {mode}-b.bmp } { sharpen | save {mode}.png }", ["a.avif", "b.bmp"])] {
             func named(_ mode: String) -> String { pipeline.replacingOccurrences(of: "{mode}", with: mode) }
             let explain = try CommandRunner.run(["explain", "-e", named("explained"), "in.jpg"] + (pipeline.contains("branch") ? [] : ["-o", "out.png"]),
                                                 in: directory.path)

@@ -93,8 +93,9 @@ import TestSupport
         }
     }
 
-    /// A run streams exactly when its input's codec hands out rows in order and its output's
-    /// takes them (`Codec.rowsInOrder`, `Codec.writesRows`; a PNG palette needs the whole picture).
+    /// A run streams exactly when its input's codec hands out rows in order (`Codec.rowsInOrder`),
+    /// into any output: one that does not take rows (`Codec.writesRows`; a PNG palette needs the
+    /// whole picture) is given them gathered.
     @Test func aRunStreamsWhereTheRegistrySays() throws {
         let directory = try TemporaryDirectory()
         let picture = try Synthetic.gradient(64, 48)
@@ -107,8 +108,10 @@ import TestSupport
                 let pipeline = Pipeline(transforms: [StripInvert()], sink: Save(options: options))
                 let context = RunContext(input: input, output: directory.file("out.\(target.rawValue)"))
                 let expected = Codec.of(SourceFormat(rawValue: source.rawValue)!).rowsInOrder
-                    && Codec.of(SourceFormat(rawValue: target.rawValue)!).writesRows && !options.writesPalette
                 #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)) == expected, "\(source) → \(target)")
+                let gathers = !Codec.of(SourceFormat(rawValue: target.rawValue)!).writesRows || options.writesPalette
+                #expect(pipeline.streamedMemory(in: context, prepared: try pipeline.prepare(in: context))?.gathersOutput == (expected && source != .tiff ? gathers : nil),
+                        "\(source) → \(target)")
             }
         }
     }

@@ -353,12 +353,14 @@ def main():
         server.stop()
 
     # A full queue answers 503 with Retry-After; SIGTERM lets the request in flight finish.
-    # The client timeout (1 s) does not cut a request the server is still working on.
-    server = Server("--unsigned", "--workers", "1", "--queue", "0", "--timeout", "20", "--client-timeout", "1")
+    # The client timeout (1 s) does not cut a request the server is still working on. The
+    # request's time limit is far above its work (seconds), so that a busy machine does not
+    # turn the drain into a 504.
+    server = Server("--unsigned", "--workers", "1", "--queue", "0", "--timeout", "300", "--client-timeout", "1")
     try:
         heavy = "/_/" + b64(" | ".join(["blur 40"] * 8)) + "/photos/big.png@jpg"
         first = {}
-        worker = threading.Thread(target=lambda: first.update(result=server.get(heavy)))
+        worker = threading.Thread(target=lambda: first.update(result=server.get(heavy, timeout=300)))
         worker.start()
         time.sleep(0.5)
         status, headers, _ = server.get("/_/-/photos/wide.png")
@@ -370,7 +372,7 @@ def main():
         except Exception:  # noqa: BLE001
             status = "closed"
         check(status in (503, "closed"), f"a new request while draining: {status}")
-        worker.join(60)
+        worker.join(300)
         check(first.get("result", (None,))[0] == 200, f"the request in flight at SIGTERM: {first.get('result', (None,))[0]}")
         check(server.process.wait(timeout=30) == 0, "the server exits 0 after draining")
     finally:

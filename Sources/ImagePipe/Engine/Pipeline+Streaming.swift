@@ -20,20 +20,45 @@ extension Pipeline {
         streamingSave(in: context, prepared: prepared) != nil
     }
 
+    /// Why the run of this input is not streamed, in words, from the decision the run itself
+    /// makes (`streamingDecision`); nil when it streams. What `imagepipe explain` prints.
+    public func reasonNotStreamed(in context: RunContext, prepared: PreparedRun) -> String? {
+        if case let .failure(whole) = streamingDecision(in: context, prepared: prepared) { whole.reason } else { nil }
+    }
+
+    /// Why a run is not streamed (`streamingDecision`).
+    struct NotStreamed: Error {
+        let reason: String
+    }
+
+    /// `streamingDecision`'s streaming, or nil.
+    func streamingSave(in context: RunContext, prepared: PreparedRun) -> StreamedSave? {
+        try? streamingDecision(in: context, prepared: prepared).get()
+    }
+
     /// What streaming this input takes, when it can be streamed (and is large enough to be,
-    /// `RunContext.streamAboveBytes`), else nil. The stages' classes
+    /// `RunContext.streamAboveBytes`), else why not. The stages' classes
     /// are asked in the run's scaling mode (a resize's kernel depends on it). A `tee`, and a
     /// `branch`'s groups but the last, become side outputs fed from the run's chain
     /// (`SideOutputFeed`); the last group goes on in the chain to the run's own encoder.
-    func streamingSave(in context: RunContext, prepared: PreparedRun) -> StreamedSave? {
+    func streamingDecision(in context: RunContext, prepared: PreparedRun) -> Result<StreamedSave, NotStreamed> {
         let plan = prepared.plan, description = prepared.description
-        if context.streamAboveBytes > 0, plan.estimatedPeakBytes() - Plan.workingBytes <= context.streamAboveBytes { return nil }
+        func whole(_ reason: String) -> Result<StreamedSave, NotStreamed> { .failure(NotStreamed(reason: reason)) }
+        if context.streamAboveBytes > 0, plan.estimatedPeakBytes() - Plan.workingBytes <= context.streamAboveBytes {
+            return whole("a picture this small is run on one thread while the other pictures keep the cores busy")
+        }
         let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
-        guard let load = source as? Load, let (save, groups, tail) = streamedEnding,
-              let header = description.header, let format = SourceFormat(rawValue: header.format),
-              Codec.of(format).rowsInOrder, header.rowsInOrder,
-              let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
-              let target = try? save.target(in: context) else { return nil }
+        guard let load = source as? Load else { return whole("its source is not a file") }
+        guard let (save, groups, tail) = streamedEnding else {
+            return whole("a branch within a group, or a tee or a surveying stage in a group other than the last, takes whole pictures")
+        }
+        guard let header = description.header, let format = SourceFormat(rawValue: header.format) else { return whole("its format is not known before decoding") }
+        guard Codec.of(format).rowsInOrder else { return whole("\(format.displayName) is decoded whole") }
+        guard header.rowsInOrder else {
+            return whole("this \(format.displayName) is decoded whole (CMYK, interlaced, in planes, or with alpha where its rows cannot stream)")
+        }
+        guard let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path) else { return whole("its input is read whole from a pipe") }
+        guard let target = try? save.target(in: context) else { return whole("its output is not known") }
         // The chain's stages, each numbered as `explain` numbers it: a branch's group feeds as
         // the branch, the last group's stages as their rows under it.
         var stages: [(number: Int, stage: any Transform)] = []
@@ -55,35 +80,47 @@ extension Pipeline {
             before.append(stage)
             return true
         }
-        for (offset, stage) in transforms.enumerated() where !add(stage, number: offset + 1) { return nil }
+        for (offset, stage) in transforms.enumerated() where !add(stage, number: offset + 1) {
+            return whole(stage is Tee ? "a tee to standard output, or with a stage that takes whole pictures" : "\(stage.stageSchema.name)'s size is not known")
+        }
         let branch = transforms.count + 1
         var number = branch + 1
         for group in groups {
             guard let save = group.sink as? Save,
-                  let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else { return nil }
+                  let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else {
+                return whole("a branch's group to standard output, or with a stage that takes whole pictures")
+            }
             sides.append(side)
             stages.append((branch, SideOutputFeed(output: side)))
             number += group.transforms.count + 1
         }
         for stage in tail {
-            guard add(stage, number: number) else { return nil }
+            guard add(stage, number: number) else { return whole("a tee to standard output, or with a stage that takes whole pictures") }
             number += 1
         }
         // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
         // flattens a whole one.
         let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
-        guard let levels = StageContext.current.scaling(plan.scaling).bound({
-            StripChain.levels(of: stages.map(\.stage) + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), storedSize: stored,
-                              orientation: description.orientation, reduction: Self.reduction(plan: plan, description: description),
-                              inputHasAlpha: header.rowsHaveAlpha, surveysAsPoints: true)
-        }) else { return nil }
+        func levels(of stages: [any Transform]) -> [StripChain.Level]? {
+            StageContext.current.scaling(plan.scaling).bound {
+                StripChain.levels(of: stages, storedSize: stored, orientation: description.orientation,
+                                  reduction: Self.reduction(plan: plan, description: description), inputHasAlpha: header.rowsHaveAlpha,
+                                  surveysAsPoints: true)
+            }
+        }
+        guard let levels = levels(of: stages.map(\.stage) + (flattening.map { [JPEGFlattening(background: $0)] } ?? [])) else {
+            // The first stage the chain cannot pull is the one to name.
+            let culprit = stages.indices.first { levels(of: stages[...$0].map(\.stage)) == nil }.map { stages[$0].stage }
+            return whole(culprit.map { "\($0.stageSchema.name) needs the whole picture" + ($0.stageClass == .whole ? "" : " here") }
+                         ?? "its stages take whole pictures")
+        }
         // The levels number the stages in order; each takes its own number instead.
         let numbers = [0] + stages.map(\.number) + [sink is Branch ? number : branch]
         // The turns of every chain of the run share the disc threshold, the side outputs' first.
         var room = TileCache.discThreshold
         for side in sides { side.shareTileRoom(&room) }
-        return StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
-                            storedSize: stored, flattening: flattening, sides: sides, tileRoom: room, stagesBefore: before)
+        return .success(StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
+                                     storedSize: stored, flattening: flattening, sides: sides, tileRoom: room, stagesBefore: before))
     }
 
     /// The save a streamed run ends in, with the groups of a branch that are written beside it
@@ -133,9 +170,7 @@ extension Pipeline {
                   let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                         writeBehind: Self.writesBehind(levels), tileRoom: streamed.tileRoom) else { return nil }
-            // A whole encoder's picture, gathered, and its copies of it (as `Plan.estimatedPeakBytes` counts them).
-            let outputPixels = layouts[layouts.count - 1].size.width.multipliedReportingOverflow(by: layouts[layouts.count - 1].size.height)
-            let coding = streamed.gathersWhole ? (outputPixels.overflow || outputPixels.partialValue > Int.max / 96 ? Int.max / 8 : 12 * outputPixels.partialValue)
+            let coding = streamed.gathersWhole ? StreamedMemory.gatheredBytes(layouts[layouts.count - 1].size)
                 : format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
                                                                          gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
                                                                          quality: save.options.quality(for: format))
@@ -361,14 +396,13 @@ extension Pipeline {
         let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
         let sides = destination.run.sides.map { side in
             let metadata = Self.metadata(decodedMetadata, after: side.stagesBefore, flattenedOnto: side.flattening)
-            return (side: side, gray: metadata.grayOnly, saving: try? Image.savingPlan(for: metadata, as: side.format, options: side.save.options),
-                    profile: metadata.iccProfile)
+            return (side: side, metadata: metadata, saving: try? Image.savingPlan(for: metadata, as: side.format, options: side.save.options))
         }
         // The levels were worked out for the decode's size: a decoder that made another (which
-        // none should) leaves the work to the ordinary run, as does a tee or group that converts
-        // profiles (a survey checks them too, so as not to read a picture the run then declines).
-        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving,
-              sides.allSatisfy({ $0.saving != nil && $0.saving!.target == $0.profile }) else {
+        // none should) leaves the work to the ordinary run, as does a save whose profile cannot
+        // be read (where the ordinary run says why; a survey checks the sides too, so as not to
+        // read a picture the run then declines).
+        guard start.channels == (levels[0].hasAlpha ? 4 : 3), start.size == storedSize, let saving, sides.allSatisfy({ $0.saving != nil }) else {
             handoff.decline()
             return try declined()
         }
@@ -389,7 +423,7 @@ extension Pipeline {
             throw ImageError(.corrupt, path: path, reason: "the decoder stopped before the first row")
         }
         if case let .save(run) = destination { // a survey's read is the run's second
-            for (side, _, sideSaving, _) in sides {
+            for (side, _, sideSaving) in sides {
                 for warning in sideSaving!.warnings { context.warn("\(side.destination): \(warning)") }
                 if let back = side.flattening { context.warn("\(side.destination): JPEG has no alpha; flattened onto \(back)") }
             }
@@ -447,14 +481,15 @@ extension Pipeline {
         }
         // Each side output's chain and encoder on a thread of its own, fed by the run's chain at
         // the tee or branch; on any failure they stop and write nothing.
-        defer { for (side, _, _, _) in sides { side.abandon() } }
-        for (side, gray, sideSaving, _) in sides {
+        defer { for (side, _, _) in sides { side.abandon() } }
+        for (side, sideMetadata, sideSaving) in sides {
             guard let (level, index) = levels.indices.lazy.compactMap({ level in
                 levels[level].points.first { ($0.stage as? SideOutputFeed)?.output === side }.map { (level, $0.index) }
             }).first else {
                 throw StageError("a tee or branch is in no level of the streamed run (a bug in the streamed run)")
             }
-            try side.start(pushedStrip: chain.layouts[level].strip, gray: gray, metadata: sideSaving!.embedded, in: context) { _, body in
+            try side.start(pushedStrip: chain.layouts[level].strip, metadata: sideMetadata, saving: (sideSaving!.target, sideSaving!.embedded),
+                           in: context) { _, body in
                 try located(index, body)
             }
         }
@@ -510,7 +545,7 @@ extension Pipeline {
                     error.path = target
                     throw error
                 }
-                for (side, _, _, _) in sides { try side.finish() }
+                for (side, _, _) in sides { try side.finish() }
                 // As `Save.write` does: a run stopped meanwhile writes nothing.
                 try context.cancellation?.check(path: target)
             }

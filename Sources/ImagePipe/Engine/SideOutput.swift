@@ -16,8 +16,9 @@ final class SideOutput: @unchecked Sendable {
     /// The save's background when the picture written has alpha and the file is a JPEG, which
     /// has none: the rows are flattened onto it, as the save flattens a whole picture.
     let flattening: Color?
-    /// The side's own stages (a flattening into JPEG last), as the levels of its chain.
-    let levels: [StripChain.Level]
+    /// The side's own stages (a flattening into JPEG last, then a conversion of colors when the
+    /// save makes one), as the levels of its chain.
+    private(set) var levels: [StripChain.Level]
     /// Every stage of the pipeline the picture written went through, for what it says of it
     /// (whether it is gray).
     let stagesBefore: [any Transform]
@@ -42,10 +43,9 @@ final class SideOutput: @unchecked Sendable {
 
     /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
     /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
-    /// standard output, a format that does not take rows, or a stage of a class the chain cannot
-    /// pull (a surveying one included).
+    /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
     init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform]) {
-        guard let target = try? save.target(in: context), target.path != "-", RowEncoding.takesRows(target.format, options: save.options) else { return nil }
+        guard let target = try? save.target(in: context), target.path != "-" else { return nil }
         let alpha = stages.reduce(rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
         guard let levels = StripChain.levels(of: stages + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
@@ -65,6 +65,9 @@ final class SideOutput: @unchecked Sendable {
 
     deinit { ring?.deallocate() }
 
+    /// Whether its encoder takes only a whole picture, gathered from its chain's rows (`StreamedSave.gathersWhole`).
+    var gathersWhole: Bool { !RowEncoding.takesRows(format, options: save.options) }
+
     /// Lets its chain's turns keep their tiles in memory within what is left of `room`, and
     /// takes what they keep from it.
     func shareTileRoom(_ room: inout Int) {
@@ -81,19 +84,26 @@ final class SideOutput: @unchecked Sendable {
     }
 
     /// What it holds for pushed strips of `pushedStrip` rows: its ring, its chain's rings and
-    /// windows, and what a JPEG encoder keeps for its Huffman tables.
+    /// windows, and what a JPEG encoder keeps for its Huffman tables (a whole encoder: the
+    /// picture gathered for it and its copies).
     func heldBytes(pushedStrip: Int) throws -> Int {
         let rows = try ringRows(pushedStrip: pushedStrip)
         let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false,
                                                 tileRoom: tileRoom)
-        let coding = format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg)) : 0
+        let coding = gathersWhole ? StreamedMemory.gatheredBytes(outputSize)
+            : format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg)) : 0
         return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding
     }
 
-    /// Starts its chain and encoder for strips of `pushedStrip` rows, embedding `metadata`;
-    /// `located` gives a stage's failure its name and place.
-    func start(pushedStrip: Int, gray: Bool, metadata: OutputMetadata, in context: RunContext,
+    /// Starts its chain and encoder for strips of `pushedStrip` rows of a picture described by
+    /// `metadata`, written as `saving` (`Image.savingPlan`) says; `located` gives a stage's
+    /// failure its name and place.
+    func start(pushedStrip: Int, metadata: ImageMetadata, saving: (target: [UInt8]?, embedded: OutputMetadata), in context: RunContext,
                located: @escaping (Int, () throws -> Image) throws -> Image) throws {
+        if !gathersWhole, saving.target != metadata.iccProfile {
+            let (from, to) = try Image.savingConversion(from: metadata.iccProfile, to: saving.target)
+            levels[levels.count - 1].points.append((levels[levels.count - 1].points.last?.index ?? 0, ProfileConversionOnSave(from: from, to: to)))
+        }
         let (ringRows, rowStride) = (try ringRows(pushedStrip: pushedStrip), rowStride)
         let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, (ringRows == 0 ? size.height : ringRows) * rowStride))
         (self.ring, self.ringRows) = (ring, ringRows)
@@ -111,7 +121,7 @@ final class SideOutput: @unchecked Sendable {
                                    decodeStrip: Self.strip, tileRoom: tileRoom, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
                                    located: located)
         outputSize = chain.output.size
-        let (save, destination, format, failure) = (save, destination, format, failure)
+        let (save, destination, format, failure, gathers) = (save, destination, format, failure, gathersWhole)
         let stageContext = StageContext.current
         guard let encoder = WorkerThread<Void>.started({
             // However it ends, the run's chain is let go: it may be waiting for room.
@@ -120,7 +130,13 @@ final class SideOutput: @unchecked Sendable {
                 try stageContext.bound {
                     _ = try save.store(at: destination, in: context) { file in
                         let encoded = Result {
-                            try RowEncoding.encode(chain.encoderFeed(), as: format, options: save.options, gray: gray, metadata: metadata, to: file)
+                            guard gathers else {
+                                return try RowEncoding.encode(chain.encoderFeed(), as: format, options: save.options, gray: metadata.grayOnly,
+                                                              metadata: saving.embedded, to: file)
+                            }
+                            // Its warnings were told by the run, as a streamed save's are.
+                            try chain.encoderFeed().gathered().withMetadata(metadata).encode(as: format, options: save.options,
+                                                                                             cancellation: context.cancellation, warn: { _ in }, to: file)
                         }
                         // A stage's failure first (the encoder only saw the rows stop), then the encoder's own.
                         if let pulled = chain.pullFailure { throw pulled }

@@ -59,4 +59,12 @@ public struct StreamedMemory: Sendable, Equatable {
     public var total: Int {
         ([decodeRing, coding, besides, working] + stages.values.map(\.bytes)).reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1)) }
     }
+
+    /// What an encoder that takes a whole picture holds of a `size` output: the picture gathered
+    /// for it at 4 bytes a pixel and two copies of its own, as `Plan.estimatedPeakBytes` counts
+    /// an encoder's; saturating, for absurd sizes.
+    static func gatheredBytes(_ size: Size) -> Int {
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        return overflow || pixels > Int.max / 96 ? Int.max / 8 : 12 * pixels
+    }
 }
