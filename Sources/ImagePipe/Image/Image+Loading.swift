@@ -22,7 +22,7 @@ extension Image {
         if format == .webp { return try WebPDecoder.decode(.file(file), options: options, path: path) }
         // A decoder that reads from memory gets the whole file (`Codec.wholeFile`): an animation
         // is cut to its first frame there (a GIF's LZW codes are checked), libheif reads a HEIF
-        // container, libwebp a WebP; an opt-in format goes to its own process.
+        // container, ImagePipe a BMP; an opt-in format goes to its own process.
         if Codec.of(format).wholeFile {
             return try decode(file.readAll(), options: options, path: path)
         }
@@ -64,6 +64,7 @@ extension Image {
             return try PNGDecoder.decode(.bytes(contiguous), orientation: ExifOrientation.parse(contiguous, format: .png), options: options, path: path)
         }
         if format == .webp { return try WebPDecoder.decode(.bytes(contiguous), options: options, path: path) }
+        if format == .bmp { return try BMPDecoder.decode(contiguous, options: options, path: path) }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.decode(contiguous, format: format, helper: helper, options: options, path: path)
         }

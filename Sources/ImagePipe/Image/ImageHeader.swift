@@ -123,6 +123,11 @@ public struct ImageHeader: Hashable, Sendable {
                 png = try PNGHeader.read(whole, path: path)
                 return png == nil || !PNGHeader.prefixEnds(whole)
             }
+            if format == .bmp {
+                // The headers and palette lie in the first bytes; the rest is not read here.
+                whole.append(contentsOf: chunk.prefix(BMPHeader.prefixLength - whole.count))
+                return whole.count < BMPHeader.prefixLength
+            }
             if gif != nil {
                 // Read to the end, to count the frames; none of them is kept.
                 gif!.feed(chunk)
@@ -138,6 +143,7 @@ public struct ImageHeader: Hashable, Sendable {
         if format == .png { return try (png ?? PNGHeader.complete(whole, path: path)).imageHeader(prefix: whole) }
         if let jpeg { return try jpeg.finished().imageHeader }
         if let gif { return try gif.header(path: path) }
+        if format == .bmp { return try BMPDecoder.header(of: whole, path: path) }
         if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }
         if format == .webp, let file { return try WebPDecoder.header(of: .file(file), path: path) }
         guard let decoder else {

@@ -15,8 +15,6 @@ final class PixbufDecoder {
     /// Whether to stop once the header is read (for `ImageHeader.read(bytes:)`).
     var stopsAfterHeader = false
     private var truncationCheck = TruncationCheck()
-    /// A BMP's run-length data, walked once it is all there (nil for other formats).
-    private var runLengthCheck: BMPRunLengthCheck?
     /// Keeps the metadata blocks as the data streams past (nil for formats read otherwise).
     private var scanner: MetadataScanner?
 
@@ -33,7 +31,6 @@ final class PixbufDecoder {
         self.path = path
         self.orientation = orientation
         scanner = MetadataScanner(format: format)
-        if format == .bmp { runLengthCheck = BMPRunLengthCheck() }
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
             loader, width, height, context in
             let decoder = Unmanaged<PixbufDecoder>.fromOpaque(context!).takeUnretainedValue()
@@ -94,7 +91,6 @@ final class PixbufDecoder {
         guard !isDone else { return false }
         try options.checkDeadline(path: path)
         truncationCheck.scan(chunk)
-        runLengthCheck?.scan(chunk)
         if !stopsAfterHeader { scanner?.scan(chunk) }
         func feed(_ part: UnsafeRawBufferPointer) throws {
             guard part.count > 0, !isDone else { return }
@@ -136,6 +132,7 @@ final class PixbufDecoder {
         if format == .jpeg { return try JPEGHeader.read(bytes, path: path).imageHeader }
         if format == .tiff { return try TIFFDecoder.header(of: bytes, path: path) }
         if format == .ico { return try ICODirectory(bytes, path: path).header } // the entry that is read
+        if format == .bmp { return try BMPDecoder.header(of: bytes, path: path) }
         if options.isolates(format), let helper = options.isolatedDecoder {
             return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
         }
@@ -175,7 +172,6 @@ final class PixbufDecoder {
         if options.failOnDamage, let truncation = truncationCheck.truncation(format: formatName()) {
             throw ImageError(.corrupt, path: path, reason: truncation)
         }
-        if let damage = runLengthCheck?.damage, options.refuses(damage.level) { throw ImageError(.corrupt, path: path, reason: damage.reason) }
         // Turned by the orientation the header read, which the plan was made from: on damaged
         // EXIF data gdk-pixbuf's own reading can disagree (found by `make fuzz`). A sub-pixbuf
         // shares the pixels and has no options of its own to disagree with.

@@ -2,12 +2,10 @@
 /// truncated file as a partly grey picture without an error. (JPEG is decoded by libjpeg
 /// directly, whose warnings are errors: `StrictJPEG`.)
 ///
-/// - BMP: the pixel data's end, from the header's offset, row size and height (uncompressed),
-///   or its stated data size (run-length encoded): the loader fills what is missing with black.
 /// - PNM (binary P4, P5, P6): the header's size and sample depth call for so many bytes.
 /// - QuickTime image: the atoms whose headers lie in the first bytes, each as long as it says.
 struct TruncationCheck {
-    /// The first bytes (the headers BMP and PNM state their length in), and how many there were.
+    /// The first bytes (the headers PNM states its length in), and how many there were.
     private var head: [UInt8] = []
     private var total = 0
     private static let headLength = 512 // a PNM header's comments may run long
@@ -22,41 +20,12 @@ struct TruncationCheck {
     /// the format is not checked).
     func truncation(format: String?) -> String? {
         switch format {
-        case "bmp":
-            guard let needed = bmpLength else { return nil }
-            return total < needed ? "the BMP data is truncated (\(total) of the \(needed) bytes its header states)" : nil
         case "pnm":
             guard let needed = pnmLength else { return nil }
             return total < needed ? "the PNM data is truncated (\(total) of the \(needed) bytes its header calls for)" : nil
         case "qtif":
             guard let needed = qtifLength else { return nil }
             return total < needed ? "the QuickTime image data is truncated (\(total) of the \(needed) bytes its atoms state)" : nil
-        default:
-            return nil
-        }
-    }
-
-    /// How many bytes a BMP needs, from its headers; nil when they do not say (the loader judges).
-    private var bmpLength: Int? {
-        guard head.count >= 30 else { return nil }
-        let offset = littleEndian(10, 4), headerSize = littleEndian(14, 4)
-        let width: Int, height: Int, bitsPerPixel: Int, compression: Int
-        if headerSize == 12 { // OS/2 1.x
-            (width, height, bitsPerPixel, compression) = (littleEndian(18, 2), littleEndian(20, 2), littleEndian(24, 2), 0)
-        } else {
-            guard head.count >= 38 else { return nil }
-            width = littleEndian(18, 4)
-            height = abs(Int(Int32(bitPattern: UInt32(littleEndian(22, 4))))) // negative: stored top-down
-            (bitsPerPixel, compression) = (littleEndian(28, 2), littleEndian(30, 4))
-        }
-        switch compression {
-        case 0, 3, 6: // uncompressed rows (BI_RGB, BI_BITFIELDS, BI_ALPHABITFIELDS), each padded to 4 bytes
-            let (bits, overflow) = width.multipliedReportingOverflow(by: bitsPerPixel)
-            let (data, overflow2) = ((bits + 31) / 32 * 4).multipliedReportingOverflow(by: height)
-            return overflow || overflow2 ? nil : offset + data
-        case 1, 2: // RLE8, RLE4: the data size the header states, when it states one
-            let size = littleEndian(34, 4)
-            return size > 0 ? offset + size : nil
         default:
             return nil
         }
