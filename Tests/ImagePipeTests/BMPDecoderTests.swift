@@ -41,7 +41,7 @@ import TestSupport
 
     /// A 4-bit picture with a 12-color palette the header counts (bmpsuite's g/pal4).
     @Test func aShortPaletteItsHeaderCounts() throws {
-        let palette = (0..<12).map { (UInt8($0 * 20), UInt8(255 - $0 * 20), UInt8(7)) }
+        let palette: [(UInt8, UInt8, UInt8)] = (0..<12).map { (i: Int) -> (UInt8, UInt8, UInt8) in (UInt8(i * 20), UInt8(255 - i * 20), 7) }
         let image = try Self.decode(BMPTestFile(width: 3, height: 1, bits: 4, palette: palette, data: BMPTestFile.rows([[0x1B, 0x00]])))
         #expect(image.pixel(x: 0, y: 0) == Self.rgb(palette[1]))
         #expect(image.pixel(x: 1, y: 0) == Self.rgb(palette[11]))
@@ -58,7 +58,7 @@ import TestSupport
 
     /// An 8-bit picture whose header counts no colors (0: all 256) and states no data offset.
     @Test func noColorCountAndNoOffsetMeanTheDefaults() throws {
-        let palette = (0..<256).map { (UInt8($0), UInt8(255 - $0), UInt8($0 / 2)) }
+        let palette: [(UInt8, UInt8, UInt8)] = (0..<256).map { (i: Int) -> (UInt8, UInt8, UInt8) in (UInt8(i), UInt8(255 - i), UInt8(i / 2)) }
         let image = try Self.decode(BMPTestFile(width: 2, height: 1, bits: 8, palette: palette, statedColors: 0, statedOffset: 0,
                                                 data: BMPTestFile.rows([[200, 3]])))
         #expect(image.pixel(x: 0, y: 0) == Self.rgb(palette[200]))
@@ -108,11 +108,11 @@ import TestSupport
     /// Odd masks, each field scaled to 0–255: 8-8-0 (no blue), 4-4-4-4 and 1-9-2-4 with alpha in
     /// a version 5 header (bmpsuite's rgb16-880, rgba16-4444, rgba16-1924).
     @Test(arguments: [
-        ([UInt32(0xFF00), 0x00FF, 0], UInt16(0x80FF), Color(red: 128, green: 255, blue: 0)),
+        ([0xFF00, 0x00FF, 0], 0x80FF, Color(red: 128, green: 255, blue: 0)),
         ([0x0F00, 0x00F0, 0x000F, 0xF000], 0x8F00, Color(red: 255, green: 0, blue: 0, alpha: 136)),
         ([0x8000, 0x7FC0, 0x0030, 0x000F], 0xFFFF, Self.white),
         ([0x8000, 0x7FC0, 0x0030, 0x000F], 0x8027, Color(red: 255, green: 0, blue: 170, alpha: 119)),
-    ])
+    ] as [([UInt32], UInt16, Color)])
     func sixteenBitOddMasks(masks: [UInt32], pixel: UInt16, expected: Color) throws {
         let other: UInt16 = masks.count == 4 ? 0x000F : 0 // a second pixel, for an alpha channel seen somewhere
         let image = try Self.decode(BMPTestFile(width: 2, height: 1, infoSize: 124, bits: 16, compression: 3, masks: masks,
@@ -137,10 +137,10 @@ import TestSupport
     /// Alpha masks: a 40-byte header with BI_ALPHABITFIELDS (q/rgba32abf), a version 4 header with
     /// the channels in an unusual order (q/rgba32-2), 10-10-10-2 in version 5 (q/rgba32-1010102).
     @Test(arguments: [
-        (40, 6, [UInt32(0xFF_0000), 0xFF00, 0xFF, 0xFF00_0000], UInt32(0x800A_141E), Color(red: 10, green: 20, blue: 30, alpha: 128)),
+        (40, 6, [0xFF_0000, 0xFF00, 0xFF, 0xFF00_0000], 0x800A_141E, Color(red: 10, green: 20, blue: 30, alpha: 128)),
         (108, 3, [0xFF, 0xFF00_0000, 0xFF00, 0xFF_0000], 0x0A80_1E14, Color(red: 20, green: 10, blue: 30, alpha: 128)),
         (124, 3, [0x3FF0_0000, 0x000F_FC00, 0x3FF, 0xC000_0000], 0x7FF0_0000, Color(red: 255, green: 0, blue: 0, alpha: 85)),
-    ])
+    ] as [(Int, Int, [UInt32], UInt32, Color)])
     func thirtyTwoBitAlphaMasks(infoSize: Int, compression: Int, masks: [UInt32], pixel: UInt32, expected: Color) throws {
         let image = try Self.decode(BMPTestFile(width: 1, height: 1, infoSize: infoSize, bits: 32, compression: compression, masks: masks,
                                                 data: BMPTestFile.little(Int(pixel), 4)))
@@ -248,10 +248,10 @@ import TestSupport
         (BMPTestFile(width: -4, data: []), "a size of -4x2"),
         (BMPTestFile(bits: 7, data: []), "7 bits per pixel"),
         (BMPTestFile(bits: 8, palette: [(0, 0, 0)], statedColors: 0x1234_1234, data: [0, 0, 0, 0, 0, 0, 0, 0]), "a palette of 305402420 colors"),
-        (BMPTestFile(topDown: true, bits: 8, compression: 1, palette: [(0, 0, 0)], data: [0, 1]), "stored top down"),
+        (BMPTestFile(bits: 8, compression: 1, topDown: true, palette: [(0, 0, 0)], data: [0, 1]), "stored top down"),
         (BMPTestFile(bits: 16, compression: 3, masks: [0xF800, 0x0FE0, 0x1F], data: []), "bit masks are invalid"),
         (BMPTestFile(bits: 16, compression: 3, masks: [0xF800, 0x07E0, 0x15], data: []), "bit masks are invalid"),
-    ])
+    ] as [(BMPTestFile, String)])
     func badHeadersAreRefused(file: BMPTestFile, reason: String) throws {
         let error = try #require(throws: ImageError.self) { try Self.decode(file, failOn: .none) }
         #expect(error.description.contains("starts like a BMP but"), "\(error)")
@@ -287,7 +287,7 @@ import TestSupport
     /// as Pillow widens 5- and 6-bit fields by repeating their bits).
     @Test func theFilesGdkPixbufGotWrongReadAsPillowReadsThem() throws {
         let directory = try TemporaryDirectory()
-        let gray = (0..<256).map { (UInt8($0), UInt8($0), UInt8(255 - $0)) }
+        let gray: [(UInt8, UInt8, UInt8)] = (0..<256).map { (i: Int) -> (UInt8, UInt8, UInt8) in (UInt8(i), UInt8(i), UInt8(255 - i)) }
         let indexRow: [UInt8] = (0..<16).map { UInt8($0 * 16 + 3) }
         let shorts: [UInt16] = (0..<16).map { UInt16($0 * 4111) }
         let files: [String: BMPTestFile] = [
@@ -300,7 +300,7 @@ import TestSupport
         for (name, file) in files { try Data(file.bytes).write(to: URL(fileURLWithPath: directory.file(name + ".bmp"))) }
         try ColorReference.python("""
             from PIL import Image
-            for name in \(files.keys.sorted().map { "'\($0)'" }):
+            for name in \(files.keys.sorted()):
                 Image.open('\(directory.path)/' + name + '.bmp').convert('RGBA').save('\(directory.path)/' + name + '-pillow.png')
             """)
         for name in files.keys {

@@ -36,18 +36,23 @@ struct BMPTestFile {
         let signedHeight = topDown ? -height : height
         var info: [UInt8]
         if infoSize == 12 {
-            info = Self.little(12, 4) + Self.little(width, 2) + Self.little(signedHeight, 2) + Self.little(planes, 2) + Self.little(bits, 2)
+            info = Self.little(12, 4) + Self.little(width, 2)
+            info += Self.little(signedHeight, 2) + Self.little(planes, 2) + Self.little(bits, 2)
         } else {
-            info = Self.little(infoSize, 4) + Self.little(width, 4) + Self.little(signedHeight, 4) + Self.little(planes, 2) + Self.little(bits, 2)
-            let rest = Self.little(compression, 4) + Self.little(data.count, 4) + Self.little(2835, 4) + Self.little(2835, 4)
-                + Self.little(statedColors ?? palette.count, 4) + Self.little(0, 4)
-            info += rest
-            if infoSize >= 52 { info += (masks + [0, 0, 0, 0]).prefix(infoSize >= 56 ? 4 : 3).flatMap { Self.little(Int($0), 4) } }
+            info = Self.little(infoSize, 4) + Self.little(width, 4) + Self.little(signedHeight, 4)
+            info += Self.little(planes, 2) + Self.little(bits, 2) + Self.little(compression, 4) + Self.little(data.count, 4)
+            info += Self.little(2835, 4) + Self.little(2835, 4) + Self.little(statedColors ?? palette.count, 4) + Self.little(0, 4)
+            if infoSize >= 52 {
+                let inHeader: [UInt32] = Array((masks + [0, 0, 0, 0]).prefix(infoSize >= 56 ? 4 : 3))
+                info += inHeader.flatMap { Self.little(Int($0), 4) }
+            }
             info = Array(info.prefix(infoSize))
             info += [UInt8](repeating: 0, count: infoSize - info.count)
         }
         let outsideMasks = infoSize < 52 ? masks.flatMap { Self.little(Int($0), 4) } : []
-        let entries = palette.flatMap { infoSize == 12 ? [$0.2, $0.1, $0.0] : [$0.2, $0.1, $0.0, 0] }
+        let entries: [UInt8] = palette.flatMap { (entry: (UInt8, UInt8, UInt8)) -> [UInt8] in
+            infoSize == 12 ? [entry.2, entry.1, entry.0] : [entry.2, entry.1, entry.0, 0]
+        }
         let pixelsAt = 14 + info.count + outsideMasks.count + entries.count + gap
         if infoSize == 124, !profile.isEmpty {
             // 'MBED', the profile placed after the pixels, from the info header's start.
@@ -55,7 +60,16 @@ struct BMPTestFile {
             info.replaceSubrange(112..<116, with: Self.little(pixelsAt + data.count - 14, 4))
             info.replaceSubrange(116..<120, with: Self.little(profile.count, 4))
         }
-        let body = info + outsideMasks + entries + [UInt8](repeating: 0, count: gap) + data + profile
-        return [0x42, 0x4D] + Self.little(14 + body.count, 4) + Self.little(0, 4) + Self.little(statedOffset ?? pixelsAt, 4) + body
+        var body: [UInt8] = info
+        body += outsideMasks
+        body += entries
+        body += [UInt8](repeating: 0, count: gap)
+        body += data
+        body += profile
+        var file: [UInt8] = [0x42, 0x4D]
+        file += Self.little(14 + body.count, 4)
+        file += Self.little(0, 4)
+        file += Self.little(statedOffset ?? pixelsAt, 4)
+        return file + body
     }
 }
