@@ -5,8 +5,11 @@
 SWIFT ?= swift
 PACKAGES := pkg-config libgdk-pixbuf-2.0-dev libglib2.0-dev libjpeg-dev libdeflate-dev zlib1g-dev libsoup-3.0-dev \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core \
-  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev libtiff-dev libjxl-dev
+  liblcms2-dev libexif-dev libwebp-dev libavif-dev libheif-dev libimagequant-dev libcgif-dev libgif-dev libspng-dev libtiff-dev libjxl-dev \
+  libarchive-dev
 # libjxl-dev: JPEG XL read and written through libjxl (0.7 on Debian 12, the version libvips 8.14 uses).
+# libarchive-dev: `save … container=zip` writes a tile pyramid into one ZIP as the tiles are made
+# (a streaming writer, zip64 for large pyramids; libvips' dzsave does the same through libgsf).
 # libtiff-dev: TIFF read and written through libtiff directly (gdk-pixbuf's loader gave every TIFF alpha and cut 16 bits to 8).
 # libpango1.0-dev and libcairo2-dev: the text stage lays text out with Pango (the GNOME text
 # stack gdk-pixbuf belongs to; HarfBuzz shapes any script) and draws it with PangoCairo.
@@ -37,6 +40,9 @@ TEST_PACKAGES += openssl
 TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel python3-yaml
 # The completions are tried in real shells (InstallationTests).
 TEST_PACKAGES += zsh fish
+# Tile pyramids are compared tile by tile with libvips' `vips dzsave` on the same settings
+# (PyramidTests), the tool whose layouts they follow.
+TEST_PACKAGES += libvips-tools
 DEMO_OUT := out/demo
 # Debug builds are optimized from here: the pixel loops (SIMD, generic arithmetic) run some 20×
 # slower without -O, which made the tests and samples crawl; -Xcc -O2 does the same for the C

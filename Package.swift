@@ -50,6 +50,9 @@ let package = Package(
         .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         // libjxl for JPEG XL both ways, and its thread pool (libjxl_threads, linked by the module map).
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // libarchive writes a tile pyramid into one ZIP file as its tiles are made (libvips'
+        // dzsave uses libgsf; libarchive is the streaming archive writer Debian's tools share).
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(name: "CImagePipePlugin"),
         .target(name: "CJPEGStrict", dependencies: ["CPixelKernels"], linkerSettings: [.linkedLibrary("jpeg")]),
         // libtiff directly for TIFF both ways (docs/formats.md says why); C because TIFFGetField
@@ -59,7 +62,7 @@ let package = Package(
         .target(name: "CPixelKernels"),
         .target(name: "ImagePipeCore", dependencies: ["CGdkPixbuf", "CPixelKernels"]),
         .target(name: "ImagePipe", dependencies: ["ImagePipeCore", "CGdkPixbuf", "CDeflate", "CZlib", "CImagePipePlugin", "CJPEGStrict", "CTiffCodec", "CLCMS2", "CExif",
-                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng", "CJXL"]),
+                                                 "CWebP", "CAvif", "CHeif", "CImageQuant", "CGIF", "CGifLib", "CSpng", "CJXL", "CArchive"]),
         .target(name: "ImagePipePluginKit", dependencies: ["ImagePipeCore", "CImagePipePlugin", "CGdkPixbuf"]),
         .target(name: "FitZoom", dependencies: ["ImagePipeCore"], path: "Plugins/FitZoom"),
         .target(name: "Letterbox", dependencies: ["ImagePipeCore"], path: "Plugins/Letterbox"),

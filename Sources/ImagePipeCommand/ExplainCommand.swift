@@ -280,8 +280,10 @@ struct ExplainCommand {
             }
         } else {
             let destination = (try? pipeline.sink.destination(in: context)) ?? "(no output given)"
+            // A pyramid's row says its layout, levels and tiles.
+            let pyramid = (pipeline.sink as? Save)?.pyramidSummary(size: plan.outputSize, in: context)
             explanation.rows.append(.init(stage: pipeline.sink.text, input: plan.outputSize, output: plan.outputSize, estimate: plan.isExact ? "" : "~",
-                                          note: "", destination: destination))
+                                          note: pyramid ?? "", destination: destination))
         }
         if pixels {
             // Rows are the stages in order, so a stage's place is its row; a group's stages are

@@ -170,11 +170,15 @@ extension Pipeline {
                   let layouts = try? StripChain.layouts(of: levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows),
                   let held = try? StripChain.levelBytes(levels, size: stored, rowStride: rowStride, decodeStrip: Self.streamedStripRows,
                                                         writeBehind: Self.writesBehind(levels), tileRoom: streamed.tileRoom) else { return nil }
-            let coding = streamed.gathersWhole ? StreamedMemory.gatheredBytes(layouts[layouts.count - 1].size)
+            // A pyramid holds its levels' bands and the tiles waiting for the encoders, not a coder's state.
+            let pyramid = save.pyramidLayout(path: streamed.destination).map { layout in
+                PyramidBuilder.heldBytes(save.pyramidGeometry(layout, size: layouts[layouts.count - 1].size), channels: levels[levels.count - 1].hasAlpha ? 4 : 3)
+            }
+            let coding = pyramid ?? (streamed.gathersWhole ? StreamedMemory.gatheredBytes(layouts[layouts.count - 1].size)
                 : format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
                                                                          gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
                                                                          quality: save.options.quality(for: format))
-                : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0
+                : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
             var stages: [Int: StreamedMemory.Share] = [:]
             for (level, bytes) in zip(levels, held) {
@@ -393,7 +397,8 @@ extension Pipeline {
         guard let start = handoff.waitForStart() else { return try declined() }
         let (convertFrom, decodedMetadata) = Image.colorManagement(of: start.metadata, options: options)
         let metadata = Self.metadata(decodedMetadata, after: destination.run.stagesBefore, flattenedOnto: destination.run.flattening)
-        let saving = try? Image.savingPlan(for: metadata, as: destination.run.format, options: destination.run.save.options)
+        let saving = try? Image.savingPlan(for: metadata, as: destination.run.format,
+                                           options: destination.run.save.encoderOptions(writing: destination.run.destination))
         let sides = destination.run.sides.map { side in
             let metadata = Self.metadata(decodedMetadata, after: side.stagesBefore, flattenedOnto: side.flattening)
             return (side: side, metadata: metadata, saving: try? Image.savingPlan(for: metadata, as: side.format, options: side.save.options))
@@ -502,7 +507,7 @@ extension Pipeline {
         // The encoder writes the temporary file as rows come; it lands only once the decoder, every
         // stage and the encoder have finished well.
         let written = try withLocation(stage: transforms.count + 1) {
-            try save.store(at: target, in: context) { file in
+            try save.storeRows(at: target, format: format, in: context) { encode in
                 // A thread of its own sees the run's context as this one does.
                 let stageContext = StageContext.current
                 let producer = !writesBehind ? nil : WorkerThread<Void>.started {
@@ -523,13 +528,7 @@ extension Pipeline {
                 let encoded = Result {
                     try codecTime.encoding { makingRows in
                         let rows = chain.encoderFeed(rowsReady: producer == nil ? nil : { writeBehind.rows(upTo: $0) }, makingRows: makingRows)
-                        guard streamed.gathersWhole else {
-                            return try RowEncoding.encode(rows, as: format, options: save.options, gray: metadata.grayOnly, metadata: saving.embedded,
-                                                          to: file)
-                        }
-                        // Its warnings were told above, as a streamed save's are.
-                        try rows.gathered().withMetadata(metadata).encode(as: format, options: save.options, cancellation: context.cancellation,
-                                                                           warn: { _ in }, to: file)
+                        try encode(rows, metadata, saving.embedded)
                     }
                 }
                 // The chain is stopped and joined before the decoder is told the rows are no longer read.

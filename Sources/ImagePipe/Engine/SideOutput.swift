@@ -45,7 +45,8 @@ final class SideOutput: @unchecked Sendable {
     /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
     /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
     init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform]) {
-        guard let target = try? save.target(in: context), target.path != "-" else { return nil }
+        // (A pyramid beside the run's output is written by the ordinary run.)
+        guard let target = try? save.target(in: context), target.path != "-", save.pyramidLayout(path: target.path) == nil else { return nil }
         let alpha = stages.reduce(rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
         guard let levels = StripChain.levels(of: stages + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
@@ -121,23 +122,15 @@ final class SideOutput: @unchecked Sendable {
                                    decodeStrip: Self.strip, tileRoom: tileRoom, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
                                    located: located)
         outputSize = chain.output.size
-        let (save, destination, format, failure, gathers) = (save, destination, format, failure, gathersWhole)
+        let (save, destination, format, failure) = (save, destination, format, failure)
         let stageContext = StageContext.current
         guard let encoder = WorkerThread<Void>.started({
             // However it ends, the run's chain is let go: it may be waiting for room.
             defer { pushed.stop() }
             do {
                 try stageContext.bound {
-                    _ = try save.store(at: destination, in: context) { file in
-                        let encoded = Result {
-                            guard gathers else {
-                                return try RowEncoding.encode(chain.encoderFeed(), as: format, options: save.options, gray: metadata.grayOnly,
-                                                              metadata: saving.embedded, to: file)
-                            }
-                            // Its warnings were told by the run, as a streamed save's are.
-                            try chain.encoderFeed().gathered().withMetadata(metadata).encode(as: format, options: save.options,
-                                                                                             cancellation: context.cancellation, warn: { _ in }, to: file)
-                        }
+                    _ = try save.storeRows(at: destination, format: format, in: context) { encode in
+                        let encoded = Result { try encode(chain.encoderFeed(), metadata, saving.embedded) }
                         // A stage's failure first (the encoder only saw the rows stop), then the encoder's own.
                         if let pulled = chain.pullFailure { throw pulled }
                         do { try encoded.get() } catch var error as ImageError {

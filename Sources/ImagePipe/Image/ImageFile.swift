@@ -127,7 +127,7 @@ public enum ImageFile {
     /// The process's umask, read from /proc without changing it. Setting it to learn it
     /// (`umask(0)`, then back) leaves it 0 for a moment for every thread: a folder another thread
     /// made then (a batch's output folder, a ledger's) came out writable by every user.
-    private static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         if let status = try? readAll(path: "/proc/self/status", limit: 1 << 20),
            let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
            let value = mode_t(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) {

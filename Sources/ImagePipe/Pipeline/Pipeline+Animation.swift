@@ -102,6 +102,7 @@ extension Pipeline {
             if !holdsFrames(format) { return "tee's \(format?.rawValue.uppercased() ?? "output") holds one picture" }
         }
         if let branch = sink as? Branch { return branch.groups.lazy.compactMap { $0.stillOutput(in: context) }.first }
+        if let save = sink as? Save, save.writesPyramid(in: context) { return "a tile pyramid holds one picture" }
         let output = (sink as? Save).flatMap { try? $0.target(in: context).format }
         return holdsFrames(output) ? nil : output.map { "\($0.rawValue.uppercased()) holds one picture" } ?? "no GIF, WebP, AVIF or PNG output is named"
     }

@@ -56,7 +56,8 @@ extension Pipeline {
 
     /// Whether `save lossless=` applies at all: JPEG output, and lossless not refused.
     func wantsLosslessJPEG(in context: RunContext) -> Bool {
-        guard let save = sink as? Save, save.options.lossless != false, (try? save.target(in: context).format) == .jpeg else { return false }
+        guard let save = sink as? Save, save.options.lossless != false, (try? save.target(in: context).format) == .jpeg,
+              !save.writesPyramid(in: context) else { return false }
         return true
     }
 
@@ -82,6 +83,7 @@ extension Pipeline {
             return .failure(StageError("the input is not a JPEG"))
         }
         guard let target = try? save.target(in: context), target.format == .jpeg else { return .failure(StageError("the output is not JPEG")) }
+        guard save.pyramidLayout(path: target.path) == nil else { return .failure(StageError("a tile pyramid's tiles are encoded anew")) }
         if save.options.quality != nil { return .failure(StageError("quality= asks for a new encoding")) }
         if save.options.chroma != .auto { return .failure(StageError("chroma= asks for a new encoding")) }
         if save.options.progressive { return .failure(StageError("progressive=true asks for a new encoding")) }

@@ -17,7 +17,8 @@ extension Save {
     /// encoder would say so only after the decode and every stage had run. A save whose path or
     /// format is wrong is left to the checks that name that.
     func checkSize(_ size: Size, in context: RunContext) throws(StageError) {
-        guard let (path, format) = try? target(in: context), let limit = Self.longestSide(of: format),
+        // A pyramid's tiles are small whatever the picture's size.
+        guard let (path, format) = try? target(in: context), pyramidLayout(path: path) == nil, let limit = Self.longestSide(of: format),
               size.width > limit.pixels || size.height > limit.pixels else { return }
         let (longest, by) = limit
         let name = format == .jpeg ? "JPEG" : format == .webp ? "WebP" : format.rawValue.uppercased()

@@ -8,7 +8,7 @@ public struct Save: Sink, DeclaredStage {
                   help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
             // `auto` is one of the choices (not a missing value): the schema has always shown it so.
             Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
-                  help: "The file format; auto takes it from --format, else from the file's extension."),
+                  help: "The file format; auto takes it from --format, else from the file's extension. For a tile pyramid, the tiles' format: jpeg (auto), png, webp or avif."),
             Param(\.options.quality, "quality", .integer(1...100), auto: true,
                   help: "JPEG, WebP, AVIF and JPEG XL quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 90 for WebP, 50 for AVIF (as sharp and libvips), 90 for JPEG XL (distance 1.0, cjxl's default; quality becomes a distance as cjxl and libvips map it)."),
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
@@ -49,6 +49,20 @@ public struct Save: Sink, DeclaredStage {
                   help: "Animations: how many times the animation plays, 0 forever (sharp's loop, ImageMagick's -loop); auto plays it as the input did. An AVIF sequence holds no loop count (libavif 0.11 writes none; browsers play it forever): only 0 and auto are taken for AVIF."),
             Param(\.options.delay, "delay", .integer(0...655_350), auto: true,
                   help: "Animations: the milliseconds every frame shows (sharp's delay; ImageMagick's -delay counts hundredths of a second); auto keeps each frame's own. GIF stores hundredths: 65 is written as 70, and 1 to 19 as 20, the shortest delay browsers show as written (they show 0 and 10 ms as 100 ms)."),
+            Param(\.pyramid.layout, "layout", .choice(PyramidLayout.self), auto: true,
+                  help: "Write a tile pyramid for deep-zoom viewers, as libvips' dzsave (docs/pyramids.md): deepzoom (NAME.dzi and NAME_files/), iiif or iiif3 (IIIF level-0 static tiles and info.json in the folder NAME/), zoomify (ImageProperties.xml and TileGroupN/), google (z/y/x tiles); auto writes Deep Zoom for a path ending in .dzi, one picture otherwise. format= is then the tiles' format."),
+            Param(\.pyramid.tileSize, "tile-size", .integer(PyramidOptions.tileSizes), auto: true,
+                  help: "Pyramids: a tile's side in pixels; auto is 254 for Deep Zoom (256 with the overlap), 512 for IIIF, 256 for Zoomify and Google, as libvips."),
+            Param(\.pyramid.overlap, "overlap", .integer(0...8192), auto: true,
+                  help: "Deep Zoom: the pixels a tile shares with each neighbour; auto is 1. The other layouts' tiles meet edge to edge."),
+            Param(\.pyramid.shrink, "region-shrink", .choice(PyramidShrink.self), default: .mean,
+                  help: "Pyramids: how each 2×2 box of a level becomes a pixel of the next: mean (libvips' default), nearest (the top-left pixel: no new colors), min or max."),
+            Param(\.pyramid.skipBlanks, "skip-blanks", .integer(-1...255), auto: true,
+                  help: "Pyramids: tiles whose every value is within this of background= are not written; -1 writes every tile. auto is 5 for Google (its viewers show blank.png there), -1 otherwise."),
+            Param(\.pyramid.container, "container", .choice(PyramidContainer.self), auto: true,
+                  help: "Pyramids: folder, or zip (one ZIP file holding NAME/…, its entries stored); auto is zip for a path ending in .zip."),
+            Param(\.pyramid.iiifBase, "iiif-id", .string, auto: true,
+                  help: "IIIF pyramids: the address they will be served from, without the pyramid's name, for info.json's id (auto: https://example.com/iiif)."),
         ])
 
     /// `profile`'s values: a word, or else a path.
@@ -64,6 +78,9 @@ public struct Save: Sink, DeclaredStage {
         if let effort = options.effort, format == .webp && effort > 6 || format == .jxl && effort < 1 {
             throw ArgumentError.parameter("effort", "effort=\(effort): WebP's effort is 0–6, JPEG XL's 1–9")
         }
+        if let layout = pyramid.layout, layout != .deepzoom, let overlap = pyramid.overlap, overlap != 0 {
+            throw ArgumentError.parameter("overlap", "overlap=\(overlap): only Deep Zoom's tiles overlap; \(layout.rawValue)'s meet edge to edge")
+        }
         if case let .file(path) = options.profile, path.isEmpty {
             throw ArgumentError.parameter("profile", "profile: give srgb, keep, none, auto or the path of an ICC file")
         }
@@ -77,11 +94,14 @@ public struct Save: Sink, DeclaredStage {
     public var path: String?
     public var format: ImageFormat?
     public var options: SaveOptions
+    /// How a tile pyramid is written (`Save+Pyramid`): read only when one is.
+    public var pyramid: PyramidOptions
 
-    public init(path: String? = nil, format: ImageFormat? = nil, options: SaveOptions = SaveOptions()) {
+    public init(path: String? = nil, format: ImageFormat? = nil, options: SaveOptions = SaveOptions(), pyramid: PyramidOptions = PyramidOptions()) {
         self.path = path
         self.format = format
         self.options = options
+        self.pyramid = pyramid
     }
 
     public func destination(in context: RunContext) throws -> String {
@@ -101,6 +121,15 @@ public struct Save: Sink, DeclaredStage {
             throw StageError("no output: give the run an output, or give \(Self.schema.name) a path", remedy: .nameOutput)
         }
         let path = try context.resolveOutput(written)
+        if path == "-", pyramid.layout != nil {
+            throw StageError("a tile pyramid is many files and cannot go to standard output; give it a path (NAME.dzi, NAME.zip, or a folder NAME)")
+        }
+        if path != "-", pyramidLayout(path: path) != nil {
+            let format = format ?? context.outputFormat ?? .jpeg
+            try checkPyramid(path: path, format: format)
+            return (path, format)
+        }
+        try checkPyramid(path: path, format: .jpeg)
         let named = path == "-" ? nil : ImageFormat(fileName: path)
         if let asked = format ?? context.outputFormat, let named, asked != named {
             // A .png file holding JPEG bytes fools every program that trusts the name.
@@ -145,6 +174,8 @@ public struct Save: Sink, DeclaredStage {
         switch ext {
         case "heic", "heif":
             return "'\(path)': HEIC is read but not written (its HEVC encoder, x265, is not used); write .avif, the same container with AV1; \(writable)"
+        case "zip":
+            return "'\(path)': a ZIP is written for a tile pyramid only: give layout=deepzoom (or iiif, iiif3, zoomify, google); \(writable)"
         case let ext?:
             return "cannot tell the format of '\(path)' from its extension (no writable format is .\(ext)); \(writable)"
         case nil:
@@ -159,6 +190,14 @@ public struct Save: Sink, DeclaredStage {
         }
         do {
             try context.cancellation?.check(path: path)
+            if let layout = pyramidLayout(path: path) {
+                let (prepared, _) = try image.preparedForSaving(as: format, options: encoderOptions(writing: path), warn: { context.warn("\(path): \($0)") })
+                let flat = format == .jpeg && prepared.hasAlpha ? try prepared.flattened(onto: options.background) : prepared
+                try writePyramid(at: path, layout: layout, format: format, in: context) { build in
+                    try build(RowFeed(flat, cancellation: context.cancellation))
+                }
+                return path
+            }
             return try store(at: path, in: context) { output in
                 try image.encode(as: format, options: options, cancellation: context.cancellation, warn: { context.warn("\(path): \($0)") },
                                  to: output)
@@ -182,6 +221,32 @@ public struct Save: Sink, DeclaredStage {
         if let root = context.outputDirectory { try ImageFile.createParentDirectories(of: path, within: root) }
         try ImageFile.writeAtomically(to: path, gate: context.outputGate) { descriptor in try write(EncoderOutput(descriptor: descriptor)) }
         return path
+    }
+
+    /// Writes what `write` makes from rows at `path` in `format` (from `target`): it is given the
+    /// function that takes the rows (with what the picture is, and the metadata to embed) and
+    /// encodes them into one file, or into the tiles of a pyramid. An encoder that takes only a
+    /// whole picture (`RowEncoding.takesRows`) is given the rows gathered into one, a cache before
+    /// the sink, and encodes it as `write(_:in:)` does.
+    func storeRows(at path: String, format: ImageFormat, in context: RunContext,
+                   writing write: ((_ rows: RowFeed, _ picture: ImageMetadata, _ metadata: OutputMetadata) throws -> Void) throws -> Void) throws -> String {
+        if path != "-", let layout = pyramidLayout(path: path) {
+            try writePyramid(at: path, layout: layout, format: format, in: context) { build in
+                // (`write` calls it before it returns; the builder keeps nothing of it.)
+                try withoutActuallyEscaping(build) { build in try write { rows, _, _ in try build(rows) } }
+            }
+            return path
+        }
+        return try store(at: path, in: context) { file in
+            try write { rows, picture, metadata in
+                guard RowEncoding.takesRows(format, options: options) else {
+                    // The saving plan's warnings were told by the streamed run.
+                    return try rows.gathered().withMetadata(picture).encode(as: format, options: options, cancellation: context.cancellation,
+                                                                             warn: { _ in }, to: file)
+                }
+                try RowEncoding.encode(rows, as: format, options: options, gray: picture.grayOnly, metadata: metadata, to: file)
+            }
+        }
     }
 
     /// `store` of a file held in chunks (an animation's).
