@@ -349,4 +349,39 @@ import TestSupport
             }
         }
     }
+
+    // MARK: the viewer
+
+    /// Samples/pyramid-viewer opens the sample's pyramid in headless Chromium (from the disk,
+    /// allowed to read files), zoomed in 3×: it draws the full-size level, every tile of the view
+    /// there, and the screenshot is the photo, not the page's background.
+    @Test func theViewerDrawsThePyramidInHeadlessChromium() throws {
+        let chromium = "/usr/bin/chromium"
+        try #require(FileManager.default.isExecutableFile(atPath: chromium), "chromium is in the Makefile's TEST_PACKAGES: run make test once")
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples")
+        let directory = try TemporaryDirectory()
+        let text = try String(contentsOf: samples.appendingPathComponent("pyramid.pipe"), encoding: .utf8)
+        let pipeline = try TestRegistry.compiler.compile(text)
+        try pipeline.run(in: RunContext(input: samples.appendingPathComponent("images/boats.jpg").path, output: nil, outputDirectory: directory.path))
+        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("pyramid-viewer/index.html").path, toPath: directory.file("index.html"))
+        let page = "file://\(directory.path)/index.html?dzi=boats.dzi&zoom=3&x=0.42&y=0.62"
+        let flags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--allow-file-access-from-files",
+                     "--window-size=960,600", "--virtual-time-budget=10000"]
+        let dom = try CommandRunner.runProgram(chromium, flags + ["--dump-dom", page])
+        #expect(dom.standardOutput.contains("data-level=\"11\""), "\(dom.standardOutput.prefix(600)) \(dom.standardError.suffix(300))")
+        #expect(dom.standardOutput.contains("data-complete=\"true\""))
+        let shot = directory.file("shot.png")
+        _ = try CommandRunner.runProgram(chromium, flags + ["--screenshot=\(shot)", page])
+        let picture = try Image.load(path: shot)
+        #expect(picture.size == Size(960, 600))
+        var background = 0, samplesTaken = 0
+        for y in stride(from: 5, to: 600, by: 20) {
+            for x in stride(from: 5, to: 960, by: 20) {
+                samplesTaken += 1
+                if Synthetic.close(picture.pixel(x: x, y: y), Color(red: 0x1d, green: 0x1f, blue: 0x21), tolerance: 3) { background += 1 }
+            }
+        }
+        #expect(background * 50 < samplesTaken, "\(background) of \(samplesTaken) samples show the page's background, not tiles")
+    }
 }

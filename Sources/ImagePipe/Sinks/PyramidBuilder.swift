@@ -38,7 +38,7 @@ final class PyramidBuilder {
     static func heldBytes(_ geometry: PyramidGeometry, channels: Int) -> Int {
         let side = geometry.tileSize + 2 * geometry.margin
         return geometry.levels.reduce(0) { $0 + PyramidBand.bytes(size: $1, channels: channels, capacity: bandRows(geometry)) }
-            + 2 * TileEncoder.defaultQueue * side * side * channels
+            + TileEncoder.queue(for: geometry) * side * side * channels * 3 / 2
     }
 
     /// Takes every row of `rows` in order; throws when they stop coming.

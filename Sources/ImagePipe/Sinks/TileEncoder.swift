@@ -22,8 +22,11 @@ final class TileEncoder: @unchecked Sendable {
         room = DispatchSemaphore(value: max(1, queued))
     }
 
-    /// Tiles waiting at most: two a core keeps every core busy while the rows are made.
-    static var defaultQueue: Int { 2 * System.coreCount }
+    /// Tiles waiting at most for a pyramid of `geometry`: a whole row of the full size's tiles
+    /// and two a core. With fewer, the rows' maker waits for the encoders at each row of tiles,
+    /// the decoder waits for it, and the encoders then wait for the next row: on a 200 MP JPEG,
+    /// 4 tiles at most used 35 % of two cores.
+    static func queue(for geometry: PyramidGeometry) -> Int { geometry.tiles(at: 0).across + 2 * System.coreCount }
 
     /// Hands `tile` to a thread; throws an earlier tile's failure.
     func submit(_ tile: PyramidTile) throws {

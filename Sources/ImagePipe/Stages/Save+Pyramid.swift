@@ -82,7 +82,7 @@ extension Save {
             var made: (geometry: PyramidGeometry, written: Int, channels: Int)?
             try feed { rows in
                 let geometry = pyramidGeometry(layout, size: rows.size)
-                let encoder = TileEncoder(store: store, format: format, options: tileOptions, queued: TileEncoder.defaultQueue)
+                let encoder = TileEncoder(store: store, format: format, options: tileOptions, queued: TileEncoder.queue(for: geometry))
                 let builder = PyramidBuilder(geometry: geometry, channels: rows.channels, shrink: pyramid.shrink,
                                              blankThreshold: pyramid.blankThreshold(layout), background: options.background,
                                              name: target.name, suffix: suffix) { try encoder.submit($0) }
