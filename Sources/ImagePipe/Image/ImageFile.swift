@@ -141,13 +141,20 @@ public enum ImageFile {
     /// The temporary files being written right now, so that an interrupted run can remove them.
     private static let temporaryFiles = Locked<Set<String>>([])
 
-    /// Removes the temporary files of writes still in progress; for a process about to exit.
+    /// Removes the temporary files of writes still in progress (and a pyramid's temporary
+    /// folder, with what is in it); for a process about to exit.
     public static func removeTemporaryFiles() {
         temporaryFiles.withLock { files in
-            for file in files { unlink(file) }
+            for file in files where unlink(file) != 0 { PyramidTarget.removeTree(file) }
             files.removeAll()
         }
     }
+
+    /// Notes a temporary file or folder written outside `writeAtomically` (a pyramid's), for
+    /// `removeTemporaryFiles`, until `forgetTemporary`.
+    static func noteTemporary(_ path: String) { temporaryFiles.withLock { _ = $0.insert(path) } }
+
+    static func forgetTemporary(_ path: String) { temporaryFiles.withLock { _ = $0.remove(path) } }
 
     /// Writes `bytes` to `path` through a temporary file in the same directory, renamed into place
     /// only when every byte is on disk: a reader never sees a partial file under `path`.

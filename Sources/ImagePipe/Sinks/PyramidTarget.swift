@@ -85,7 +85,11 @@ struct PyramidTarget {
         }
         try gate?.whileOpen(path: path) {}
         let temporary = try Self.makeTemporaryFolder(directory + ".\(name).imagepipe-XXXXXX", for: path)
-        defer { Self.removeTree(temporary) }
+        ImageFile.noteTemporary(temporary)
+        defer {
+            Self.removeTree(temporary)
+            ImageFile.forgetTemporary(temporary)
+        }
         let root = layout == .deepzoom ? temporary : PathBytes.join(temporary, name)
         if layout != .deepzoom, mkdir(root, 0o777) != 0 { throw ImageError(.unwritable, path: path, reason: ImageFile.systemMessage()) }
         try write(FolderTileStore(root: root))
