@@ -208,6 +208,6 @@ import TestSupport
 
     @Test func usageComesFromTheSchema() {
         #expect(TestCrop.schema.usage == "crop SIZE [at=0,0]")
-        #expect(Save.schema.usage == "save [PATH] [format=auto] [quality=auto] [compression=6] [background=white] [chroma=auto] [progressive=false] [optimize-coding=auto] [lossless=auto] [near-lossless=false] [effort=auto] [alpha-quality=100] [speed=5] [palette=auto] [colors=auto] [dither=1] [keep=none] [profile=auto] [tiff-compression=deflate] [tile=auto] [loop=auto] [delay=auto]")
+        #expect(Save.schema.usage == "save [PATH] [format=auto] [quality=auto] [compression=6] [background=white] [chroma=auto] [progressive=false] [optimize-coding=auto] [lossless=auto] [near-lossless=false] [effort=auto] [alpha-quality=100] [speed=5] [palette=auto] [colors=auto] [dither=1] [keep=none] [profile=auto] [tiff-compression=deflate] [tile=auto] [loop=auto] [delay=auto] [layout=auto] [tile-size=auto] [overlap=auto] [region-shrink=mean] [skip-blanks=auto] [container=auto] [iiif-id=auto]")
     }
 }
