@@ -23,6 +23,8 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
                   help: "false never reduces (sharp's withoutReduction): the scale stops at 1. `640x480<` is ImageMagick's enlarge-only resize, fit=inside downscale=false; `640x480>` its shrink-only one, fit=inside upscale=false."),
             Param(\.background, "background", .color, default: .black,
                   help: "The bars of fit=contain (black, as sharp); a color that is not opaque gives RGBA."),
+            Param(\.region, "region", .cropRect(max: 100_000),
+                  help: "X,Y,WxH: resize only this part of the picture (pixels, or percentages of its sides), cut and scaled in one pass, as if it were the whole picture (WxH and percentages of the size are of the region); a JPEG still decodes reduced for it (shrink-on-load). The part outside the picture is left out; a region wholly outside is an error."),
             ScalingParameters.kernel(\.kernel),
             ScalingParameters.linearLight(\.linearLight),
         ])
@@ -49,6 +51,8 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
     public var background: Color
     public var kernel: Kernel?
     public var linearLight = false
+    /// The part of the picture resized, as if it were the whole; nil for the whole picture.
+    public var region: CropRect?
 
     public init(_ size: ResizeSize, fit: ResizeFit? = nil, position: CropPosition = .anchor(.center), upscale: Bool = true,
                 background: Color = .black) {
@@ -67,6 +71,23 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         if position.strategy != nil, !(mode == .cover && size.width != nil && size.height != nil) {
             throw ArgumentError.parameter("position", "position=\(position) chooses a window to cut, so it needs fit=cover and both a width and a height")
         }
+        if position.strategy != nil, region != nil {
+            throw ArgumentError.parameter("region", "region= and position=\(position) both say where to cut: give one")
+        }
+        if let region, !region.isPlaced {
+            throw ArgumentError.parameter("region", "region=\(region) needs its corner: X,Y,WxH")
+        }
+    }
+
+    /// `region` in the pixels of a picture of `input` size, cut to the picture (at least one
+    /// pixel, so that the layout is defined: `outputSize` refuses a region wholly outside);
+    /// the whole picture without one.
+    public func regionPixels(in input: Size) -> Rect {
+        guard let region else { return Rect(x: 0, y: 0, width: input.width, height: input.height) }
+        let asked = region.rect(in: input)
+        let left = min(max(asked.x, 0), input.width - 1), top = min(max(asked.y, 0), input.height - 1)
+        let right = min(max(asked.x + asked.width, left + 1), input.width), bottom = min(max(asked.y + asked.height, top + 1), input.height)
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// The scale held to 1 from above (`upscale=false`) or below (`downscale=false`).
@@ -75,7 +96,17 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         return downscale ? shrunk : max(shrunk, 1)
     }
 
+    /// The layout of the region (or the whole picture), in the picture's pixels.
     public func layout(for input: Size) -> Layout {
+        let part = regionPixels(in: input)
+        var layout = layout(ofWhole: part.size)
+        layout.window.x += Double(part.x)
+        layout.window.y += Double(part.y)
+        return layout
+    }
+
+    /// The layout of a picture of `input` size resized whole.
+    private func layout(ofWhole input: Size) -> Layout {
         let w = Double(input.width), h = Double(input.height)
         let whole = Region(x: 0, y: 0, width: w, height: h)
         let targetWidth = size.width?.pixels(of: input.width), targetHeight = size.height?.pixels(of: input.height)
@@ -128,9 +159,23 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         }
     }
 
-    public func outputSize(for input: Size) -> Size { layout(for: input).output }
+    public func outputSize(for input: Size) throws -> Size {
+        if let region {
+            let asked = region.rect(in: input)
+            guard asked.x < input.width, asked.y < input.height, asked.width > 0, asked.height > 0 else {
+                throw StageError("region=\(region) lies outside the \(input) picture")
+            }
+        }
+        return layout(for: input).output
+    }
 
     public func explanation(for input: Size) -> String? {
+        let part = regionPixels(in: input)
+        let of = region == nil ? "" : " of the region \(part.width)x\(part.height) at \(part.x),\(part.y)"
+        return resizing(for: input).map { $0 + of }
+    }
+
+    private func resizing(for input: Size) -> String? {
         let layout = layout(for: input)
         let scaleX = Double(layout.scaled.width) / layout.window.width, scaleY = Double(layout.scaled.height) / layout.window.height
         let scale = abs(scaleX - scaleY) < 1e-3 ? "scale ×\(NumberFormat.short(scaleX))"

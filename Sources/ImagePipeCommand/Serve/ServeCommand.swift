@@ -14,7 +14,7 @@ struct ServeCommand {
                                [--max-connections N] [--client-timeout SECONDS] [--max-memory N]
                                [--origin URL]… [--origin-ca FILE] [--max-redirects N] [--allow-loopback-origins]
                                [--allow-private-origins] [--allow-link-local-origins]
-                               [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
+                               [--iiif] [--scaling MODE] [--max-pixels N] [--max-input-bytes N] [--timeout SECONDS] …
 
         Serves the pictures under DIR through pipelines written in their addresses:
 
@@ -41,6 +41,11 @@ struct ServeCommand {
         hold the memory a picture needs (or the server is stopping), 504 time limit.
         A pipeline may not read or write other files: no paths in load, save or composite, no tee
         or branch.
+
+        With --iiif, the IIIF Image API 3.0 (level 2) is served too, unsigned, as IIIF viewers ask:
+          GET /iiif/3/IDENTIFIER/info.json
+          GET /iiif/3/IDENTIFIER/REGION/SIZE/ROTATION/QUALITY.FORMAT
+        IDENTIFIER is a path under DIR with its slashes written %2F (docs/serving.md).
 
         ADDRESS?explain answers `imagepipe explain --json` of the work instead of the picture.
         GET /health answers {"status": "ok"} (503 while stopping); GET /metrics the counters in
@@ -78,6 +83,9 @@ struct ServeCommand {
                                  FILE (PEM) instead of the system's, as for a private CA
           --max-redirects N      Redirects an origin may answer with, each checked the same way
                                  (default 10)
+          --iiif                 Serve the IIIF Image API 3.0 under /iiif/3/, unsigned (region,
+                                 size, rotation, quality and format in the address; the work
+                                 bounded by the same limits)
           --allow-loopback-origins, --allow-private-origins, --allow-link-local-origins
                                  Let origins lie on the machine itself (127.0.0.0/8, ::1), on a
                                  private network (10/8, 172.16/12, 192.168/16, fc00::/7), or on a
@@ -107,6 +115,7 @@ struct ServeCommand {
             .init(names: ["--allow-loopback-origins"], takesValue: false),
             .init(names: ["--allow-private-origins"], takesValue: false),
             .init(names: ["--allow-link-local-origins"], takesValue: false),
+            .init(names: ["--iiif"], takesValue: false),
         ] + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
         guard parser.positionals.isEmpty else { throw UsageError("serve takes no file names: give the folder with --root DIR") }
         guard let rootText = parser.last("--root") else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
@@ -155,6 +164,7 @@ struct ServeCommand {
                                                       maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000), memory: memory,
                                                       compiler: PipelineCompiler(registry: registry))
         configuration.origins = origins
+        configuration.iiif = parser.has("--iiif")
         Self.raiseDescriptorLimit()
         // glibc gives each thread that allocates its own heap (up to 8 a core), and a long-running
         // server's pictures, made on whichever worker thread, leave each heap fragmented: at 75

@@ -32,6 +32,8 @@ final class ServeServer {
         let compiler: PipelineCompiler
         /// The HTTP(S) sources fetched, and how (`--origin`).
         var origins = OriginPolicy()
+        /// Whether the IIIF Image API is served under /iiif/3/ (`--iiif`), unsigned.
+        var iiif = false
         /// `RunContext.streamAboveBytes` of every request: the busy cores' threshold when the
         /// workers are as many as the cores.
         var streamAboveBytes: Int { RunContext.streamAboveBytes(picturesAtOnce: workers) }
@@ -50,6 +52,12 @@ final class ServeServer {
         static func error(_ error: ServeError, headers: [(String, String)] = []) -> Response {
             json(error.status, .object([("status", .number(Double(error.status))), ("error", .string(error.message))]), headers: headers)
         }
+    }
+
+    /// What an IIIF address asks for (`prepareIIIF`).
+    enum IIIFAnswer {
+        case answer(Response)
+        case work(ServeJob, etag: String, headers: [(String, String)], contentType: String)
     }
 
     let configuration: Configuration
@@ -183,23 +191,45 @@ final class ServeServer {
         default:
             break
         }
-        if draining { return finish(.error(ServeError(503, "the server is stopping"), headers: [("Retry-After", "1")])) }
+        // Any site may show the IIIF service's pictures and read its information (CORS).
+        let isIIIF = path.hasPrefix(IIIFRequest.prefix)
+        let shared: [(String, String)] = isIIIF ? [("Access-Control-Allow-Origin", "*")] : []
+        if draining { return finish(.error(ServeError(503, "the server is stopping"), headers: [("Retry-After", "1")] + shared)) }
         let job: ServeJob
         let etag: String
-        let negotiated: Bool
-        do {
-            (job, etag, negotiated) = try prepare(path: path, accept: header("Accept"))
-        } catch {
-            return finish(.error(error))
+        var answerHeaders = shared
+        let contentType: String
+        if isIIIF {
+            guard configuration.iiif else { return finish(.error(ServeError(404, "the IIIF Image API is not served here (serve --iiif)"))) }
+            do {
+                switch try prepareIIIF(path: path, host: header("Host"), accept: header("Accept")) {
+                case let .answer(response):
+                    return finish(Response(status: response.status, contentType: response.contentType, body: response.body, headers: response.headers + shared))
+                case let .work(made, tag, headers, type):
+                    (job, etag, contentType) = (made, tag, type)
+                    answerHeaders += headers
+                }
+            } catch {
+                return finish(.error(error, headers: shared))
+            }
+        } else {
+            let negotiated: Bool
+            do {
+                (job, etag, negotiated) = try prepare(path: path, accept: header("Accept"))
+            } catch {
+                return finish(.error(error))
+            }
+            // `?explain`: what the work would be, from the source's header alone (as `imagepipe
+            // explain --json`), for a signed address only.
+            if query == "explain" {
+                // The worker fetches an origin's picture; the loop would wait for it here.
+                guard job.origin == nil else { return finish(.error(ServeError(400, "?explain reads the server's own files, not an origin's"))) }
+                return finish(explanation(of: job))
+            }
+            if negotiated { answerHeaders.append(("Vary", "Accept")) }
+            contentType = ServedFormat(job.format)?.mediaType ?? "application/octet-stream"
         }
-        // `?explain`: what the work would be, from the source's header alone (as `imagepipe
-        // explain --json`), for a signed address only.
-        if query == "explain" {
-            // The worker fetches an origin's picture; the loop would wait for it here.
-            guard job.origin == nil else { return finish(.error(ServeError(400, "?explain reads the server's own files, not an origin's"))) }
-            return finish(explanation(of: job))
-        }
-        let cacheHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")] + (negotiated ? [("Vary", "Accept")] : [])
+        let cacheHeaders = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")] + answerHeaders
         if Self.isNotModified(ifNoneMatch: header("If-None-Match"), etag: etag) {
             return finish(Response(status: 304, contentType: "", body: [], headers: cacheHeaders))
         }
@@ -224,7 +254,6 @@ final class ServeServer {
         // the worker names both by address.
         let server = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         let messageAddress = UInt(bitPattern: UnsafeRawPointer(message))
-        let contentType = ServedFormat(job.format)?.mediaType ?? "application/octet-stream"
         DispatchQueue.global().async {
             slots.wait()
             queued.withLock { $0 -= 1 }
@@ -233,7 +262,7 @@ final class ServeServer {
             let response: Response = switch outcome {
             case let .success(made): Response(status: 200, contentType: contentType, body: made.bytes, headers: cacheHeaders)
             // Refused for memory held by responses: to be asked again, as a full queue is.
-            case let .failure(error): .error(error, headers: error.status == 503 ? [("Retry-After", "1")] : [])
+            case let .failure(error): .error(error, headers: (error.status == 503 ? [("Retry-After", "1")] : []) + shared)
             }
             Self.onLoop(server) { server in
                 let message = OpaquePointer(bitPattern: messageAddress)!
@@ -261,16 +290,7 @@ final class ServeServer {
             }
             (real, identity) = ("", "origin:" + url.source)
         } else {
-            let full = configuration.root + "/" + url.source
-            var status = stat()
-            guard stat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw ServeError(404, "\(url.source): no such picture") }
-            // A link may point anywhere: the file it names must lie under the root too.
-            guard let resolved = ImageFile.realPath(full), resolved.hasPrefix(configuration.root + "/") else {
-                throw ServeError(403, "\(url.source): lies outside the server's root")
-            }
-            real = resolved
-            fileSize = Int(status.st_size)
-            identity = "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+            (real, fileSize, identity) = try localSource(url.source)
         }
         let (pipeline, save) = try Self.servedPipeline(url.pipeline, compiler: configuration.compiler)
         let (served, negotiated) = try Self.format(of: url, save: save, accept: accept)
@@ -282,6 +302,58 @@ final class ServeServer {
                            scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory,
                            streamAboveBytes: configuration.streamAboveBytes)
         return (job, etag, negotiated)
+    }
+
+    /// The file `source` names under the root: its real path, its size, and its identity (device,
+    /// inode, size and time) for entity tags.
+    private func localSource(_ source: String) throws(ServeError) -> (real: String, size: Int, identity: String) {
+        let full = configuration.root + "/" + source
+        var status = stat()
+        guard stat(full, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw ServeError(404, "\(source): no such picture") }
+        // A link may point anywhere: the file it names must lie under the root too.
+        guard let resolved = ImageFile.realPath(full), resolved.hasPrefix(configuration.root + "/") else {
+            throw ServeError(403, "\(source): lies outside the server's root")
+        }
+        return (resolved, Int(status.st_size), "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)")
+    }
+
+    /// What an IIIF Image API address asks: a response at once (information, the base URI's
+    /// redirect), or a picture to make, with its entity tag, headers and media type. The
+    /// picture's size is read from its header here, on the loop, as `?explain` reads it.
+    private func prepareIIIF(path: String, host: String?, accept: String?) throws(ServeError) -> IIIFAnswer {
+        let request = try IIIFRequest(path: path)
+        let (real, fileSize, identity) = try localSource(request.identifier)
+        let base = "http://\(host ?? address)\(IIIFRequest.prefix)\(IIIFRequest.escaped(request.identifier))"
+        let picture: Size
+        do {
+            picture = try Load().describe(in: RunContext(input: real, loadOptions: configuration.loadOptions)).size
+        } catch {
+            throw ServeJob.failure(error, name: request.identifier, stopped: false)
+        }
+        switch request.kind {
+        case .base:
+            return .answer(Response(status: 303, contentType: "text/plain", body: [], headers: [("Location", base + "/info.json")]))
+        case .info:
+            // JSON-LD for a client that asks for it, else plain JSON (Image API 3.0 §5).
+            let linkedData = accept?.contains("application/ld+json") ?? false
+            let type = linkedData ? "application/ld+json;profile=\"\(IIIFInfo.context)\"" : "application/json"
+            let text = IIIFInfo(id: base, size: picture).json.text + "\n"
+            return .answer(Response(status: 200, contentType: type, body: Array(text.utf8),
+                                    headers: [("Link", "<\(IIIFInfo.profileURI)>;rel=\"profile\""), ("Vary", "Accept"),
+                                              ("Cache-Control", "public, max-age=\(configuration.maxAge)")]))
+        case let .image(image):
+            let (text, canonical) = try image.plan(for: picture)
+            let (pipeline, _) = try Self.servedPipeline(text, compiler: configuration.compiler)
+            let format = image.format.imageFormat
+            scratchCount += 1
+            let job = ServeJob(source: real, name: request.identifier, origin: nil, fileSize: fileSize, pipeline: pipeline, format: format,
+                               loadOptions: configuration.loadOptions, timeout: configuration.timeout,
+                               scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory,
+                               streamAboveBytes: configuration.streamAboveBytes)
+            let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
+            let links = "<\(base)/\(canonical)>;rel=\"canonical\", <\(IIIFInfo.profileURI)>;rel=\"profile\""
+            return .work(job, etag: etag, headers: [("Link", links)], contentType: image.format.mediaType)
+        }
     }
 
     /// The address `path` (escapes decoded) read, once its signature is checked against the
