@@ -43,6 +43,10 @@ TEST_PACKAGES += zsh fish
 # Tile pyramids are compared tile by tile with libvips' `vips dzsave` on the same settings
 # (PyramidTests), the tool whose layouts they follow.
 TEST_PACKAGES += libvips-tools
+# pip installs the official IIIF Image API validator (PyPI iiif-validator, not in Debian) that
+# IIIFValidatorTests runs against `serve --iiif`; python-magic, which it imports, needs libmagic1.
+TEST_PACKAGES += python3-pip libmagic1
+IIIF_VALIDATOR := .build/iiif-validator
 DEMO_OUT := out/demo
 # Debug builds are optimized from here: the pixel loops (SIMD, generic arithmetic) run some 20×
 # slower without -O, which made the tests and samples crawl; -Xcc -O2 does the same for the C
@@ -50,7 +54,7 @@ DEMO_OUT := out/demo
 # a tagged version can be a dependency (VersionDependencyTests).
 OPTIMIZED := -Xswiftc -O -Xcc -O2
 
-.PHONY: deps test-deps install-packages build release test samples demo docc clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
+.PHONY: iiif-validator deps test-deps install-packages build release test samples demo docc clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -78,9 +82,15 @@ release: deps
 
 # The sample packages are built first: the main tests run their products (the sepia plugin
 # loaded at run time, my-imagepipe, embed-demo).
-test: test-deps samples
+test: test-deps samples iiif-validator
 	$(SWIFT) build --build-tests $(OPTIMIZED)
 	$(SWIFT) test $(OPTIMIZED)
+
+# The validator and what it imports (Pillow, bottle, python-magic, lxml) in a folder of its own,
+# pinned, outside Debian's Python.
+iiif-validator: test-deps
+	@test -f $(IIIF_VALIDATOR)/iiif_validator/validator.py \
+	  || /usr/bin/python3 -m pip install --quiet --target $(IIIF_VALIDATOR) iiif-validator==1.0.5
 
 # SwiftPM keeps a sample package's build plan while its own manifest is unchanged, so files new
 # in the framework (a path dependency) went unseen ("cannot find … in scope"): drop the plan,
