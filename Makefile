@@ -27,6 +27,8 @@ TEST_PACKAGES += libjpeg-turbo-progs
 # JPEG XL is checked against libjxl's own test files (libjxl-testdata) and its own tools'
 # decodes and encodes (cjxl, djxl in libjxl-tools), and libvips' (libvips-tools) where djxl
 # 0.7 writes no PNG or a wrong one: JXLConformanceTests.
+# Tile pyramids are compared tile by tile with libvips' `vips dzsave` on the same settings
+# (PyramidTests), the tool whose layouts they follow.
 TEST_PACKAGES += libjxl-testdata libjxl-tools libvips-tools
 # strace counts how often a run opens its input (OneOpenTests: once).
 TEST_PACKAGES += strace
@@ -40,9 +42,6 @@ TEST_PACKAGES += openssl
 TEST_PACKAGES += slurmctld slurmd slurm-client munge parallel python3-yaml
 # The completions are tried in real shells (InstallationTests).
 TEST_PACKAGES += zsh fish
-# Tile pyramids are compared tile by tile with libvips' `vips dzsave` on the same settings
-# (PyramidTests), the tool whose layouts they follow.
-TEST_PACKAGES += libvips-tools
 # pip installs the official IIIF Image API validator (PyPI iiif-validator, not in Debian) that
 # IIIFValidatorTests runs against `serve --iiif`; python-magic, which it imports, needs libmagic1.
 TEST_PACKAGES += python3-pip libmagic1
