@@ -254,17 +254,17 @@ import TestSupport
         try AnimationTests.makePan(in: directory, frames: 6, format: format)
         let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory.file("pan.\(format)"))))
         _ = try directory.write(Array(whole.prefix(whole.count * 7 / 10)), to: "cut.\(format)")
-        let refused = try CommandRunner.run(["run", "-e", "resize 80x", "cut.\(format)", "-o", "still.png"], in: directory.path)
+        let refused = try CommandRunner.run(["run", "-e", "resize 80x", "cut.\(format)", "-o", "still.jpg"], in: directory.path)
         #expect(refused.status == 1)
         let name = format == "gif" ? "GIF is cut short: the file ends within the data of frame" : "animated WebP is cut short: the file ends within frame"
         #expect(refused.standardError.contains("cut.\(format): corrupt image: the \(name)"), "\(refused.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("still.png")))
-        let truncated = try CommandRunner.run(["run", "-e", "load fail=truncated | resize 80x", "cut.\(format)", "-o", "still.png"], in: directory.path)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("still.jpg")))
+        let truncated = try CommandRunner.run(["run", "-e", "load fail=truncated | resize 80x", "cut.\(format)", "-o", "still.jpg"], in: directory.path)
         #expect(truncated.status == 1)
-        let taken = try CommandRunner.run(["run", "-e", "load fail=none | resize 80x", "cut.\(format)", "-o", "still.png"], in: directory.path)
+        let taken = try CommandRunner.run(["run", "-e", "load fail=none | resize 80x", "cut.\(format)", "-o", "still.jpg"], in: directory.path)
         #expect(taken.status == 0, "\(taken.standardError)")
-        #expect(try Image.load(path: directory.file("still.png")).size == Size(80, 50))
-        let uncut = try CommandRunner.run(["run", "-e", "resize 80x", "pan.\(format)", "-o", "uncut.png"], in: directory.path)
+        #expect(try Image.load(path: directory.file("still.jpg")).size == Size(80, 50))
+        let uncut = try CommandRunner.run(["run", "-e", "resize 80x", "pan.\(format)", "-o", "uncut.jpg"], in: directory.path)
         #expect(uncut.status == 0, "\(uncut.standardError)")
     }
 

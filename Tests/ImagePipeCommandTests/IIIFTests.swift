@@ -18,8 +18,8 @@ import TestSupport
         try Synthetic.image(200, 100) { x, y in y < 50 ? (x < 100 ? red : green) : (x < 100 ? blue : yellow) }
     }
 
-    private func status(_ body: () throws(ServeError) -> Void) -> UInt32? {
-        do { try body() } catch { return error.status }
+    private func status(_ body: () throws -> Void) -> UInt32? {
+        do { try body() } catch let error as ServeError { return error.status } catch { return 0 }
         return nil
     }
 
