@@ -114,7 +114,7 @@ import TestSupport
     @Test func theLoadStageSaysWhichFormatsAreAllowed() throws {
         let result = try CommandRunner.run(["stages", "load"])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("formats: jpeg, png, webp, gif, tiff, bmp, avif, heif; others only with --allow-format (svg, xpm, xbm, tga, icns, ani, qtif, pnm, ico)"),
+        #expect(result.standardOutput.contains("formats: jpeg, png, webp, gif, tiff, bmp, avif, heif, jxl; others only with --allow-format (svg, xpm, xbm, tga, icns, ani, qtif, pnm, ico)"),
                 "\(result.standardOutput)")
     }
 
