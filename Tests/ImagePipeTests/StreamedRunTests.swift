@@ -241,6 +241,19 @@ struct StripBox: Transform, DeclaredStage {
         let streamed = try Self.output(of: pipeline, input: input, streamed: true, in: directory)
         #expect(stage.heights.withLock { $0.count } == 7)
         #expect(streamed == (try Self.output(of: pipeline, input: input, streamed: false, in: directory)))
+        // A tee that converts: its strips too, to the ordinary run's bytes.
+        let teedStage = StripInvert()
+        let teed = { (mode: String) in
+            Pipeline(source: Load(color: .keep), transforms: [StripBox(radius: 1), Tee(Save(path: directory.file("\(mode)-tee.png"), options: SaveOptions(profile: .srgb))),
+                                                             teedStage], sink: Save(options: SaveOptions(keep: .icc)))
+        }
+        _ = try Self.output(of: teed("streamed"), input: input, streamed: true, in: directory)
+        // Streamed: strips of the area stage's level.
+        #expect(teedStage.heights.withLock { $0.count > 1 && $0.reduce(0, +) == 200 }, "\(teedStage.heights.withLock { $0 })")
+        _ = try Self.output(of: teed("ordinary"), input: input, streamed: false, in: directory)
+        let teeFile = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-tee.png")))
+        let ordinaryTee = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary-tee.png")))
+        #expect(!teeFile.isEmpty && teeFile == ordinaryTee)
         // Converted indeed: not the bytes of the same run that keeps the profile.
         let kept = Pipeline(source: Load(color: .keep), transforms: [StripInvert(), StripBox(radius: 1)], sink: Save(options: SaveOptions(keep: .icc)))
         #expect(streamed != (try Self.output(of: kept, input: input, streamed: true, in: directory)))
