@@ -67,7 +67,7 @@ final class SideOutput: @unchecked Sendable {
     deinit { ring?.deallocate() }
 
     /// Whether its encoder takes only a whole picture, gathered from its chain's rows (`StreamedSave.gathersWhole`).
-    var gathersWhole: Bool { !RowEncoding.takesRows(format, options: save.options) }
+    var gathersWhole: Bool { save.gathersRows(format: format, path: destination) }
 
     /// Lets its chain's turns keep their tiles in memory within what is left of `room`, and
     /// takes what they keep from it.

@@ -26,5 +26,5 @@ struct StreamedSave {
     /// palette PNG): the chain's last rows are gathered into a picture in memory, a cache before
     /// the sink, and that is encoded as the ordinary run encodes it. The decode and the stages
     /// still stream: only the output is ever whole.
-    var gathersWhole: Bool { save.pyramidLayout(path: destination) == nil && !RowEncoding.takesRows(format, options: save.options) }
+    var gathersWhole: Bool { save.gathersRows(format: format, path: destination) }
 }

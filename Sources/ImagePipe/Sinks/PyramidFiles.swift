@@ -60,7 +60,7 @@ enum PyramidFiles {
             // Every level's scale factor (libvips 8.14 leaves out the smallest level's, whose
             // tiles it writes all the same).
             let factors = geometry.levels.indices.map { "        \(1 << $0)" }.joined(separator: ",\n")
-            let id = jsonString("\(iiifID)/\(name)")
+            let id = JSONValue.quote("\(iiifID)/\(name)")
             let head = geometry.layout == .iiif3
                 ? """
                   "@context": "http://iiif.io/api/image/3/context.json",
@@ -104,21 +104,5 @@ enum PyramidFiles {
         case .google:
             return nil
         }
-    }
-
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -228,6 +228,12 @@ public struct Save: Sink, DeclaredStage {
     /// encodes them into one file, or into the tiles of a pyramid. An encoder that takes only a
     /// whole picture (`RowEncoding.takesRows`) is given the rows gathered into one, a cache before
     /// the sink, and encodes it as `write(_:in:)` does.
+    /// Whether writing `format` at `path` takes the whole picture (`storeRows` gathers the rows
+    /// for it): not a pyramid, and an encoder that does not take rows.
+    func gathersRows(format: ImageFormat, path: String) -> Bool {
+        pyramidLayout(path: path) == nil && !RowEncoding.takesRows(format, options: options)
+    }
+
     func storeRows(at path: String, format: ImageFormat, in context: RunContext,
                    writing write: ((_ rows: RowFeed, _ picture: ImageMetadata, _ metadata: OutputMetadata) throws -> Void) throws -> Void) throws -> String {
         if path != "-", let layout = pyramidLayout(path: path) {
@@ -239,7 +245,7 @@ public struct Save: Sink, DeclaredStage {
         }
         return try store(at: path, in: context) { file in
             try write { rows, picture, metadata in
-                guard RowEncoding.takesRows(format, options: options) else {
+                guard !gathersRows(format: format, path: path) else {
                     // The saving plan's warnings were told by the streamed run.
                     return try rows.gathered().withMetadata(picture).encode(as: format, options: options, cancellation: context.cancellation,
                                                                              warn: { _ in }, to: file)

@@ -35,7 +35,7 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
