@@ -25,6 +25,23 @@ import TestSupport
         }
     }
 
+    /// Column strips and rows: every pixel once, whether the cores share the strips out (many
+    /// strips, much work), each band goes through every strip (one strip), or the strips go in
+    /// pieces of rows (a run that can be stopped).
+    @Test func rowBandsCoverEveryColumnStripOnce() {
+        for (strips, work, stoppable) in [(8, 1_000_000, false), (1, 1_000_000, false), (3, 10, false), (8, 1_000_000, true)] {
+            let rows = 300, width = strips * 10
+            let columns = (0..<strips).map { ($0 * 10)..<(($0 + 1) * 10) }
+            let seen = Locked([Int](repeating: 0, count: rows * width))
+            StageContext(cancellation: stoppable ? Cancellation() : nil).bound {
+                RowBands.run(rows: rows, columns: columns, workPerRow: work) { band, strip in
+                    seen.withLock { for y in band { for x in strip { $0[y * width + x] += 1 } } }
+                }
+            }
+            #expect(seen.withLock { $0 } == [Int](repeating: 1, count: rows * width), "\(strips) strips")
+        }
+    }
+
     /// A fixed band count holds whatever the size and cores: at most one band per row.
     @Test func rowBandsCanBeFixed() {
         for (rows, bands, expected) in [(10, 3, 3), (10, 1, 1), (4, 9, 4), (1000, 2, 2), (5, 0, 1)] {

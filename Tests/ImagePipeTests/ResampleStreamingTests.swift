@@ -243,7 +243,7 @@ enum StripHarness {
         let run = try StripHarness.run(input, through: [scale, StripBox(radius: 2)], decodeStrip: 32, stripRows: nil)
         #expect(run.bytes == StripHarness.bytes(try StripHarness.whole(input, through: [scale, StripBox(radius: 2)])))
         let resample = run.layouts[1]
-        #expect(resample.strip == StripChain.resampleStripRows(input: 6000, output: 600) && resample.strip <= 128)
+        #expect(resample.strip == StripChain.resampleStripRows(input: 6000, output: 600, inputRowBytes: 50 * 3) && resample.strip <= 128)
         #expect(resample.window > resample.strip * 10 && resample.window < resample.strip * 10 + 80, "\(resample)")
         #expect(run.decodeRingRows > 0 && run.decodeRingRows < 6000 / 4, "\(run.decodeRingRows) rows")
         #expect(scale.heights.withLock { $0.allSatisfy { $0 <= resample.window } && $0.count == (600 + resample.strip - 1) / resample.strip })

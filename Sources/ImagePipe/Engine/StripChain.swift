@@ -112,21 +112,34 @@ final class StripChain: @unchecked Sendable {
     /// Where a stage's failure is given its name and place in the pipeline.
     private let located: (Int, () throws -> Image) throws -> Image
 
+    /// Bytes of rows a level's strip, and a resample level's window, hold at most, where the
+    /// picture is wide enough for that to count: the rows that keep every core busy on a photo
+    /// (5472 px, 16 KiB a row) are far below it, while on a 65000-px panorama a strip of 160
+    /// rows, with the window and rings that follow it, held 150 MB. A narrower strip costs an
+    /// area stage its 2r extra rows more often; the filters share the columns out between the
+    /// cores (`RowBands.run(rows:columns:…)`), so those rows are read once a strip.
+    static let stripBytes = 4 << 20
+
     /// Rows an area level makes at a time: enough for a band of at least four windows' height per
     /// core (the filters' own bands, `RowBands`, then run on every core), and at least 128, so
     /// that the extra rows each band filters (2 × radius) stay a small share of the work; at most
-    /// 1024, so that a wide kernel's strips stay far from the picture; whole decode strips.
-    static func areaStripRows(radius: Int) -> Int {
-        wholeDecodeStrips(min(1024, max(128, System.coreCount * 4 * (2 * radius + 1))))
+    /// 1024, so that a wide kernel's strips stay far from the picture, and at most `stripBytes`
+    /// of rows `rowBytes` long; whole decode strips.
+    static func areaStripRows(radius: Int, rowBytes: Int) -> Int {
+        let rows = min(1024, max(128, System.coreCount * 4 * (2 * radius + 1)))
+        return wholeDecodeStrips(min(rows, max(1, stripBytes / max(1, rowBytes))))
     }
 
-    /// Rows a resample level makes at a time, from `input` rows to `output`: 128 (two row bands
-    /// of the resampler on each of two cores, each band filtering a kernel's height of rows
-    /// again), fewer for a large reduction so that a strip's window stays near 1024 input rows,
-    /// at least one decode strip; whole decode strips.
-    static func resampleStripRows(input: Int, output: Int) -> Int {
-        let rows = min(128, Int(1024 * Double(output) / Double(max(1, input))))
-        return max(Pipeline.streamedStripRows, rows / Pipeline.streamedStripRows * Pipeline.streamedStripRows)
+    /// Rows a resample level makes at a time, from `input` rows `inputRowBytes` long to `output`:
+    /// 128 (two row bands of the resampler on each of two cores, each band filtering a kernel's
+    /// height of rows again), fewer for a large reduction so that a strip's window stays near
+    /// 1024 input rows and near 4 × `stripBytes`; whole decode strips, or, below one, a multiple
+    /// of 8 rows.
+    static func resampleStripRows(input: Int, output: Int, inputRowBytes: Int) -> Int {
+        let windowRows = min(1024, max(64, 4 * stripBytes / max(1, inputRowBytes)))
+        let rows = min(128, Int(Double(windowRows) * Double(output) / Double(max(1, input))))
+        let decodeStrip = Pipeline.streamedStripRows
+        return rows >= decodeStrip ? rows / decodeStrip * decodeStrip : max(8, rows / 8 * 8)
     }
 
     private static func wholeDecodeStrips(_ rows: Int) -> Int {
@@ -227,8 +240,8 @@ final class StripChain: @unchecked Sendable {
             }
             let output = level.changesAlpha ? input : try level.outputSize(from: input)
             let strip = switch stage.stageClass {
-            case let .area(radius): stripRows ?? areaStripRows(radius: radius)
-            default: stripRows ?? resampleStripRows(input: input.height, output: output.height)
+            case let .area(radius): stripRows ?? areaStripRows(radius: radius, rowBytes: max(layouts[layouts.count - 1].rowStride, output.width * (level.hasAlpha ? 4 : 3)))
+            default: stripRows ?? resampleStripRows(input: input.height, output: output.height, inputRowBytes: layouts[layouts.count - 1].rowStride)
             }
             var window = 0, top = 0
             for first in stride(from: 0, to: output.height, by: strip) {

@@ -75,18 +75,17 @@ public struct Convolution: Sendable {
         let channels = image.channelCount, cancellation = StageContext.current.cancellation
         let wanted = wanted ?? 0..<image.height
         return try Image.make(size: Size(image.width, wanted.count), hasAlpha: image.hasAlpha) { writer in
-            // Each band filters its own 2r extra rows: bands of at least 4× the taps keep that small.
-            RowBands.run(rows: wanted.count, workPerRow: image.width * costPerPixel * 2,
-                         minimumRows: max(16, 4 * verticalTaps)) { band in
+            // Each band of rows filters its own 2r extra rows: bands of at least 4× the taps keep
+            // that small, and a picture wide enough shares its column strips out instead.
+            RowBands.run(rows: wanted.count, columns: strips, workPerRow: image.width * costPerPixel * 2,
+                         minimumRows: max(16, 4 * verticalTaps)) { band, columns in
                 let rows = (band.lowerBound + wanted.lowerBound)..<(band.upperBound + wanted.lowerBound)
-                for columns in strips where cancellation?.isCancelled != true {
-                    let pass = ConvolutionPass(image: image, taps: taps, columns: columns)
-                    defer { pass.release() }
-                    pass.run(rows: rows, cancellation: cancellation) { y, filtered in
-                        finish(FilteredRow(y: y, x: columns.lowerBound, width: columns.count, channels: channels, filtered: filtered,
-                                           source: image.rowStart(y) + columns.lowerBound * channels,
-                                           target: writer.row(y - wanted.lowerBound).baseAddress! + columns.lowerBound * channels))
-                    }
+                let pass = ConvolutionPass(image: image, taps: taps, columns: columns)
+                defer { pass.release() }
+                pass.run(rows: rows, cancellation: cancellation) { y, filtered in
+                    finish(FilteredRow(y: y, x: columns.lowerBound, width: columns.count, channels: channels, filtered: filtered,
+                                       source: image.rowStart(y) + columns.lowerBound * channels,
+                                       target: writer.row(y - wanted.lowerBound).baseAddress! + columns.lowerBound * channels))
                 }
             }
         }
@@ -96,10 +95,13 @@ public struct Convolution: Sendable {
     static let ringBudget = 256 * 1024
 
     /// The picture's columns cut into strips of equal width whose rings fit `ringBudget`
-    /// (at least 64 pixels wide, so the horizontal padding stays small beside them).
+    /// (at least 64 pixels wide, so the horizontal padding stays small beside them), as many as
+    /// a multiple of the cores when there are several, so that the cores share them out evenly.
     static func strips(width: Int, ringRows: Int) -> [Range<Int>] {
         let widest = max(64, ringBudget / (ringRows * MemoryLayout<SIMD4<Float>>.stride))
-        let count = max(1, (width + widest - 1) / widest)
+        var count = max(1, (width + widest - 1) / widest)
+        if count > 1 { count = (count + System.coreCount - 1) / System.coreCount * System.coreCount }
+        count = min(count, max(1, width / 16))
         return (0..<count).map { ($0 * width / count)..<(($0 + 1) * width / count) }
     }
 }

@@ -41,6 +41,31 @@ public enum RowBands {
         }
     }
 
+    /// Calls `body` with every one of `columns` (disjoint ranges of a picture's columns) and
+    /// ranges of rows that together cover `0..<rows`. A picture cut into at least as many column
+    /// strips as there are cores shares the strips out, each strip's rows in one go: a filter
+    /// whose bands would each read rows past their ends (an area filter's 2r) then reads them
+    /// once per strip and not once per band, so a short strip of a wide picture costs what its
+    /// rows do. Fewer strips go through `run(rows:…)`, every strip in each band.
+    public static func run(rows: Int, columns: [Range<Int>], workPerRow: Int, minimumRows: Int = 16,
+                           _ body: (_ rows: Range<Int>, _ columns: Range<Int>) -> Void) {
+        guard rows > 0, columns.count >= System.coreCount, columns.count > 1, rows * workPerRow >= parallelThreshold else {
+            run(rows: rows, workPerRow: workPerRow, minimumRows: minimumRows) { band in
+                let cancellation = StageContext.current.cancellation
+                for strip in columns where cancellation?.isCancelled != true { body(band, strip) }
+            }
+            return
+        }
+        let context = StageContext.current, cancellation = context.cancellation
+        let piece = cancellation == nil ? rows : max(4 * minimumRows, 16 * parallelThreshold / max(1, workPerRow))
+        nonisolated(unsafe) let body = body
+        DispatchQueue.concurrentPerform(iterations: columns.count) { strip in
+            context.bound {
+                inPieces(0..<rows, piece: piece, cancellation: cancellation) { body($0, columns[strip]) }
+            }
+        }
+    }
+
     /// `body` over `band` in ranges of at most `piece` rows, until `cancellation` is set.
     private static func inPieces(_ band: Range<Int>, piece: Int, cancellation: Cancellation?, _ body: (Range<Int>) -> Void) {
         var start = band.lowerBound
