@@ -37,6 +37,18 @@ import Testing
         #expect(layouts[1].strip == StripChain.areaStripRows(radius: 9, rowBytes: 0) && layouts[1].strip >= 128, "\(layouts[1])")
     }
 
+    /// Fifty area stages on a photo share the bytes out: each level's strips are a decode strip
+    /// tall and the chain holds some 110 MiB, where with a photo's 160-row strips each, `explain` said 543 MB.
+    @Test func aDeepChainSharesTheBytesOut() throws {
+        let size = Size(5472, 3648)
+        let chain = (0..<50).map { _ in StripBox(radius: 3) }
+        let layouts = try StripChain.layouts(of: try #require(StripChain.levels(of: chain, size: size)), size: size,
+                                             rowStride: size.width * 3, decodeStrip: Pipeline.streamedStripRows)
+        #expect(layouts.dropFirst().allSatisfy { $0.strip == Pipeline.streamedStripRows })
+        let held = try Self.heldBytes(chain, size)
+        #expect(held < 128 << 20, "\(held >> 20) MiB")
+    }
+
     /// A 327-megapixel picture reduced 20× after an area stage: the reduction's window reads
     /// some hundreds of rows and not a thousand, and its strips go below a decode strip.
     @Test func aLargeReductionsWindowFollowsItsBytes() throws {

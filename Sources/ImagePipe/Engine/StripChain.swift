@@ -120,12 +120,17 @@ final class StripChain: @unchecked Sendable {
     /// cores (`RowBands.run(rows:columns:…)`), so those rows are read once a strip.
     static let stripBytes = 4 << 20
 
+    /// `stripBytes` for each of a chain's `levels` windowed levels: their strips together hold
+    /// about 16 MiB, as each level keeps a ring and a window of a few strips' rows: fifty area
+    /// stages on a photo, each with a photo's 160-row strips, held 543 MB.
+    static func stripBytes(levels: Int) -> Int { min(stripBytes, (16 << 20) / max(1, levels)) }
+
     /// Rows an area level makes at a time: enough for a band of at least four windows' height per
     /// core (the filters' own bands, `RowBands`, then run on every core), and at least 128, so
     /// that the extra rows each band filters (2 × radius) stay a small share of the work; at most
     /// 1024, so that a wide kernel's strips stay far from the picture, and at most `stripBytes`
     /// of rows `rowBytes` long; whole decode strips.
-    static func areaStripRows(radius: Int, rowBytes: Int) -> Int {
+    static func areaStripRows(radius: Int, rowBytes: Int, stripBytes: Int = stripBytes) -> Int {
         let rows = min(1024, max(128, System.coreCount * 4 * (2 * radius + 1)))
         return wholeDecodeStrips(min(rows, max(1, stripBytes / max(1, rowBytes))))
     }
@@ -135,7 +140,7 @@ final class StripChain: @unchecked Sendable {
     /// height of rows again), fewer for a large reduction so that a strip's window stays near
     /// 1024 input rows and near 4 × `stripBytes`; whole decode strips, or, below one, a multiple
     /// of 8 rows.
-    static func resampleStripRows(input: Int, output: Int, inputRowBytes: Int) -> Int {
+    static func resampleStripRows(input: Int, output: Int, inputRowBytes: Int, stripBytes: Int = stripBytes) -> Int {
         let windowRows = min(1024, max(64, 4 * stripBytes / max(1, inputRowBytes)))
         let rows = min(128, Int(Double(windowRows) * Double(output) / Double(max(1, input))))
         let decodeStrip = Pipeline.streamedStripRows
@@ -228,6 +233,7 @@ final class StripChain: @unchecked Sendable {
     /// level before, never moving back.
     static func layouts(of levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, stripRows: Int? = nil) throws -> [Layout] {
         var layouts = [Layout(size: size, rowStride: rowStride, strip: decodeStrip, window: 0, hasAlpha: levels[0].hasAlpha)]
+        let bytes = stripBytes(levels: levels.count { !$0.readsTiles } - 1)
         for level in levels.dropFirst() {
             let (_, stage) = level.windowed!
             let input = layouts[layouts.count - 1].size
@@ -240,8 +246,10 @@ final class StripChain: @unchecked Sendable {
             }
             let output = level.changesAlpha ? input : try level.outputSize(from: input)
             let strip = switch stage.stageClass {
-            case let .area(radius): stripRows ?? areaStripRows(radius: radius, rowBytes: max(layouts[layouts.count - 1].rowStride, output.width * (level.hasAlpha ? 4 : 3)))
-            default: stripRows ?? resampleStripRows(input: input.height, output: output.height, inputRowBytes: layouts[layouts.count - 1].rowStride)
+            case let .area(radius): stripRows ?? areaStripRows(radius: radius, rowBytes: max(layouts[layouts.count - 1].rowStride, output.width * (level.hasAlpha ? 4 : 3)),
+                                                              stripBytes: bytes)
+            default: stripRows ?? resampleStripRows(input: input.height, output: output.height, inputRowBytes: layouts[layouts.count - 1].rowStride,
+                                                    stripBytes: bytes)
             }
             var window = 0, top = 0
             for first in stride(from: 0, to: output.height, by: strip) {
@@ -299,13 +307,14 @@ final class StripChain: @unchecked Sendable {
         output = (lastRing.pixels, lastRing.rows, last.size, last.rowStride, last.hasAlpha)
     }
 
-    /// Rows `level`'s ring holds. The next level reads a window at once, made up to a strip past
-    /// it, while rows from the window's top stay; the encoder asks only once it has written every
-    /// row made, so the last level needs a strip, or two when the next is made while the encoder
-    /// writes the one before (`WriteBehind`). Whole strips, at most the picture.
+    /// Rows `level`'s ring holds. The next level reads a window at once, made whole strips at a
+    /// time, so up to a strip less a row past it, while rows from the window's top stay; the
+    /// encoder asks only once it has written every row made, so the last level needs a strip, or
+    /// two when the next is made while the encoder writes the one before (`WriteBehind`). Whole
+    /// strips (a strip never wraps), at most the picture.
     private static func ringRows(_ layouts: [Layout], level: Int, writeBehind: Bool) -> Int {
         let layout = layouts[level], strip = layout.strip
-        let needed = level + 1 < layouts.count ? layouts[level + 1].window + 2 * strip : (writeBehind ? 2 : 1) * strip
+        let needed = level + 1 < layouts.count ? layouts[level + 1].window + strip - 1 : (writeBehind ? 2 : 1) * strip
         return min(layout.size.height, (needed + strip - 1) / strip * strip)
     }
 
