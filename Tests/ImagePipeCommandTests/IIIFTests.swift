@@ -4,11 +4,11 @@ import ImagePipe
 import ImagePipeStages
 import TestSupport
 
-/// The IIIF Image API 3.0 of `imagepipe serve --iiif`: every form of region, size, rotation,
-/// quality and format read (and refused with the status the specification gives), the
+/// The IIIF Image API 3.0 and 2.1 of `imagepipe serve --iiif`: every form of region, size,
+/// rotation, quality and format read (and refused with the status the specification gives), the
 /// information document, and the pipeline each request becomes, run on a small picture of four
-/// colored quarters with pixel probes. The official validator drives a real server in
-/// IIIFValidatorTests.
+/// colored quarters with pixel probes; then where 2.1 differs (its sizes, canonical forms and
+/// information). The official validator drives a real server in IIIFValidatorTests.
 @Suite struct IIIFTests {
     private static let red = Color(red: 230, green: 20, blue: 20), green = Color(red: 20, green: 200, blue: 40)
     private static let blue = Color(red: 30, green: 40, blue: 220), yellow = Color(red: 240, green: 220, blue: 30)
@@ -46,7 +46,7 @@ import TestSupport
 
     @Test func sizesScaleTheRegionAndEnlargeOnlyWithCaret() throws {
         let region = Size(200, 100)
-        func pixels(_ text: String) throws -> Size { try IIIFSize(parsing: text).pixels(of: region) }
+        func pixels(_ text: String) throws -> Size { try IIIFSize(parsing: text, version: .v3).pixels(of: region) }
         #expect(try pixels("max") == region)
         #expect(try pixels("^max") == region)
         #expect(try pixels("100,") == Size(100, 50))
@@ -60,7 +60,7 @@ import TestSupport
         #expect(try pixels("1,") == Size(1, 1))
         // Larger than the region: only with ^.
         for text in ["201,", ",101", "pct:101", "300,100", "200,101", "!400,300"] {
-            #expect(status { _ = try IIIFSize(parsing: text).pixels(of: region) } == 400, "\(text)")
+            #expect(status { _ = try IIIFSize(parsing: text, version: .v3).pixels(of: region) } == 400, "\(text)")
         }
         #expect(try pixels("^400,") == Size(400, 200))
         #expect(try pixels("^,300") == Size(600, 300))
@@ -71,7 +71,7 @@ import TestSupport
         // Empty sizes and bad syntax: 400.
         for text in ["0,", ",0", "0,0", "pct:0", "pct:0.1", "full", "", ",", "!100,", "!,100", "^", "^^max", "10,10,10", "-5,", "pct:",
                      "w,h", "1e3,", "!0,10"] {
-            #expect(status { _ = try IIIFSize(parsing: text).pixels(of: region) } == 400, "\(text)")
+            #expect(status { _ = try IIIFSize(parsing: text, version: .v3).pixels(of: region) } == 400, "\(text)")
         }
     }
 
@@ -134,9 +134,9 @@ import TestSupport
         #expect(try plan("full/max/360/default.tif") == ("save format=tiff", "full/max/0/default.tif"))
     }
 
-    /// The pipeline of `path` (after the identifier) run on `source`, read back.
-    private func made(_ path: String, from source: String, in directory: TemporaryDirectory) throws -> Image {
-        guard case let .image(image) = try IIIFRequest(path: "/iiif/3/q/" + path).kind else { throw ServeError(500, "not an image request") }
+    /// The pipeline of `path` (after the identifier, under `version`) run on `source`, read back.
+    private func made(_ path: String, from source: String, in directory: TemporaryDirectory, version: IIIFVersion = .v3) throws -> Image {
+        guard case let .image(image) = try IIIFRequest(path: version.prefix + "q/" + path).kind else { throw ServeError(500, "not an image request") }
         let picture = try Load().describe(in: RunContext(input: source)).size
         let text = try image.plan(for: picture).pipeline
         let (pipeline, _) = try ServeServer.servedPipeline(text, compiler: StandardPlugins.compiler)
@@ -206,7 +206,7 @@ import TestSupport
     }
 
     @Test func informationOffersTheSizesAndTilesMadeFast() throws {
-        let info = IIIFInfo(id: "http://example.org/iiif/3/big.jpg", size: Size(5000, 3000))
+        let info = IIIFInfo(id: "http://example.org/iiif/3/big.jpg", size: Size(5000, 3000), version: .v3)
         #expect(info.scaleFactors == [1, 2, 4, 8, 16])
         #expect(info.reductions == [64, 32, 16, 8, 4, 2])
         let json = info.json
@@ -217,6 +217,124 @@ import TestSupport
         #expect(sizes.first?["width"]?.numberValue == 79 && sizes.first?["height"]?.numberValue == 47)
         #expect(sizes.last?["width"]?.numberValue == 5000)
         #expect(json.text.contains("\"width\":5000") || json.text.contains("\"width\": 5000"), "whole numbers are written as integers")
-        #expect(IIIFInfo(id: "x", size: Size(300, 200)).scaleFactors == [1])
+        #expect(IIIFInfo(id: "x", size: Size(300, 200), version: .v3).scaleFactors == [1])
+    }
+
+    // Image API 2.1, under /iiif/2/: the parameters read as 3.0 reads them but the size.
+
+    @Test func addressesNameTheirVersion() throws {
+        #expect(IIIFVersion(path: "/iiif/2/p.jpg/info.json") == .v2 && IIIFVersion(path: "/iiif/3/p.jpg") == .v3)
+        for path in ["/iiif/4/p.jpg/info.json", "/iiif/p.jpg/info.json", "/iiif/22/p.jpg", "/iiif/2", "/p.jpg"] {
+            #expect(IIIFVersion(path: path) == nil, "\(path)")
+        }
+        let info = try IIIFRequest(path: "/iiif/2/a/b/photo.jpg/info.json")
+        #expect(info.version == .v2 && info.identifier == "a/b/photo.jpg" && info.kind == .info)
+        let base = try IIIFRequest(path: "/iiif/2/photo.jpg")
+        #expect(base.version == .v2 && base.kind == .base)
+        let image = try IIIFRequest(path: "/iiif/2/a/photo.jpg/square/full/!90/bitonal.tif")
+        #expect(image.identifier == "a/photo.jpg")
+        #expect(image.kind == .image(IIIFImageRequest(region: .square, size: IIIFSize(.max, version: .v2),
+                                                      rotation: IIIFRotation(mirrored: true, degrees: 90), quality: .bitonal, format: .tif)))
+        #expect(try IIIFRequest(path: "/iiif/3/p.jpg/info.json").version == .v3)
+        for path in ["/iiif/2/", "/iiif/2/../secret.jpg/info.json", "/iiif/2/a//b.jpg/info.json", "/iiif/4/p.jpg/info.json"] {
+            #expect(status { _ = try IIIFRequest(path: path) } == 404, "\(path)")
+        }
+        // The same region, rotation, quality and format, and the same first fault.
+        #expect(status { _ = try IIIFRequest(path: "/iiif/2/p.jpg/nowhere/full/0/default.jpg") } == 400)
+        #expect(status { _ = try IIIFRequest(path: "/iiif/2/p.jpg/full/full/0/native.jpg") } == 400, "1.x's native is no 2.1 quality")
+        #expect(status { _ = try IIIFRequest(path: "/iiif/2/p.jpg/full/full/0/default.jp2") } == 501)
+        #expect(status { _ = try IIIFRequest(path: "/iiif/2/p.jpg/full/^max/0/default.jp2") } == 400)
+        #expect(status { _ = try IIIFRequest(path: "/iiif/3/p.jpg/full/full/0/default.jpg") } == 400, "3.0 has no size full")
+    }
+
+    @Test func version2SizesEnlargeWithoutCaretAndKnowFull() throws {
+        let region = Size(200, 100)
+        func pixels(_ text: String) throws -> Size { try IIIFSize(parsing: text, version: .v2).pixels(of: region) }
+        #expect(try pixels("full") == region)
+        #expect(try pixels("max") == region)
+        #expect(try pixels("100,") == Size(100, 50))
+        #expect(try pixels(",25") == Size(50, 25))
+        #expect(try pixels("pct:12.5") == Size(25, 13))
+        #expect(try pixels("150,20") == Size(150, 20))
+        #expect(try pixels("!50,50") == Size(50, 25))
+        // Larger than the region, as 3.0 makes it after ^ (sizeAboveFull).
+        #expect(try pixels("400,") == Size(400, 200))
+        #expect(try pixels(",300") == Size(600, 300))
+        #expect(try pixels("pct:150") == Size(300, 150))
+        #expect(try pixels("300,150") == Size(300, 150))
+        #expect(try pixels("!400,300") == Size(400, 200), "!w,h: the best fit, larger too")
+        // No ^ in 2.1, empty sizes and bad syntax: 400.
+        for text in ["^max", "^400,", "^pct:150", "^!400,300", "0,", ",0", "pct:0", "Full", "", ",", "!100,", "-5,", "1e3,"] {
+            #expect(status { _ = try IIIFSize(parsing: text, version: .v2).pixels(of: region) } == 400, "\(text)")
+        }
+    }
+
+    @Test func version2CanonicalFormsWriteFullAndWidthComma() throws {
+        func plan(_ path: String, of picture: Size = Size(200, 100)) throws -> (pipeline: String, canonical: String) {
+            guard case let .image(image) = try IIIFRequest(path: "/iiif/2/p.jpg/" + path).kind else { throw ServeError(500, "not an image request") }
+            return try image.plan(for: picture)
+        }
+        #expect(try plan("full/full/0/default.jpg") == ("save format=jpeg", "full/full/0/default.jpg"))
+        #expect(try plan("full/max/0/default.jpg").canonical == "full/full/0/default.jpg")
+        #expect(try plan("full/100,/0/default.png") == ("resize 100x50 fit=fill | save format=png", "full/100,/0/default.png"))
+        #expect(try plan("full/,25/0/default.png").canonical == "full/50,/0/default.png")
+        #expect(try plan("full/!50,50/0/default.png").canonical == "full/50,/0/default.png")
+        #expect(try plan("full/150,20/0/default.png").canonical == "full/150,20/0/default.png")
+        #expect(try plan("square/full/0/color.jpg") == ("crop 50,0,100x100 | save format=jpeg", "50,0,100,100/full/0/color.jpg"))
+        #expect(try plan("pct:0,0,100,100/pct:150/!180/gray.webp")
+            == ("resize 300x150 fit=fill | flop | rotate 180 | grayscale | save format=webp", "full/300,/!180/gray.webp"))
+        #expect(try plan("0,0,50,50/full/22.50/bitonal.png").canonical == "0,0,50,50/full/22.5/bitonal.png")
+        #expect(try plan("full/full/360/default.tif").canonical == "full/full/0/default.tif")
+        // `w,` only when the width alone gives the same height: 2×5 of a 3×10 picture keeps its
+        // aspect as `,5` asked, but `2,` would be 2×7.
+        #expect(try plan("full/,5/0/default.png", of: Size(3, 10)).canonical == "full/2,5/0/default.png")
+    }
+
+    @Test func version2MadePicturesEnlargeTheRegion() throws {
+        let directory = try TemporaryDirectory()
+        let source = try directory.write(Self.quarters().encoded(as: .png), to: "q.png")
+        // The top-left quarter at twice its size, no ^: red all over, the edge inside too.
+        let large = try made("0,0,100,50/200,/0/default.png", from: source, in: directory, version: .v2)
+        #expect(large.size == Size(200, 100) && near(large, 10, 10, Self.red, tolerance: 2) && near(large, 190, 90, Self.red, tolerance: 2))
+        // `!w,h` fits a box larger than the picture; mirrored, green comes top-left.
+        let fitted = try made("full/!400,400/!0/default.png", from: source, in: directory, version: .v2)
+        #expect(fitted.size == Size(400, 200) && near(fitted, 20, 20, Self.green, tolerance: 2) && near(fitted, 380, 180, Self.blue, tolerance: 2))
+        #expect(try made("full/full/0/gray.png", from: source, in: directory, version: .v2).size == Size(200, 100))
+    }
+
+    @Test func version2InformationNamesItsProfile() throws {
+        let info = IIIFInfo(id: "http://example.org/iiif/2/big.jpg", size: Size(5000, 3000), version: .v2)
+        let json = info.json
+        #expect(json["@context"]?.stringValue == "http://iiif.io/api/image/2/context.json")
+        #expect(json["@id"]?.stringValue == "http://example.org/iiif/2/big.jpg")
+        #expect(json["id"] == nil && json["type"] == nil && json["extraFeatures"] == nil, "3.0's fields")
+        #expect(json["protocol"]?.stringValue == "http://iiif.io/api/image")
+        #expect(json["width"]?.numberValue == 5000 && json["height"]?.numberValue == 3000)
+        let profile = try #require(json["profile"]?.arrayValue)
+        #expect(profile.count == 2 && profile.first?.stringValue == "http://iiif.io/api/image/2/level2.json")
+        let made = try #require(profile.last)
+        func names(_ key: String) -> [String] { made[key]?.arrayValue?.compactMap { $0.stringValue } ?? [] }
+        #expect(names("formats") == ["jpg", "png", "webp", "gif", "tif"])
+        #expect(names("qualities") == ["default", "color", "gray", "bitonal"])
+        let supports = names("supports")
+        #expect(supports.contains("sizeAboveFull") && supports.contains("regionSquare") && supports.contains("mirroring"))
+        #expect(!supports.contains("sizeUpscaling"), "3.0's name")
+        // The same sizes and tiles as 3.0 offers.
+        let three = IIIFInfo(id: "x", size: Size(5000, 3000), version: .v3).json
+        #expect(json["sizes"] == three["sizes"] && json["tiles"] == three["tiles"])
+        let tile = try #require(json["tiles"]?.arrayValue?.first)
+        #expect(tile["width"]?.numberValue == 512 && tile["scaleFactors"]?.arrayValue?.count == 5)
+    }
+
+    /// Samples/iiif2-detail.pipe is what the address in its first line becomes, stage for stage.
+    @Test func theVersion2SampleIsTheServedPipeline() throws {
+        let sample = SampleTests.samples.appendingPathComponent("iiif2-detail.pipe")
+        let text = try String(contentsOf: sample, encoding: .utf8)
+        let address = try #require(text.split(separator: "\n").first?.split(separator: " ").first { $0.hasPrefix("/iiif/2/") })
+        guard case let .image(image) = try IIIFRequest(path: String(address)).kind else { throw ServeError(500, "not an image request") }
+        let (pipeline, canonical) = try image.plan(for: Size(1280, 800))
+        let stages = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: " | ")
+        #expect(pipeline == stages + " | save format=png")
+        #expect(canonical == "480,400,320,200/640,/!0/default.png")
     }
 }

@@ -4,7 +4,8 @@ import TestSupport
 
 /// `imagepipe serve --iiif` against the official IIIF Image API validator (PyPI iiif-validator,
 /// which `make test` installs into .build/iiif-validator): every level-2 test of version 3.0
-/// passes, and the level-3 tests of what the service also makes (Tests/Serve/iiif_validator_test.py).
+/// under /iiif/3/, and of version 2.x under /iiif/2/ (the 2.1 service), passes, and so do the
+/// level-3 tests of what the service also makes (Tests/Serve/iiif_validator_test.py).
 @Suite struct IIIFValidatorTests {
     static let validator = ServeTests.root.appendingPathComponent(".build/iiif-validator").path
 

@@ -1,6 +1,6 @@
 import ImagePipe
 
-/// The four parameters and the format of an IIIF Image API 3.0 image request
+/// The four parameters and the format of an IIIF Image API image request
 /// (`{region}/{size}/{rotation}/{quality}.{format}`), and the pipeline each makes of a picture:
 /// region and size in one `resize` (cut and scaled in one pass, so that a JPEG decodes reduced
 /// for it; a `crop` when the region is not scaled), then `flop` for `!`, `rotate`, `grayscale` or `threshold`, and `save`.
@@ -20,8 +20,9 @@ struct IIIFImageRequest: Equatable, Sendable {
         self.format = format
     }
 
-    /// The four segments after the identifier: `region`, `size`, `rotation`, `quality.format`.
-    init(segments: [String]) throws(ServeError) {
+    /// The four segments after the identifier: `region`, `size`, `rotation`, `quality.format`,
+    /// as `version` reads them.
+    init(segments: [String], version: IIIFVersion) throws(ServeError) {
         precondition(segments.count == 4)
         let last = segments[3]
         guard let dot = last.lastIndex(of: ".") else {
@@ -29,14 +30,15 @@ struct IIIFImageRequest: Equatable, Sendable {
         }
         // The order the specification checks them in: a request wrong in several ways names its first fault.
         region = try IIIFRegion(parsing: segments[0])
-        size = try IIIFSize(parsing: segments[1])
+        size = try IIIFSize(parsing: segments[1], version: version)
         rotation = try IIIFRotation(parsing: segments[2])
         quality = try IIIFQuality(parsing: String(last[..<dot]))
         format = try IIIFFormat(parsing: String(last[last.index(after: dot)...]))
     }
 
     /// What the request makes of a picture of `picture` size: the pipeline's text, and the
-    /// request's canonical form (Image API 3.0 §4.7) for the `Link` header.
+    /// request's canonical form (Image API 2.1 and 3.0 §4.7, which differ in the size alone)
+    /// for the `Link` header.
     func plan(for picture: Size) throws(ServeError) -> (pipeline: String, canonical: String) {
         let cut = try region.rect(in: picture)
         let scaled = try size.pixels(of: cut.size)
@@ -63,8 +65,7 @@ struct IIIFImageRequest: Equatable, Sendable {
         case .bitonal: stages.append("threshold")
         }
         stages.append("save format=\(format.imageFormat.rawValue)")
-        let canonicalSize = scaled == cut.size ? "max" : (scaled.width > cut.width || scaled.height > cut.height ? "^" : "") + "\(scaled.width),\(scaled.height)"
-        let canonical = [whole ? "full" : "\(cut.x),\(cut.y),\(cut.width),\(cut.height)", canonicalSize,
+        let canonical = [whole ? "full" : "\(cut.x),\(cut.y),\(cut.width),\(cut.height)", size.canonical(scaled, of: cut.size),
                          (rotation.mirrored ? "!" : "") + NumberFormat.short(turn),
                          "\(quality.rawValue).\(format.rawValue)"].joined(separator: "/")
         return (stages.joined(separator: " | "), canonical)

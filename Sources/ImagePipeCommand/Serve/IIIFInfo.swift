@@ -1,24 +1,29 @@
 import ImagePipe
 
-/// An image's information document (`info.json`) of the IIIF Image API 3.0, at level 2 and
-/// what this service makes beyond it.
+/// An image's information document (`info.json`) of the IIIF Image API 2.1 or 3.0, at level 2
+/// and what this service makes beyond it. Both versions offer the same sizes and tiles; they
+/// name the fields, the compliance and what lies beyond it differently.
 struct IIIFInfo: Sendable {
-    /// The image service's URI: `http://HOST/iiif/3/{escaped identifier}`.
+    /// The image service's URI: `http://HOST/iiif/{2,3}/{escaped identifier}`.
     let id: String
     /// The picture's size as served (after its EXIF orientation).
     let size: Size
+    let version: IIIFVersion
 
     /// The side of the tiles offered: 512, as libvips' dzsave and most IIIF viewers' defaults.
     static let tileSide = 512
     /// The smallest side of a size offered.
     static let smallestSide = 32
 
-    static let context = "http://iiif.io/api/image/3/context.json"
-    static let profileURI = "http://iiif.io/api/image/3/level2.json"
-    /// Beyond level 2's formats (jpg, png), qualities (default, color) and features.
+    /// Beyond level 2's formats (jpg, png), qualities (3.0: default, color) and features.
     static let extraFormats = ["webp", "gif", "tif"]
     static let extraQualities = ["gray", "bitonal"]
     static let extraFeatures = ["canonicalLinkHeader", "mirroring", "profileLinkHeader", "rotationArbitrary", "sizeUpscaling"]
+    /// 2.1's features beyond its level 2 (whose `!w,h`, `w,h`, `pct:`, quarter turns, redirect,
+    /// CORS and JSON-LD are made too); its region `square` is optional at every level, and
+    /// `sizeAboveFull` is 3.0's `sizeUpscaling`, without `^`.
+    static let supportsBeyondLevel2 = ["canonicalLinkHeader", "mirroring", "profileLinkHeader", "regionSquare", "rotationArbitrary",
+                                       "sizeAboveFull"]
 
     /// The power-of-two reductions of the picture, halving until a side would fall under
     /// `smallestSide`, smallest first: a JPEG's first three (1/2, 1/4, 1/8) are decoded so in
@@ -46,20 +51,38 @@ struct IIIFInfo: Sendable {
         let sizes = reductions.map { factor in
             JSONValue.object([("width", number((size.width + factor - 1) / factor)), ("height", number((size.height + factor - 1) / factor))])
         }
-        return .object([
-            ("@context", .string(Self.context)),
-            ("id", .string(id)),
-            ("type", .string("ImageService3")),
-            ("protocol", .string("http://iiif.io/api/image")),
-            ("profile", .string("level2")),
+        let offered: [(String, JSONValue)] = [
             ("width", number(size.width)),
             ("height", number(size.height)),
             ("sizes", .array(sizes + [.object([("width", number(size.width)), ("height", number(size.height))])])),
             ("tiles", .array([.object([("width", number(Self.tileSide)), ("height", number(Self.tileSide)),
                                        ("scaleFactors", .array(scaleFactors.map(number)))])])),
-            ("extraFormats", strings(Self.extraFormats)),
-            ("extraQualities", strings(Self.extraQualities)),
-            ("extraFeatures", strings(Self.extraFeatures)),
-        ])
+        ]
+        switch version {
+        case .v2:
+            // The profile: the compliance document, then every format and quality made (the
+            // fields clients read to offer them) and the features beyond level 2.
+            let made: JSONValue = .object([("formats", strings(IIIFFormat.allCases.map(\.rawValue))),
+                                           ("qualities", strings(IIIFQuality.allCases.map(\.rawValue))),
+                                           ("supports", strings(Self.supportsBeyondLevel2))])
+            return .object([
+                ("@context", .string(version.context)),
+                ("@id", .string(id)),
+                ("protocol", .string("http://iiif.io/api/image")),
+                ("profile", .array([.string(version.profileURI), made])),
+            ] + offered)
+        case .v3:
+            return .object([
+                ("@context", .string(version.context)),
+                ("id", .string(id)),
+                ("type", .string("ImageService3")),
+                ("protocol", .string("http://iiif.io/api/image")),
+                ("profile", .string("level2")),
+            ] + offered + [
+                ("extraFormats", strings(Self.extraFormats)),
+                ("extraQualities", strings(Self.extraQualities)),
+                ("extraFeatures", strings(Self.extraFeatures)),
+            ])
+        }
     }
 }

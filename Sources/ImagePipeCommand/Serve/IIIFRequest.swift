@@ -1,7 +1,7 @@
 import ImagePipe
 
-/// An address of the IIIF Image API 3.0 under `/iiif/3/`: `{identifier}` (the base URI,
-/// redirected to its information), `{identifier}/info.json`, or an image request
+/// An address of the IIIF Image API under `/iiif/2/` (2.1) or `/iiif/3/` (3.0): `{identifier}`
+/// (the base URI, redirected to its information), `{identifier}/info.json`, or an image request
 /// `{identifier}/{region}/{size}/{rotation}/{quality}.{format}`.
 ///
 /// The identifier is a path under the server's root; its slashes are written `%2F`, which
@@ -14,19 +14,21 @@ struct IIIFRequest: Equatable, Sendable {
         case image(IIIFImageRequest)
     }
 
-    static let prefix = "/iiif/3/"
-
+    /// The version the address is under.
+    let version: IIIFVersion
     /// The identifier: a path under the root.
     let identifier: String
     let kind: Kind
 
-    /// `path`, its escapes decoded, starting with `prefix`.
+    /// `path`, its escapes decoded, starting with a version's prefix.
     init(path: String) throws(ServeError) {
-        let segments = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let version = IIIFVersion(path: path) else { throw ServeError(404, "no IIIF Image API address: they start /iiif/2/ or /iiif/3/") }
+        self.version = version
+        let segments = path.dropFirst(version.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let names: ArraySlice<String>
         if segments.count >= 5, segments[segments.count - 1].contains(".") {
             names = segments[..<(segments.count - 4)]
-            kind = .image(try IIIFImageRequest(segments: Array(segments.suffix(4))))
+            kind = .image(try IIIFImageRequest(segments: Array(segments.suffix(4)), version: version))
         } else if segments.count >= 2, segments.last == "info.json" {
             names = segments.dropLast()
             kind = .info
@@ -35,7 +37,7 @@ struct IIIFRequest: Equatable, Sendable {
             kind = .base
         }
         identifier = names.joined(separator: "/")
-        guard !identifier.isEmpty else { throw ServeError(404, "no identifier: addresses are /iiif/3/IDENTIFIER/info.json") }
+        guard !identifier.isEmpty else { throw ServeError(404, "no identifier: addresses are \(version.prefix)IDENTIFIER/info.json") }
         // Only a path under the root: no empty, `.` or `..` segment.
         for name in names where name.isEmpty || name == "." || name == ".." || name.utf8.contains(0) {
             throw ServeError(404, "\(identifier): no such picture")

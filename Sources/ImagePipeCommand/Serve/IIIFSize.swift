@@ -1,10 +1,12 @@
 import ImagePipe
 
-/// The size of an IIIF Image API request: how the region is scaled. Larger than the region only
-/// with `^` (Image API 3.0); without it such a size is refused (400).
+/// The size of an IIIF Image API request: how the region is scaled. In 3.0 larger than the
+/// region only after `^`, else refused (400); in 2.1, which knows no `^`, any size may be larger
+/// (its `sizeAboveFull`), and `full` is `max`.
 struct IIIFSize: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
-        /// The region's own size (no `maxWidth`, `maxHeight` or `maxArea` is declared).
+        /// The region's own size (no `maxWidth`, `maxHeight` or `maxArea` is declared); 2.1's
+        /// `full` too.
         case max
         case width(Int)
         case height(Int)
@@ -16,19 +18,30 @@ struct IIIFSize: Equatable, Sendable {
     }
 
     let kind: Kind
-    /// `^`: the region may be enlarged.
+    /// `^` (3.0): the region may be enlarged.
     let upscaling: Bool
+    /// The version that read the size: whether it may enlarge without `^`, and its canonical form.
+    let version: IIIFVersion
 
-    init(_ kind: Kind, upscaling: Bool = false) {
+    init(_ kind: Kind, upscaling: Bool = false, version: IIIFVersion = .v3) {
         self.kind = kind
         self.upscaling = upscaling
+        self.version = version
     }
 
-    init(parsing text: String) throws(ServeError) {
-        upscaling = text.hasPrefix("^")
+    /// Whether the size may be larger than the region: after `^` in 3.0, always in 2.1.
+    var mayEnlarge: Bool { upscaling || version == .v2 }
+
+    init(parsing text: String, version: IIIFVersion) throws(ServeError) {
+        self.version = version
+        // In 2.1 a `^` is no size: the text is read whole, and refused.
+        upscaling = version == .v3 && text.hasPrefix("^")
         let rest = upscaling ? text.dropFirst() : Substring(text)
-        let bad = ServeError(400, "size '\(text)' is not max, w,, ,h, pct:n, w,h or !w,h (each perhaps after ^)")
-        if rest == "max" {
+        let bad = switch version {
+        case .v2: ServeError(400, "size '\(text)' is not full, max, w,, ,h, pct:n, w,h or !w,h (Image API 2.1)")
+        case .v3: ServeError(400, "size '\(text)' is not max, w,, ,h, pct:n, w,h or !w,h (each perhaps after ^)")
+        }
+        if rest == "max" || (version == .v2 && rest == "full") {
             kind = .max
         } else if rest.hasPrefix("pct:") {
             guard let percent = IIIFNumber.decimal(rest.dropFirst(4)) else { throw bad }
@@ -49,7 +62,7 @@ struct IIIFSize: Equatable, Sendable {
     }
 
     /// The size the region (of `region` pixels) is scaled to; 400 for an empty size, or for one
-    /// larger than the region on either side without `^`.
+    /// larger than the region on either side that may not enlarge.
     func pixels(of region: Size) throws(ServeError) -> Size {
         let w = Double(region.width), h = Double(region.height)
         func side(_ value: Double) -> Int { Swift.max(1, Int(value.rounded())) }
@@ -70,10 +83,26 @@ struct IIIFSize: Equatable, Sendable {
         guard size.width > 0, size.height > 0 else {
             throw ServeError(400, "size \(self) of a \(region.width)x\(region.height) region has no pixel")
         }
-        if !upscaling, size.width > region.width || size.height > region.height {
+        if !mayEnlarge, size.width > region.width || size.height > region.height {
             throw ServeError(400, "size \(self) is larger than the \(region.width)x\(region.height) region: enlarging needs ^ (^\(self))")
         }
         return size
+    }
+
+    /// The canonical form (§4.7) of `scaled`, the size made of a region of `region` pixels. 3.0:
+    /// `max` for the region's own size, else `w,h`, after `^` when larger. 2.1: `full` for the
+    /// region's own size, `w,` when the width alone gives the same height (the aspect kept),
+    /// else `w,h`.
+    func canonical(_ scaled: Size, of region: Size) -> String {
+        switch version {
+        case .v3:
+            if scaled == region { return "max" }
+            return (scaled.width > region.width || scaled.height > region.height ? "^" : "") + "\(scaled.width),\(scaled.height)"
+        case .v2:
+            if scaled == region { return "full" }
+            let keepsAspect = (try? IIIFSize(.width(scaled.width), version: .v2).pixels(of: region)) == scaled
+            return keepsAspect ? "\(scaled.width)," : "\(scaled.width),\(scaled.height)"
+        }
     }
 }
 

@@ -42,9 +42,10 @@ struct ServeCommand {
         A pipeline may not read or write other files: no paths in load, save or composite, no tee
         or branch.
 
-        With --iiif, the IIIF Image API 3.0 (level 2) is served too, unsigned, as IIIF viewers ask:
-          GET /iiif/3/IDENTIFIER/info.json
-          GET /iiif/3/IDENTIFIER/REGION/SIZE/ROTATION/QUALITY.FORMAT
+        With --iiif, the IIIF Image API 3.0 and 2.1 (level 2) are served too, unsigned, as IIIF
+        viewers ask (V: 3 or 2):
+          GET /iiif/V/IDENTIFIER/info.json
+          GET /iiif/V/IDENTIFIER/REGION/SIZE/ROTATION/QUALITY.FORMAT
         IDENTIFIER is a path under DIR with its slashes written %2F (docs/serving.md).
 
         ADDRESS?explain answers `imagepipe explain --json` of the work instead of the picture.
@@ -83,9 +84,9 @@ struct ServeCommand {
                                  FILE (PEM) instead of the system's, as for a private CA
           --max-redirects N      Redirects an origin may answer with, each checked the same way
                                  (default 10)
-          --iiif                 Serve the IIIF Image API 3.0 under /iiif/3/, unsigned (region,
-                                 size, rotation, quality and format in the address; the work
-                                 bounded by the same limits)
+          --iiif                 Serve the IIIF Image API 3.0 under /iiif/3/ and 2.1 under
+                                 /iiif/2/, unsigned (region, size, rotation, quality and format
+                                 in the address; the work bounded by the same limits)
           --allow-loopback-origins, --allow-private-origins, --allow-link-local-origins
                                  Let origins lie on the machine itself (127.0.0.0/8, ::1), on a
                                  private network (10/8, 172.16/12, 192.168/16, fc00::/7), or on a

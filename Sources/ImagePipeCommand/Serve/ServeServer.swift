@@ -32,7 +32,7 @@ final class ServeServer {
         let compiler: PipelineCompiler
         /// The HTTP(S) sources fetched, and how (`--origin`).
         var origins = OriginPolicy()
-        /// Whether the IIIF Image API is served under /iiif/3/ (`--iiif`), unsigned.
+        /// Whether the IIIF Image API is served under /iiif/2/ (2.1) and /iiif/3/ (3.0) (`--iiif`), unsigned.
         var iiif = false
         /// `RunContext.streamAboveBytes` of every request: the busy cores' threshold when the
         /// workers are as many as the cores.
@@ -192,7 +192,7 @@ final class ServeServer {
             break
         }
         // Any site may show the IIIF service's pictures and read its information (CORS).
-        let isIIIF = path.hasPrefix(IIIFRequest.prefix)
+        let isIIIF = IIIFVersion(path: path) != nil
         let shared: [(String, String)] = isIIIF ? [("Access-Control-Allow-Origin", "*")] : []
         if draining { return finish(.error(ServeError(503, "the server is stopping"), headers: [("Retry-After", "1")] + shared)) }
         let job: ServeJob
@@ -323,7 +323,8 @@ final class ServeServer {
     private func prepareIIIF(path: String, host: String?, accept: String?) throws(ServeError) -> IIIFAnswer {
         let request = try IIIFRequest(path: path)
         let (real, fileSize, identity) = try localSource(request.identifier)
-        let base = "http://\(host ?? address)\(IIIFRequest.prefix)\(IIIFRequest.escaped(request.identifier))"
+        let version = request.version
+        let base = "http://\(host ?? address)\(version.prefix)\(IIIFRequest.escaped(request.identifier))"
         let picture: Size
         do {
             picture = try Load().describe(in: RunContext(input: real, loadOptions: configuration.loadOptions)).size
@@ -334,12 +335,12 @@ final class ServeServer {
         case .base:
             return .answer(Response(status: 303, contentType: "text/plain", body: [], headers: [("Location", base + "/info.json")]))
         case .info:
-            // JSON-LD for a client that asks for it, else plain JSON (Image API 3.0 §5).
+            // JSON-LD for a client that asks for it, else plain JSON (Image API 2.1 and 3.0 §5).
             let linkedData = accept?.contains("application/ld+json") ?? false
-            let type = linkedData ? "application/ld+json;profile=\"\(IIIFInfo.context)\"" : "application/json"
-            let text = IIIFInfo(id: base, size: picture).json.text + "\n"
+            let type = linkedData ? "application/ld+json;profile=\"\(version.context)\"" : "application/json"
+            let text = IIIFInfo(id: base, size: picture, version: version).json.text + "\n"
             return .answer(Response(status: 200, contentType: type, body: Array(text.utf8),
-                                    headers: [("Link", "<\(IIIFInfo.profileURI)>;rel=\"profile\""), ("Vary", "Accept"),
+                                    headers: [("Link", "<\(version.profileURI)>;rel=\"profile\""), ("Vary", "Accept"),
                                               ("Cache-Control", "public, max-age=\(configuration.maxAge)")]))
         case let .image(image):
             let (text, canonical) = try image.plan(for: picture)
@@ -351,7 +352,7 @@ final class ServeServer {
                                scratch: "\(scratch)/\(scratchCount).\(format.fileExtension)", memory: configuration.memory,
                                streamAboveBytes: configuration.streamAboveBytes)
             let etag = "\"" + Self.sha256(identity + "\n" + format.rawValue + "\n" + pipeline.text).prefix(32) + "\""
-            let links = "<\(base)/\(canonical)>;rel=\"canonical\", <\(IIIFInfo.profileURI)>;rel=\"profile\""
+            let links = "<\(base)/\(canonical)>;rel=\"canonical\", <\(version.profileURI)>;rel=\"profile\""
             return .work(job, etag: etag, headers: [("Link", links)], contentType: image.format.mediaType)
         }
     }
