@@ -15,14 +15,6 @@ enum IIIFVersion: String, Sendable, CaseIterable {
     /// Where the version's addresses start: `/iiif/2/`, `/iiif/3/`.
     var prefix: String { "/iiif/\(rawValue)/" }
 
-    /// The version as the specification names it, for messages.
-    var name: String {
-        switch self {
-        case .v2: "2.1"
-        case .v3: "3.0"
-        }
-    }
-
     /// The JSON-LD context of the information document, also the profile of its
     /// `application/ld+json` media type.
     var context: String { "http://iiif.io/api/image/\(rawValue)/context.json" }
