@@ -234,12 +234,14 @@ struct ExplainCommand {
                 how = lossless
             } else if explanation.streams {
                 how += "; streamed: \(Pipeline.streamedStripRows) rows at a time go through the stages into the encoder while the decode goes on"
-                if let memory {
+                if let memory, memory.decodedWhole {
+                    how += " (decoded whole first, as its decoder gives only whole pictures or it comes from standard input: the picture and a ring of its rows, about \(MemoryBudget.describe(memory.decodeRing)))"
+                } else if let memory {
                     how += file.format == SourceFormat.webp.loaderName
                         ? " (the decoded picture, about \(MemoryBudget.describe(memory.decodeRing)), which libwebp writes whole)"
                         : " (decoded rows in a ring of about \(MemoryBudget.describe(memory.decodeRing)))"
                 }
-                if prepared.description.orientation != 1 {
+                if prepared.description.orientation != 1, memory?.decodedWhole != true {
                     how += " (turned upright from its orientation tag through a tile cache first)"
                 }
                 if let memory, memory.gathersOutput {

@@ -47,12 +47,50 @@ import TestSupport
         }
         let piped = try CommandRunner.run(["explain", "-e", "grayscale", "-", "-o", "out.jpg"], in: directory.path,
                                           input: Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("in.jpg")))))
-        #expect(piped.standardOutput.contains("whole pictures, as its input is read whole from a pipe"), "\(piped.standardOutput)\(piped.standardError)")
+        #expect(piped.standardOutput.contains("streamed: 32 rows at a time") && piped.standardOutput.contains("(decoded whole first, as its decoder"),
+                "\(piped.standardOutput)\(piped.standardError)")
     }
 
-    /// Whether a file streams is known from its header, before any decoding: a PNG or WebP
-    /// with alpha, an animated WebP and a CMYK JPEG are read whole, and `explain` says so and
-    /// reserves their whole pictures; the others it estimates by their rows.
+    /// A picture whose decoder gives only whole pictures (BMP, GIF, a CMYK JPEG, a WebP with
+    /// alpha), or that comes from standard input, is decoded whole and its rows streamed from
+    /// there through the stages: the file is the ordinary run's byte for byte, orientation tag
+    /// included (the decode turned it upright already).
+    @Test func picturesDecodedWholeStreamToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python("""
+            from PIL import Image
+            d = '\(directory.path)'
+            rgb = Image.radial_gradient('L').resize((300, 200)).convert('RGB')
+            rgb.paste((200, 40, 10), (20, 30, 90, 70))
+            rgba = rgb.copy()
+            rgba.putalpha(Image.linear_gradient('L').resize((300, 200)))
+            rgb.save(d + '/in.bmp'); rgb.save(d + '/in.gif'); rgba.save(d + '/in.webp', lossless=True)
+            exif = Image.Exif()
+            exif[0x0112] = 6
+            rgb.convert('CMYK').save(d + '/in.jpg', exif=exif.tobytes(), quality=95)
+            """)
+        for file in ["in.bmp", "in.gif", "in.webp", "in.jpg", "-"] {
+            let input: [UInt8] = file == "-" ? Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("in.bmp")))) : []
+            let explain = try CommandRunner.run(["explain", "-e", "blur 2", file, "-o", "out.png"], in: directory.path, input: input)
+            #expect(explain.standardOutput.contains("(decoded whole first, as its decoder"), "\(file): \(explain.standardOutput)")
+            for (pipeline, output) in [("blur 2 | resize 60% | sharpen", "png"), ("gamma 1.2 | rotate 90 | crop 10,10,100x80", "jpg")] {
+                let streamed = try CommandRunner.run(["run", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path, input: input)
+                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "--overwrite", "-e", pipeline, file, "-o", "ordinary.\(output)"],
+                                                     in: directory.path, input: input)
+                #expect(streamed.status == 0 && ordinary.status == 0, "\(file) \(pipeline): \(streamed.standardError)\(ordinary.standardError)")
+                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
+                let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))
+                #expect(a == b && !a.isEmpty, "\(file) \(pipeline)")
+            }
+        }
+        // The CMYK JPEG's orientation tag (6) was applied once: 200 wide after the turn by 90.
+        let turned = try Image.load(path: directory.file("streamed.jpg"))
+        #expect(turned.size == Size(100, 80))
+    }
+
+    /// Whether a file streams is known from its header, before any decoding: an animated WebP
+    /// takes the animation's run; a WebP with alpha and a CMYK JPEG are decoded whole and then
+    /// streamed; the others stream as they are decoded. `explain` says so and estimates by rows.
     @Test func explainKnowsFromTheHeaderWhichFilesStream() throws {
         let directory = try TemporaryDirectory()
         try ColorReference.python("""
@@ -66,8 +104,8 @@ import TestSupport
             rgb.save(d + '/animated.webp', save_all=True, append_images=[Image.new('RGB', (300, 200), (255, 0, 0))], duration=100)
             rgb.save(d + '/rgb.jpg'); rgb.convert('CMYK').save(d + '/cmyk.jpg')
             """)
-        for (file, streams) in [("opaque.png", true), ("alpha.png", true), ("opaque.webp", true), ("alpha.webp", false),
-                                ("animated.webp", false), ("rgb.jpg", true), ("cmyk.jpg", false)] {
+        for (file, streams) in [("opaque.png", true), ("alpha.png", true), ("opaque.webp", true), ("alpha.webp", true),
+                                ("animated.webp", false), ("rgb.jpg", true), ("cmyk.jpg", true)] {
             let explain = try CommandRunner.run(["explain", "-e", "gamma 1.2", file, "-o", "out.png"], in: directory.path)
             #expect(explain.status == 0 && explain.standardOutput.contains("streamed: 32 rows at a time") == streams, "\(file): \(explain.standardOutput)")
             #expect(explain.standardOutput.contains("rows of the streamed run") == streams, "\(file): \(explain.standardOutput)")

@@ -47,17 +47,22 @@ extension Pipeline {
         if context.streamAboveBytes > 0, plan.estimatedPeakBytes() - Plan.workingBytes <= context.streamAboveBytes {
             return whole("a picture this small is run on one thread while the other pictures keep the cores busy")
         }
-        let stored = description.turned ? plan.decodeSize.transposed : plan.decodeSize
         guard let load = source as? Load else { return whole("its source is not a file") }
+        guard prepared.animation == nil else { return whole("its frames go through the stages one at a time") }
         guard let (save, groups, tail) = streamedEnding else {
             return whole("a branch within a group, or a tee or a surveying stage in a group other than the last, takes whole pictures")
         }
         guard let header = description.header, let format = SourceFormat(rawValue: header.format) else { return whole("its format is not known before decoding") }
-        guard Codec.of(format).rowsInOrder else { return whole("\(format.displayName) is decoded whole") }
-        guard header.rowsInOrder else {
-            return whole("this \(format.displayName) is decoded whole (CMYK, interlaced, in planes, or with alpha where its rows cannot stream)")
+        guard let path = try? load.resolvedPath(in: context) else { return whole("its input is not known") }
+        // A decoder that gives only whole pictures, and standard input, feed the chain from the
+        // decoded picture: at full size, as the ordinary load makes it (upright, in sRGB).
+        let decodedWhole = !(Codec.of(format).rowsInOrder && header.rowsInOrder && path != "-" && ImageFile.isRegularFile(path))
+        let reduction = Self.reduction(plan: plan, description: description)
+        if decodedWhole, reduction != nil || plan.decodeResampling != nil || plan.decodeSize != plan.sourceSize {
+            return whole("\(format.displayName) is decoded whole, and smaller for the stages than the picture")
         }
-        guard let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path) else { return whole("its input is read whole from a pipe") }
+        let stored = decodedWhole || !description.turned ? plan.decodeSize : plan.decodeSize.transposed
+        let orientation = decodedWhole ? 1 : description.orientation
         guard let target = try? save.target(in: context) else { return whole("its output is not known") }
         // The chain's stages, each numbered as `explain` numbers it: a branch's group feeds as
         // the branch, the last group's stages as their rows under it.
@@ -103,8 +108,8 @@ extension Pipeline {
         let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
         func levels(of stages: [any Transform]) -> [StripChain.Level]? {
             StageContext.current.scaling(plan.scaling).bound {
-                StripChain.levels(of: stages, storedSize: stored, orientation: description.orientation,
-                                  reduction: Self.reduction(plan: plan, description: description), inputHasAlpha: header.rowsHaveAlpha,
+                StripChain.levels(of: stages, storedSize: stored, orientation: orientation,
+                                  reduction: reduction, inputHasAlpha: header.rowsHaveAlpha,
                                   surveysAsPoints: true)
             }
         }
@@ -120,7 +125,8 @@ extension Pipeline {
         var room = TileCache.discThreshold
         for side in sides { side.shareTileRoom(&room) }
         return .success(StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
-                                     storedSize: stored, flattening: flattening, sides: sides, tileRoom: room, stagesBefore: before))
+                                     storedSize: stored, decodedWhole: decodedWhole, orientation: orientation, flattening: flattening, sides: sides,
+                                     tileRoom: room, stagesBefore: before))
     }
 
     /// The save a streamed run ends in, with the groups of a branch that are written beside it
@@ -180,6 +186,8 @@ extension Pipeline {
                                                                          quality: save.options.quality(for: format))
                 : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
+            // A picture decoded whole is held beside the ring it feeds.
+            let decoded = streamed.decodedWhole ? min(Int.max / 8, stored.height * rowStride) : 0
             var stages: [Int: StreamedMemory.Share] = [:]
             for (level, bytes) in zip(levels, held) {
                 if let (index, stage) = level.windowed {
@@ -202,9 +210,9 @@ extension Pipeline {
                     stages[index] = StreamedMemory.Share(role: .write, bytes: (stages[index]?.bytes ?? 0) + bytes)
                 }
             }
-            return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride), stages: stages, coding: coding,
+            return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride) + decoded, stages: stages, coding: coding,
                                   besides: plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) },
-                                  working: Self.streamedWorkingBytes, gathersOutput: streamed.gathersWhole)
+                                  working: Self.streamedWorkingBytes, gathersOutput: streamed.gathersWhole, decodedWhole: streamed.decodedWhole)
         }
     }
 
@@ -323,7 +331,7 @@ extension Pipeline {
         // (In the run's context already: the run binds it around the streamed run.)
         // The survey's read writes nothing: a tee before the stage writes in the run's own read.
         let stages = pending.before.map { $0.stage is Tee ? SideOutputFeed(output: nil) : $0.stage }
-        guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: description.orientation,
+        guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: run.orientation,
                                              reduction: Self.reduction(plan: prepared.plan, description: description),
                                              inputHasAlpha: run.levels[0].hasAlpha) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")
@@ -376,8 +384,15 @@ extension Pipeline {
         options.atLeast = prepared.plan.decodeAtLeast
         options.decodeResampling = prepared.plan.decodeResampling
         let header = description.header!
-        guard let rowSource = try RowSource.of(SourceFormat(rawValue: header.format)!, path: path, header: header, options: options) else {
-            throw ImageError(.unreadable, path: path, reason: "not a regular file")
+        let rowSource: RowSource
+        if destination.run.decodedWhole {
+            let wholeOptions = options
+            rowSource = RowSource.decodedWhole { try load.decoded(path: path, options: wholeOptions, header: header, in: context) }
+        } else {
+            guard let source = try RowSource.of(SourceFormat(rawValue: header.format)!, path: path, header: header, options: options) else {
+                throw ImageError(.unreadable, path: path, reason: "not a regular file")
+            }
+            rowSource = source
         }
         let handoff = RowHandoff(applyOrientation: options.applyOrientation)
         let codecTime = context.codecTime
@@ -395,7 +410,8 @@ extension Pipeline {
         // The decoder's warnings are told once, by the read that writes or goes on as the ordinary run.
         func declined() throws -> StreamedOutcome { .declined(Load.toldOfDecodeWarnings(try decoded(), path: path, in: context)) }
         guard let start = handoff.waitForStart() else { return try declined() }
-        let (convertFrom, decodedMetadata) = Image.colorManagement(of: start.metadata, options: options)
+        // A picture decoded whole was converted as it was loaded.
+        let (convertFrom, decodedMetadata) = destination.run.decodedWhole ? (nil, start.metadata) : Image.colorManagement(of: start.metadata, options: options)
         let metadata = Self.metadata(decodedMetadata, after: destination.run.stagesBefore, flattenedOnto: destination.run.flattening)
         let saving = try? Image.savingPlan(for: metadata, as: destination.run.format,
                                            options: destination.run.save.encoderOptions(writing: destination.run.destination))

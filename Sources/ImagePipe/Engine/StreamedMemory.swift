@@ -37,7 +37,8 @@ public struct StreamedMemory: Sendable, Equatable {
         public let bytes: Int
     }
 
-    /// The decoder's ring of rows (a WebP's whole picture, which libwebp decodes into).
+    /// The decoder's ring of rows (a WebP's whole picture, which libwebp decodes into; a
+    /// picture decoded whole, and the ring it feeds).
     public let decodeRing: Int
     /// Each stage's share, by its place in the pipeline (1 for the first stage; 0 for the turn
     /// that makes the picture upright from its orientation tag).
@@ -54,6 +55,9 @@ public struct StreamedMemory: Sendable, Equatable {
     /// Whether the encoder takes only a whole picture (WebP, AVIF, GIF, BMP, ICO, a palette PNG),
     /// which the last rows are gathered into.
     public var gathersOutput = false
+    /// Whether the input is decoded whole before its rows go through the stages (its decoder
+    /// gives only whole pictures, or it comes from standard input): `decodeRing` holds it.
+    public var decodedWhole = false
 
     /// All of it: the run's estimated peak.
     public var total: Int {

@@ -11,6 +11,14 @@ struct StreamedSave {
     /// The decode's size as the file stores it (before its orientation's turn), reduced when
     /// the plan reduces it.
     let storedSize: Size
+    /// Whether the input is decoded whole before its rows go through the stages: a format whose
+    /// decoder gives only whole pictures (GIF, BMP, HEIF, a CMYK JPEG, an interlaced PNG…), or
+    /// standard input. The decoded picture is then the chain's source, a cache in front of the
+    /// stages: each stage still makes strips, none a whole picture of its own. Such a picture
+    /// comes upright and in sRGB, as the ordinary load makes it.
+    var decodedWhole = false
+    /// The EXIF orientation the levels turn the decoded rows by: 1 for a picture decoded whole.
+    var orientation = 1
     /// The color a JPEG save flattens alpha onto, when the stages add alpha: the last level
     /// (`JPEGFlattening`) does it row by row.
     var flattening: Color? = nil

@@ -133,20 +133,23 @@ public struct Load: ImageSource, DeclaredStage {
     /// it decodes (`LoadOptions.decodeResampling`): what a plan with `decodeResampling` asks.
     public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?, resampling: WholeResampling?) throws -> Image {
         let path = try resolvedPath(in: context)
-        let options = options(in: context, atLeast: atLeast, resampling: resampling)
-        let image: Image
-        if let bytes = try standardInput(for: path, in: context) {
-            do { image = try Image.decode(bytes, options: options) } catch var error as ImageError {
-                error.path = path
-                throw error
-            }
-        } else {
-            image = try Image.load(path: path, options: options, header: description?.header)
-        }
+        let image = try decoded(path: path, options: options(in: context, atLeast: atLeast, resampling: resampling), header: description?.header,
+                                in: context)
         if image.metadata.profileTooLarge {
             context.warn(Self.profileWarning(path))
         }
         return Self.toldOfDecodeWarnings(image, path: path, in: context)
+    }
+
+    /// The picture at `path` (or standard input's) decoded whole, upright and in sRGB, its
+    /// decoder's warnings not yet told: the ordinary run's load, and the source of a streamed
+    /// run whose decoder gives only whole pictures.
+    func decoded(path: String, options: LoadOptions, header: ImageHeader?, in context: RunContext) throws -> Image {
+        guard let bytes = try standardInput(for: path, in: context) else { return try Image.load(path: path, options: options, header: header) }
+        do { return try Image.decode(bytes, options: options) } catch var error as ImageError {
+            error.path = path
+            throw error
+        }
     }
 
     /// `image` without its decoder's warnings (`ImageMetadata.decodeWarnings`), once the run was
