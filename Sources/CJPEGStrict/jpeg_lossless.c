@@ -256,7 +256,8 @@ static long long lossless_memory_needed(j_decompress_ptr input, struct lossless_
 
 /* Fills the output's arrays, row by row from the top, as libjpeg requires of a first write. */
 static void lossless_move_blocks(struct lossless_job *job, jvirt_barray_ptr *source_arrays, jvirt_barray_ptr *arrays,
-                                 struct lossless_geometry geometry, JDIMENSION crop_x, JDIMENSION crop_y) {
+                                 struct lossless_geometry geometry, JDIMENSION frame_width, JDIMENSION frame_height,
+                                 JDIMENSION crop_x, JDIMENSION crop_y) {
     j_decompress_ptr input = &job->input;
     j_compress_ptr output = &job->output;
     int source_index[DCTSIZE2], sign[DCTSIZE2];
@@ -264,9 +265,13 @@ static void lossless_move_blocks(struct lossless_job *job, jvirt_barray_ptr *sou
     for (int c = 0; c < output->num_components; c++) {
         const jpeg_component_info *in = &input->comp_info[c];
         const jpeg_component_info *out = &output->comp_info[c];
-        /* The transposed input's size in blocks: the frame the mirrors work in. */
-        JDIMENSION frame_w = geometry.transpose ? in->height_in_blocks : in->width_in_blocks;
-        JDIMENSION frame_h = geometry.transpose ? in->width_in_blocks : in->height_in_blocks;
+        /* The transposed input's size in blocks: the frame the mirrors work in. A mirrored side is
+           whole steps (checked, or trimmed to them), so its blocks are exact; a side not mirrored
+           keeps its partial block at the end, where it stays. */
+        JDIMENSION frame_w = geometry.mirror_x ? (JDIMENSION)((long long)frame_width * out->h_samp_factor / (output->max_h_samp_factor * DCTSIZE))
+                                               : geometry.transpose ? in->height_in_blocks : in->width_in_blocks;
+        JDIMENSION frame_h = geometry.mirror_y ? (JDIMENSION)((long long)frame_height * out->v_samp_factor / (output->max_v_samp_factor * DCTSIZE))
+                                               : geometry.transpose ? in->width_in_blocks : in->height_in_blocks;
         /* The crop starts on a block boundary of every component (checked), so this is exact. */
         JDIMENSION skip_x = (JDIMENSION)((long long)crop_x * out->h_samp_factor / (output->max_h_samp_factor * DCTSIZE));
         JDIMENSION skip_y = (JDIMENSION)((long long)crop_y * out->v_samp_factor / (output->max_v_samp_factor * DCTSIZE));
@@ -324,7 +329,8 @@ static struct lossless_geometry lossless_geometry_of(int op) {
 }
 
 static void lossless_run(struct lossless_job *job, const unsigned char *data, size_t size, int op,
-                         const struct imagepipe_jpeg_lossless_crop *crop, long long max_pixels,
+                         const struct imagepipe_jpeg_lossless_crop *crop, int trim, struct imagepipe_jpeg_lossless_trim *trimmed,
+                         long long max_pixels,
                          const struct imagepipe_jpeg_limits *limits,
                          const unsigned char *icc, size_t icc_size, const unsigned char *exif, size_t exif_size,
                          const unsigned char *xmp, size_t xmp_size) {
@@ -361,20 +367,31 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     if (max_pixels > 0 && pixels > max_pixels)
         lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED, "%ux%u is %lld pixels, more than the limit of %lld",
                         input->image_width, input->image_height, pixels, max_pixels);
-    lossless_check_perfect(job, op, geometry);
+    if (!trim) lossless_check_perfect(job, op, geometry);
 
-    JDIMENSION frame_width = geometry.transpose ? input->image_height : input->image_width;
-    JDIMENSION frame_height = geometry.transpose ? input->image_width : input->image_height;
+    /* The turned picture, and the step of its block grid on each axis. */
+    JDIMENSION full_width = geometry.transpose ? input->image_height : input->image_width;
+    JDIMENSION full_height = geometry.transpose ? input->image_width : input->image_height;
+    int step_x = lossless_step(input, geometry.transpose), step_y = lossless_step(input, !geometry.transpose);
+    /* A mirrored side that is not whole steps brings its partial block to the turned picture's
+       left or top: trimmed, those pixels are dropped (what jpegtran -trim drops), and the block
+       grid starts after them. Without trim the check above refused it, so they are 0. */
+    JDIMENSION partial_x = geometry.mirror_x ? full_width % (JDIMENSION)step_x : 0;
+    JDIMENSION partial_y = geometry.mirror_y ? full_height % (JDIMENSION)step_y : 0;
+    if (partial_x >= full_width || partial_y >= full_height)
+        lossless_refuse(error, IMAGEPIPE_LOSSLESS_NOT_PERFECT,
+                        "a %ux%u JPEG is smaller than one whole block of %d by %d pixels: trimming its partial blocks leaves nothing",
+                        input->image_width, input->image_height, step_x, step_y);
+    JDIMENSION frame_width = full_width - partial_x, frame_height = full_height - partial_y;
     JDIMENSION out_width = frame_width, out_height = frame_height, crop_x = 0, crop_y = 0;
+    int trim_left = (int)partial_x, trim_top = (int)partial_y;
     if (crop) {
         if (crop->x < 0 || crop->y < 0 || crop->width < 1 || crop->height < 1 ||
-            (long long)crop->x + crop->width > frame_width || (long long)crop->y + crop->height > frame_height)
+            (long long)crop->x + crop->width > full_width || (long long)crop->y + crop->height > full_height)
             lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED, "the crop %dx%d at %d,%d does not fit in the %ux%u picture%s",
-                            crop->width, crop->height, crop->x, crop->y, frame_width, frame_height,
+                            crop->width, crop->height, crop->x, crop->y, full_width, full_height,
                             op == IMAGEPIPE_LOSSLESS_NONE ? "" : " (after the transform)");
-        /* In the output, across is the input's down when transposed. */
-        int step_x = lossless_step(input, geometry.transpose), step_y = lossless_step(input, !geometry.transpose);
-        if (crop->x % step_x != 0 || crop->y % step_y != 0) {
+        if (!trim && (crop->x % step_x != 0 || crop->y % step_y != 0)) {
             char kind[32];
             lossless_describe(input, kind, sizeof kind);
             lossless_refuse(error, IMAGEPIPE_LOSSLESS_NOT_PERFECT,
@@ -382,13 +399,31 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
                             "(this crop starts at %d,%d)", kind, step_x, step_y,
                             op == IMAGEPIPE_LOSSLESS_NONE ? "" : " after the transform", crop->x, crop->y);
         }
-        out_width = (JDIMENSION)crop->width;
-        out_height = (JDIMENSION)crop->height;
-        crop_x = (JDIMENSION)crop->x;
-        crop_y = (JDIMENSION)crop->y;
+        /* In the trimmed picture: the corner moved in to the next block boundary, the far edges
+           kept (a partial block may end the picture at the right and bottom). */
+        long long start_x = (long long)crop->x > partial_x ? crop->x - (long long)partial_x : 0;
+        long long start_y = (long long)crop->y > partial_y ? crop->y - (long long)partial_y : 0;
+        start_x = (start_x + step_x - 1) / step_x * step_x;
+        start_y = (start_y + step_y - 1) / step_y * step_y;
+        long long end_x = (long long)crop->x + crop->width - partial_x, end_y = (long long)crop->y + crop->height - partial_y;
+        if (end_x <= start_x || end_y <= start_y)
+            lossless_refuse(error, IMAGEPIPE_LOSSLESS_NOT_PERFECT,
+                            "the crop %dx%d at %d,%d holds no whole block of the %ux%u picture%s (its blocks are %d by %d pixels): "
+                            "trimming leaves nothing", crop->width, crop->height, crop->x, crop->y, full_width, full_height,
+                            op == IMAGEPIPE_LOSSLESS_NONE ? "" : " (after the transform)", step_x, step_y);
+        out_width = (JDIMENSION)(end_x - start_x);
+        out_height = (JDIMENSION)(end_y - start_y);
+        crop_x = (JDIMENSION)start_x;
+        crop_y = (JDIMENSION)start_y;
+        trim_left = (int)(start_x + partial_x - crop->x);
+        trim_top = (int)(start_y + partial_y - crop->y);
+    }
+    if (trimmed) {
+        trimmed->left = trim_left;
+        trimmed->top = trim_top;
     }
     /* Without a change of place, the input's arrays are written as they are: no second copy. */
-    int copies = op != IMAGEPIPE_LOSSLESS_NONE || out_width != frame_width || out_height != frame_height;
+    int copies = op != IMAGEPIPE_LOSSLESS_NONE || crop_x || crop_y || out_width != frame_width || out_height != frame_height;
     long long needed = lossless_memory_needed(input, geometry, copies, out_width, out_height);
     if (needed > LOSSLESS_MAX_MEMORY)
         lossless_refuse(error, IMAGEPIPE_LOSSLESS_FAILED,
@@ -464,7 +499,7 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
     }
     /* Realizes the arrays requested above, which are filled only after it. */
     jpeg_write_coefficients(output, arrays);
-    if (copies) lossless_move_blocks(job, source_arrays, arrays, geometry, crop_x, crop_y);
+    if (copies) lossless_move_blocks(job, source_arrays, arrays, geometry, frame_width, frame_height, crop_x, crop_y);
     lossless_write_app1(output, exif_prefix, 6, exif, exif_size);
     lossless_write_app1(output, xmp_prefix, 29, xmp, xmp_size);
     if (icc && icc_size > 0) jpeg_write_icc_profile(output, icc, (unsigned int)icc_size);
@@ -475,6 +510,7 @@ static void lossless_run(struct lossless_job *job, const unsigned char *data, si
 
 int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
                                       int op, const struct imagepipe_jpeg_lossless_crop *crop,
+                                      int trim, struct imagepipe_jpeg_lossless_trim *trimmed,
                                       long long max_pixels, const struct imagepipe_jpeg_limits *limits,
                                       const unsigned char *icc, size_t icc_size,
                                       const unsigned char *exif, size_t exif_size,
@@ -484,6 +520,7 @@ int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
     *out = NULL;
     *out_size = 0;
     if (message && message_size) message[0] = '\0';
+    if (trimmed) trimmed->left = trimmed->top = 0;
     /* volatile: kept in memory across setjmp, as gcc's -Wclobbered asks of any local used after it. */
     struct lossless_job *volatile job = calloc(1, sizeof *job);
     if (!job) {
@@ -502,7 +539,7 @@ int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
         free(job);
         return status;
     }
-    lossless_run(job, data, size, op, crop, max_pixels, limits, icc, icc_size, exif, exif_size, xmp, xmp_size);
+    lossless_run(job, data, size, op, crop, trim, trimmed, max_pixels, limits, icc, icc_size, exif, exif_size, xmp, xmp_size);
     size_t used = imagepipe_growing_destination_used(&job->destination);
     jpeg_destroy_compress(&job->output);
     jpeg_destroy_decompress(&job->input);

@@ -5,8 +5,8 @@ import ImagePipe
 /// or exhausts memory, with small limits (pixels, scans, a deadline); every failure is an
 /// `ImageError` (a deadline, too many scans) or libjpeg's reason; a turn and crop that keep to
 /// whole iMCUs of a picture whose sides are multiples of 32 is never refused as inexact; and what
-/// is written is a JPEG whose header reads back with the size the turn and the crop make, and
-/// which decodes.
+/// is written is a JPEG whose header reads back with the size the turn and the crop make (less
+/// what a trim says it dropped, under two blocks a side), and which decodes.
 public enum LosslessFuzzCheck {
     static let maxPixels = 1_000_000
     static let maxScans = 100
@@ -27,15 +27,17 @@ public enum LosslessFuzzCheck {
             for crop in crops {
                 run(data, turn: turn, crop: crop, stored: stored, deadline: .now + .seconds(5))
             }
+            // Trimmed (jpegtran -trim): the crop off the grid moved in, a partial block dropped.
+            run(data, turn: turn, crop: crops[1], trim: true, stored: stored, deadline: .now + .seconds(5))
         }
         // A deadline already past: stopped (an ImageError), or done before libjpeg asked.
         run(data, turn: .rotate90, crop: nil, stored: stored, deadline: .now - .seconds(1))
     }
 
-    static func run(_ data: [UInt8], turn: Dihedral, crop: Rect?, stored: Size?, deadline: ContinuousClock.Instant) {
+    static func run(_ data: [UInt8], turn: Dihedral, crop: Rect?, trim: Bool = false, stored: Size?, deadline: ContinuousClock.Instant) {
         let outcome: Pipeline.LosslessJPEGOutcome
         do {
-            outcome = try Pipeline.losslessJPEG(data, turn: turn, crop: crop, xmp: xmp, maxPixels: maxPixels, maxScans: maxScans,
+            outcome = try Pipeline.losslessJPEG(data, turn: turn, crop: crop, trim: trim, xmp: xmp, maxPixels: maxPixels, maxScans: maxScans,
                                                 deadline: deadline, path: nil)
         } catch {
             precondition(error.kind == .timedOut || error.kind == .corrupt, "a lossless \(turn) threw \(error)")
@@ -49,7 +51,10 @@ public enum LosslessFuzzCheck {
             if let stored, stored.width % 32 == 0, stored.height % 32 == 0, (crop?.x ?? 0) % 32 == 0, (crop?.y ?? 0) % 32 == 0 {
                 preconditionFailure("a lossless \(turn) (crop \(String(describing: crop))) of a \(stored) JPEG refused as inexact: \(reason)")
             }
-        case let .written(output):
+        case let .written(output, trimmed):
+            // Less than two blocks of the largest (32 pixels): a partial one, and the way to the next boundary.
+            precondition(trim ? (0..<64).contains(trimmed.left) && (0..<64).contains(trimmed.top) : trimmed.isEmpty,
+                         "a lossless \(turn) (trim \(trim)) trimmed \(trimmed)")
             let header: ImageHeader
             do {
                 header = try ImageHeader.read(bytes: output, options: options)
@@ -58,7 +63,8 @@ public enum LosslessFuzzCheck {
             }
             precondition(header.format == "jpeg", "a lossless \(turn) wrote \(header.format)")
             if let stored {
-                let expected = crop.map { Size($0.width, $0.height) } ?? turn.size(of: stored)
+                let asked = crop.map { Size($0.width, $0.height) } ?? turn.size(of: stored)
+                let expected = Size(asked.width - trimmed.left, asked.height - trimmed.top)
                 precondition(header.storedSize == expected, "a lossless \(turn) (crop \(String(describing: crop))) of a \(stored) JPEG wrote \(header.storedSize), not \(expected)")
             }
             guard header.storedSize.pixelCount <= 1 << 16 else { return }

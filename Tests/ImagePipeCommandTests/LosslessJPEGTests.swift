@@ -41,7 +41,7 @@ import TestSupport
         // And what decoding first would give, to within libjpeg's rounding.
         #expect(try CommandRunner.run(["run", "-e", stages, Self.photo, "-o", decoded]).status == 0)
         #expect(try PictureComparison(a, Self.pixels(decoded)).maxDifference <= 12, "\(stages)")
-        // Not re-encoded: a second generation at the default quality would differ from jpegtran's.
+        // Not re-encoded: a second generation (at the input's quality) would differ from jpegtran's.
         let anew = directory.file("anew.jpg")
         #expect(try CommandRunner.run(["run", "-e", stages + " | save lossless=false", Self.photo, "-o", anew]).status == 0)
         #expect(try !PictureComparison(Self.pixels(anew), b).identical)
@@ -98,6 +98,125 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(32, 32).encoded(as: .png), to: "in.png")
         let png = try CommandRunner.run(["run", "-e", "rotate 90 | save lossless=true", directory.file("in.png"), "-o", directory.file("png.jpg")])
         #expect(png.status == 1 && png.standardError.contains("the input is not a JPEG"))
+    }
+
+    /// A 203x141 picture at quality 92, 4:2:2, made by the project's encoder: neither side whole
+    /// blocks (16 across, 8 down), so no quarter turn or mirror of it is exact; textured, so that
+    /// a second encoding or a shifted block shows in the pixels.
+    static func oddJPEG(in directory: TemporaryDirectory) throws -> String {
+        let picture = try Synthetic.image(203, 141) { x, y in
+            Color(red: UInt8(x * 255 / 202), green: UInt8((x * 7 + y * 13) % 256), blue: UInt8((x / 4 + y / 3) % 2 == 0 ? 40 : 200))
+        }
+        return try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 92, chroma: .c422)), to: "odd.jpg")
+    }
+
+    static func facts(_ path: String) throws -> CodingFacts {
+        try CodingFacts.read([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), format: .jpeg)
+    }
+
+    static func notes(_ result: CommandRunner.Result) throws -> [[String: Any]] {
+        let line = try #require(result.standardOutput.split(separator: "\n").first, "\(result.standardError)")
+        let file = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(file["notes"] as? [[String: Any]])
+    }
+
+    /// The turn cannot be exact, so the picture is encoded anew: at the input's quality and
+    /// chroma subsampling (not the defaults, 80 and 4:2:0), with a warning that says why, in the
+    /// run's notes too. A run that makes new pixels is encoded at the defaults.
+    @Test func aTurnThatCannotBeExactKeepsTheInputsQualityAndChroma() throws {
+        let directory = try TemporaryDirectory()
+        let odd = try Self.oddJPEG(in: directory)
+        #expect(try Self.facts(odd).jpegQuality == 92 && Self.facts(odd).chroma == "4:2:2")
+        let turned = directory.file("turned.jpg")
+        let result = try CommandRunner.run(["run", "-e", "rotate 90", odd, "-o", turned, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let facts = try Self.facts(turned)
+        #expect(facts.jpegQuality == 92 && facts.chroma == "4:2:2", "quality \(String(describing: facts.jpegQuality)), \(facts.chroma ?? "no chroma")")
+        #expect(try Self.pixels(turned).size == Size(141, 203))
+        // The warning names the side that is not whole blocks, and the settings.
+        let reason = "a 4:2:2 JPEG turns 90\u{b0} losslessly only when its height is a multiple of 8 (this one is 141 high)"
+        #expect(result.standardError.contains("warning: \(turned): not lossless: \(reason)"), "\(result.standardError)")
+        #expect(result.standardError.contains("quality 92 and chroma 4:2:2"), "\(result.standardError)")
+        let note = try #require(try Self.notes(result).first)
+        #expect(note["stageName"] as? String == "save" && note["name"] as? String == "warning", "\(note)")
+        let value = try #require(note["value"] as? [String: Any])
+        #expect(value["reason"] as? String == reason && value["quality"] as? Double == 92 && value["chroma"] as? String == "4:2:2", "\(value)")
+
+        // Never lossless: the same settings kept, told in a note rather than a warning.
+        let anew = directory.file("anew.jpg")
+        let never = try CommandRunner.run(["run", "-e", "rotate 90 | save lossless=false", odd, "-o", anew, "--json"])
+        #expect(never.status == 0 && !never.standardError.contains("warning"), "\(never.standardError)")
+        #expect(try Self.facts(anew).jpegQuality == 92 && Self.facts(anew).chroma == "4:2:2")
+        #expect(try Self.notes(never).first?["name"] as? String == "encoding")
+        // A setting given is used, the other kept; new pixels get the defaults.
+        for (stages, quality, chroma) in [("rotate 90 | save quality=70", 70, "4:2:2"), ("rotate 90 | save chroma=444", 92, "4:4:4"),
+                                          ("resize 100", 80, "4:2:0"), ("rotate 90 | blur 1", 80, "4:2:0")] {
+            let out = directory.file("out.jpg")
+            let run = try CommandRunner.run(["run", "-e", stages, odd, "-o", out])
+            #expect(run.status == 0 && !run.standardError.contains("not lossless"), "\(stages): \(run.standardError)")
+            #expect(try Self.facts(out).jpegQuality == quality && Self.facts(out).chroma == chroma, "\(stages)")
+        }
+        // lossless=true still refuses it.
+        let required = try CommandRunner.run(["run", "-e", "rotate 90 | save lossless=true", odd, "-o", directory.file("required.jpg")])
+        #expect(required.status == 1 && required.standardError.contains("lossless=true: \(reason)"), "\(required.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("required.jpg")))
+    }
+
+    /// `lossless=trim` drops the partial blocks a turn would bring to the left or top, as
+    /// `jpegtran -trim` does: the same size and the same pixels, and the notes count what went.
+    @Test(arguments: [
+        ("rotate 90", ["-rotate", "90"], Size(136, 203)),
+        ("rotate 180", ["-rotate", "180"], Size(192, 136)),
+        ("rotate 270", ["-rotate", "270"], Size(141, 192)),
+        ("flip", ["-flip", "vertical"], Size(203, 136)),
+        ("flop", ["-flip", "horizontal"], Size(192, 141)),
+        ("rotate 90 | flop", ["-transpose"], Size(141, 203)),
+        ("flop | rotate 90", ["-transverse"], Size(136, 192)),
+    ])
+    func trimDoesWhatJpegtranTrimDoes(stages: String, jpegtran arguments: [String], size: Size) throws {
+        let directory = try TemporaryDirectory()
+        let odd = try Self.oddJPEG(in: directory)
+        let ours = directory.file("ours.jpg"), theirs = directory.file("theirs.jpg")
+        let result = try CommandRunner.run(["run", "-e", stages + " | save lossless=trim", odd, "-o", ours, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.jpegtran(["-trim"] + arguments, odd, theirs) == 0)
+        let (a, b) = (try Self.pixels(ours), try Self.pixels(theirs))
+        #expect(a.size == size && b.size == size, "\(stages): \(a.size), jpegtran \(b.size)")
+        #expect(try PictureComparison(a, b).identical, "\(stages): the same coefficients as jpegtran -trim's")
+        // Not a second encoding: the input's own tables.
+        #expect(try Self.facts(ours).jpegQuality == 92)
+        let notes = try Self.notes(result)
+        if size == Size(141, 203) {
+            #expect(notes.isEmpty, "\(notes)")
+        } else {
+            let note = try #require(notes.first)
+            #expect(note["name"] as? String == "trimmed", "\(note)")
+            let value = try #require(note["value"] as? [String: Any])
+            #expect(value["width"] as? Double == Double(size.width) && value["height"] as? Double == Double(size.height), "\(value)")
+            #expect((note["text"] as? String)?.contains("\(size) written") == true, "\(note)")
+        }
+    }
+
+    /// A crop off the block grid with `lossless=trim`: its corner moves right and down to the
+    /// next block (16 across, 8 down at 4:2:2), its far edges stay; the pixels are those of the
+    /// exact crop jpegtran makes there.
+    @Test func trimMovesACropsCornerInToTheBlockGrid() throws {
+        let directory = try TemporaryDirectory()
+        let odd = try Self.oddJPEG(in: directory)
+        let ours = directory.file("ours.jpg"), theirs = directory.file("theirs.jpg")
+        let result = try CommandRunner.run(["run", "-e", "crop 3,5,100x100 | save lossless=trim", odd, "-o", ours, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.jpegtran(["-crop", "87x97+16+8"], odd, theirs) == 0)
+        let (a, b) = (try Self.pixels(ours), try Self.pixels(theirs))
+        #expect(a.size == Size(87, 97))
+        #expect(try PictureComparison(a, b).identical)
+        let text = try #require(try Self.notes(result).first?["text"] as? String)
+        #expect(text.contains("13 columns at the left and 3 rows at the top") && text.contains("87x97 written, not 100x100"), "\(text)")
+        // Trim is for JPEG output, and a crop too small to hold a whole block leaves nothing.
+        let webp = try CommandRunner.run(["run", "-e", "rotate 90 | save lossless=trim", odd, "-o", directory.file("out.webp")])
+        #expect(webp.status != 0 && webp.standardError.contains("lossless=trim is for a JPEG"), "\(webp.standardError)")
+        let tiny = try CommandRunner.run(["run", "-e", "crop 1,1,10x4 | save lossless=trim", odd, "-o", directory.file("tiny.jpg")])
+        #expect(tiny.status == 1 && tiny.standardError.contains("trimming leaves nothing"), "\(tiny.standardError)")
     }
 
     @Test func explainSaysLossless() throws {

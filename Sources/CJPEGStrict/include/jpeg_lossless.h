@@ -25,6 +25,10 @@ enum imagepipe_jpeg_lossless_op {
 
 struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTPUT picture's pixels, i.e. after the op */
 
+/* With trim: the pixels of the picture asked for (the turned picture, or the crop of it) that were
+   dropped at its left and top, where a trim drops them (the right and bottom are never trimmed). */
+struct imagepipe_jpeg_lossless_trim { int left, top; };
+
 /*
  * Turns, mirrors and crops a JPEG without decoding it, by moving its DCT coefficient blocks, as
  * jpegtran -perfect does: the result holds the same coefficients, so nothing is lost to a second
@@ -37,6 +41,12 @@ struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTP
  * ROTATE_90, ROTATE_180 and TRANSVERSE, neither for NONE and TRANSPOSE. A crop must start on the
  * output's iMCU grid (the input's, with width and height swapped, after a quarter turn, TRANSPOSE
  * or TRANSVERSE); its size is free.
+ *
+ * With trim, as jpegtran -trim: a mirrored side that is not a multiple of the iMCU loses its partial
+ * iMCU (which would land at the output's left or top), and a crop's corner moves right and down to
+ * the next iMCU boundary of what is left (its far edges stay), so the transform is always exact and
+ * the picture a few pixels smaller; *trimmed (when not NULL) says how many pixels went at the left
+ * and the top. Only a picture or a crop that holds no whole iMCU is still refused.
  *
  * None of the input's markers is kept: icc, exif (TIFF-structured, without "Exif\0\0") and xmp,
  * each written when not NULL (exif and xmp only when they fit one 64 KiB marker), are all the
@@ -53,6 +63,8 @@ struct imagepipe_jpeg_lossless_crop { int x, y, width, height; }; /* in the OUTP
  */
 int imagepipe_jpeg_lossless_transform(const unsigned char *data, size_t size,
                                       int op, const struct imagepipe_jpeg_lossless_crop *crop /* NULL: none */,
+                                      int trim, /* drop the partial blocks that cannot move, as jpegtran -trim, rather than refuse */
+                                      struct imagepipe_jpeg_lossless_trim *trimmed, /* what the trim dropped; may be NULL */
                                       long long max_pixels, /* refuse pictures with more pixels than this (header check before any coefficient is read); <= 0: no limit */
                                       const struct imagepipe_jpeg_limits *limits, /* NULL: none */
                                       const unsigned char *icc, size_t icc_size,   /* written with jpeg_write_icc_profile; NULL: none */

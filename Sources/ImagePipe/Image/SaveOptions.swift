@@ -18,10 +18,16 @@ public struct SaveOptions: Hashable, Sendable {
     /// take at most `optimizeCodingLimit` bytes (`optimizesCoding(size:gray:quality:)`).
     public var optimizeCoding: Bool?
 
-    /// WebP and AVIF: lossless coding (nil, `auto`, is lossy). JPEG: whether a JPEG input is
-    /// written from its own DCT coefficients (`Pipeline.losslessJPEG`): true requires it, nil
-    /// does it when it can be done exactly, false never does.
-    public var lossless: Bool?
+    /// `save lossless=`: WebP, AVIF and JPEG XL lossless coding; for a JPEG input, whether it is
+    /// written from its own DCT coefficients (`Pipeline.losslessJPEG`), and whether the partial
+    /// blocks that stop that may be trimmed (`LosslessMode.trim`).
+    public var losslessMode: LosslessMode
+    /// `losslessMode` as a flag: true requires lossless (`trim` too), nil (`auto`) does it when
+    /// it can be done exactly (WebP, AVIF and JPEG XL: lossy), false never does.
+    public var lossless: Bool? {
+        get { losslessMode.flag }
+        set { losslessMode = LosslessMode(flag: newValue) }
+    }
     /// WebP's near-lossless mode: lossless coding of slightly adjusted pixels, by `quality`.
     public var nearLossless: Bool
     /// Encoder effort: WebP 0 (fastest) to 6 (smallest), JPEG XL 1 to 9; nil (`auto`) for the
@@ -71,7 +77,7 @@ public struct SaveOptions: Hashable, Sendable {
         self.chroma = chroma
         self.progressive = progressive
         self.optimizeCoding = optimizeCoding
-        self.lossless = lossless
+        self.losslessMode = LosslessMode(flag: lossless)
         self.nearLossless = nearLossless
         self.effort = effort
         self.alphaQuality = alphaQuality

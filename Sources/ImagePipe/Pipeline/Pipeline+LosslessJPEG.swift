@@ -11,7 +11,9 @@ import Glibc
 ///
 /// It is exact or not done: a turn that would move a partial block at the right or bottom edge
 /// inside the picture, or a crop off the block grid, is not lossless, and `save lossless=auto`
-/// then encodes anew (`lossless=true` fails instead).
+/// then encodes anew, at the input's quality and chroma subsampling, with a warning
+/// (`Pipeline+KeptJPEGEncoding`); `lossless=true` fails instead, and `lossless=trim` drops the
+/// partial blocks, as `jpegtran -trim` does.
 extension Pipeline {
     /// What the lossless write does: one turn of the whole stored picture, then a crop of it.
     struct LosslessJPEG {
@@ -33,7 +35,10 @@ extension Pipeline {
         if lossless.turn != .identity { moves.append(lossless.turn.description) }
         if let crop = lossless.crop { moves.append("crop \(crop.x),\(crop.y),\(crop.width)x\(crop.height)") }
         let what = moves.isEmpty ? "copied" : "moved (\(moves.joined(separator: ", ")))"
-        return "lossless: not decoded; its DCT coefficients are \(what) and written as they are, when that keeps to whole blocks (8 or 16 pixels: the sides and the crop's corner); else decoded and encoded anew"
+        if lossless.save.options.losslessMode == .trim {
+            return "lossless: not decoded; its DCT coefficients are \(what) and written as they are; the partial blocks a turn would bring to the left or top, and a crop's corner off the block grid (8 or 16 pixels), are trimmed as jpegtran -trim does: a few pixels fewer, which the run's notes count"
+        }
+        return "lossless: not decoded; its DCT coefficients are \(what) and written as they are, when that keeps to whole blocks (8 or 16 pixels: the sides and the crop's corner); else decoded and encoded anew at the input's quality and chroma subsampling, with a warning"
     }
 
     /// Bytes a lossless write of this input holds at its peak, 0 when the run is not one: the
@@ -61,18 +66,26 @@ extension Pipeline {
         return true
     }
 
-    /// The lossless write when it can be done: nil when the run is to encode anew. Throws when
-    /// `lossless=true` asked for it and it cannot be done.
-    func runLosslessJPEGIfAsked(in context: RunContext, prepared: PreparedRun, observed: Bool) throws -> RunResult? {
-        guard wantsLosslessJPEG(in: context) else { return nil }
-        let required = (sink as? Save)?.options.lossless == true
+    /// What came of trying the lossless write.
+    enum LosslessAttempt {
+        /// Written from the coefficients.
+        case written(RunResult)
+        /// To be decoded and encoded anew. `inexact`: why the move could not be exact, when it
+        /// was tried and failed (to warn of); `bytes`: the file, when it was read.
+        case encodeAnew(inexact: String?, bytes: [UInt8]?)
+    }
+
+    /// The lossless write when it can be done, else what the run that encodes anew needs to
+    /// know. Throws when `lossless=true` or `trim` asked for it and it cannot be done.
+    func runLosslessJPEGIfAsked(in context: RunContext, prepared: PreparedRun, observed: Bool) throws -> LosslessAttempt {
+        guard wantsLosslessJPEG(in: context), let mode = (sink as? Save)?.options.losslessMode else { return .encodeAnew(inexact: nil, bytes: nil) }
         let outcome = observed ? .failure(StageError("a trace needs the decoded pixels")) : losslessJPEG(in: context, prepared: prepared)
         switch outcome {
         case let .success(lossless):
-            return try runLosslessJPEG(lossless, in: context, prepared: prepared, required: required)
+            return try runLosslessJPEG(lossless, in: context, prepared: prepared, mode: mode)
         case let .failure(reason):
-            guard required else { return nil }
-            throw located(StageError("lossless=true: \(reason.message)"), stage: transforms.count + 1)
+            guard mode.flag == true else { return .encodeAnew(inexact: nil, bytes: nil) }
+            throw located(StageError("lossless=\(mode.rawValue): \(reason.message)"), stage: transforms.count + 1)
         }
     }
 
@@ -88,28 +101,11 @@ extension Pipeline {
         if save.options.chroma != .auto { return .failure(StageError("chroma= asks for a new encoding")) }
         if save.options.progressive { return .failure(StageError("progressive=true asks for a new encoding")) }
         let options = load.loadOptions(in: context)
-        let stored = header.storedSize
-        var turn = options.applyOrientation ? Dihedral(exifOrientation: prepared.description.orientation) : .identity
-        var crop: Rect?
-        var current = turn.size(of: stored)
-        for (offset, transform) in transforms.enumerated() {
-            guard let rearrangement = try? transform.rearrangement(for: current) else {
-                return .failure(StageError("\(transform.stageSchema.name) (stage \(offset + 1)) is not a quarter turn, mirror or crop"))
-            }
-            let whole = turn.size(of: stored)
-            let kept = crop ?? Rect(x: 0, y: 0, width: whole.width, height: whole.height)
-            switch rearrangement {
-            case let .orient(next):
-                crop = next.map(kept, in: whole)
-                turn = turn.then(next)
-                current = next.size(of: current)
-            case let .crop(rect):
-                crop = Rect(x: kept.x + rect.x, y: kept.y + rect.y, width: rect.width, height: rect.height)
-                current = Size(rect.width, rect.height)
-            }
+        let turn: Dihedral, crop: Rect?
+        switch losslessGeometry(stored: header.storedSize, orientation: options.applyOrientation ? prepared.description.orientation : 1) {
+        case let .success(geometry): (turn, crop) = geometry
+        case let .failure(reason): return .failure(reason)
         }
-        let whole = turn.size(of: stored)
-        if crop == Rect(x: 0, y: 0, width: whole.width, height: whole.height) { crop = nil }
         guard reading else {
             return .success(LosslessJPEG(save: save, destination: target.path, turn: turn, crop: crop, metadata: OutputMetadata(), warnings: [], bytes: []))
         }
@@ -133,34 +129,69 @@ extension Pipeline {
                                      warnings: saving.warnings, bytes: bytes))
     }
 
-    /// Writes the lossless JPEG; nil when libjpeg finds it cannot be done exactly (a partial
-    /// block would move), for the ordinary run to encode anew.
-    func runLosslessJPEG(_ lossless: LosslessJPEG, in context: RunContext, prepared: PreparedRun, required: Bool) throws -> RunResult? {
+    /// The one turn of the whole stored picture, then the crop of it (in the turned picture's
+    /// pixels; nil for all of it), that the EXIF turn on load (`orientation`, 1 when not applied)
+    /// and the stages make together; a failure naming the first stage that does more than move
+    /// pixels.
+    func losslessGeometry(stored: Size, orientation: Int) -> Result<(turn: Dihedral, crop: Rect?), StageError> {
+        var turn = Dihedral(exifOrientation: orientation)
+        var crop: Rect?
+        var current = turn.size(of: stored)
+        for (offset, transform) in transforms.enumerated() {
+            guard let rearrangement = try? transform.rearrangement(for: current) else {
+                return .failure(StageError("\(transform.stageSchema.name) (stage \(offset + 1)) is not a quarter turn, mirror or crop"))
+            }
+            let whole = turn.size(of: stored)
+            let kept = crop ?? Rect(x: 0, y: 0, width: whole.width, height: whole.height)
+            switch rearrangement {
+            case let .orient(next):
+                crop = next.map(kept, in: whole)
+                turn = turn.then(next)
+                current = next.size(of: current)
+            case let .crop(rect):
+                crop = Rect(x: kept.x + rect.x, y: kept.y + rect.y, width: rect.width, height: rect.height)
+                current = Size(rect.width, rect.height)
+            }
+        }
+        let whole = turn.size(of: stored)
+        if crop == Rect(x: 0, y: 0, width: whole.width, height: whole.height) { crop = nil }
+        return .success((turn, crop))
+    }
+
+    /// Writes the lossless JPEG; `.encodeAnew` with libjpeg's reason when it cannot be done
+    /// exactly (a partial block would move) or at all, for the ordinary run to encode anew.
+    /// `trim` drops the partial blocks instead, and notes how many pixels went.
+    func runLosslessJPEG(_ lossless: LosslessJPEG, in context: RunContext, prepared: PreparedRun, mode: LosslessMode) throws -> LosslessAttempt {
         let path = try? (source as? Load)?.resolvedPath(in: context)
-        let outcome = try Self.losslessJPEG(lossless.bytes, turn: lossless.turn, crop: lossless.crop,
+        let outcome = try Self.losslessJPEG(lossless.bytes, turn: lossless.turn, crop: lossless.crop, trim: mode == .trim,
                                             icc: lossless.metadata.icc, exif: lossless.metadata.exif, xmp: lossless.metadata.xmp,
                                             maxPixels: context.loadOptions.maxPixels, deadline: context.loadOptions.deadline, path: path)
-        let bytes: [UInt8]
+        let sinkIndex = transforms.count + 1
+        let bytes: [UInt8], trimmed: LosslessJPEGTrim
         switch outcome {
-        case let .written(written):
-            bytes = written
+        case let .written(written, trim):
+            (bytes, trimmed) = (written, trim)
         case let .notExact(reason):
-            if required { throw located(StageError("lossless=true: \(reason)"), stage: transforms.count + 1) }
-            return nil
+            if mode.flag == true { throw located(StageError("lossless=\(mode.rawValue): \(reason)"), stage: sinkIndex) }
+            return .encodeAnew(inexact: reason, bytes: lossless.bytes)
         case let .failed(reason):
-            if required { throw located(StageError("lossless=true: libjpeg could not rewrite it: \(reason)"), stage: transforms.count + 1) }
-            return nil
+            if mode.flag == true { throw located(StageError("lossless=\(mode.rawValue): libjpeg could not rewrite it: \(reason)"), stage: sinkIndex) }
+            return .encodeAnew(inexact: "libjpeg could not move its coefficients: \(reason)", bytes: lossless.bytes)
         }
         for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }
         try context.cancellation?.check(path: lossless.destination)
-        let written = try withLocation(stage: transforms.count + 1) { try lossless.save.store(bytes, at: lossless.destination, in: context) }
-        return RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: prepared.plan.outputSize)], outputSize: prepared.plan.outputSize)
+        let written = try withLocation(stage: sinkIndex) { try lossless.save.store(bytes, at: lossless.destination, in: context) }
+        let asked = prepared.plan.outputSize
+        let size = Size(asked.width - trimmed.left, asked.height - trimmed.top)
+        var result = RunResult(plan: prepared.plan, written: [WrittenFile(path: written, size: size)], outputSize: size)
+        if let note = trimmed.note(asked: asked) { result.notes[sinkIndex] = [note] }
+        return .written(result)
     }
 
     /// What a lossless rewrite of a JPEG gives.
     public enum LosslessJPEGOutcome: Sendable {
-        /// The new file.
-        case written([UInt8])
+        /// The new file, and what a trim dropped of the picture asked for (nothing without trim).
+        case written([UInt8], trimmed: LosslessJPEGTrim)
         /// The turn or the crop would move a partial block (libjpeg's message says which side).
         case notExact(String)
         /// libjpeg could not read or rewrite the file (damaged, cut short, past the pixel limit…).
@@ -168,12 +199,13 @@ extension Pipeline {
     }
 
     /// `bytes`, a JPEG, turned by `turn` and then cut to `crop` (in the turned picture's pixels;
-    /// nil for all of it) by moving its DCT coefficients (jpeg_lossless.c), with `icc`, `exif`
+    /// nil for all of it) by moving its DCT coefficients (jpeg_lossless.c); with `trim`, the
+    /// partial blocks that cannot move exactly are dropped (`jpegtran -trim`), with `icc`, `exif`
     /// (TIFF-structured, without `Exif\0\0`) and `xmp` as its only metadata. A picture of more than
     /// `maxPixels` fails from its header. Throws an `ImageError` past `deadline` (asked every
     /// few steps of reading and writing) and for a file of more than `maxScans` scans (nil: as
     /// many as the decoder reads).
-    public static func losslessJPEG(_ bytes: [UInt8], turn: Dihedral, crop: Rect?, icc: [UInt8]? = nil, exif: [UInt8]? = nil,
+    public static func losslessJPEG(_ bytes: [UInt8], turn: Dihedral, crop: Rect?, trim: Bool = false, icc: [UInt8]? = nil, exif: [UInt8]? = nil,
                                     xmp: [UInt8]? = nil, maxPixels: Int?, maxScans: Int? = nil, deadline: ContinuousClock.Instant?,
                                     path: String?) throws(ImageError) -> LosslessJPEGOutcome {
         let op: Int32 = switch turn {
@@ -193,6 +225,7 @@ extension Pipeline {
         var out: UnsafeMutablePointer<UInt8>?
         var outSize: UInt = 0
         var message = [CChar](repeating: 0, count: 512)
+        var trimmed = imagepipe_jpeg_lossless_trim(left: 0, top: 0)
         // The decoder's own limits: as many scans, and the deadline asked every few steps.
         var stopAt = deadline ?? .now
         let status = withUnsafeMutablePointer(to: &stopAt) { stopAt in
@@ -206,7 +239,8 @@ extension Pipeline {
                     withOptionalBuffer(icc) { icc in
                         withOptionalBuffer(exif) { exif in
                             withOptionalBuffer(xmp) { xmp in
-                                imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, Int64(maxPixels ?? 0), &limits,
+                                imagepipe_jpeg_lossless_transform(input.baseAddress, input.count, op, cropPointer, trim ? 1 : 0, &trimmed,
+                                                                  Int64(maxPixels ?? 0), &limits,
                                                                   icc.baseAddress, icc.count, exif.baseAddress, exif.count, xmp.baseAddress, xmp.count,
                                                                   &out, &outSize, &message, message.count)
                             }
@@ -223,7 +257,8 @@ extension Pipeline {
             return status == IMAGEPIPE_LOSSLESS_NOT_PERFECT ? .notExact(reason) : .failed(reason)
         }
         defer { free(out) }
-        return .written(Array(UnsafeBufferPointer(start: out, count: Int(outSize))))
+        return .written(Array(UnsafeBufferPointer(start: out, count: Int(outSize))),
+                        trimmed: LosslessJPEGTrim(left: Int(trimmed.left), top: Int(trimmed.top)))
     }
 }
 

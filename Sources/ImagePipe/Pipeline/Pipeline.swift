@@ -216,14 +216,31 @@ public struct Pipeline: Sendable {
     }
 
     private func runPlanned(in context: RunContext, prepared: PreparedRun, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
-        let (description, plan) = (prepared.description, prepared.plan)
         if let animation = prepared.animation {
             return try runAnimated(animation, in: context, prepared: prepared, writing: writing, observe: observe)
         }
+        guard writing else { return try runDecoding(in: context, prepared: prepared, writing: writing, observe: observe) }
         let clock = ContinuousClock()
         let start = clock.now
-        if writing, let result = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
-        if writing, let result = try runJPEGRecompressionIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
+        let attempt = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil)
+        if case let .written(result) = attempt { return result }
+        if let result = try runJPEGRecompressionIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
+        // Encoded anew: a JPEG whose pixels are only moved keeps the input's settings, and a
+        // lossless write that could not be exact says why.
+        guard case let .encodeAnew(inexact, bytes) = attempt else { preconditionFailure("a written attempt returned above") }
+        let kept = keptJPEGEncoding(in: context, prepared: prepared, bytes: bytes)
+        let note = keptEncodingNote(kept, inexact: inexact, in: context)
+        var result = try (kept.map(encoding(at:)) ?? self).runDecoding(in: context, prepared: prepared, writing: writing, observe: observe, since: start)
+        if let note { result.notes[transforms.count + 1, default: []].insert(note, at: 0) }
+        return result
+    }
+
+    /// The run that decodes the picture (`since`: when the run started, for the source's time in
+    /// a trace), transforms it and, when `writing`, encodes it with the sink.
+    private func runDecoding(in context: RunContext, prepared: PreparedRun, writing: Bool, observe: ((StageEvent) throws -> Void)?,
+                             since start: ContinuousClock.Instant = ContinuousClock.now) throws -> RunResult {
+        let (description, plan) = (prepared.description, prepared.plan)
+        let clock = ContinuousClock()
         let image: Image
         if writing, observe == nil, let streamed = streamingSave(in: context, prepared: prepared) {
             switch try runStreamed(streamed, in: context, prepared: prepared) {

@@ -21,8 +21,8 @@ public struct Save: Sink, DeclaredStage {
                   help: "Progressive JPEG: a coarse picture first, refined by later scans."),
             Param(\.options.optimizeCoding, "optimize-coding", .boolean, auto: true,
                   help: "JPEG Huffman tables made for the picture: a few percent smaller, the same pixels, but libjpeg keeps the whole picture's DCT coefficients to make them. auto: while those take at most 256 MiB (44 megapixels at 4:4:4, 89 at 4:2:0, 134 gray), so memory does not grow with larger pictures."),
-            Param(\.options.lossless, "lossless", .boolean, auto: true,
-                  help: "WebP, AVIF and JPEG XL: true codes the pixels losslessly (auto is false); JPEG XL from a JPEG through no stage recompresses the JPEG itself, as cjxl does (djxl gives the JPEG back bit for bit). JPEG from a JPEG through nothing but metadata changes, rotate 90/180/270, flip, flop and crop at whole blocks: auto writes the file's own DCT coefficients, moved but not decoded, as jpegtran does, and encodes anew when that cannot be done exactly; true requires it (an error otherwise); false always encodes anew."),
+            Param(\.options.losslessMode, "lossless", .choice(LosslessMode.self), default: SaveOptions().losslessMode,
+                  help: "WebP, AVIF and JPEG XL: true codes the pixels losslessly (auto is false); JPEG XL from a JPEG through no stage recompresses the JPEG itself, as cjxl does (djxl gives the JPEG back bit for bit). JPEG from a JPEG through nothing but metadata changes, rotate 90/180/270, flip, flop and crop: auto writes the file's own DCT coefficients, moved but not decoded, as jpegtran does, when that is exact (the sides a turn mirrors, and a crop's corner, on whole blocks of 8 or 16 pixels); else it encodes anew at the input's quality and chroma subsampling (unless quality= or chroma= is given) and warns why; true requires the exact move (an error otherwise); trim, as jpegtran -trim, always moves the coefficients, dropping the partial blocks a turn would bring to the left or top and moving a crop's corner in to the next block (a few pixels fewer; the run's notes say how many); false always encodes anew."),
             Param(\.options.nearLossless, "near-lossless", .boolean, default: SaveOptions().nearLossless,
                   help: "WebP near-lossless: lossless coding of pixels adjusted within the quality."),
             Param(\.options.effort, "effort", .integer(0...9), auto: true,
@@ -142,6 +142,10 @@ public struct Save: Sink, DeclaredStage {
         }
         guard format.isAvailable else {
             throw StageError("this system has no \(format.rawValue) saver (gdk-pixbuf's is not installed); it can write \(ImageFormat.writableList)")
+        }
+        if options.losslessMode == .trim, format != .jpeg {
+            // Trimming is of a JPEG's partial blocks; for another format it would mean nothing.
+            throw StageError("lossless=trim is for a JPEG turned or cropped from a JPEG (jpegtran -trim); for lossless \(format.rawValue), say lossless=true")
         }
         return (path, format)
     }

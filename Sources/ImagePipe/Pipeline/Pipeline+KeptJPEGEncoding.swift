@@ -1,0 +1,96 @@
+/// A JPEG saved as JPEG through stages that only move its pixels (rotate 90/180/270, flip, flop,
+/// crop, the EXIF turn on load, or none) is the same picture, turned or cut. When it is decoded
+/// and encoded anew rather than written from its coefficients (`Pipeline+LosslessJPEG`: the move
+/// could not be exact, or `lossless=false`, `progressive=true`, a trace), it keeps the input's
+/// quality and chroma subsampling, each unless `quality=` or `chroma=` names another, as
+/// ImageMagick keeps them. A run that makes new pixels (a resize, a filter) is encoded at the
+/// defaults, as libvips, sharp and Pillow encode every picture: its input's settings say nothing
+/// of what suits a new picture, a thumbnail least of all (docs/formats.md).
+extension Pipeline {
+    /// The input's JPEG settings that a run encodes with.
+    struct KeptJPEGEncoding {
+        /// The quality whose tables are nearest the input's (`CodingFacts.jpegQuality`); nil
+        /// when `quality=` is given.
+        let quality: Int?
+        /// The subsampling written: the input's, or for one the encoder does not write the
+        /// nearest that keeps all its color (4:4:0 as 4:4:4, 4:1:1 as 4:2:2). nil when `chroma=`
+        /// is given, for a gray or CMYK input, which has none, and for a layout without a name.
+        let chroma: ChromaSubsampling?
+        /// The input's own subsampling (`4:2:2`), nil when it has none.
+        let inputChroma: String?
+
+        /// `4:2:2` for `.c422`.
+        static func name(_ chroma: ChromaSubsampling) -> String { chroma.rawValue.map(String.init).joined(separator: ":") }
+
+        /// `quality 92 and chroma 4:2:2`.
+        var description: String {
+            var parts: [String] = []
+            if let quality { parts.append("quality \(quality)") }
+            if let chroma {
+                let written = Self.name(chroma)
+                parts.append("chroma \(written)" + (inputChroma.map { $0 != written ? " (the nearest to its \($0))" : "" } ?? ""))
+            }
+            return parts.joined(separator: " and ")
+        }
+
+        /// The settings as the run's notes give them to machines (null: not the input's).
+        var json: [(String, JSONValue)] {
+            [("quality", quality.map { .number(Double($0)) } ?? .null), ("chroma", chroma.map { .string(Self.name($0)) } ?? .null)]
+        }
+    }
+
+    /// The input's settings, when this run keeps any: a JPEG input whose pixels the stages only
+    /// move, saved as one JPEG (not a pyramid) without `quality=` or without `chroma=`. `bytes`
+    /// is the file when the lossless attempt read it; else it is read here (a file that can be
+    /// read only once, a FIFO, is not read twice: its run encodes at the defaults).
+    func keptJPEGEncoding(in context: RunContext, prepared: PreparedRun, bytes: [UInt8]?) -> KeptJPEGEncoding? {
+        guard let load = source as? Load, let save = sink as? Save, save.options.quality == nil || save.options.chroma == .auto,
+              let header = prepared.description.header, header.format == "jpeg",
+              let target = try? save.target(in: context), target.format == .jpeg, save.pyramidLayout(path: target.path) == nil else { return nil }
+        let options = load.loadOptions(in: context)
+        let orientation = options.applyOrientation ? prepared.description.orientation : 1
+        guard case .success = losslessGeometry(stored: header.storedSize, orientation: orientation) else { return nil }
+        var file = bytes ?? context.inputBytes
+        if file == nil, let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path) {
+            file = try? ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline)
+        }
+        guard let file else { return nil }
+        let facts = CodingFacts.read(file, format: .jpeg)
+        let chroma: ChromaSubsampling? = switch facts.chroma {
+        case "4:4:4", "4:4:0": .c444
+        case "4:2:2", "4:1:1": .c422
+        case "4:2:0": .c420
+        default: nil
+        }
+        let kept = KeptJPEGEncoding(quality: save.options.quality == nil ? facts.jpegQuality : nil,
+                                    chroma: save.options.chroma == .auto ? chroma : nil, inputChroma: facts.chroma)
+        return kept.quality == nil && kept.chroma == nil ? nil : kept
+    }
+
+    /// This pipeline with its save encoding at `kept`'s settings.
+    func encoding(at kept: KeptJPEGEncoding) -> Pipeline {
+        guard var save = sink as? Save else { return self }
+        if let quality = kept.quality { save.options.quality = quality }
+        if let chroma = kept.chroma { save.options.chroma = chroma }
+        var pipeline = self
+        pipeline.sink = save
+        return pipeline
+    }
+
+    /// The run's note of the settings kept (`kept`, nil when the defaults are used), and the
+    /// warning when the lossless write was tried and could not be exact (`inexact`, libjpeg's
+    /// reason): the warning told as it is decided, both in the notes that `--json` lists.
+    func keptEncodingNote(_ kept: KeptJPEGEncoding?, inexact: String?, in context: RunContext) -> StageNote? {
+        guard let inexact else {
+            return kept.map { kept in
+                StageNote(name: "encoding", text: "\(kept.description), the input's: its pixels are only moved",
+                          value: .object(kept.json + [("from", .string("input"))]))
+            }
+        }
+        let settings = kept.map { "the input's \($0.description)" } ?? "quality \(SaveOptions.defaultQuality(.jpeg)), the default (the input's could not be read)"
+        let text = "not lossless: \(inexact); decoded and encoded anew at \(settings) (lossless=trim drops the partial blocks instead; lossless=true refuses)"
+        let destination = (try? (sink as? Save)?.target(in: context).path) ?? nil
+        context.warn((destination.map { "\($0): " } ?? "") + text)
+        return StageNote(name: "warning", text: text, value: .object([("reason", .string(inexact))] + (kept?.json ?? [])))
+    }
+}
