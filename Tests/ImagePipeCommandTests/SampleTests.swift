@@ -80,7 +80,9 @@ import TestSupport
         let plan = try compiled.plan(in: context)
         // A tile pyramid's output named in the header is one of its tiles; its .dzi is the path written.
         let pyramid = (compiled.sink as? Save)?.writesPyramid(in: context) == true
-        if plan.isExact, !(sink is Branch), !pyramid { #expect(output.size == plan.outputSize) } // a branch's outputs have sizes of their own
+        // lossless=trim drops the partial blocks it cannot move, a few pixels the plan does not know of.
+        let trims = (compiled.sink as? Save)?.options.losslessMode == .trim
+        if plan.isExact, !(sink is Branch), !pyramid, !trims { #expect(output.size == plan.outputSize) } // a branch's outputs have sizes of their own
         for path in try compiled.outputs(in: context) {
             #expect(pyramid ? FileManager.default.fileExists(atPath: path) : (try? ImageHeader.read(path: path)) != nil, "\(pipeline) did not write \(path)")
         }

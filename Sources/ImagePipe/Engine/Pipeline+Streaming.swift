@@ -181,9 +181,8 @@ extension Pipeline {
                 PyramidBuilder.heldBytes(save.pyramidGeometry(layout, size: layouts[layouts.count - 1].size), channels: levels[levels.count - 1].hasAlpha ? 4 : 3)
             }
             let coding = pyramid ?? (streamed.gathersWhole ? StreamedMemory.gatheredBytes(layouts[layouts.count - 1].size)
-                : format == .jpeg ? save.options.heldCodingBytes(size: layouts[layouts.count - 1].size,
-                                                                         gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false,
-                                                                         quality: save.options.quality(for: format))
+                : format == .jpeg ? heldCodingBytes(save, size: layouts[layouts.count - 1].size,
+                                                    gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false, in: context, prepared: prepared)
                 : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
             // A picture decoded whole is held beside the ring it feeds.

@@ -23,7 +23,7 @@ public struct LosslessJPEGTrim: Hashable, Sendable {
         var dropped: [String] = []
         if left > 0 { dropped.append("\(left) \(left == 1 ? "column" : "columns") at the left") }
         if top > 0 { dropped.append("\(top) \(top == 1 ? "row" : "rows") at the top") }
-        let text = "lossless=trim dropped \(dropped.joined(separator: " and ")), partial blocks that cannot move exactly: \(written) written, not \(asked)"
+        let text = "lossless=trim dropped \(dropped.joined(separator: " and ")) to move whole blocks only: \(written) written, not \(asked)"
         return StageNote(name: "trimmed", text: text, value: .object([
             ("left", .number(Double(left))), ("top", .number(Double(top))),
             ("width", .number(Double(written.width))), ("height", .number(Double(written.height))),
