@@ -265,12 +265,12 @@ import TestSupport
         #expect(allowed.status == 0, "\(allowed.standardError)")
         // Encoded anew, it keeps the input's 4:4:4, whose Huffman tables hold twice 4:2:0's
         // coefficients: the estimate, made before the tables are read, counts the most.
-        func estimate(_ save: String) throws -> Double {
+        func peak(_ save: String) throws -> Double {
             let explain = try CommandRunner.run(["explain", "-e", "rotate 90 | " + save, "big.jpg", "-o", "out.jpg", "--json"], in: directory.path)
             let plan = try #require(JSONSerialization.jsonObject(with: Data(explain.outputBytes)) as? [String: Any], "\(explain.standardError)")
             return try #require(plan["estimatedPeakBytes"] as? Double)
         }
-        let kept = try estimate("save lossless=false")
-        #expect(try kept == estimate("save lossless=false chroma=444") && kept > estimate("save lossless=false chroma=420"), "\(kept)")
+        let kept = try peak("save lossless=false")
+        #expect(try kept == peak("save lossless=false chroma=444") && kept > peak("save lossless=false chroma=420"), "\(kept)")
     }
 }
