@@ -7,13 +7,13 @@ import TestSupport
 /// `composite` and `text` are point stages that know where their strip lies: streamed, each strip
 /// gets the overlay's rows that fall on it, and the file is the ordinary run's byte for byte.
 @Suite struct ComposeStreamingTests {
-    /// The file `pipeline` writes, streamed (no observer) or the ordinary way (an observer turns
-    /// streaming off, as `--trace` does).
+    /// The file `pipeline` writes, streamed or the ordinary way (`RunContext.wholePictures`).
     private func output(of pipeline: Pipeline, input: String, streamed: Bool, in directory: TemporaryDirectory) throws -> [UInt8] {
         let path = directory.file(streamed ? "streamed.png" : "ordinary.png")
-        let context = RunContext(input: input, output: path)
-        #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)))
-        if streamed { try pipeline.run(in: context) } else { try pipeline.run(in: context) { _ in } }
+        var context = RunContext(input: input, output: path)
+        context.wholePictures = !streamed
+        #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)) == streamed)
+        try pipeline.run(in: context)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

@@ -48,8 +48,8 @@ import TestSupport
         // The vignette's strips cross the interface with their place: streamed, the ordinary run's bytes.
         _ = try directory.write(Synthetic.gradient(80, 150).encoded(as: .tiff), to: "tall.tif")
         let streamed = try CommandRunner.run(["run", "--plugin", plugin, "-e", "vignette", "tall.tif", "-o", "streamed.png"], in: directory.path)
-        let ordinary = try CommandRunner.run(["run", "--plugin", plugin, "-e", "vignette", "tall.tif", "-o", "ordinary.png", "--trace", "trace"],
-                                             in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "--plugin", plugin, "-e", "vignette", "tall.tif", "-o", "ordinary.png"],
+                                             in: directory.path, environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
         let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
         #expect(try bytes("streamed.png") == bytes("ordinary.png"))
@@ -228,8 +228,8 @@ import TestSupport
         #expect(explained.standardOutput.contains("streamed: 32 rows at a time"), "\(explained.standardOutput)")
         #expect(explained.standardOutput.contains("at most 64x40, less what the border takes"), "\(explained.standardOutput)")
         let streamed = try CommandRunner.run(["run", "--plugin", point, "-e", "fake", "in.jpg", "-o", "streamed.jpg"], in: directory.path)
-        let ordinary = try CommandRunner.run(["run", "--plugin", point, "-e", "fake", "in.jpg", "-o", "ordinary.jpg", "--trace", "trace"],
-                                             in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "--plugin", point, "-e", "fake", "in.jpg", "-o", "ordinary.jpg"],
+                                             in: directory.path, environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError) \(ordinary.standardError)")
         let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
         #expect(try bytes("streamed.jpg") == bytes("ordinary.jpg"))
@@ -250,8 +250,8 @@ import TestSupport
         let areaPlan = try CommandRunner.run(["explain", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(areaPlan.standardOutput.contains("area stage: each strip from 1 row above and below"), "\(areaPlan.standardOutput)")
         let areaStreamed = try CommandRunner.run(["run", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "area-streamed.jpg"], in: directory.path)
-        let areaWhole = try CommandRunner.run(["run", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "area-whole.jpg", "--trace", "area-trace"],
-                                              in: directory.path)
+        let areaWhole = try CommandRunner.run(["run", "--plugin", area, "-e", "fake", "tall.jpg", "-o", "area-whole.jpg"],
+                                              in: directory.path, environment: CommandRunner.wholePictures)
         #expect(areaStreamed.status == 0 && areaWhole.status == 0, "\(areaStreamed.standardError) \(areaWhole.standardError)")
         #expect(try bytes("area-streamed.jpg") == bytes("area-whole.jpg"))
         // Row 3, the last black one before white rows: (0 + 0 + 255) / 3 once averaged.
@@ -278,8 +278,8 @@ import TestSupport
         let plan = try CommandRunner.run(["explain", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "out.png"], in: directory.path)
         #expect(plan.standardOutput.contains("streamed: 32 rows at a time"), "\(plan.standardOutput)")
         let streamed = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "streamed.png"], in: directory.path)
-        let whole = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "whole.png", "--trace", "trace"],
-                                          in: directory.path)
+        let whole = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake | blur 1", "in.jpg", "-o", "whole.png"],
+                                          in: directory.path, environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && whole.status == 0, "\(streamed.standardError) \(whole.standardError)")
         #expect(try bytes("streamed.png") == bytes("whole.png"))
         let made = try Image.load(path: directory.file("streamed.png"))
@@ -302,8 +302,8 @@ import TestSupport
             #expect(plan.standardOutput.contains("streamed: 32 rows at a time"), "\(variant): \(plan.standardOutput)")
             let streamed = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "\(variant)-streamed.png"],
                                                  in: directory.path)
-            let whole = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "\(variant)-whole.png",
-                                               "--trace", "\(variant)-trace"], in: directory.path)
+            let whole = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "flat.tif", "-o", "\(variant)-whole.png"],
+                                              in: directory.path, environment: CommandRunner.wholePictures)
             #expect(streamed.status == 0 && whole.status == 0, "\(streamed.standardError) \(whole.standardError)")
             #expect(try bytes("\(variant)-streamed.png") == bytes("\(variant)-whole.png"), "\(variant)")
             let made = try Image.load(path: directory.file("\(variant)-streamed.png"))

@@ -45,6 +45,11 @@ import TestSupport
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed:")
                     && ordinary.standardOutput.contains("at the peak, whole pictures, \(reason)"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
+        // The switch the tests compare with: every stage on the whole picture.
+        let asked = try CommandRunner.run(["explain", "-e", "grayscale", "in.jpg", "-o", "out.jpg"], in: directory.path,
+                                          environment: CommandRunner.wholePictures)
+        #expect(!asked.standardOutput.contains("streamed:") && asked.standardOutput.contains("whole pictures, as IMAGEPIPE_WHOLE_PICTURES asks"),
+                "\(asked.standardOutput)")
         let piped = try CommandRunner.run(["explain", "-e", "grayscale", "-", "-o", "out.jpg"], in: directory.path,
                                           input: Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("in.jpg")))))
         #expect(piped.standardOutput.contains("streamed: 32 rows at a time") && piped.standardOutput.contains("(decoded whole first, as its decoder"),
@@ -75,8 +80,8 @@ import TestSupport
             #expect(explain.standardOutput.contains("(decoded whole first, as its decoder"), "\(file): \(explain.standardOutput)")
             for (pipeline, output) in [("blur 2 | resize 60% | sharpen", "png"), ("gamma 1.2 | rotate 90 | crop 10,10,100x80", "jpg")] {
                 let streamed = try CommandRunner.run(["run", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path, input: input)
-                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "--overwrite", "-e", pipeline, file, "-o", "ordinary.\(output)"],
-                                                     in: directory.path, input: input)
+                let ordinary = try CommandRunner.run(["run", "--overwrite", "-e", pipeline, file, "-o", "ordinary.\(output)"],
+                                                     in: directory.path, input: input, environment: CommandRunner.wholePictures)
                 #expect(streamed.status == 0 && ordinary.status == 0, "\(file) \(pipeline): \(streamed.standardError)\(ordinary.standardError)")
                 let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
                 let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))
@@ -131,7 +136,7 @@ import TestSupport
                          // Stages that survey the picture first, then stream as point stages.
                          "normalize", "blur 2 | normalize lower=5% | sharpen", "normalize | resize 50% | normalize upper=90%"] {
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
-            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path, environment: CommandRunner.wholePictures)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg")))
             let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))
@@ -149,7 +154,7 @@ import TestSupport
         let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path, environment: environment)
         #expect(explain.standardOutput.contains("streamed:"), "\(input) \(pipeline) → \(output): \(explain.standardOutput)")
         let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path, environment: environment)
-        let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.\(output)"], in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "ordinary.\(output)"], in: directory.path, environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
         #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !bytes.isEmpty,
@@ -191,8 +196,8 @@ import TestSupport
                     "\(pipeline): \(explain.standardOutput)")
             for mode in ["streamed", "ordinary"] {
                 let output = pipeline.contains("branch") ? [] : ["-o", "\(mode).png"]
-                let run = try CommandRunner.run(["run"] + (mode == "ordinary" ? ["--trace", "trace"] : []) + ["-e", named(mode), "in.jpg"] + output,
-                                                in: directory.path)
+                let run = try CommandRunner.run(["run", "-e", named(mode), "in.jpg"] + output, in: directory.path,
+                                                environment: mode == "ordinary" ? CommandRunner.wholePictures : [:])
                 #expect(run.status == 0, "\(pipeline): \(run.standardError)")
                 #expect(!pipeline.contains("circle-crop") || run.standardError.contains("streamed-a.jpg: JPEG has no alpha") || mode == "ordinary",
                         "\(run.standardError)")
@@ -302,8 +307,8 @@ import TestSupport
                     #expect(explain.standardOutput.contains("decoded at 1/") && explain.standardOutput.contains("streamed:"),
                             "\(input) \(mode) \(pipeline): \(explain.standardOutput)\(explain.standardError)")
                     let streamed = try CommandRunner.run(["run", "--scaling", mode, "-e", pipeline, input, "-o", "streamed.png"], in: directory.path)
-                    let ordinary = try CommandRunner.run(["run", "--scaling", mode, "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.png"],
-                                                         in: directory.path)
+                    let ordinary = try CommandRunner.run(["run", "--scaling", mode, "-e", pipeline, input, "-o", "ordinary.png"],
+                                                         in: directory.path, environment: CommandRunner.wholePictures)
                     #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
                     let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.png")))
                     #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.png")))) && !a.isEmpty,
@@ -330,7 +335,7 @@ import TestSupport
                 let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.png"], in: directory.path)
                 #expect(explain.standardOutput.contains("read twice"), "\(input) \(pipeline): \(explain.standardOutput)")
                 let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.png"], in: directory.path)
-                let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, input, "-o", "ordinary.png"], in: directory.path)
+                let ordinary = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "ordinary.png"], in: directory.path, environment: CommandRunner.wholePictures)
                 #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
                 let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.png")))
                 #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.png")))) && !a.isEmpty, "\(input) \(pipeline)")
@@ -366,7 +371,7 @@ import TestSupport
             #expect(explain.standardOutput.contains("streamed: 32 rows at a time") && explain.standardOutput.contains("207x331"),
                     "\(explain.standardOutput)")
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.webp", "-o", "streamed-" + output], in: directory.path)
-            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.webp", "-o", "ordinary-" + output], in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "-e", pipeline, "in.webp", "-o", "ordinary-" + output], in: directory.path, environment: CommandRunner.wholePictures)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-" + output)))
             #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary-" + output)))) && !a.isEmpty, "\(output)")
@@ -407,8 +412,8 @@ import TestSupport
             let explain = try CommandRunner.run(["explain", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", output], in: directory.path)
             #expect(explain.standardOutput.contains("streamed: 32 rows at a time"), "\(explain.standardOutput)")
             let streamed = try CommandRunner.run(["run", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", "streamed-" + output], in: directory.path)
-            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", "ordinary-" + output],
-                                                 in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "-e", "gamma 1.2 | save keep=xmp", "in.png", "-o", "ordinary-" + output],
+                                                 in: directory.path, environment: CommandRunner.wholePictures)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed-" + output)))
             #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary-" + output)))), "\(output)")
@@ -465,7 +470,7 @@ import TestSupport
                     "\(explain.standardOutput)")
         }
         let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.jpg"], in: directory.path)
-        let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "ordinary.jpg"], in: directory.path, environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
         let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.jpg")))
         #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.jpg")))))

@@ -71,8 +71,8 @@ import TestSupport
             #expect(explain.standardOutput.contains("streamed: 32 rows at a time") && explain.standardOutput.contains("read ") && explain.standardOutput.contains("surveying stage"),
                     "\(pipeline): \(explain.standardOutput)")
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "-o", "streamed.png", "--json"], in: directory.path)
-            let whole = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "-o", "whole.png", "--json", "--trace", "trace"],
-                                              in: directory.path)
+            let whole = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "-o", "whole.png", "--json"],
+                                              in: directory.path, environment: CommandRunner.wholePictures)
             #expect(streamed.status == 0 && whole.status == 0, "\(pipeline): \(streamed.standardError)\(whole.standardError)")
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.png")))
             #expect(a == (try Data(contentsOf: URL(fileURLWithPath: directory.file("whole.png")))) && !a.isEmpty, "\(pipeline)")
@@ -92,8 +92,8 @@ import TestSupport
         #expect(explain.standardOutput.contains("streamed: 32 rows at a time") && explain.standardOutput.contains("surveying stage"),
                 "\(explain.standardOutput)")
         var boxes: [JSONValue] = []
-        for trace in [[], ["--trace", "trace"]] {
-            let result = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "--json"] + trace, in: directory.path)
+        for environment in [[:], CommandRunner.wholePictures] {
+            let result = try CommandRunner.run(["run", "-e", pipeline, "bordered.jpg", "--json"], in: directory.path, environment: environment)
             #expect(result.status == 0, "\(result.standardError)")
             let note = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))?["notes"]?.arrayValue?.first,
                                     "\(result.standardOutput)")

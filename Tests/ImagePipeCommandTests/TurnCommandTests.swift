@@ -17,7 +17,7 @@ import Glibc
             let plan = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", "out.png"], in: directory.path)
             #expect(plan.standardOutput.contains("streamed:"), "\(pipeline): \(plan.standardOutput)")
             let streamed = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "streamed.png"], in: directory.path)
-            let ordinary = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "in.jpg", "-o", "ordinary.png"], in: directory.path)
+            let ordinary = try CommandRunner.run(["run", "-e", pipeline, "in.jpg", "-o", "ordinary.png"], in: directory.path, environment: CommandRunner.wholePictures)
             #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
             let bytes = { (name: String) in try Data(contentsOf: URL(fileURLWithPath: directory.file(name))) }
             #expect(try bytes("streamed.png") == bytes("ordinary.png"), "\(pipeline)")

@@ -16,14 +16,15 @@ import TestSupport
         return try directory.write(picture.encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: "in.jpg")
     }
 
-    /// The codec time of `stages` then a JPEG save, streamed or the ordinary way (an observer
-    /// turns streaming off).
+    /// The codec time of `stages` then a JPEG save, streamed or the ordinary way
+    /// (`RunContext.wholePictures`).
     static func codecTime(_ stages: [any Transform], input: String, streamed: Bool, in directory: TemporaryDirectory) throws -> CodecTime {
         var context = RunContext(input: input, output: directory.file("out.jpg"))
         let time = CodecTime()
         context.codecTime = time
+        context.wholePictures = !streamed
         let pipeline = Pipeline(transforms: stages, sink: Save(options: SaveOptions(quality: 80)))
-        if streamed { try pipeline.run(in: context) } else { try pipeline.run(in: context) { _ in } }
+        try pipeline.run(in: context)
         return time
     }
 

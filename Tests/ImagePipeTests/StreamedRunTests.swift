@@ -73,8 +73,9 @@ struct StripBox: Transform, DeclaredStage {
     /// turns streaming off, as `--trace` does).
     static func output(of pipeline: Pipeline, input: String, streamed: Bool, in directory: TemporaryDirectory, format: ImageFormat = .jpeg) throws -> [UInt8] {
         let path = directory.file((streamed ? "streamed." : "ordinary.") + format.rawValue)
-        let context = RunContext(input: input, output: path)
-        if streamed { try pipeline.run(in: context) } else { try pipeline.run(in: context) { _ in } }
+        var context = RunContext(input: input, output: path)
+        context.wholePictures = !streamed
+        try pipeline.run(in: context)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

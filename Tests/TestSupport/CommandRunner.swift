@@ -21,6 +21,10 @@ public enum CommandRunner {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/imagepipe").path
     }
 
+    /// The environment that runs every stage on the whole picture (`RunContext.wholePictures`):
+    /// the ordinary run a streamed run's file is compared with.
+    public static let wholePictures = ["IMAGEPIPE_WHOLE_PICTURES": "1"]
+
     /// Runs `imagepipe arguments…` in `directory`, feeding `input` on standard input.
     @discardableResult
     public static func run(_ arguments: [String], in directory: String? = nil, input: [UInt8] = [],

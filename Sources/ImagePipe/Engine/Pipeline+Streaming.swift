@@ -44,6 +44,7 @@ extension Pipeline {
     func streamingDecision(in context: RunContext, prepared: PreparedRun) -> Result<StreamedSave, NotStreamed> {
         let plan = prepared.plan, description = prepared.description
         func whole(_ reason: String) -> Result<StreamedSave, NotStreamed> { .failure(NotStreamed(reason: reason)) }
+        if context.wholePictures { return whole("IMAGEPIPE_WHOLE_PICTURES asks") }
         if context.streamAboveBytes > 0, plan.estimatedPeakBytes() - Plan.workingBytes <= context.streamAboveBytes {
             return whole("a picture this small is run on one thread while the other pictures keep the cores busy")
         }

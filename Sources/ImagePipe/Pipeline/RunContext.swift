@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a run knows beyond the pipeline text: the input and output named on the command line
 /// (used by `load` and `save` when they name no file), and where warnings go.
 public struct RunContext: Sendable {
@@ -34,6 +36,13 @@ public struct RunContext: Sendable {
     /// handoffs only cost, and a picture that fits in memory is cheaper on one thread
     /// (`streamAboveBytes(picturesAtOnce:)`).
     public var streamAboveBytes = 0
+    /// Runs every stage on the whole picture, never streamed: the reference a streamed run is
+    /// held to byte for byte, and a way round the streamed run where it is suspected. Set by
+    /// the environment variable `IMAGEPIPE_WHOLE_PICTURES=1` for a command or a service.
+    public var wholePictures = RunContext.wholePicturesFromEnvironment
+
+    /// Whether `IMAGEPIPE_WHOLE_PICTURES` is 1.
+    static let wholePicturesFromEnvironment = getenv("IMAGEPIPE_WHOLE_PICTURES").map { String(cString: $0) } == "1"
 
     /// `streamAboveBytes` for runs that share busy cores: a 12-megapixel picture decoded whole
     /// (48 MiB at the estimate's 4 bytes a pixel) still runs on one thread. On the service
