@@ -15,7 +15,7 @@ enum LimitOptions {
 
     /// Seconds one picture may take by default: generous, since a 100-megapixel PNG takes seconds
     /// to encode, yet it ends a hostile decode that would never finish.
-    static let defaultTimeout = 60.0
+    static let defaultTimeout = TimeLimit.base
     /// A day: past it a limit means nothing, and its deadline would overflow the clock's arithmetic.
     static let longestTimeout = 86_400.0
 

@@ -74,15 +74,11 @@ struct RunCommand {
         for named in outputs {
             let count = named.filter { $0 == "-" }.count
             guard count > 0 else { continue }
-            if outputs.count > 1 {
-                throw Self.batchToStandardOutput
-            }
+            if outputs.count > 1 { throw Batch.toStandardOutput }
             if count > 1 { throw UsageError("only one output can go to standard output (-)") }
             if json { throw UsageError("--json cannot go with a picture on standard output (-): both would be written there; drop --json, or write to a file") }
         }
     }
-
-    static let batchToStandardOutput = UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
 
     static func exists(_ path: String) -> Bool {
         var status = stat()
@@ -138,7 +134,6 @@ struct RunCommand {
         var template = try PipelineArguments.outputContext(parser)
         try LimitOptions.apply(parser, to: &template.loadOptions)
         let timeLimit = try LimitOptions.timeLimit(parser)
-        let timeout = timeLimit.readingSeconds
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var jobs = cores
         if let text = parser.last("--jobs") {
@@ -148,77 +143,48 @@ struct RunCommand {
             }
             jobs = count
         }
-        if batch { template.streamAboveBytes = RunContext.streamAboveBytes(picturesAtOnce: jobs) }
         var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
         if let text = parser.last("--max-memory") {
             guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }
             memory = bytes == 0 ? nil : MemoryBudget(limit: bytes)
         }
-        let naming = try OutputNaming(template: &template, pipeline: pipeline, batch: batch)
-        var timeoutSpent = 0.0 // of --timeout, by reading standard input
-
         let reporter = ProgressReporter(total: manifest == nil ? Shard.share(of: max(1, inputs.count), in: shard) : nil,
                                         quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch, shard: shard)
         template.warn = { reporter.warn($0) }
         let interruption = Interruption()
-        template.cancellation = interruption.cancellation
-        let feed: InputFeed
-        if let manifest {
-            if template.output == "-" || (pipeline.sink as? Save)?.path == "-" {
-                throw Self.batchToStandardOutput
-            }
-            feed = InputFeed(.manifest(manifest, base: sharding.baseDirectory), template: template, shard: shard, batch: true, naming: naming)
-        } else {
-            var contexts = (inputs.isEmpty ? [BatchInput(path: "", root: nil)] : inputs).enumerated().map { offset, input in
-                var context = template
-                context.input = input.path.isEmpty ? nil : input.path
-                context.output = naming.output(for: context.input, in: template)
-                context.inputRoot = input.root
-                context.index = offset + 1
-                return context
-            }
-            // The whole list is checked, not only this shard's share: two inputs of different
-            // shards writing one file are refused the same way on every machine.
-            let (unnamed, outputs) = try OutputCheck(pipeline: pipeline, contexts: contexts, allowOverwrite: parser.has("--overwrite"),
-                                                     alsoRead: pipelineArguments.file == "<inline>" ? [] : [pipelineArguments.file]).run()
-            try Self.checkStandardOutput(outputs: outputs, json: parser.has("--json"))
-            if contexts.count == 1, ((pipeline.source as? Load)?.path ?? contexts[0].input) == "-" {
-                let clock = ContinuousClock(), began = clock.now
-                contexts[0].inputBytes = try StandardStreams.readStandardInput(limit: template.loadOptions.maxInputBytes, seconds: timeout)
-                timeoutSpent = (clock.now - began).inSeconds
-            }
-            let total = contexts.count
-            if let shard { contexts = contexts.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element) }
-            feed = InputFeed(.contexts(contexts, total: total, problems: unnamed), template: template, shard: shard, batch: total > 1, naming: naming)
+        let json = parser.has("--json")
+        var run = Batch(pipeline: pipeline, inputs: inputs.map(\.path), context: template)
+        run.inputRoots = inputs.map(\.root)
+        run.manifest = manifest.map { ($0, sharding.baseDirectory) }
+        run.shard = shard
+        run.isBatch = batch
+        run.jobs = jobs
+        run.memory = memory
+        run.timeLimit = timeLimit
+        run.resume = parser.has("--skip-existing")
+        run.overwrite = parser.has("--overwrite")
+        run.ledger = parser.last("--ledger")
+        run.listName = manifest?.name ?? "the command line"
+        run.traceDirectory = parser.last("--trace")
+        run.alsoRead = pipelineArguments.file == "<inline>" ? [] : [pipelineArguments.file]
+        run.checkOutputs = { try Self.checkStandardOutput(outputs: $0, json: json) }
+        run.cancellation = interruption.cancellation
+        run.stopStarting = { interruption.received != nil }
+        run.describe = { RemedyWording.text(for: $0) }
+        run.warn = { reporter.warn($0) }
+        run.note = { reporter.note($0) }
+        run.progress = { if case let .finished(outcome) = $0 { reporter.finished(outcome) } }
+        let quiet = parser.has("--quiet")
+        run.willStart = { isBatch in
+            if let shard, !quiet { Console.diagnostics("imagepipe: \(shard.description)") }
+            interruption.install(onePicture: !isBatch)
         }
-        var ledger: LedgerWriter?
-        // Whose ledger it is: the shard, or the whole list as one.
-        let owner = shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard")
-        if let directory = parser.last("--ledger") {
-            ledger = try LedgerWriter(directory: directory, shard: owner)
-            ledger?.start(shard: owner, inputs: manifest?.name ?? "the command line", total: feed.total)
-        }
-        if let shard, !parser.has("--quiet") { Console.diagnostics("imagepipe: \(shard.description)") }
-
-        if let trace = parser.last("--trace") { try TraceWriter.claim(trace, allowOverwrite: parser.has("--overwrite")) }
-        interruption.install(onePicture: !feed.batch)
-        var runner = BatchRunner(pipeline: pipeline, feed: feed, jobs: jobs, reporter: reporter, traceDirectory: parser.last("--trace"),
-                                 skipExisting: parser.has("--skip-existing"), interruption: interruption, timeLimit: timeLimit)
-        runner.ledger = ledger
-        runner.checkEach = manifest != nil
-        runner.allowOverwrite = parser.has("--overwrite")
-        runner.memory = memory
-        runner.timeoutSpent = timeoutSpent
-        runner.run()
-        if let failure = feed.failure { Console.error(failure) }
+        let result = try run.run()
+        if let failure = result.listFailure { Console.error(failure) }
         let stopped = interruption.received
-        let (done, failed) = reporter.summary(stoppedEarly: stopped != nil)
-        if let ledger {
-            ledger.end(shard: owner, total: feed.total,
-                       done: done, failed: failed, stopped: stopped != nil, seconds: reporter.elapsed)
-            if let problem = ledger.writeError { Console.error(problem) }
-        }
+        let failed = reporter.summary(stoppedEarly: stopped != nil).failed
+        if let problem = result.ledgerError { Console.error(problem) }
         if let stopped { return 128 + stopped }
-        return failed > 0 || feed.failure != nil || ledger?.writeError != nil || passedOver.contains(where: \.isFailure) ? 1 : 0
+        return failed > 0 || result.listFailure != nil || result.ledgerError != nil || passedOver.contains(where: \.isFailure) ? 1 : 0
     }
 }

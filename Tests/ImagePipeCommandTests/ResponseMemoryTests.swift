@@ -1,4 +1,5 @@
 import Dispatch
+import ImagePipe
 import Testing
 @testable import ImagePipeCommand
 

@@ -26,6 +26,9 @@ import TestSupport
         #expect(try Image.load(path: directory.file("avatar.png")).size == Size(256, 256))
         let avatar = try Image.load(path: directory.file("editor-avatar.png"))
         #expect(avatar.size == Size(128, 128) && avatar.pixel(x: 0, y: 0) == .transparent)
+        #expect(result.standardOutput.contains("batch: 1 written, 1 failed: \(directory.file("leaf-batch.png"))"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("batch: failed: ") && result.standardOutput.contains("no-such-photo.jpg"))
+        #expect(try Image.load(path: directory.file("leaf-batch.png")).size == Size(640, 400))
     }
 
     @Test func aCommandOfItsOwnWithTheStageCompiledIn() throws {

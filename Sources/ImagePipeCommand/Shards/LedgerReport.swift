@@ -31,8 +31,8 @@ struct LedgerReport {
         var total: Int?
     }
 
-    /// The most shards a batch may be split into (Slurm's largest array is 4,000,001 tasks).
-    static let maxShards = 10_000_000
+    /// The most shards a batch may be split into (`Shard.maxCount`).
+    static let maxShards = Shard.maxCount
     /// The largest index, total or byte count: the whole numbers a JSON number holds exactly.
     static let maxCount = 1 << 53
     /// The longest time one input may have taken, in seconds (about 115 days).

@@ -44,6 +44,17 @@ do {
                                      zoom: state.zoom / editor.minimumZoom, offset: state.offset).apply(to: image)
     try Data(try chosen.encoded(as: .png)).write(to: URL(fileURLWithPath: outputDirectory + "/editor-avatar.png"))
     print("wrote \(outputDirectory)/avatar.png and \(outputDirectory)/editor-avatar.png")
+
+    // 5. A batch, as `imagepipe run … --out-dir` runs it: the photo and a name that is no
+    //    picture, two at a time; the bad one fails alone and the other is written.
+    let missing = outputDirectory + "/no-such-photo.jpg"
+    var batch = Batch(pipeline: fromText, inputs: [photo, missing], output: "{stem}-batch.png", outputDirectory: outputDirectory)
+    batch.jobs = 2
+    batch.progress = { event in
+        if case let .finished(outcome) = event, let error = outcome.error { print("batch: failed: \(error)") }
+    }
+    let result = try batch.run()
+    print("batch: \(result.written) written, \(result.failed) failed: \(result.outcomes.flatMap(\.outputs).joined(separator: ", "))")
 } catch {
     FileHandle.standardError.write(Data("embed-demo: \(error)\n".utf8))
     exit(1)

@@ -1,20 +1,24 @@
-import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One picture to process: its path, and the directory it was found in (for `{dir}`).
-struct BatchInput: Sendable {
-    let path: String
-    let root: String?
+package struct BatchInput: Sendable {
+    package let path: String
+    package let root: String?
+
+    package init(path: String, root: String?) {
+        self.path = path
+        self.root = root
+    }
 
     /// What a folder held besides the pictures to process, said on the terminal.
-    struct PassedOver: Sendable {
+    package struct PassedOver: Sendable {
         /// Why, with the path (escaped when it is not text).
-        let message: String
+        package let message: String
         /// Whether it was a picture the batch should have made (a name that is not UTF-8): the
         /// run then ends with a failure status, as for a picture that failed.
-        let isFailure: Bool
+        package let isFailure: Bool
     }
 
     /// Expands the command line's inputs: files as they are, directories to the pictures in them
@@ -25,7 +29,7 @@ struct BatchInput: Sendable {
     /// be read for ever), each directory is entered once however many links lead to it (a
     /// symbolic link loop would never end), and a name that is not UTF-8, which Swift's text
     /// cannot hold, is reported rather than taken under a mended name that is another file's.
-    static func collect(_ arguments: [String], recursive: Bool, allowed: Set<SourceFormat> = SourceFormat.vetted) throws
+    package static func collect(_ arguments: [String], recursive: Bool, allowed: Set<SourceFormat> = SourceFormat.vetted) throws
         -> (inputs: [BatchInput], sawDirectory: Bool, passedOver: [PassedOver]) {
         let extensions = ImageFormat.readableExtensions(of: allowed)
         var walk = Walk(recursive: recursive, extensions: extensions)
@@ -118,5 +122,5 @@ struct BatchInput: Sendable {
 }
 
 private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    package func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -1,4 +1,3 @@
-import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +10,8 @@ import Glibc
 /// re-run of the shard appends after the lines of the run it resumes, and a killed run leaves
 /// whole lines (the report skips a torn last line all the same). The line of an input is written
 /// after its outputs have landed: an input in the ledger as done has its outputs complete.
-final class LedgerWriter: Sendable {
-    let path: String
+package final class LedgerWriter: Sendable {
+    package let path: String
     private let descriptor: Int32
     private let failure = Locked<String?>(nil)
 
@@ -26,10 +25,10 @@ final class LedgerWriter: Sendable {
     /// ours); the file is opened without following a link, and must be a regular file of the user's
     /// with one name (a hard link to another file is refused too). Every name and message in a
     /// line is JSON-escaped, control characters included, so no line can hold more than one record.
-    init(directory: String, shard: Shard) throws {
+    package init(directory: String, shard: Shard) throws {
         // A file `imagepipe report` would not take as a ledger is refused before any work is done.
-        guard shard.count <= LedgerReport.maxShards else {
-            throw UsageError("--ledger takes at most \(LedgerReport.maxShards) shards, not \(shard.count)")
+        guard shard.count <= Shard.maxCount else {
+            throw UsageError("--ledger takes at most \(Shard.maxCount) shards, not \(shard.count)")
         }
         // `mkdir -p`, which tolerates another shard making the same directory at the same moment.
         do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
@@ -75,10 +74,10 @@ final class LedgerWriter: Sendable {
 
     /// The first write error, if any: the command reports it and fails, since a ledger with holes
     /// would make the report count inputs as missing.
-    var writeError: String? { failure.withLock { $0 } }
+    package var writeError: String? { failure.withLock { $0 } }
 
     /// The line that opens a run of this shard.
-    func start(shard: Shard, inputs: String, total: Int?) {
+    package func start(shard: Shard, inputs: String, total: Int?) {
         write(.object([
             ("event", .string("start")), ("shard", .number(Double(shard.index))), ("shards", .number(Double(shard.count))),
             ("from", .string(shard.origin)), ("inputs", .string(inputs)), ("total", total.map { .number(Double($0)) } ?? .null),
@@ -89,7 +88,7 @@ final class LedgerWriter: Sendable {
     /// One finished input: its place in the list, then what `--json` says of it (what it was,
     /// what it wrote, sizes, how long, why it failed) with how large each output is, so the two
     /// never disagree. The stages' notes stay out: the report has no use for them.
-    func record(_ outcome: FileOutcome, index: Int) {
+    package func record(_ outcome: FileOutcome, index: Int) {
         let sizes = outcome.outputs.map { output -> JSONValue in
             var status = stat()
             return stat(output, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? .number(Double(status.st_size)) : .null
@@ -103,7 +102,7 @@ final class LedgerWriter: Sendable {
     }
 
     /// The line that closes a run: `total` is the whole list's length when this run read it all.
-    func end(shard: Shard, total: Int?, done: Int, failed: Int, stopped: Bool, seconds: Double) {
+    package func end(shard: Shard, total: Int?, done: Int, failed: Int, stopped: Bool, seconds: Double) {
         write(.object([
             ("event", .string("end")), ("shard", .number(Double(shard.index))), ("shards", .number(Double(shard.count))),
             ("total", total.map { .number(Double($0)) } ?? .null), ("done", .number(Double(done))), ("failed", .number(Double(failed))),
@@ -126,7 +125,7 @@ final class LedgerWriter: Sendable {
         }
     }
 
-    static func hostName() -> String {
+    package static func hostName() -> String {
         var bytes = [CChar](repeating: 0, count: 256)
         guard gethostname(&bytes, 255) == 0 else { return "" }
         return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -1,11 +1,10 @@
-import ImagePipe
 
 /// How long one picture of a run may take. Without `--timeout`, the limit grows with the work
 /// the picture's plan asks for, so that legitimate work is never cut short: a 13-megapixel photo
 /// to AVIF at speed 0 takes minutes by itself, a thumbnail a fraction of a second. The limit
 /// still ends what hostile input can make a decoder or a library do (a FIFO that stalls, a
 /// loader that loops), since the reading alone is bounded by the base.
-enum TimeLimit: Equatable {
+package enum TimeLimit: Equatable, Sendable {
     /// `--timeout 0`: none.
     case none
     /// `--timeout SECONDS`: the same for every picture.
@@ -15,13 +14,13 @@ enum TimeLimit: Equatable {
 
     /// The reading (header, bytes from a FIFO or standard input) of every picture, and the
     /// least any picture is given.
-    static let base = LimitOptions.defaultTimeout
+    package static let base = 60.0
     /// How many times the work's measured cost the limit allows: a loaded machine (a batch on
     /// every core beside other work) was seen to take 6× the idle time; 10 leaves room beyond it.
-    static let safety = 10.0
+    package static let safety = 10.0
 
     /// Seconds before the plan is known (reading the picture's header and bytes).
-    var readingSeconds: Double? {
+    package var readingSeconds: Double? {
         switch self {
         case .none: nil
         case let .fixed(seconds): seconds
@@ -31,7 +30,7 @@ enum TimeLimit: Equatable {
 
     /// Seconds for a picture with this plan (nil: not known, the base applies); an animation's
     /// frames each do the plan's work.
-    func seconds(for plan: Plan?, frames: Int = 1, pipeline: Pipeline, context: RunContext) -> Double? {
+    package func seconds(for plan: Plan?, frames: Int = 1, pipeline: Pipeline, context: RunContext) -> Double? {
         switch self {
         case .none: return nil
         case let .fixed(seconds): return seconds
@@ -45,7 +44,7 @@ enum TimeLimit: Equatable {
     /// measured with `/usr/bin/time imagepipe run` on photos of 1 to 13 megapixels: decoding
     /// 0.05–0.3; a stage 0.1–0.25 (resize, rotate by an angle, sharpen); an area stage about
     /// 0.03 more per pixel of radius (`median 31`: 0.42); encoders in `encoderSeconds`.
-    static func workSeconds(_ plan: Plan, pipeline: Pipeline, context: RunContext) -> Double {
+    package static func workSeconds(_ plan: Plan, pipeline: Pipeline, context: RunContext) -> Double {
         func megapixels(_ size: Size) -> Double { Double(size.pixelCount) / 1_000_000 }
         var seconds = 0.3 * megapixels(plan.decodeWorkSize)
         for step in plan.steps {
@@ -66,7 +65,7 @@ enum TimeLimit: Equatable {
     /// An encoder's seconds per megapixel, idle, on two cores: AVIF at speed 0 12.9, speed 2
     /// 5.3, speed 5 0.4; lossless WebP at effort 6 0.7, lossy 0.18; PNG at compression 9 1.1;
     /// JPEG 0.05.
-    static func encoderSeconds(_ save: Save, context: RunContext) -> Double {
+    package static func encoderSeconds(_ save: Save, context: RunContext) -> Double {
         let options = save.options
         switch (try? save.target(in: context).format) ?? .png {
         case .avif:

@@ -1,17 +1,16 @@
-import ImagePipe
 
 /// Hands a batch's inputs to the worker threads one at a time: from the expanded command line,
 /// or streamed from a manifest, keeping only this shard's. Nothing but the current entry of a
 /// manifest is held, so a shard's memory does not grow with the list.
-final class InputFeed: Sendable {
+package final class InputFeed: Sendable {
     /// One input to process, or one that cannot be (a manifest entry that is not a usable name).
-    struct Item: Sendable {
-        let context: RunContext
-        let problem: String?
+    package struct Item: Sendable {
+        package let context: RunContext
+        package let problem: String?
     }
 
     /// Where the inputs come from.
-    enum Source: Sendable {
+    package enum Source: Sendable {
         /// Contexts already made (and checked) for this shard, from a list of `total` inputs;
         /// `problems` holds, by `RunContext.index`, why an input cannot be run.
         case contexts([RunContext], total: Int, problems: [Int: String] = [:])
@@ -34,9 +33,9 @@ final class InputFeed: Sendable {
     /// Gives a manifest's inputs their default output names.
     private let naming: OutputNaming?
     /// Whether this is a batch (names the input in messages, one trace directory per input).
-    let batch: Bool
+    package let batch: Bool
 
-    init(_ source: Source, template: RunContext, shard: Shard?, batch: Bool, naming: OutputNaming? = nil) {
+    package init(_ source: Source, template: RunContext, shard: Shard?, batch: Bool, naming: OutputNaming? = nil) {
         self.naming = naming
         var initial = State(source: source)
         if case let .contexts(_, total, _) = source {
@@ -50,13 +49,13 @@ final class InputFeed: Sendable {
     }
 
     /// Entries in the whole list (all shards), once known: a manifest's when read to the end.
-    var total: Int? { state.withLock { $0.exhausted ? $0.positions : nil } }
+    package var total: Int? { state.withLock { $0.exhausted ? $0.positions : nil } }
 
     /// Why reading the list stopped early, if it did.
-    var failure: String? { state.withLock { $0.failure } }
+    package var failure: String? { state.withLock { $0.failure } }
 
     /// The next input of this shard, or nil when there are no more.
-    func next() -> Item? {
+    package func next() -> Item? {
         state.withLock { state in
             switch state.source {
             case let .contexts(contexts, _, problems):
@@ -68,7 +67,7 @@ final class InputFeed: Sendable {
                 while true {
                     let entry: ManifestReader.Entry?
                     do { entry = try reader.next() } catch {
-                        state.failure = RemedyWording.text(for: error)
+                        state.failure = "\(error)"
                         return nil
                     }
                     guard let entry else {

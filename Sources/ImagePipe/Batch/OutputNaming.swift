@@ -1,19 +1,18 @@
-import ImagePipe
 
 /// Where a run writes when the command line says only "into this folder": `--out-dir DIR`
 /// without -o, `-o DIR/`, or several inputs. Shared by `run` and `explain`, so a plan shows the
 /// names a run will use.
-struct OutputNaming {
+package struct OutputNaming: Sendable {
     /// Whether each input gets a default name (`{dir}/{stem}.EXT`) in the output directory.
-    let usesDefaultName: Bool
+    package let usesDefaultName: Bool
     /// What default names start with: `{dir}/`, or `thumbs/{dir}/` for `-o thumbs/ --out-dir D`.
-    let prefix: String
+    package let prefix: String
     /// The format the sink or --format asks for, which gives default names their extension.
-    let format: ImageFormat?
+    package let format: ImageFormat?
 
     /// Settles `template`'s output and directory for `pipeline`; throws when a batch has nowhere
     /// safe to go (it would fill the current directory, over files of the same names).
-    init(template: inout RunContext, pipeline: Pipeline, batch: Bool) throws {
+    package init(template: inout RunContext, pipeline: Pipeline, batch: Bool) throws {
         let save = pipeline.sink as? Save
         format = save?.format ?? template.outputFormat
         var prefix = "{dir}/"
@@ -45,7 +44,7 @@ struct OutputNaming {
     /// Whether `-o NAME` can only mean "into the folder NAME": it is an existing directory, and
     /// neither a template nor a name with an image extension (`-o d.png` naming a directory is
     /// refused by `OutputCheck` rather than guessed at).
-    static func isFolderName(_ output: String) -> Bool {
+    package static func isFolderName(_ output: String) -> Bool {
         guard !output.contains("{"), ImageFormat(fileName: output) == nil else { return false }
         return OutputCheck.isDirectory(output)
     }
@@ -53,14 +52,14 @@ struct OutputNaming {
     /// The output name for `input` when none was given: its stem, and the extension of the
     /// format asked for; else the input's own extension when that format can be written, else
     /// `.png` (a HEIC in a folder is written as PNG rather than failing the batch).
-    static func defaultName(for input: String?, format: ImageFormat?, prefix: String = "{dir}/") -> String {
+    package static func defaultName(for input: String?, format: ImageFormat?, prefix: String = "{dir}/") -> String {
         if let format { return prefix + "{stem}." + format.fileExtension }
         if let input, input != "-", let own = ImageFormat(fileName: input), own.isAvailable { return prefix + "{stem}.{ext}" }
         return prefix + "{stem}." + ImageFormat.png.fileExtension
     }
 
     /// The output (or template) for one input.
-    func output(for input: String?, in template: RunContext) -> String? {
+    package func output(for input: String?, in template: RunContext) -> String? {
         usesDefaultName ? Self.defaultName(for: input, format: format, prefix: prefix) : template.output
     }
 }

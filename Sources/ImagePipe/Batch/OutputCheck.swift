@@ -1,4 +1,3 @@
-import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,18 +11,25 @@ import Glibc
 /// output cannot be named at all (its `{ext}` names no writable format, say) is that input's
 /// failure, not the batch's: it is returned, and the others go on. When no input's output can be
 /// named, the command line itself is wrong: that is a usage error.
-struct OutputCheck {
-    let pipeline: Pipeline
-    let contexts: [RunContext]
-    let allowOverwrite: Bool
+package struct OutputCheck {
+    package let pipeline: Pipeline
+    package let contexts: [RunContext]
+    package let allowOverwrite: Bool
     /// Other files the command reads (the pipeline file), which no output may replace either.
-    var alsoRead: [String] = []
+    package var alsoRead: [String] = []
+    /// An error as the messages show it (the command words each remedy by its option).
+    package var describe: @Sendable (any Error) -> String = { "\($0)" }
+
+    package init(pipeline: Pipeline, contexts: [RunContext], allowOverwrite: Bool, alsoRead: [String] = [],
+                 describe: @escaping @Sendable (any Error) -> String = { "\($0)" }) {
+        (self.pipeline, self.contexts, self.allowOverwrite, self.alsoRead, self.describe) = (pipeline, contexts, allowOverwrite, alsoRead, describe)
+    }
 
     /// The inputs (by `RunContext.index`) of a batch whose outputs cannot be named, with why;
     /// and every context's outputs, in order (none for those), for the checks that follow
     /// (`RunCommand.checkStandardOutput`) to look at rather than name them all again.
     @discardableResult
-    func run() throws -> (unnamed: [Int: String], outputs: [[String]]) {
+    package func run() throws -> (unnamed: [Int: String], outputs: [[String]]) {
         var unnamed: [Int: String] = [:], named: [[String]] = []
         var writers: [[UInt8]: String] = [:] // an output's file key → the input that writes it
         var inputs: [String: String] = [:]    // an input's file identity → its path
@@ -42,7 +48,7 @@ struct OutputCheck {
             do {
                 outputs = try pipeline.outputs(in: context)
             } catch {
-                let message = RemedyWording.text(for: error)
+                let message = describe(error)
                 guard contexts.count > 1 else { throw UsageError(message) }
                 unnamed[context.index] = "\(source): \(message)"
                 if unnamed.count == contexts.count { throw UsageError("\(source): \(message)") }
@@ -70,7 +76,7 @@ struct OutputCheck {
     /// What two spellings of one output share: an existing file's device and inode, else the
     /// resolved folder (symbolic links and `..` followed) and the name in it, else the name made
     /// absolute; so `./same.png`, `same.png` and `$PWD/same.png` are one output.
-    static func fileKey(_ path: String) -> [UInt8] {
+    package static func fileKey(_ path: String) -> [UInt8] {
         if let identity = identity(path) { return Array("file \(identity)".utf8) }
         let bytes = Array(path.utf8)
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
@@ -86,14 +92,14 @@ struct OutputCheck {
     }
 
     /// A path's bytes with `.` and empty components dropped, for comparing names not yet on disk.
-    static func normalise(_ path: String) -> [UInt8] {
+    package static func normalise(_ path: String) -> [UInt8] {
         let parts = path.utf8.split(separator: UInt8(ascii: "/")).filter { !$0.elementsEqual(".".utf8) }
         return (PathBytes.isAbsolute(path) ? [UInt8(ascii: "/")] : []) + Array(parts.joined(separator: [UInt8(ascii: "/")]))
     }
 
     /// Why an existing output cannot be written, when it is neither a regular file nor a device or
     /// FIFO written through (see `ImageFile.writeAtomically`).
-    static func unwritableKind(_ path: String) -> String? {
+    package static func unwritableKind(_ path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
@@ -104,13 +110,13 @@ struct OutputCheck {
         }
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The device and inode of an existing file, so that two names of one file compare equal.
-    static func identity(_ path: String) -> String? {
+    package static func identity(_ path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return "\(status.st_dev):\(status.st_ino)"

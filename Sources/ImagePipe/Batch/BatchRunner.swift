@@ -1,23 +1,35 @@
 import Dispatch
-import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs one pipeline over many inputs on `jobs` threads. Each thread takes the next input when
-/// it is free, so at most `jobs` pictures are in memory whatever the number of inputs; each
-/// input's work is the same as alone, so outputs do not depend on `jobs`. The inputs come from an
-/// `InputFeed` (the command line's, or a streamed manifest's, of this shard).
+/// The engine of a `Batch`: runs one pipeline over many inputs on `jobs` threads. Each thread
+/// takes the next input when it is free, so at most `jobs` pictures are in memory whatever the
+/// number of inputs; each input's work is the same as alone, so outputs do not depend on `jobs`.
+/// The inputs come from an `InputFeed` (a list, or a streamed manifest's, of this shard).
 struct BatchRunner: Sendable {
     let pipeline: Pipeline
     let feed: InputFeed
     let jobs: Int
-    let reporter: ProgressReporter
-    /// The directory for `--trace`, if asked.
+    /// Told of each input as it starts and as it ends, from the worker threads.
+    let progress: @Sendable (BatchProgress) -> Void
+    /// What a worker has to say that is not an input's outcome (a run left behind, a picture
+    /// waiting for memory, a trace that cannot be written).
+    let warn: @Sendable (String) -> Void
+    let note: @Sendable (String) -> Void
+    /// An error as the messages show it (the command words each remedy by its option).
+    let describe: @Sendable (any Error) -> String
+    /// The directory for a trace of every run, if asked.
     let traceDirectory: String?
-    /// With `--skip-existing`, inputs whose outputs all exist are passed over (to resume a batch).
+    /// Inputs whose outputs all exist are passed over (to resume a batch).
     let skipExisting: Bool
-    let interruption: Interruption
+    /// Whether to start no more inputs (the batch's cancellation, or a first Ctrl-C).
+    let stopStarting: @Sendable () -> Bool
+    /// Whether outcomes are kept for the result: not for a streamed manifest, whose length
+    /// must not decide the memory held.
+    let keepsOutcomes: Bool
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
     /// The longest one input may take (`TimeLimit`); past it the input fails and the batch
     /// goes on.
     var timeLimit: TimeLimit = .none
@@ -36,30 +48,46 @@ struct BatchRunner: Sendable {
     /// Set once a run was abandoned, so that its temporary file can be removed at the end.
     private let abandoned = Locked(false)
 
-    func run() {
+    init(pipeline: Pipeline, feed: InputFeed, jobs: Int, progress: @escaping @Sendable (BatchProgress) -> Void,
+         warn: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void,
+         describe: @escaping @Sendable (any Error) -> String, traceDirectory: String?, skipExisting: Bool,
+         stopStarting: @escaping @Sendable () -> Bool, keepsOutcomes: Bool) {
+        (self.pipeline, self.feed, self.jobs, self.progress, self.warn, self.note, self.describe) = (pipeline, feed, jobs, progress, warn, note, describe)
+        (self.traceDirectory, self.skipExisting, self.stopStarting, self.keepsOutcomes) = (traceDirectory, skipExisting, stopStarting, keepsOutcomes)
+        start = clock.now
+    }
+
+    /// Seconds since the batch started.
+    var elapsed: Double { (clock.now - start).inSeconds }
+
+    /// Runs every input; the outcomes, in the inputs' order, when `keepsOutcomes`.
+    func run() -> [FileOutcome] {
+        let kept = Locked<[Int: FileOutcome]>([:])
         defer { if abandoned.withLock({ $0 }) { ImageFile.removeTemporaryFiles() } }
         // Keyed by the input's place in the whole list; the trace's index page lists them in order.
         let traced = Locked<[Int: (outcome: FileOutcome, folder: String)]>([:])
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
             // A run of this worker's past its time limit, told to stop, and whose it is.
             var stopping: (run: DispatchSemaphore, input: String)?
-            while interruption.received == nil, let item = feed.next() {
+            while !stopStarting(), let item = feed.next() {
                 // Its thread and memory are let go before the next picture starts: given a
                 // moment, a run told to stop ends; one stuck in a library that checks nothing is
                 // left behind, and said to be.
                 if let (run, input) = stopping, run.wait(timeout: .now() + .milliseconds(Int(Self.stopGrace * 1000))) != .success {
                     abandoned.withLock { $0 = true }
-                    reporter.warn("\(input): still working \(Self.seconds(Self.stopGrace)) after its time limit, inside a library that cannot be stopped; the next picture starts beside it")
+                    warn("\(input): still working \(Self.seconds(Self.stopGrace)) after its time limit, inside a library that cannot be stopped; the next picture starts beside it")
                 }
                 stopping = nil
                 let input = name(of: item.context)
+                progress(.started(input: input))
                 let outcome = item.problem.map { failure($0, context: item.context) } ?? checked(item.context) { stopping = ($0, input) }
                 // In a batch, a picture given up because the run was stopped (SIGTERM) is neither
                 // done nor failed: left out of the ledger and the counts, it is made again on resuming.
-                if feed.batch, interruption.received != nil, outcome.error != nil { continue }
+                if feed.batch, stopStarting(), outcome.error != nil { continue }
                 ledger?.record(outcome, index: item.context.index)
+                if keepsOutcomes { kept.withLock { $0[item.context.index] = outcome } }
                 if traceDirectory != nil { traced.withLock { $0[item.context.index] = (outcome, traceFolder(for: item.context)) } }
-                reporter.finished(outcome)
+                progress(.finished(outcome))
             }
             if let (run, _) = stopping, run.wait(timeout: .now()) != .success { abandoned.withLock { $0 = true } }
         }
@@ -67,8 +95,9 @@ struct BatchRunner: Sendable {
             let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { _, run in
                 (input: run.outcome.input, folder: run.folder, error: run.outcome.error)
             }
-            do { try TraceWriter.writeBatchIndex(in: traceDirectory, runs: runs) } catch { reporter.warn("--trace: \(error)") }
+            do { try TraceWriter.writeBatchIndex(in: traceDirectory, runs: runs) } catch { warn("--trace: \(error)") }
         }
+        return kept.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// Where one input's trace goes: the trace directory itself for a single input, else a
@@ -82,8 +111,8 @@ struct BatchRunner: Sendable {
     /// Runs an input after the checks `OutputCheck` makes for a whole command line, when needed.
     private func checked(_ context: RunContext, stopping: (DispatchSemaphore) -> Void) -> FileOutcome {
         if checkEach {
-            do { try OutputCheck(pipeline: pipeline, contexts: [context], allowOverwrite: allowOverwrite).run() } catch {
-                return failure("\(name(of: context)): \(RemedyWording.text(for: error))", context: context)
+            do { try OutputCheck(pipeline: pipeline, contexts: [context], allowOverwrite: allowOverwrite, describe: describe).run() } catch {
+                return failure("\(name(of: context)): \(describe(error))", context: context)
             }
         }
         // Before any header is read: a finished input costs nothing.
@@ -99,7 +128,7 @@ struct BatchRunner: Sendable {
             do {
                 context.inputBytes = try ImageFile.readPicture(path: input, options: context.loadOptions)
             } catch {
-                return failure(Self.message(for: error, input: input), context: context)
+                return failure(message(for: error, input: input), context: context)
             }
         }
         // The plan is needed for the memory budget and for a time limit that grows with the work.
@@ -118,7 +147,7 @@ struct BatchRunner: Sendable {
             return failure(message, context: context)
         }
         memory.reserve(cost) { held in
-            reporter.note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of --max-memory \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
+            note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of --max-memory \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
         }
         return processWithinTimeout(context, prepared: prepared, stopping: stopping) { memory.release(cost) }
     }
@@ -156,7 +185,7 @@ struct BatchRunner: Sendable {
         context.cancellation = cancellation
         let result = Locked<FileOutcome?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let start = reporter.elapsed
+        let start = elapsed
         let runContext = context
         DetachedThread.start {
             let outcome = process(runContext, prepared: prepared)
@@ -175,22 +204,22 @@ struct BatchRunner: Sendable {
         let input = name(of: context)
         let limit = timeLimit == .scaled ? "the limit for its work; --timeout SECONDS gives another" : "--timeout"
         let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (\(limit)); nothing written").description
-        return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
+        return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: elapsed - start, error: message, skipped: false)
     }
 
     /// How long a run past its time limit is given to stop before the worker's next input starts
     /// without it.
-    static let stopGrace = 2.0
+    package static let stopGrace = 2.0
 
     /// `60 s`, `0.5 s`
-    static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Runs one input; `prepared` is its plan when `checked` made one.
     private func process(_ context: RunContext, prepared: PreparedRun?) -> FileOutcome {
         let input = name(of: context)
-        let start = reporter.elapsed
+        let start = elapsed
         var plan: Plan?
         var trace: TraceWriter?
         do {
@@ -205,34 +234,34 @@ struct BatchRunner: Sendable {
             plan = result.plan
             try trace?.finish(failure: nil)
             return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: pipeline.sink is Branch ? nil : result.outputSize,
-                               seconds: reporter.elapsed - start, error: nil, skipped: false,
+                               seconds: elapsed - start, error: nil, skipped: false,
                                notes: FileOutcome.notes(of: result, in: pipeline))
         } catch {
-            let message = Self.message(for: error, input: feed.batch ? input : nil)
+            let message = self.message(for: error, input: feed.batch ? input : nil)
             try? trace?.finish(failure: message)
-            return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: reporter.elapsed - start, error: message, skipped: false)
+            return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: elapsed - start, error: message, skipped: false)
         }
     }
 
     /// An error's message, with the input (in a batch) named when the error does not name it.
-    static func message(for error: any Error, input: String?) -> String {
-        if let imageError = error as? ImageError, imageError.path != nil { return RemedyWording.text(for: imageError) }
-        return (input.map { "\($0): " } ?? "") + RemedyWording.text(for: error)
+    func message(for error: any Error, input: String?) -> String {
+        if let imageError = error as? ImageError, imageError.path != nil { return describe(imageError) }
+        return (input.map { "\($0): " } ?? "") + describe(error)
     }
 
     /// Whether `path` exists and can be read only once (a FIFO or a character device).
-    static func isReadOnce(_ path: String) -> Bool {
+    package static func isReadOnce(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && [S_IFIFO, S_IFCHR].contains(status.st_mode & S_IFMT)
     }
 
     /// Whether an output exists as a finished file (a device such as /dev/null is never "done").
-    static func isRegularFile(_ path: String) -> Bool {
+    package static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
-    static func stem(of path: String) -> String {
+    package static func stem(of path: String) -> String {
         PathBytes.splitExtension(PathBytes.lastComponent(path)).stem
     }
 }

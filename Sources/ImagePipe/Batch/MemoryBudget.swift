@@ -13,8 +13,8 @@ import Glibc
 /// for as long as its connection lasts. Those bytes count against the same limit, so a picture
 /// does not start beside responses that leave it no room; it is refused at once instead
 /// (`reserveBesideResponses`), since the responses go at their clients' pace, not the server's.
-final class MemoryBudget: @unchecked Sendable {
-    let limit: Int
+package final class MemoryBudget: @unchecked Sendable {
+    package let limit: Int
     private var inUse = 0
     private var running = 0
     /// Bytes of responses made and not yet taken by their clients.
@@ -22,7 +22,7 @@ final class MemoryBudget: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let freed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(freed, nil)
@@ -36,11 +36,11 @@ final class MemoryBudget: @unchecked Sendable {
     }
 
     /// Whether `bytes` could ever be reserved.
-    func fits(_ bytes: Int) -> Bool { bytes <= limit }
+    package func fits(_ bytes: Int) -> Bool { bytes <= limit }
 
     /// Reserves `bytes` (which must fit the limit), waiting while the pictures in progress hold
     /// too much. `waiting` is called once, before the first wait, with the bytes then in use.
-    func reserve(_ bytes: Int, waiting: (Int) -> Void) {
+    package func reserve(_ bytes: Int, waiting: (Int) -> Void) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         var told = false
@@ -64,7 +64,7 @@ final class MemoryBudget: @unchecked Sendable {
     /// progress hold too much, but not for the responses held: when they alone leave no room
     /// for `bytes`, nothing is reserved and the answer is false. A picture alone, with no
     /// response held, always runs.
-    func reserveBesideResponses(_ bytes: Int) -> Bool {
+    package func reserveBesideResponses(_ bytes: Int) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while true {
@@ -78,14 +78,14 @@ final class MemoryBudget: @unchecked Sendable {
     }
 
     /// Counts `bytes` of a response made, until `letGo`: they are in memory whatever the limit.
-    func hold(_ bytes: Int) {
+    package func hold(_ bytes: Int) {
         pthread_mutex_lock(mutex)
         held += bytes
         pthread_mutex_unlock(mutex)
     }
 
     /// The response of `bytes` has been taken by its client (or its connection closed).
-    func letGo(_ bytes: Int) {
+    package func letGo(_ bytes: Int) {
         pthread_mutex_lock(mutex)
         held -= bytes
         pthread_cond_broadcast(freed)
@@ -93,14 +93,14 @@ final class MemoryBudget: @unchecked Sendable {
     }
 
     /// Bytes of responses held now.
-    var heldBytes: Int {
+    package var heldBytes: Int {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return held
     }
 
     /// Gives back what `reserve` took.
-    func release(_ bytes: Int) {
+    package func release(_ bytes: Int) {
         pthread_mutex_lock(mutex)
         inUse -= bytes
         running -= 1
@@ -110,7 +110,7 @@ final class MemoryBudget: @unchecked Sendable {
 
     /// The default budget: three quarters of the memory this process may use — the machine's,
     /// or its control group's limit when that is lower (a container, a Slurm job).
-    static var defaultLimit: Int {
+    package static var defaultLimit: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
         var physical = pages > 0 && pageSize > 0 ? pages * pageSize : 4 << 30
         for file in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
@@ -130,7 +130,7 @@ final class MemoryBudget: @unchecked Sendable {
 
     /// `1.2G`, `300M`: sizes in messages, in binary units with `--max-memory`'s letters (a
     /// fraction such as 1.2G is for reading; `--max-memory` takes whole numbers).
-    static func describe(_ bytes: Int) -> String {
+    package static func describe(_ bytes: Int) -> String {
         let units: [(String, Int)] = [("G", 30), ("M", 20), ("K", 10)]
         for (unit, shift) in units where bytes >= 1 << shift {
             let value = Double(bytes) / Double(1 << shift)

@@ -1,8 +1,7 @@
-import ImagePipe
 
 /// `--trace DIR`: the image after every stage as a PNG, and an `index.html` that shows them in
 /// order with each stage's text, size and time.
-final class TraceWriter {
+package final class TraceWriter {
     private struct Entry {
         let file: String
         let text: String
@@ -11,17 +10,17 @@ final class TraceWriter {
         let milliseconds: Double
     }
 
-    let directory: String
+    package let directory: String
     private let title: String
     private var entries: [Entry] = []
 
     /// The file that marks a folder as a trace's, so that a later trace may write over it.
-    static let marker = ".imagepipe-trace"
+    package static let marker = ".imagepipe-trace"
 
     /// Takes `directory` for a run's trace before any picture: a new or empty folder, or one a
     /// trace made before (it holds `marker`). A folder of other files is refused unless
     /// `allowOverwrite`: the trace's `index.html` and `00-load.png` would replace the user's own.
-    static func claim(_ directory: String, allowOverwrite: Bool) throws {
+    package static func claim(_ directory: String, allowOverwrite: Bool) throws {
         do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
             throw UsageError("--trace: cannot make '\(directory)': \(error.reason)")
         }
@@ -40,13 +39,13 @@ final class TraceWriter {
         }
     }
 
-    init(directory: String, title: String) throws {
+    package init(directory: String, title: String) throws {
         self.directory = directory
         self.title = title
         try ImageFile.createParentDirectories(of: directory + "/index.html", within: directory.hasPrefix("/") ? "/" : ".")
     }
 
-    func record(_ event: StageEvent) throws {
+    package func record(_ event: StageEvent) throws {
         let name = event.stage.stageSchema.name
         let file = (event.index < 10 ? "0" : "") + "\(event.index)-\(name).png"
         // Fast compression: a trace is for looking at, not for keeping.
@@ -60,7 +59,7 @@ final class TraceWriter {
     }
 
     /// Writes `index.html`; `failure` is shown after the last stage that ran.
-    func finish(failure: String?) throws {
+    package func finish(failure: String?) throws {
         var html = """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>imagepipe trace: \(Self.escape(title))</title>
@@ -106,7 +105,7 @@ final class TraceWriter {
 
     /// `DIR/index.html` of a batch: each input with a link to its own trace page, and how it
     /// ended.
-    static func writeBatchIndex(in directory: String, runs: [(input: String, folder: String, error: String?)]) throws {
+    package static func writeBatchIndex(in directory: String, runs: [(input: String, folder: String, error: String?)]) throws {
         var html = """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>imagepipe trace: \(runs.count) inputs</title>
@@ -126,7 +125,7 @@ final class TraceWriter {
         try Array(html.utf8).withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/index.html") }
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
     }
 }

@@ -5,13 +5,13 @@ import Glibc
 /// Starts work on a POSIX thread of its own that nobody joins: a decode stuck inside a C loader
 /// cannot be stopped from outside, so a run past its time limit is abandoned on its thread
 /// while the batch goes on (Dispatch's pool would not replace a thread that stays busy).
-enum DetachedThread {
+package enum DetachedThread {
     private final class Work: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

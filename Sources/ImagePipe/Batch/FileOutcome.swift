@@ -1,22 +1,31 @@
-import ImagePipe
 
-/// How one input of a run ended.
-struct FileOutcome: Sendable {
-    let input: String
-    let outputs: [String]
-    let inputSize: Size?
-    let outputSize: Size?
-    let seconds: Double
-    /// The message for a failure, nil when done.
-    let error: String?
-    /// Passed over because its outputs exist (`--skip-existing`).
-    let skipped: Bool
-    /// What stages decided from the pixels (a smart crop's window), for `--json`.
-    var notes: [JSONValue] = []
+/// How one input of a batch ended: written, failed (with why), or passed over on resuming.
+public struct FileOutcome: Sendable {
+    /// The input's path (for a pipeline that loads its own file, that file).
+    public let input: String
+    /// Every file written for it, in the pipeline's order.
+    public let outputs: [String]
+    /// The picture's size as decoded, when known.
+    public let inputSize: Size?
+    /// The written picture's size (nil for a branch, whose groups differ).
+    public let outputSize: Size?
+    /// How long it took.
+    public let seconds: Double
+    /// Why it failed, naming the input; nil when it did not.
+    public let error: String?
+    /// Passed over because its outputs exist (`Batch.resume`).
+    public let skipped: Bool
+    /// What stages decided from the pixels (a smart crop's window), as `--json` lists them.
+    public var notes: [JSONValue] = []
+
+    package init(input: String, outputs: [String], inputSize: Size?, outputSize: Size?, seconds: Double, error: String?, skipped: Bool, notes: [JSONValue] = []) {
+        (self.input, self.outputs, self.inputSize, self.outputSize, self.seconds, self.error, self.skipped, self.notes) =
+            (input, outputs, inputSize, outputSize, seconds, error, skipped, notes)
+    }
 
     /// A run's notes as `--json` lists them: each with the stage's place and name, and for a
     /// stage of a branch's group, the group's name (`{1}`, `{2} {1}`) and the place in it.
-    static func notes(of result: RunResult, in pipeline: Pipeline) -> [JSONValue] {
+    package static func notes(of result: RunResult, in pipeline: Pipeline) -> [JSONValue] {
         func listed(_ notes: [Int: [StageNote]], of stages: [any Stage], group: String?) -> [JSONValue] {
             notes.sorted { $0.key < $1.key }.flatMap { index, notes in
                 notes.map { note in
@@ -33,10 +42,10 @@ struct FileOutcome: Sendable {
         return listed(result.notes, of: pipeline.stages, group: nil) + groups.flatMap { $0 }
     }
 
-    var json: JSONValue { .object(jsonFields) }
+    package var json: JSONValue { .object(jsonFields) }
 
     /// The fields of `json`, in order, for a line that adds its own (the ledger's).
-    var jsonFields: [(String, JSONValue)] {
+    package var jsonFields: [(String, JSONValue)] {
         [
             ("input", .string(input)), ("outputs", .array(outputs.map(JSONValue.string))),
             ("inputSize", .dimensions(inputSize)), ("outputSize", .dimensions(outputSize)),

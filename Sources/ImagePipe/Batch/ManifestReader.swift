@@ -1,4 +1,3 @@
-import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,16 +11,16 @@ import Glibc
 /// longer than PATH_MAX, becomes an entry with a problem, so that it fails alone and is counted.
 ///
 /// Not thread-safe: `InputFeed` reads it under its lock.
-final class ManifestReader: @unchecked Sendable {
-    struct Entry {
-        let path: String
+package final class ManifestReader: @unchecked Sendable {
+    package struct Entry {
+        package let path: String
         /// Why this entry cannot be used, if it cannot.
-        let problem: String?
+        package let problem: String?
         /// 1-based, counting every separator, so a message points at the line an editor shows.
-        let line: Int
+        package let line: Int
     }
 
-    let name: String
+    package let name: String
     private let descriptor: Int32
     private let separator: UInt8
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -30,11 +29,11 @@ final class ManifestReader: @unchecked Sendable {
     private var atEnd = false
     private var line = 0
     /// The longest entry taken; longer ones become a problem entry, read past without holding them.
-    let maxBytes: Int
-    static let maxNameBytes = Int(PATH_MAX)
+    package let maxBytes: Int
+    package static let maxNameBytes = Int(PATH_MAX)
 
     /// Opens `path` (`-` is standard input).
-    init(path: String, nulSeparated: Bool, maxBytes: Int = ManifestReader.maxNameBytes) throws {
+    package init(path: String, nulSeparated: Bool, maxBytes: Int = ManifestReader.maxNameBytes) throws {
         self.maxBytes = maxBytes
         name = path == "-" ? "standard input" : path
         separator = nulSeparated ? 0 : UInt8(ascii: "\n")
@@ -53,7 +52,7 @@ final class ManifestReader: @unchecked Sendable {
 
     /// Reads `bytes` already in memory, as if they were the file `name` (for the ledger fuzzer,
     /// which must not touch the disk for each input).
-    init(bytes: [UInt8], name: String, nulSeparated: Bool, maxBytes: Int = ManifestReader.maxNameBytes) {
+    package init(bytes: [UInt8], name: String, nulSeparated: Bool, maxBytes: Int = ManifestReader.maxNameBytes) {
         self.maxBytes = maxBytes
         self.name = name
         separator = nulSeparated ? 0 : UInt8(ascii: "\n")
@@ -66,7 +65,7 @@ final class ManifestReader: @unchecked Sendable {
     deinit { if descriptor >= 0 && descriptor != STDIN_FILENO { close(descriptor) } }
 
     /// The next entry; nil at the end of the list. Throws when reading fails.
-    func next() throws -> Entry? {
+    package func next() throws -> Entry? {
         var pending: [UInt8] = []
         var tooLong = false
         while true {

@@ -1,0 +1,93 @@
+import Foundation
+import ImagePipe
+import Testing
+import TestSupport
+
+/// `Batch` as an embedder uses it: small pictures in a temporary folder, one of them corrupt.
+@Suite struct BatchTests {
+    /// a.png (left red, right blue), b.png (green), c.png (not a picture), and a batch halving
+    /// them into out/ with two jobs.
+    private func threeInputs(in directory: TemporaryDirectory) throws -> Batch {
+        try Synthetic.halves(8, 4).save(to: directory.file("a.png"))
+        try Image.filled(Color(red: 0, green: 200, blue: 0), size: Size(6, 6)).save(to: directory.file("b.png"))
+        _ = try directory.write(Array("not a picture at all".utf8), to: "c.png")
+        var batch = Batch(pipeline: Pipeline(transforms: [TestHalf()]), inputs: ["a", "b", "c"].map { directory.file("\($0).png") },
+                          outputDirectory: directory.file("out"))
+        batch.jobs = 2
+        return batch
+    }
+
+    @Test func oneCorruptInputFailsAloneAndTheOthersAreWritten() throws {
+        let directory = try TemporaryDirectory()
+        var batch = try threeInputs(in: directory)
+        let events = Locked<[String]>([])
+        batch.progress = { event in
+            switch event {
+            case let .started(input): events.withLock { $0.append("started \(PathBytes.lastComponent(input))") }
+            case let .finished(outcome): events.withLock { $0.append("finished \(PathBytes.lastComponent(outcome.input))") }
+            }
+        }
+        let result = try batch.run()
+        #expect((result.written, result.failed, result.skipped, result.cancelled) == (2, 1, 0, false))
+        #expect(result.outcomes.map { PathBytes.lastComponent($0.input) } == ["a.png", "b.png", "c.png"])
+        #expect(result.outcomes[0].outputs == [directory.file("out/a.png")] && result.outcomes[0].outputSize == Size(4, 2))
+        let failure = try #require(result.outcomes[2].error)
+        #expect(failure.contains("c.png"), "\(failure)")
+        #expect(result.outcomes[2].outputs.isEmpty)
+        let a = try Image.load(path: directory.file("out/a.png"))
+        #expect(a.size == Size(4, 2) && a.pixel(x: 0, y: 0) == Color(red: 255, green: 0, blue: 0) && a.pixel(x: 3, y: 1) == Color(red: 0, green: 0, blue: 255))
+        let b = try Image.load(path: directory.file("out/b.png"))
+        #expect(b.size == Size(3, 3) && b.pixel(x: 1, y: 1) == Color(red: 0, green: 200, blue: 0))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out/c.png")))
+        let seen = events.withLock { $0 }
+        for name in ["a.png", "b.png", "c.png"] {
+            #expect(seen.filter { $0 == "started \(name)" }.count == 1 && seen.filter { $0 == "finished \(name)" }.count == 1, "\(seen)")
+            #expect(seen.firstIndex(of: "started \(name)")! < seen.firstIndex(of: "finished \(name)")!)
+        }
+    }
+
+    @Test func resumingPassesOverWhatIsDoneAndTheLedgerSaysSo() throws {
+        let directory = try TemporaryDirectory()
+        var batch = try threeInputs(in: directory)
+        batch.ledger = directory.file("ledger")
+        try batch.run()
+        // b's output lost (a full disk, a clean-up): the resumed batch makes it again, and only it.
+        try FileManager.default.removeItem(atPath: directory.file("out/b.png"))
+        let made = try FileManager.default.attributesOfItem(atPath: directory.file("out/a.png"))[.modificationDate] as? Date
+        batch.resume = true
+        let result = try batch.run()
+        #expect((result.written, result.failed, result.skipped) == (1, 1, 1))
+        #expect(result.outcomes.map(\.skipped) == [true, false, false])
+        #expect(try Image.load(path: directory.file("out/b.png")).size == Size(3, 3))
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.file("out/a.png"))[.modificationDate] as? Date == made)
+        // The command's ledger: a start and an end line a run, one line an input.
+        let lines = try String(contentsOfFile: directory.file("ledger/shard-1-of-1.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 10)
+        #expect(lines.filter { $0.contains(#""event":"start""#) }.count == 2 && lines.filter { $0.contains(#""event":"end""#) }.count == 2)
+        let resumed = lines[5...].filter { $0.contains(#""input":"\#(directory.file("a.png"))""#) }
+        #expect(resumed.count == 1 && resumed[0].contains(#""skipped":true"#), "\(lines)")
+        #expect(lines.last!.contains(#""done":2,"failed":1"#), "\(lines.last!)")
+    }
+
+    @Test func cancelledBeforeItStartsItWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        var batch = try threeInputs(in: directory)
+        batch.cancellation.cancel()
+        let started = Locked(0)
+        batch.progress = { _ in started.withLock { $0 += 1 } }
+        let result = try batch.run()
+        #expect(result.cancelled && result.outcomes.isEmpty && (result.written, result.failed) == (0, 0))
+        #expect(started.withLock { $0 } == 0)
+        let out = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
+        #expect(out.isEmpty, "\(out)")
+        #expect(try directory.contents().sorted() == ["a.png", "b.png", "c.png"])
+    }
+
+    @Test func twoInputsWritingOneFileAreRefusedBeforeAnyWork() throws {
+        let directory = try TemporaryDirectory()
+        var batch = try threeInputs(in: directory)
+        batch.output = "same.png"
+        #expect(throws: (any Error).self) { try batch.run() }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out/same.png")))
+    }
+}
