@@ -1,3 +1,4 @@
+import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif

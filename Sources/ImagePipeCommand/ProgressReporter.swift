@@ -125,10 +125,5 @@ final class ProgressReporter: Sendable {
         state.barShown = true
     }
 
-    static func format(_ value: Double) -> String {
-        let tenths = (value * 10).rounded() / 10
-        // Int(…) traps past Int.max (and on infinity): such a number is shown as Swift writes it.
-        guard tenths.magnitude < 1e15 else { return "\(tenths)" }
-        return tenths == tenths.rounded() ? String(Int(tenths)) + ".0" : String(tenths)
-    }
+    static func format(_ value: Double) -> String { TerminalText.tenths(value) }
 }

@@ -122,5 +122,5 @@ package struct BatchInput: Sendable {
 }
 
 private extension String {
-    package func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

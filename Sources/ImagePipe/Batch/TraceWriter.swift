@@ -77,7 +77,7 @@ package final class TraceWriter {
         for (number, entry) in entries.enumerated() {
             html += """
                 <figure><img src="\(entry.file)" alt="\(Self.escape(entry.text))">\
-                <figcaption>\(number). \(Self.escape(entry.text))<br>\(Self.sizeText(entry)) · \(ProgressReporter.format(entry.milliseconds)) ms</figcaption></figure>
+                <figcaption>\(number). \(Self.escape(entry.text))<br>\(Self.sizeText(entry)) · \(TerminalText.tenths(entry.milliseconds)) ms</figcaption></figure>
 
                 """
         }

@@ -106,7 +106,7 @@ struct EditCommand {
         let first = model.first(in: viewport)
         let probe = try compile(model.line(for: first))
         if context.output != nil {
-            try OutputCheck(pipeline: probe, contexts: [context], allowOverwrite: false).run()
+            try OutputCheck(pipeline: probe, contexts: [context], allowOverwrite: false, describe: { RemedyWording.text(for: $0) }).run()
         }
         let preview = try Self.preview(context: context, description: description)
 

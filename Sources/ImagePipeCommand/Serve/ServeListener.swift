@@ -1,3 +1,4 @@
+import ImagePipe
 import CSoup
 #if canImport(Glibc)
 import Glibc

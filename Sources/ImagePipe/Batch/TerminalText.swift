@@ -7,9 +7,17 @@
 /// obey as ESC sequences), the line and paragraph separators and the bidirectional overrides
 /// (which reorder what follows, so a name could show as another), as `\u{202e}`. Bytes that are
 /// not UTF-8 are shown as `\xNN`. Printable text, including every other script, is left alone.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with every character that a terminal would act on shown as an escape.
-    static func escaped(_ text: String) -> String {
+    /// `0.5`, `12.0`: seconds and rates to a tenth.
+    package static func tenths(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        // Int(…) traps past Int.max (and on infinity): such a number is shown as Swift writes it.
+        guard tenths.magnitude < 1e15 else { return "\(tenths)" }
+        return tenths == tenths.rounded() ? String(Int(tenths)) + ".0" : String(tenths)
+    }
+
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -20,7 +28,7 @@ enum TerminalText {
 
     /// `bytes` as text: UTF-8 where they are UTF-8, each byte that is not as `\xNN`, and the
     /// characters `escaped(_:)` escapes escaped.
-    static func escaped(bytes: some Collection<UInt8>) -> String {
+    package static func escaped(bytes: some Collection<UInt8>) -> String {
         var result = ""
         var rest = Array(bytes)[...]
         while !rest.isEmpty {
