@@ -1,4 +1,5 @@
 import ImagePipe
+
 /// `imagepipe convert INPUT OUTPUT [options]`: ImageMagick's `convert in.jpg out.png`, a run of
 /// the pipeline that only writes (`run -e save INPUT -o OUTPUT`), with run's options.
 struct ConvertCommand {

@@ -1,4 +1,5 @@
 import ImagePipe
+
 /// The editor's page: one screen, its toolbar and its help, from `editor.html` with the mode's
 /// words filled in.
 enum EditPage {

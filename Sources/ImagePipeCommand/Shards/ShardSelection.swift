@@ -1,4 +1,5 @@
 import ImagePipe
+
 /// Chooses the shard a run processes: `--shard K/N` when given, else the engine's environment.
 ///
 /// - Slurm array jobs: `SLURM_ARRAY_TASK_ID` among `SLURM_ARRAY_TASK_MIN`, `_STEP` and
