@@ -11,6 +11,14 @@ import Glibc
 /// are not text, option values past what the clock can count, and SIGTERM during all that.
 /// Each test bounds its own wait and kills what is left, so a hang fails rather than stalls.
 @Suite struct StoppingWorkTests {
+    /// A writer of `fifo` that never writes, there before the command starts: the command opens
+    /// a FIFO without waiting for a writer (one nobody writes to is an empty file), so a writer
+    /// started as a process of its own could come too late. Opened for reading and writing, the
+    /// FIFO needs no reader to open.
+    static func stalledWriter(of fifo: String) -> Int32 {
+        open(fifo, O_RDWR | O_CLOEXEC)
+    }
+
     /// A progressive JPEG with its last scan repeated until it has more than 600 scans.
     static func scanBomb() throws -> [UInt8] {
         let progressive = try Synthetic.gradient(64, 48).encoded(as: .jpeg, options: SaveOptions(progressive: true))
@@ -113,11 +121,9 @@ import Glibc
         let unwritten = try CommandRunner.run(["info", fifo])
         #expect(unwritten.status != 0 && unwritten.standardError.contains("empty"), "\(unwritten.standardError)")
 
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "exec 3>\"$0\"; sleep 30", fifo]
-        try writer.run()
-        defer { kill(writer.processIdentifier, SIGKILL) }
+        let writer = Self.stalledWriter(of: fifo)
+        #expect(writer >= 0)
+        defer { close(writer) }
         let run = try Self.start(["run", "-e", "grayscale", fifo, "-o", directory.file("out.png"), "--timeout", "1"], in: directory.path)
         #expect(Self.finished(run, within: 20), "the run waited on the FIFO past its --timeout")
         #expect(run.terminationStatus == 1)
@@ -134,11 +140,9 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
         _ = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "good.png")
         _ = try directory.write("stalled.png\n", to: "list.txt")
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "exec 3>\"$0\"; sleep 60", fifo]
-        try writer.run()
-        defer { kill(writer.processIdentifier, SIGKILL) }
+        let writer = Self.stalledWriter(of: fifo)
+        #expect(writer >= 0)
+        defer { close(writer) }
         let arguments: [String] = switch way {
         case "list": ["run", "-e", "grayscale", "--inputs-from", "list.txt", "--out-dir", "out"]
         case "load": ["run", "-e", "load stalled.png | grayscale | save out.png"]
@@ -172,11 +176,9 @@ import Glibc
         let fifo = directory.file("stalled.png")
         #expect(mkfifo(fifo, 0o600) == 0)
         let good = try directory.write(Synthetic.gradient(40, 30).encoded(as: .png), to: "good.png")
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "exec 3>\"$0\"; sleep 30", fifo]
-        try writer.run()
-        defer { kill(writer.processIdentifier, SIGKILL) }
+        let writer = Self.stalledWriter(of: fifo)
+        #expect(writer >= 0)
+        defer { close(writer) }
         let run = try Self.start(["run", "-e", "grayscale", good, fifo, "--out-dir", "out", "--timeout", "0", "--jobs", "1",
                                   "--ledger", "ledger"], in: directory.path)
         // The first picture done (its ledger line is there): the second one is waiting on the FIFO.
