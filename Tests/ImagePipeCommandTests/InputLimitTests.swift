@@ -166,7 +166,7 @@ import TestSupport
         let result = try CommandRunner.run(["run", "-e", slowWork, "slow.png", "quick.png", "--out-dir", "out",
                                             "-o", "{stem}.png", "--timeout", "2", "--jobs", "1", "-q"], in: directory.path)
         #expect(result.status == 1)
-        #expect(result.standardError == "imagepipe: slow.png: timed out: took more than 2 s (--timeout); nothing written\n")
+        #expect(result.standardError == "imagepipe: slow.png: timed out: took more than 2 s; nothing written (--timeout)\n")
         #expect(seconds(since: start) < 20, "the picture past its limit was stopped, not run to its end")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")) == ["quick.png"], "no temporary or late file")
         let bad = try CommandRunner.run(["run", "-e", "", "quick.png", "-o", "x.png", "--timeout", "soon"], in: directory.path)
@@ -200,7 +200,7 @@ import TestSupport
         let result = try CommandRunner.runProgram("/bin/sh", ["-c", script], in: directory.path)
         let took = ContinuousClock.now - start
         #expect(result.status == 1, "\(result.standardError)")
-        #expect(result.standardError == "imagepipe: -: timed out: took more than 9 s (--timeout); nothing written\n")
+        #expect(result.standardError == "imagepipe: -: timed out: took more than 9 s; nothing written (--timeout)\n")
         #expect(took < .seconds(16), "\(took): the picture had a whole limit again after the read")
         #expect(try directory.contents() == ["slow.png"])
     }

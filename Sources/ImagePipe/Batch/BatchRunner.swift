@@ -202,8 +202,9 @@ struct BatchRunner: Sendable {
         gate.withdraw() // and what a tee of it wrote is taken back
         stopping(done)
         let input = name(of: context)
-        let limit = timeLimit == .scaled ? "the limit for its work; --timeout SECONDS gives another" : "--timeout"
-        let message = ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout)) (\(limit)); nothing written").description
+        // The remedy (a longer limit) is the front end's to word: the command names its option.
+        let limit = timeLimit == .scaled ? " (the limit for its work)" : ""
+        let message = describe(ImageError(.timedOut, path: input, reason: "took more than \(Self.seconds(timeout))\(limit); nothing written"))
         return FileOutcome(input: input, outputs: [], inputSize: nil, outputSize: nil, seconds: elapsed - start, error: message, skipped: false)
     }
 
