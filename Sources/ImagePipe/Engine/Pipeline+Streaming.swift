@@ -126,7 +126,7 @@ extension Pipeline {
         var room = TileCache.discThreshold
         for side in sides { side.shareTileRoom(&room) }
         return .success(StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
-                                     storedSize: stored, decodedWhole: decodedWhole, orientation: orientation, flattening: flattening, sides: sides,
+                                     storedSize: stored, decodedWhole: decodedWhole, flattening: flattening, sides: sides,
                                      tileRoom: room, stagesBefore: before))
     }
 
@@ -331,7 +331,7 @@ extension Pipeline {
         // (In the run's context already: the run binds it around the streamed run.)
         // The survey's read writes nothing: a tee before the stage writes in the run's own read.
         let stages = pending.before.map { $0.stage is Tee ? SideOutputFeed(output: nil) : $0.stage }
-        guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: run.orientation,
+        guard let levels = StripChain.levels(of: stages, storedSize: run.storedSize, orientation: run.orientation(of: description),
                                              reduction: Self.reduction(plan: prepared.plan, description: description),
                                              inputHasAlpha: run.levels[0].hasAlpha) else {
             throw StageError("the stages before \(stage.stageSchema.name) do not stream (a bug in the streamed run)")

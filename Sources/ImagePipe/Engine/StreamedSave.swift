@@ -17,8 +17,6 @@ struct StreamedSave {
     /// stages: each stage still makes strips, none a whole picture of its own. Such a picture
     /// comes upright and in sRGB, as the ordinary load makes it.
     var decodedWhole = false
-    /// The EXIF orientation the levels turn the decoded rows by: 1 for a picture decoded whole.
-    var orientation = 1
     /// The color a JPEG save flattens alpha onto, when the stages add alpha: the last level
     /// (`JPEGFlattening`) does it row by row.
     var flattening: Color? = nil
@@ -35,4 +33,8 @@ struct StreamedSave {
     /// the sink, and that is encoded as the ordinary run encodes it. The decode and the stages
     /// still stream: only the output is ever whole.
     var gathersWhole: Bool { save.gathersRows(format: format, path: destination) }
+
+    /// The EXIF orientation the levels turn the decoded rows of `description` by: 1 for a picture
+    /// decoded whole, which the decode turned.
+    func orientation(of description: SourceDescription) -> Int { decodedWhole ? 1 : description.orientation }
 }
