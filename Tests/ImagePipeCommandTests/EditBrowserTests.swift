@@ -7,15 +7,6 @@ import TestSupport
 /// real mouse, touch, wheel and key input through Selenium; here its recorded steps are checked
 /// against the models themselves (CropViewport.clamp and relayout, SliceViewport).
 @Suite struct EditBrowserTests {
-    static let python = "/usr/bin/python3"
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Browser/edit_test.py").path
-
-    /// Chromium, its driver and Debian's Selenium, which `make test` installs.
-    static let browserAvailable: Bool = {
-        guard ["/usr/lib/chromium/chromium", "/usr/bin/chromedriver", python].allSatisfy(FileManager.default.isExecutableFile(atPath:)) else { return false }
-        return (try? CommandRunner.runProgram(python, ["-c", "import selenium"]).status) == 0
-    }()
 
     struct Report: Decodable {
         struct Viewport: Decodable { let width: Int; let height: Int }
@@ -44,12 +35,12 @@ import TestSupport
 
     /// Its limit catches a hang, not slowness: it took more than 3 minutes once in CI with every
     /// suite on the 2 cores, though the script itself said 22.7 s.
-    @Test(.enabled(if: browserAvailable, "needs Debian's chromium, chromium-driver and python3-selenium: make test installs them"),
+    @Test(.enabled(if: SeleniumBrowser.available, "needs Debian's chromium, chromium-driver and python3-selenium: make test installs them"),
           .disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "the browser's waits are timed for an uninstrumented build"),
           .timeLimit(.minutes(6)))
     func theEditorInAHeadlessBrowser() throws {
         let directory = try TemporaryDirectory()
-        let result = try CommandRunner.runProgram(Self.python, [Self.script, "--imagepipe", CommandRunner.binary, "--report", directory.file("report.json")])
+        let result = try CommandRunner.runProgram(SeleniumBrowser.python, [SeleniumBrowser.script("edit_test.py"), "--imagepipe", CommandRunner.binary, "--report", directory.file("report.json")])
         print(result.standardOutput)
         #expect(result.status == 0, "edit_test.py failed:\n\(result.standardOutput)\n\(result.standardError)")
         let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: directory.file("report.json"))))
