@@ -22,8 +22,8 @@ import TestSupport
     /// A JPEG streamed to JPEG through tone stages is decoded into a ring of rows that the
     /// decoder rewrites as the encoder lets go of them, and area stages through windows and rings
     /// of their own: 45 megapixels (134 MB decoded) through `grayscale | blur 2 | sharpen`
-    /// without Huffman optimization peak at some 78 MB, where the same run the ordinary way (a
-    /// trace turns streaming off) holds the whole decode; the files are the same. So with a
+    /// without Huffman optimization peak at some 78 MB, where the same run of whole pictures
+    /// (`IMAGEPIPE_WHOLE_PICTURES=1`) holds the whole decode; the files are the same. So with a
     /// `tee` on the way, whose file is encoded from rows as they pass it, and with a `branch`.
     @Test(.disabled(if: CommandRunner.binary.contains("/.build/tsan/"), "ThreadSanitizer's shadow memory inflates the peaks"))
     func aStreamedRunHoldsARingOfRowsNotThePicture() throws {
@@ -36,7 +36,8 @@ import TestSupport
         // A point stage, and area stages, which go through windows and rings of their own.
         let pipeline = "grayscale | blur 2 | sharpen | save optimize-coding=false"
         let streamed = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "streamed.jpg"], in: directory.path)
-        let ordinary = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "ordinary.jpg", "--trace", "trace"], in: directory.path)
+        let ordinary = try PeakMemory.run(["run", "-e", pipeline, "big.jpg", "-o", "ordinary.jpg"], in: directory.path,
+                                              environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError) \(ordinary.standardError)")
         #expect(streamed.peakBytes < decoded * 3 / 4, "peak \(streamed.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
         #expect(ordinary.peakBytes > decoded, "the ordinary run holds the decode: \(ordinary.peakBytes >> 20) MiB")
@@ -46,7 +47,8 @@ import TestSupport
         let teed = "blur 2 | tee {stem}-teed.tif | sharpen | save optimize-coding=false"
         let streamedTee = try PeakMemory.run(["run", "-e", teed, "big.jpg", "-o", "streamed.jpg"], in: directory.path)
         try FileManager.default.moveItem(atPath: directory.file("big-teed.tif"), toPath: directory.file("streamed-teed.tif"))
-        let ordinaryTee = try PeakMemory.run(["run", "-e", teed, "big.jpg", "-o", "ordinary.jpg", "--trace", "trace"], in: directory.path)
+        let ordinaryTee = try PeakMemory.run(["run", "-e", teed, "big.jpg", "-o", "ordinary.jpg"], in: directory.path,
+                                              environment: CommandRunner.wholePictures)
         #expect(streamedTee.status == 0 && ordinaryTee.status == 0, "\(streamedTee.standardError) \(ordinaryTee.standardError)")
         #expect(streamedTee.peakBytes < decoded * 3 / 4, "with a tee: peak \(streamedTee.peakBytes >> 20) MiB for a \(decoded >> 20) MiB picture")
         #expect(ordinaryTee.peakBytes > decoded, "the ordinary run holds the decode: \(ordinaryTee.peakBytes >> 20) MiB")

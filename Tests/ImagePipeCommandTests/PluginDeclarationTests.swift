@@ -114,8 +114,9 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(80, 150).encoded(as: .tiff), to: "tall.tif")
         let message = "says it is a point stage, whose output is its input's size, yet plans 40x150 from 80x150 (a bug in the stage)"
         var errors: [String] = []
-        for (name, extra) in [("streamed", [String]()), ("ordinary", ["--trace", "trace"])] {
-            let run = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "tall.tif", "-o", "\(name).png"] + extra, in: directory.path)
+        for (name, environment) in [("streamed", [String: String]()), ("ordinary", CommandRunner.wholePictures)] {
+            let run = try CommandRunner.run(["run", "--plugin", plugin, "-e", "fake", "tall.tif", "-o", "\(name).png"], in: directory.path,
+                                            environment: environment)
             #expect(run.status == 1, "\(name): \(run.standardError)")
             #expect(run.standardError.contains("fake: \(message)"), "\(name): \(run.standardError)")
             #expect(!FileManager.default.fileExists(atPath: directory.file("\(name).png")), "\(name)")

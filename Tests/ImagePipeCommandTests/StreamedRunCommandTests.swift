@@ -4,7 +4,7 @@ import ImagePipe
 import TestSupport
 
 /// The streamed run from the command: `explain` says when it applies, its files are the
-/// ordinary run's (`--trace` turns streaming off), and in a batch a JPEG that fails halfway
+/// ordinary run's (`IMAGEPIPE_WHOLE_PICTURES=1`), and in a batch a JPEG that fails halfway
 /// fails alone.
 @Suite struct StreamedRunCommandTests {
     /// Whether `explain`'s row of the stage written `stage` says `words`.
@@ -147,7 +147,7 @@ import TestSupport
     }
 
     /// `pipeline` on `input` into `output` (an extension): `explain` says it streams, and the
-    /// streamed file (`streamed.EXT`) is the ordinary run's (`ordinary.EXT`, made with a trace)
+    /// streamed file (`streamed.EXT`) is the ordinary run's (`ordinary.EXT`, of whole pictures)
     /// byte for byte.
     static func expectStreamsToTheOrdinaryBytes(_ pipeline: String, _ input: String, output: String, in directory: TemporaryDirectory,
                                                 environment: [String: String] = [:]) throws {

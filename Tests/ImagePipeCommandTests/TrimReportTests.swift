@@ -83,7 +83,7 @@ import TestSupport
     }
 
     /// In a branch's last group, whose stages go on in the streamed run's own chain, the box
-    /// is noted under that group, as the ordinary run (`--trace`) notes it.
+    /// is noted under that group, as the run of whole pictures notes it.
     @Test func aStreamedTrimInABranchNotesItsBoxUnderItsGroup() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(try Self.borderedJPEG(), to: "bordered.jpg")

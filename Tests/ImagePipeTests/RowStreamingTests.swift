@@ -45,7 +45,7 @@ import TestSupport
     ]
 
     /// The file `pipeline` writes to `name`, streamed (no observer) or the ordinary way (an
-    /// observer turns streaming off, as `--trace` does).
+    /// observer of whole pictures turns streaming off).
     static func output(of pipeline: Pipeline, input: String, name: String, streamed: Bool, in directory: TemporaryDirectory) throws -> [UInt8] {
         let path = directory.file((streamed ? "streamed-" : "ordinary-") + name)
         var context = RunContext(input: input, output: path)

@@ -70,7 +70,7 @@ struct StripBox: Transform, DeclaredStage {
     }
 
     /// The file the pipeline writes, streamed (no observer) or the ordinary way (an observer
-    /// turns streaming off, as `--trace` does).
+    /// of whole pictures turns streaming off).
     static func output(of pipeline: Pipeline, input: String, streamed: Bool, in directory: TemporaryDirectory, format: ImageFormat = .jpeg) throws -> [UInt8] {
         let path = directory.file((streamed ? "streamed." : "ordinary.") + format.rawValue)
         var context = RunContext(input: input, output: path)

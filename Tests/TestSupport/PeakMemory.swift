@@ -10,8 +10,9 @@ public enum PeakMemory {
         public let peakBytes: Int
     }
 
-    /// Runs `imagepipe arguments…` in `directory`, with the file at `input` (if any) as its standard input.
-    public static func run(_ arguments: [String], in directory: String, input: String? = nil) throws -> Result {
+    /// Runs `imagepipe arguments…` in `directory`, with the file at `input` (if any) as its
+    /// standard input and `environment` added to its own.
+    public static func run(_ arguments: [String], in directory: String, input: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let measure = """
             import os, resource, subprocess, sys
             source = open(os.environ["PEAK_INPUT"], "rb") if os.environ.get("PEAK_INPUT") else subprocess.DEVNULL
@@ -20,7 +21,7 @@ public enum PeakMemory {
             print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
         let result = try CommandRunner.runProgram("/usr/bin/python3", ["-c", measure, CommandRunner.binary] + arguments, in: directory,
-                                                  environment: ["PEAK_INPUT": input ?? ""])
+                                                  environment: environment.merging(["PEAK_INPUT": input ?? ""]) { _, peak in peak })
         let fields = result.standardOutput.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard fields.count == 2 else { throw CocoaError(.fileReadCorruptFile) }
         return Result(status: Int32(fields[0]), standardError: result.standardError, peakBytes: fields[1] * 1024)

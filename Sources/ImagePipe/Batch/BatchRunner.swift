@@ -224,14 +224,12 @@ struct BatchRunner: Sendable {
         var plan: Plan?
         var trace: TraceWriter?
         do {
-            let result: RunResult
+            var context = context
             if traceDirectory != nil {
-                let writer = try TraceWriter(directory: traceFolder(for: context), title: input)
-                trace = writer
-                result = try pipeline.run(in: context, prepared: prepared) { event in try writer.record(event) }
-            } else {
-                result = try pipeline.run(in: context, prepared: prepared) // no observer: the run may stream
+                trace = try TraceWriter(directory: traceFolder(for: context), title: input)
+                context.trace = trace
             }
+            let result = try pipeline.run(in: context, prepared: prepared)
             plan = result.plan
             try trace?.finish(failure: nil)
             return FileOutcome(input: input, outputs: result.outputs, inputSize: plan?.sourceSize, outputSize: pipeline.sink is Branch ? nil : result.outputSize,

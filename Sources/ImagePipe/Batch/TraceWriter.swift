@@ -1,8 +1,11 @@
 
 /// `--trace DIR`: the image after every stage as a PNG, and an `index.html` that shows them in
-/// order with each stage's text, size and time.
-package final class TraceWriter {
+/// order with each stage's text, size and time. It observes the run without changing it: a run
+/// that streams writes each stage's picture as its rows pass (side outputs, as a `tee`'s), and
+/// a run of whole pictures hands each stage's picture to `record`.
+package final class TraceWriter: Sendable {
     private struct Entry {
+        let index: Int
         let file: String
         let text: String
         let size: Size
@@ -12,7 +15,9 @@ package final class TraceWriter {
 
     package let directory: String
     private let title: String
-    private var entries: [Entry] = []
+    private let entries = Locked<[Entry]>([])
+    /// The seconds each stage of a streamed run has taken, by its number, strip after strip.
+    private let streamedSeconds = Locked<[Int: Double]>([:])
 
     /// The file that marks a folder as a trace's, so that a later trace may write over it.
     package static let marker = ".imagepipe-trace"
@@ -45,17 +50,45 @@ package final class TraceWriter {
         try ImageFile.createParentDirectories(of: directory + "/index.html", within: directory.hasPrefix("/") ? "/" : ".")
     }
 
+    /// What a picture of the trace is saved with. Fast compression: a trace is for looking at,
+    /// not for keeping.
+    package static let pictureOptions = SaveOptions(compression: 1)
+
+    /// The file of the picture after stage `index` (0 the source): `03-resize.png`.
+    package static func fileName(index: Int, stage: any Stage) -> String {
+        (index < 10 ? "0" : "") + "\(index)-\(stage.stageSchema.name).png"
+    }
+
+    /// The whole picture after a stage, of a run that is not streamed.
     package func record(_ event: StageEvent) throws {
-        let name = event.stage.stageSchema.name
-        let file = (event.index < 10 ? "0" : "") + "\(event.index)-\(name).png"
-        // Fast compression: a trace is for looking at, not for keeping.
-        let bytes = try event.image.encoded(as: .png, options: SaveOptions(compression: 1))
+        let file = Self.fileName(index: event.index, stage: event.stage)
+        let bytes = try event.image.encoded(as: .png, options: Self.pictureOptions)
         try bytes.withUnsafeBytes { try ImageFile.writeAtomically($0, to: directory + "/" + file) }
+        add(index: event.index, stage: event.stage, group: event.group, size: event.image.size, standsFor: event.standsFor, seconds: event.seconds)
+    }
+
+    /// `record` as a run's observer.
+    package var observer: (StageEvent) throws -> Void { { try self.record($0) } }
+
+    /// A stage of a streamed run whose picture (`fileName`) its rows have written: `size`, and
+    /// the seconds its strips took (`addSeconds`) unless `seconds` says.
+    package func recordStreamed(index: Int, stage: any Stage, group: String?, size: Size, standsFor: Size?, seconds: Double? = nil) {
+        add(index: index, stage: stage, group: group, size: size, standsFor: standsFor,
+            seconds: seconds ?? streamedSeconds.withLock { $0[index] ?? 0 })
+    }
+
+    /// Time that stage `index` of a streamed run took on a strip.
+    package func addSeconds(_ seconds: Double, index: Int) {
+        streamedSeconds.withLock { $0[index, default: 0] += seconds }
+    }
+
+    private func add(index: Int, stage: any Stage, group: String?, size: Size, standsFor: Size?, seconds: Double) {
         // A branch's stage under its group: `{2} resize 320x`; the branch itself as one word.
-        let own = event.stage is Branch ? "branch" : event.stage.text
-        let text = event.group.map { "\($0) \(own)" } ?? own
-        entries.append(Entry(file: file, text: text, size: event.image.size, standsFor: event.standsFor,
-                             milliseconds: event.seconds * 1000))
+        let own = stage is Branch ? "branch" : stage.text
+        let text = group.map { "\($0) \(own)" } ?? own
+        let entry = Entry(index: index, file: Self.fileName(index: index, stage: stage), text: text, size: size, standsFor: standsFor,
+                          milliseconds: seconds * 1000)
+        entries.withLock { $0.append(entry) }
     }
 
     /// Writes `index.html`; `failure` is shown after the last stage that ran.
@@ -74,7 +107,7 @@ package final class TraceWriter {
             <body><h1>\(Self.escape(title))</h1>
 
             """
-        for (number, entry) in entries.enumerated() {
+        for (number, entry) in entries.withLock({ $0 }).sorted(by: { $0.index < $1.index }).enumerated() {
             html += """
                 <figure><img src="\(entry.file)" alt="\(Self.escape(entry.text))">\
                 <figcaption>\(number). \(Self.escape(entry.text))<br>\(Self.sizeText(entry)) · \(TerminalText.tenths(entry.milliseconds)) ms</figcaption></figure>

@@ -72,7 +72,19 @@ extension Pipeline {
         var hasAlpha = header.rowsHaveAlpha
         var size = description.size
         var before: [any Transform] = []
-        func add(_ stage: any Transform, number: Int) -> Bool {
+        // A trace's picture after a stage: a side output of its own, fed as a tee's is.
+        func trace(_ stage: any Stage, number: Int, group: String? = nil, size: Size, standsFor: Size? = nil) -> Bool {
+            guard let trace = context.trace else { return true }
+            let save = Save(path: trace.directory + "/" + TraceWriter.fileName(index: number, stage: stage), format: .png, options: TraceWriter.pictureOptions)
+            guard let side = SideOutput(save: save, in: SideOutput.traceContext(of: context), stages: [], size: size, rowsHaveAlpha: hasAlpha,
+                                        stagesBefore: before, traced: TracedStage(number: number, stage: stage, group: group, standsFor: standsFor)) else {
+                return false
+            }
+            sides.append(side)
+            stages.append((number + TracedStage.feedBase, SideOutputFeed(output: side, tracesDecode: number == 0)))
+            return true
+        }
+        func add(_ stage: any Transform, number: Int, group: String? = nil) -> Bool {
             if let tee = stage as? Tee {
                 guard let side = SideOutput(save: tee.save, in: context, stages: [], size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else { return false }
                 sides.append(side)
@@ -84,26 +96,38 @@ extension Pipeline {
                 size = next
             }
             before.append(stage)
-            return true
+            return trace(stage, number: number, group: group, size: size)
+        }
+        // The source's picture is the decode's, reduced when the plan reduces it.
+        guard trace(source, number: 0, size: plan.decodeSize, standsFor: plan.decodeSize == plan.sourceSize ? nil : plan.sourceSize) else {
+            return whole("a trace of it cannot be written")
         }
         for (offset, stage) in transforms.enumerated() where !add(stage, number: offset + 1) {
             return whole(stage is Tee ? "a tee to standard output, or with a stage that takes whole pictures" : "\(stage.stageSchema.name)'s size is not known")
         }
         let branch = transforms.count + 1
         var number = branch + 1
-        for group in groups {
+        if sink is Branch, !trace(sink, number: branch, size: size) { return whole("a trace of it cannot be written") }
+        for (offset, group) in groups.enumerated() {
             guard let save = group.sink as? Save,
                   let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else {
                 return whole("a branch's group to standard output, or with a stage that takes whole pictures")
             }
+            // A trace sees a group's own stages only in a run of whole pictures.
+            guard context.trace == nil || group.transforms.isEmpty else {
+                return whole("a trace shows the stages of a branch's group other than the last in whole pictures")
+            }
             sides.append(side)
             stages.append((branch, SideOutputFeed(output: side)))
             number += group.transforms.count + 1
+            guard trace(save, number: number - 1, group: Branch.label(of: [offset + 1]), size: size) else { return whole("a trace of it cannot be written") }
         }
+        let lastGroup = sink is Branch ? Branch.label(of: [groups.count + 1]) : nil
         for stage in tail {
-            guard add(stage, number: number) else { return whole("a tee to standard output, or with a stage that takes whole pictures") }
+            guard add(stage, number: number, group: lastGroup) else { return whole("a tee to standard output, or with a stage that takes whole pictures") }
             number += 1
         }
+        guard trace(save, number: sink is Branch ? number : branch, group: lastGroup, size: size) else { return whole("a trace of it cannot be written") }
         // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
         // flattens a whole one.
         let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
@@ -395,7 +419,8 @@ extension Pipeline {
             rowSource = source
         }
         let handoff = RowHandoff(applyOrientation: options.applyOrientation)
-        let codecTime = context.codecTime
+        // A trace shows the decoding's and the encoding's time as the source's and the save's.
+        let codecTime = context.codecTime ?? (context.trace == nil ? nil : CodecTime())
         let decoder = WorkerThread {
             defer { handoff.finish() }
             return try codecTime.decoding { try rowSource.decode(handoff) }
@@ -444,7 +469,7 @@ extension Pipeline {
             throw ImageError(.corrupt, path: path, reason: "the decoder stopped before the first row")
         }
         if case let .save(run) = destination { // a survey's read is the run's second
-            for (side, _, sideSaving) in sides {
+            for (side, _, sideSaving) in sides where side.traced == nil {
                 for warning in sideSaving!.warnings { context.warn("\(side.destination): \(warning)") }
                 if let back = side.flattening { context.warn("\(side.destination): JPEG has no alpha; flattened onto \(back)") }
             }
@@ -454,6 +479,16 @@ extension Pipeline {
         }
 
         let rowStride = start.rowStride
+        // A stage of a branch's group is located at the branch; a trace's feed at its stage. A
+        // trace counts the time of each stage's strips.
+        let trace = context.trace
+        let located = { (index: Int, body: () throws -> Image) throws -> Image in
+            let number = index >= TracedStage.feedBase ? index - TracedStage.feedBase : index
+            guard let trace, number == index else { return try self.withLocation(stage: min(number, self.transforms.count + 1), body) }
+            let clock = ContinuousClock(), start = clock.now
+            defer { trace.addSeconds((clock.now - start).inSeconds, index: index) }
+            return try self.withLocation(stage: min(index, self.transforms.count + 1), body)
+        }
         // The decode ring's strips through the color conversion and the first point stages, in
         // place. Rows that stop coming mean the decode failed: its error is the one to give.
         let makeDecoded = StripChain.stripByStrip(height: start.size.height, strip: Self.streamedStripRows,
@@ -461,13 +496,9 @@ extension Pipeline {
             try context.cancellation?.check(path: context.input)
             try self.transformStrip(pixels + (ring > 0 ? top % ring : top) * rowStride, at: StripPosition(top: top, pictureSize: start.size),
                                     rows: rows, rowStride: rowStride, hasAlpha: levels[0].hasAlpha, stages: levels[0].points,
-                                    convertingFrom: convertFrom, options: options, path: path)
+                                    convertingFrom: convertFrom, options: options, path: path, located: located)
         }
         let writesBehind = Self.writesBehind(levels)
-        // A stage of a branch's group is located at the branch.
-        let located = { (index: Int, body: () throws -> Image) throws -> Image in
-            try self.withLocation(stage: min(index, self.transforms.count + 1), body)
-        }
         let chain = try StripChain(levels: levels, size: start.size, rowStride: rowStride, decodeRing: pixels, decodeRingRows: ring,
                                decodeStrip: Self.streamedStripRows, writeBehind: writesBehind, tileRoom: destination.tileRoom, makeDecoded: makeDecoded,
                                releaseDecoded: { handoff.release(rowsBefore: $0) },
@@ -565,7 +596,19 @@ extension Pipeline {
                 try context.cancellation?.check(path: target)
             }
         }
-        let files = sides.map { WrittenFile(path: $0.side.destination, size: $0.side.outputSize) } + [WrittenFile(path: written, size: output.size)]
+        let files = sides.filter { $0.side.traced == nil }.map { WrittenFile(path: $0.side.destination, size: $0.side.outputSize) }
+            + [WrittenFile(path: written, size: output.size)]
+        if let trace {
+            // The source's time is its decoding's, the run's own save's (the last picture
+            // traced) its encoding's.
+            let traces = sides.map(\.side).filter { $0.traced != nil }
+            for side in traces {
+                let traced = side.traced!
+                let seconds = traced.number == 0 ? codecTime?.decoding : side === traces.last ? codecTime?.encoding : nil
+                trace.recordStreamed(index: traced.number, stage: traced.stage, group: traced.group, size: side.size, standsFor: traced.standsFor,
+                                     seconds: seconds)
+            }
+        }
         return .written(RunResult(plan: prepared.plan, written: files, outputSize: output.size))
     }
 
@@ -608,7 +651,8 @@ extension Pipeline {
     /// and `stages` (point stages), in place.
     private func transformStrip(_ first: UnsafeMutablePointer<UInt8>, at position: StripPosition, rows: Int, rowStride: Int, hasAlpha: Bool,
                                 stages: [(index: Int, stage: any Transform)],
-                                convertingFrom profile: ICCProfile?, options: LoadOptions, path: String) throws {
+                                convertingFrom profile: ICCProfile?, options: LoadOptions, path: String,
+                                located: (Int, () throws -> Image) throws -> Image) throws {
         let size = Size(position.pictureSize.width, rows)
         var converted: Image?
         if let profile {
@@ -620,8 +664,6 @@ extension Pipeline {
             }
         }
         try StripChain.applyPoints(stages, toRows: first, size: size, rowStride: rowStride, hasAlpha: hasAlpha, at: position,
-                                   startingFrom: converted) { index, body in
-            try withLocation(stage: index, body)
-        }
+                                   startingFrom: converted, located: located)
     }
 }

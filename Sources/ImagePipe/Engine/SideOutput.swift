@@ -22,6 +22,9 @@ final class SideOutput: @unchecked Sendable {
     /// Every stage of the pipeline the picture written went through, for what it says of it
     /// (whether it is gray).
     let stagesBefore: [any Transform]
+    /// For a trace's picture: the stage it shows. Its file is written outside the run's output
+    /// gate and folder, as the trace's others are, and is not one of the run's outputs.
+    let traced: TracedStage?
 
     /// Bytes of the run's disc threshold its chain's turns may keep in memory (`shareTileRoom`).
     private(set) var tileRoom = TileCache.discThreshold
@@ -44,7 +47,8 @@ final class SideOutput: @unchecked Sendable {
     /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
     /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
     /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
-    init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform]) {
+    init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform],
+          traced: TracedStage? = nil) {
         // (A pyramid beside the run's output is written by the ordinary run.)
         guard let target = try? save.target(in: context), target.path != "-", save.pyramidLayout(path: target.path) == nil else { return nil }
         let alpha = stages.reduce(rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
@@ -60,11 +64,21 @@ final class SideOutput: @unchecked Sendable {
         self.flattening = flattening
         self.levels = levels
         self.stagesBefore = stagesBefore + stages
+        self.traced = traced
         outputSize = output
         rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
     }
 
     deinit { ring?.deallocate() }
+
+    /// A trace side output's own context: its path is the trace's, outside the run's output
+    /// folder, and a later failure of the run does not take its file back (the trace's page
+    /// shows what the run made before it failed).
+    static func traceContext(of context: RunContext) -> RunContext {
+        var traceContext = context
+        (traceContext.output, traceContext.outputDirectory, traceContext.outputGate, traceContext.trace) = (nil, nil, nil, nil)
+        return traceContext
+    }
 
     /// Whether its encoder takes only a whole picture, gathered from its chain's rows (`StreamedSave.gathersWhole`).
     var gathersWhole: Bool { save.gathersRows(format: format, path: destination) }
@@ -101,6 +115,7 @@ final class SideOutput: @unchecked Sendable {
     /// failure its name and place.
     func start(pushedStrip: Int, metadata: ImageMetadata, saving: (target: [UInt8]?, embedded: OutputMetadata), in context: RunContext,
                located: @escaping (Int, () throws -> Image) throws -> Image) throws {
+        let context = traced == nil ? context : Self.traceContext(of: context)
         if !gathersWhole, saving.target != metadata.iccProfile {
             let (from, to) = try Image.savingConversion(from: metadata.iccProfile, to: saving.target)
             levels[levels.count - 1].points.append((levels[levels.count - 1].points.last?.index ?? 0, ProfileConversionOnSave(from: from, to: to)))

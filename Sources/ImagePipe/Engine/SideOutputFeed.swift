@@ -6,8 +6,11 @@ struct SideOutputFeed: Transform, DeclaredStage {
     static let declaration = StageDeclaration("tee", summary: "Hand the rows to another output as they pass, and pass them on",
                                               start: SideOutputFeed(output: nil), [])
     let output: SideOutput?
+    /// A trace's feed of the decoded rows, before the first stage: after a reduced decode it
+    /// hands on the reduced rows, which no other stage may see before the first (a resample).
+    var tracesDecode = false
 
-    static func == (a: SideOutputFeed, b: SideOutputFeed) -> Bool { a.output === b.output }
+    static func == (a: SideOutputFeed, b: SideOutputFeed) -> Bool { a.output === b.output && a.tracesDecode == b.tracesDecode }
 
     func outputSize(for input: Size) -> Size { input }
     var stageClass: StageClass { .point }

@@ -166,9 +166,11 @@ final class StripChain: @unchecked Sendable {
                        surveysAsPoints: Bool = false) -> [Level]? {
         var levels = [Level(windowed: nil, points: [], hasAlpha: inputHasAlpha)]
         var size = size
+        // A trace's feed of the decoded rows may come before the stage that reads a reduced decode.
+        let first = transforms.prefix { ($0 as? SideOutputFeed)?.tracesDecode == true }.count
         if let reduction {
-            guard let first = transforms.first, first.stageClass == .resample,
-                  (try? first.inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
+            guard first < transforms.count, transforms[first].stageClass == .resample,
+                  (try? transforms[first].inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
         }
         var hasAlpha = inputHasAlpha
         for (offset, stage) in transforms.enumerated() {
@@ -187,7 +189,7 @@ final class StripChain: @unchecked Sendable {
             case let .area(radius) where radius >= 0:
                 levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha))
             case .resample:
-                levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == 0 ? reduction : nil, hasAlpha: alpha))
+                levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == first ? reduction : nil, hasAlpha: alpha))
             case .whole:
                 // The tile cache keeps RGB.
                 guard !hasAlpha else { return nil }
@@ -200,7 +202,7 @@ final class StripChain: @unchecked Sendable {
             default: return nil
             }
             hasAlpha = alpha
-            guard let next = try? stage.outputSize(for: offset == 0 ? reduction?.fullSize ?? size : size) else { return nil }
+            guard let next = try? stage.outputSize(for: offset == first ? reduction?.fullSize ?? size : size) else { return nil }
             size = next
         }
         return levels

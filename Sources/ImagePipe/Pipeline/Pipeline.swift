@@ -216,15 +216,17 @@ public struct Pipeline: Sendable {
     }
 
     private func runPlanned(in context: RunContext, prepared: PreparedRun, writing: Bool, observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
+        // A trace sees the pictures of runs that make them (the lossless JPEG paths make none).
+        let traced = observe ?? context.trace?.observer
         if let animation = prepared.animation {
-            return try runAnimated(animation, in: context, prepared: prepared, writing: writing, observe: observe)
+            return try runAnimated(animation, in: context, prepared: prepared, writing: writing, observe: traced)
         }
         guard writing else { return try runDecoding(in: context, prepared: prepared, writing: writing, observe: observe) }
         let clock = ContinuousClock()
         let start = clock.now
-        let attempt = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: observe != nil)
+        let attempt = try runLosslessJPEGIfAsked(in: context, prepared: prepared, observed: traced != nil)
         if case let .written(result) = attempt { return result }
-        if let result = try runJPEGRecompressionIfAsked(in: context, prepared: prepared, observed: observe != nil) { return result }
+        if let result = try runJPEGRecompressionIfAsked(in: context, prepared: prepared, observed: traced != nil) { return result }
         // Encoded anew: a JPEG whose pixels are only moved keeps the input's settings, and a
         // lossless write that could not be exact says why.
         guard case let .encodeAnew(inexact, bytes) = attempt else { preconditionFailure("a written attempt returned above") }
@@ -242,7 +244,11 @@ public struct Pipeline: Sendable {
         let (description, plan) = (prepared.description, prepared.plan)
         let clock = ContinuousClock()
         let image: Image
-        if writing, observe == nil, let streamed = streamingSave(in: context, prepared: prepared) {
+        // An observer of whole pictures takes the run of whole pictures; a trace observes either
+        // (a streamed run writes its pictures as their rows pass).
+        let streamed = writing && observe == nil ? streamingSave(in: context, prepared: prepared) : nil
+        let observe = observe ?? (writing ? context.trace?.observer : nil)
+        if let streamed {
             switch try runStreamed(streamed, in: context, prepared: prepared) {
             case let .written(result): return result
             case let .declined(decoded): image = decoded
