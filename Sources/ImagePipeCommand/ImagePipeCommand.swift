@@ -134,7 +134,7 @@ public struct ImagePipeCommand: Sendable {
                 throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
             }
         } catch let error as UsageError {
-            Console.error(error.description)
+            Console.error(RemedyWording.text(for: error))
             return 2
         } catch let error as PipelineSyntaxError {
             Console.diagnostics(RemedyWording.text(for: error))

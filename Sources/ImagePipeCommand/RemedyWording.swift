@@ -15,6 +15,9 @@ enum RemedyWording {
         case .nameOutput: " (-o FILE)"
         case .setVariable(let name): ": give it with --set \(name)=VALUE"
         case .listStages: "; `imagepipe stages` lists them all"
+        case .raiseMemoryLimit: "; raise it with --max-memory"
+        case .allowOverwrite: "; give --overwrite to replace it"
+        case .nameOutputFolder: ": give --out-dir DIR, or an output template such as -o '{stem}-small.png'"
         }
     }
 

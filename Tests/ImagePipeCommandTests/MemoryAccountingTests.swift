@@ -21,7 +21,7 @@ import TestSupport
         let result = try PeakMemory.run(["run", "-e", hugeCaption, "tiny.png", "-o", "out.png", "--max-memory", "100M"], in: directory.path)
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardError.contains("tiny.png: too large: a 10x10 picture making 10x10 needs about ")
-                && result.standardError.contains(" of it for text, more than --max-memory 100M"), "\(result.standardError)")
+                && result.standardError.contains(" of it for text, more than the memory limit of 100M; raise it with --max-memory"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))
         // Drawn, the caption took 973 MB; refused from its layout, a run stays near its baseline.
         #expect(result.peakBytes < 150 << 20, "peak \(result.peakBytes) bytes")

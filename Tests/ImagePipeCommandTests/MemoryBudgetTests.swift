@@ -47,7 +47,7 @@ import TestSupport
                                             "--max-memory", "\(budget)", "-q"], in: directory.path)
         #expect(result.status == 1)
         let needed = MemoryBudget.describe(try cost(5000, 4000))
-        #expect(result.standardError == "imagepipe: huge.png: too large: a 5000x4000 picture making 5000x4000 needs about \(needed) of memory, more than --max-memory \(MemoryBudget.describe(budget)); raise it with --max-memory\n")
+        #expect(result.standardError == "imagepipe: huge.png: too large: a 5000x4000 picture making 5000x4000 needs about \(needed) of memory, more than the memory limit of \(MemoryBudget.describe(budget)); raise it with --max-memory\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).sorted() == ["small1.png", "small2.png"])
         let bad = try CommandRunner.run(["run", "-e", "flip", "small1.png", "-o", "x.png", "--max-memory", "plenty"], in: directory.path)
         #expect(bad.status == 2 && bad.standardError.contains("--max-memory needs a number of bytes"))

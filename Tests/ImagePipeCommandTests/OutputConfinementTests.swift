@@ -58,7 +58,7 @@ import Glibc
         _ = try directory.write(png, to: "00-load.png")
         _ = try directory.write("<p>mine</p>", to: "index.html")
         let refused = try CommandRunner.run(["run", "-e", "grayscale", "00-load.png", "-o", "out.png", "--trace", "."], in: directory.path)
-        #expect(refused.status == 2 && refused.standardError.contains("--trace: '.' holds files that are not a trace's"), "\(refused.standardError)")
+        #expect(refused.status == 2 && refused.standardError.contains("the trace folder '.' holds files that are not a trace's (00-load.png, index.html); name a new or empty folder; give --overwrite to replace it"), "\(refused.standardError)")
         #expect(try String(contentsOfFile: directory.file("index.html"), encoding: .utf8) == "<p>mine</p>")
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("00-load.png")))) == png)
         #expect(!FileManager.default.fileExists(atPath: directory.file("out.png")))

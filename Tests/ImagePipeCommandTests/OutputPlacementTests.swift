@@ -66,7 +66,7 @@ import TestSupport
         _ = try directory.write(unrelated, to: "a.png")
         let result = try CommandRunner.run(["run", "-e", "fit 20x20", "photos/a.png", "photos/c.jpg"], in: directory.path)
         #expect(result.status == 2)
-        #expect(result.standardError.hasPrefix("imagepipe: several inputs need somewhere to go: give --out-dir DIR, or an output template"), "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("imagepipe: several inputs need somewhere to go, or the outputs would land in the current folder over files of the same names: give --out-dir DIR, or an output template"), "\(result.standardError)")
         #expect(FileManager.default.contents(atPath: directory.file("a.png")).map { [UInt8]($0) } == unrelated)
         #expect(!FileManager.default.fileExists(atPath: directory.file("c.jpg")))
         // A template alone is enough: the names are the user's choice.
@@ -155,7 +155,7 @@ import TestSupport
         #expect(json.outputBytes.isEmpty)
         let batch = try CommandRunner.run(["run", "-e", "fit 20x20", "photos", "-o", "-", "--format", "png", "--jobs", "2"], in: directory.path)
         #expect(batch.status == 2)
-        #expect(batch.standardError == "imagepipe: a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR\n")
+        #expect(batch.standardError == "imagepipe: a batch cannot write to standard output (-): the pictures would run together: give --out-dir DIR, or an output template such as -o '{stem}-small.png'\n")
         #expect(batch.outputBytes.isEmpty)
         let twice = try CommandRunner.run(["run", "-e", "tee - format=png | save - format=png", "photos/a.png"], in: directory.path)
         #expect(twice.status == 2)

@@ -82,7 +82,7 @@ public struct Batch: Sendable {
         self.context = context
     }
 
-    package static let toStandardOutput = UsageError("a batch cannot write to standard output (-): the pictures would run together; give --out-dir DIR")
+    package static let toStandardOutput = UsageError("a batch cannot write to standard output (-): the pictures would run together", remedy: .nameOutputFolder)
 
     /// Runs every input. Throws, before any picture is touched, when the outputs cannot be named
     /// or would collide, or the ledger cannot be written; a picture that fails is in the result.

@@ -95,7 +95,7 @@ struct BatchRunner: Sendable {
             let runs = traced.withLock { $0 }.sorted { $0.key < $1.key }.map { _, run in
                 (input: run.outcome.input, folder: run.folder, error: run.outcome.error)
             }
-            do { try TraceWriter.writeBatchIndex(in: traceDirectory, runs: runs) } catch { warn("--trace: \(error)") }
+            do { try TraceWriter.writeBatchIndex(in: traceDirectory, runs: runs) } catch { warn("the trace's index page: \(error)") }
         }
         return kept.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
     }
@@ -143,11 +143,11 @@ struct BatchRunner: Sendable {
             // A small picture can be refused for what a stage holds beside it (a huge caption):
             // the message names that stage, or it would read as nonsense.
             let holder = plan.largestHolder.map { ", \(MemoryBudget.describe($0.held)) of it for \($0.stage.stageSchema.name)" } ?? ""
-            let message = ImageError(.tooLarge, path: input, reason: "a \(plan.decodeSize) picture making \(plan.outputSize) needs about \(MemoryBudget.describe(cost)) of memory\(holder), more than --max-memory \(MemoryBudget.describe(memory.limit)); raise it with --max-memory").description
-            return failure(message, context: context)
+            let refusal = ImageError(.tooLarge, path: input, reason: "a \(plan.decodeSize) picture making \(plan.outputSize) needs about \(MemoryBudget.describe(cost)) of memory\(holder), more than the memory limit of \(MemoryBudget.describe(memory.limit))", remedy: .raiseMemoryLimit)
+            return failure(describe(refusal), context: context)
         }
         memory.reserve(cost) { held in
-            note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of --max-memory \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
+            note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of the memory limit of \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
         }
         return processWithinTimeout(context, prepared: prepared, stopping: stopping) { memory.release(cost) }
     }

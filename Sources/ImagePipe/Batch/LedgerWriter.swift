@@ -28,7 +28,7 @@ package final class LedgerWriter: Sendable {
     package init(directory: String, shard: Shard) throws {
         // A file `imagepipe report` would not take as a ledger is refused before any work is done.
         guard shard.count <= Shard.maxCount else {
-            throw UsageError("--ledger takes at most \(Shard.maxCount) shards, not \(shard.count)")
+            throw UsageError("a ledger takes at most \(Shard.maxCount) shards, not \(shard.count)")
         }
         // `mkdir -p`, which tolerates another shard making the same directory at the same moment.
         do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {

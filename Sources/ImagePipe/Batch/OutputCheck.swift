@@ -66,7 +66,7 @@ package struct OutputCheck {
                 writers[key] = source
                 if let kind = Self.unwritableKind(output) { throw UsageError("the output '\(output)' \(kind)") }
                 if !allowOverwrite, let identity = Self.identity(output), let input = inputs[identity] {
-                    throw UsageError("the output '\(output)' is the input file '\(input)'; give --overwrite to replace it")
+                    throw UsageError("the output '\(output)' is the input file '\(input)'", remedy: .allowOverwrite)
                 }
             }
         }

@@ -29,13 +29,13 @@ package struct OutputNaming: Sendable {
         // `save FILE` wins over -o (`Save.target`), and a last `tee FILE` is the pipeline's sink:
         // say so rather than drop -o without a word.
         if let output = template.output, pipeline.sink is Branch {
-            throw UsageError("-o '\(output)': the pipeline's branch names its own outputs, one save PATH a group; give them there (templates such as {stem}-640.jpg work in a batch)")
+            throw UsageError("the run's output '\(output)': the pipeline's branch names its own outputs, one save PATH a group; give them there (templates such as {stem}-640.jpg work in a batch)")
         }
         if let output = template.output, let (stage, path) = save?.path.map({ ("save", $0) }) ?? (pipeline.sink as? Tee).map({ ("tee", $0.save.path ?? "") }) {
-            throw UsageError("-o '\(output)' and the pipeline's own '\(stage) \(path)' both say where the picture goes: give one of them")
+            throw UsageError("the run's output '\(output)' and the pipeline's own '\(stage) \(path)' both say where the picture goes: give one of them")
         }
         if batch, template.outputDirectory == nil, template.output == nil, save.map({ $0.path == nil }) ?? false {
-            throw UsageError("several inputs need somewhere to go: give --out-dir DIR, or an output template such as -o '{stem}-small.png' (without either, the outputs would land in the current directory over files of the same names)")
+            throw UsageError("several inputs need somewhere to go, or the outputs would land in the current folder over files of the same names", remedy: .nameOutputFolder)
         }
         if batch, template.outputDirectory == nil { template.outputDirectory = "." }
         usesDefaultName = save.map { $0.path == nil } ?? false && template.output == nil && (batch || template.outputDirectory != nil)

@@ -27,20 +27,20 @@ package final class TraceWriter: Sendable {
     /// `allowOverwrite`: the trace's `index.html` and `00-load.png` would replace the user's own.
     package static func claim(_ directory: String, allowOverwrite: Bool) throws {
         do { try ImageFile.makeDirectories(directory) } catch let error as ImageError {
-            throw UsageError("--trace: cannot make '\(directory)': \(error.reason)")
+            throw UsageError("the trace folder '\(directory)' cannot be made: \(error.reason)")
         }
-        guard OutputCheck.isDirectory(directory) else { throw UsageError("--trace: '\(directory)' is not a folder") }
+        guard OutputCheck.isDirectory(directory) else { throw UsageError("the trace folder '\(directory)' is not a folder") }
         let markerPath = directory + "/" + marker
         if !BatchRunner.isRegularFile(markerPath), !allowOverwrite {
             let present = (try? ImageFile.directoryEntries(directory)) ?? []
             if !present.isEmpty {
                 let shown = present.sorted().prefix(3).joined(separator: ", ") + (present.count > 3 ? ", …" : "")
-                throw UsageError("--trace: '\(directory)' holds files that are not a trace's (\(shown)); name a new or empty folder, or give --overwrite")
+                throw UsageError("the trace folder '\(directory)' holds files that are not a trace's (\(shown)); name a new or empty folder", remedy: .allowOverwrite)
             }
         }
         let note = Array("A trace of imagepipe runs: its files may be replaced by the next trace.\n".utf8)
         do { try note.withUnsafeBytes { try ImageFile.writeAtomically($0, to: markerPath) } } catch {
-            throw UsageError("--trace: cannot write in '\(directory)': \(error)")
+            throw UsageError("the trace folder '\(directory)' cannot be written in: \(error)")
         }
     }
 

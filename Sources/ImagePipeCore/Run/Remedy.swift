@@ -21,4 +21,12 @@ public enum Remedy: Hashable, Sendable {
     case setVariable(String)
     /// A stage name is unknown; the registry's list has the known ones.
     case listStages
+    /// A run's memory limit is less than one picture needs.
+    case raiseMemoryLimit
+    /// An output would replace a file the run is not allowed to replace (its input, a folder
+    /// of other files); the run may be allowed to.
+    case allowOverwrite
+    /// Several inputs have nowhere to go but the current folder: an output folder, or a
+    /// template that names each output after its input.
+    case nameOutputFolder
 }
