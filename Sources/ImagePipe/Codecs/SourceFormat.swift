@@ -82,7 +82,9 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         if at(0, [0xFF, 0x0A]) || at(0, [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if at(4, "ftyp") {
             let brands = stride(from: 8, to: min(b.count - 3, 64), by: 4).map { String(decoding: b[$0..<$0 + 4], as: UTF8.self) }
-            if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+            // AVIF by any brand that says AV1: a sequence may carry `avis` alone, or only
+            // `av01` or an AV1 profile's (`MA1B`, `MA1A`) beside the generic `msf1` and `iso8`.
+            if brands.contains(where: { ["avif", "avis", "av01", "MA1A", "MA1B"].contains($0) }) { return .avif }
             if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains($0) }) { return .heif }
         }
         if at(0, "icns") { return .icns }

@@ -5,14 +5,17 @@ import CHeif
 /// libaom), rather than through heif-gdk-pixbuf: that loader drops the ICC profile and EXIF, and
 /// is one more package. libheif applies the container's rotation and mirroring (`irot`, `imir`),
 /// so the pixels come turned as shown and the EXIF orientation no longer applies. An AVIF image
-/// sequence is read here as its first frame, and its frames by `AVIFFrameDecoder`.
+/// sequence is read here as its first frame, and its frames by `AVIFFrameDecoder`; a layered AVIF
+/// and a sequence libheif refuses are read by libavif (`AVIFStillDecoder`).
 enum HEIFDecoder {
     /// libheif's plugins are loaded once per process.
     private static let initialised: Void = { _ = heif_init(nil) }()
 
     /// The stored size (already turned) and whether the picture has alpha, from the container.
     static func header(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageHeader {
-        try withPrimary(bytes, format: format, path: path) { handle in
+        try withPrimary(bytes, format: format, path: path, refused: { facts in
+            ImageHeader(storedSize: facts.size, format: format.loaderName, frameCount: facts.frameCount)
+        }) { handle in
             // An AVIF's size as shown is libavif's reading of its container (`AVIFStillFacts`).
             let size = (format == .avif ? AVIFStillFacts.read(bytes)?.shownSize : nil) ?? Self.size(of: handle)
             guard size.width > 0, size.height > 0 else {
@@ -34,11 +37,23 @@ enum HEIFDecoder {
     /// Decodes the primary picture to 8-bit RGB(A), with its profile, EXIF and XMP, made ready
     /// for the stages as every decode is (`Image.colorManaged`).
     static func decode(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
-        try withPrimary(bytes, format: format, path: path) { handle in
+        try withPrimary(bytes, format: format, path: path, refused: { _ in
+            if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
+            return try AVIFStillDecoder.decode(bytes, options: options, path: path)
+        }) { handle in
             let size = Self.size(of: handle)
             if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
             if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
             try options.checkDeadline(path: path)
+            if format == .avif, AVIFStillDecoder.isLayered(bytes), AVIFStillDecoder.facts(of: bytes)?.transformed == false {
+                // The operating point's layer, with the profile, EXIF and XMP libheif reads.
+                var metadata = ImageMetadata()
+                metadata.sourceProfile = profile(of: handle)
+                metadata.profileTooLarge = heif_image_handle_get_raw_color_profile_size(handle) > ICCProfile.maxBytes
+                metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
+                metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
+                return try AVIFStillDecoder.decode(bytes, options: options, path: path, metadata: metadata)
+            }
             let alpha = heif_image_handle_has_alpha_channel(handle) != 0
             var decoded: OpaquePointer?
             try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB,
@@ -74,7 +89,7 @@ enum HEIFDecoder {
 
     /// The profile, EXIF and XMP of the primary picture, without decoding it.
     static func metadata(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageMetadata {
-        try withPrimary(bytes, format: format, path: path) { handle in
+        try withPrimary(bytes, format: format, path: path, refused: { facts in ImageMetadata(sourceProfile: facts.profile) }) { handle in
             ImageMetadata(sourceProfile: profile(of: handle), exif: block(of: handle, type: "Exif").map(exifPayload),
                           xmp: block(of: handle, type: "mime", contentType: "application/rdf+xml"))
         }
@@ -82,7 +97,18 @@ enum HEIFDecoder {
 
     /// What the primary picture's header says of its coding: alpha and bits per sample.
     static func codingFacts(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> CodingFacts {
-        try withPrimary(bytes, format: format, path: path) { handle in
+        try withPrimary(bytes, format: format, path: path, refused: { facts in
+            var coding = CodingFacts()
+            coding.hasAlpha = facts.alpha
+            coding.channels = facts.alpha ? 4 : 3
+            coding.colorSpace = "YCbCr"
+            coding.bitDepth = facts.bitDepth
+            if facts.frameCount > 1 {
+                coding.delays = facts.delays
+                coding.plays = AVIFFrameDecoder.plays
+            }
+            return coding
+        }) { handle in
             var facts = CodingFacts()
             facts.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
             facts.channels = facts.hasAlpha == true ? 4 : 3
@@ -98,7 +124,11 @@ enum HEIFDecoder {
         }
     }
 
+    /// Runs `body` on libheif's primary picture. An AVIF libheif refuses to read that libavif
+    /// reads (a sequence without a still image's brands: `AVIFStillDecoder`) goes to `refused`
+    /// with libavif's facts instead, when given.
     private static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, path: String?,
+                                       refused: ((AVIFStillDecoder.Facts) throws -> T)? = nil,
                                        _ body: (OpaquePointer) throws -> T) throws -> T {
         if let reason = imagepipe_open_libheif() {
             throw ImageError(.unsupported, path: path, reason: "\(format.displayName) needs libheif, which cannot be opened: \(String(cString: reason))")
@@ -112,9 +142,14 @@ enum HEIFDecoder {
         guard let context = heif_context_alloc() else { throw ImageError(.tooLarge, path: path, reason: "libheif could not start") }
         defer { heif_context_free(context) }
         return try bytes.withUnsafeBytes { buffer in
-            try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil), path: path, doing: "read")
+            let read = heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil)
             var handle: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(context, &handle), path: path, doing: "find the picture in")
+            let found = read.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &handle) : read
+            if found.code != heif_error_Ok, format == .avif, let refused, let facts = AVIFStillDecoder.facts(of: bytes) {
+                return try refused(facts)
+            }
+            try check(read, path: path, doing: "read")
+            try check(found, path: path, doing: "find the picture in")
             guard let handle else { throw ImageError(.corrupt, path: path, reason: "no picture in the \(format.displayName) file") }
             defer { heif_image_handle_release(handle) }
             return try body(handle)
