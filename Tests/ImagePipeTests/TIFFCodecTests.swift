@@ -214,6 +214,48 @@ import TestSupport
         #expect(decoded.pixel(x: 12, y: 4) == Color(red: 127, green: 127, blue: 127))
     }
 
+    /// sRGB (0–255) of CIELab relative to D50 by the formulas: Lab to XYZ (CIE 15), then XYZ (D50)
+    /// to linear sRGB by the Bradford-adapted matrix (Lindbloom's), then sRGB's curve.
+    static func sRGB(ofLab l: Double, _ a: Double, _ b: Double) -> [Int] {
+        let fy = (l + 16) / 116, fx = fy + a / 500, fz = fy - b / 200
+        func inverse(_ f: Double) -> Double { f * f * f > 216.0 / 24389 ? f * f * f : (116 * f - 16) * 27 / 24389 }
+        let x = 0.9642 * inverse(fx), y = inverse(fy), z = 0.8249 * inverse(fz)
+        let linear = [3.1338561 * x - 1.6168667 * y - 0.4906146 * z,
+                      -0.9787684 * x + 1.9161415 * y + 0.0334540 * z,
+                      0.0719453 * x - 0.2289914 * y + 1.4052427 * z]
+        return linear.map { v in
+            let c = min(max(v, 0), 1)
+            let encoded = c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055
+            return Int((encoded * 255).rounded())
+        }
+    }
+
+    /// CIELab TIFFs (photometric 8: L* unsigned, a* and b* signed) are converted from Lab D50 to
+    /// sRGB: white stays white (libtiff's RGBA interface gave 255,252,222), a color lands within
+    /// 2 levels of the formulas' sRGB, and nothing is left of the file's own samples.
+    @Test(arguments: [8, 16])
+    func cieLabIsConvertedToSRGB(bits: Int) throws {
+        // White, black, L* 50.2 a* 20 b* −30, and L* 70.2 a* −40 b* 50, one pixel each.
+        let lab: [(l: Int, a: Int, b: Int)] = [(255, 0, 0), (0, 0, 0), (128, 20, -30), (179, -40, 50)]
+        let strip: [UInt8] = lab.flatMap { pixel -> [UInt8] in
+            if bits == 8 { return [UInt8(pixel.l), UInt8(bitPattern: Int8(pixel.a)), UInt8(bitPattern: Int8(pixel.b))] }
+            // 16 bits: L* over 0…65535, a* and b* in 1/256ths, little-endian.
+            let samples = [UInt16(pixel.l * 257), UInt16(bitPattern: Int16(pixel.a * 256)), UInt16(bitPattern: Int16(pixel.b * 256))]
+            return samples.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        }
+        let tiff = Self.handMade(tags: Self.plainTags(width: 4, height: 1, bits: bits, samples: 3, photometric: 8), strips: [strip])
+        let decoded = try Image.decode(tiff)
+        #expect(!decoded.hasAlpha && decoded.size == Size(4, 1))
+        #expect(decoded.pixel(x: 0, y: 0) == Color(red: 255, green: 255, blue: 255), "white: \(decoded.pixel(x: 0, y: 0))")
+        #expect(decoded.pixel(x: 1, y: 0) == Color(red: 0, green: 0, blue: 0), "black: \(decoded.pixel(x: 1, y: 0))")
+        for (index, pixel) in lab.enumerated().dropFirst(2) {
+            let expected = Self.sRGB(ofLab: Double(pixel.l) * 100 / 255, Double(pixel.a), Double(pixel.b))
+            let got = decoded.pixel(x: index, y: 0)
+            let difference = zip([Int(got.red), Int(got.green), Int(got.blue)], expected).map { abs($0 - $1) }.max()!
+            #expect(difference <= 2, "Lab \(pixel): \(got), the formulas say \(expected)")
+        }
+    }
+
     @Test func paletteIsReadAsPillowShowsIt() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("palette.tif"), raw = directory.file("palette.raw")

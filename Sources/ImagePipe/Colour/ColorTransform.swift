@@ -11,7 +11,7 @@ import Dispatch
 final class ColorTransform: @unchecked Sendable {
     /// How pixels lie in memory on either side of a transform.
     enum Layout: Hashable, Sendable {
-        case rgb, rgba, grey, greyInRGB, greyInRGBA, cmyk
+        case rgb, rgba, grey, greyInRGB, greyInRGBA, cmyk, lab, labAlpha
 
         var lcmsFormat: UInt32 {
             switch self {
@@ -21,13 +21,15 @@ final class ColorTransform: @unchecked Sendable {
             case .greyInRGB: imagepipe_type_gray_in_rgb_8
             case .greyInRGBA: imagepipe_type_gray_in_rgba_8
             case .cmyk: imagepipe_type_cmyk_8
+            case .lab: imagepipe_type_lab_8
+            case .labAlpha: imagepipe_type_lab_alpha_8
             }
         }
 
         var bytesPerPixel: Int {
             switch self {
-            case .rgb, .greyInRGB: 3
-            case .rgba, .greyInRGBA, .cmyk: 4
+            case .rgb, .greyInRGB, .lab: 3
+            case .rgba, .greyInRGBA, .cmyk, .labAlpha: 4
             case .grey: 1
             }
         }
@@ -76,11 +78,14 @@ final class ColorTransform: @unchecked Sendable {
                 return found
             }
             // Alpha is copied by Little CMS only between layouts with the same extra channels.
-            let copiesAlpha = input == .rgba && output == .rgba
+            let copiesAlpha = (input == .rgba || input == .labAlpha) && output == .rgba
             var flags = UInt32(cmsFLAGS_NOCACHE) | (copiesAlpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0)
             // CMYK profiles are 4-D tables: the default precalculated grid left results 2 levels
             // from transicc's; the high-resolution grid keeps them within 1.
             if input == .cmyk { flags |= UInt32(cmsFLAGS_HIGHRESPRECALC) }
+            // Lab through any precalculated table left white 254,255,254 and black 1,0,1; the
+            // pipeline evaluated for every pixel gives 255 and 0 (some 0.2 s a megapixel a core).
+            if input == .lab || input == .labAlpha { flags |= UInt32(cmsFLAGS_NOOPTIMIZE) }
             guard let handle = cmsCreateTransform(source.handle, input.lcmsFormat, target.handle, output.lcmsFormat,
                                                   intent.lcmsValue, flags) else {
                 let name = source.name.isEmpty ? "its ICC profile" : "its ICC profile '\(source.name)'"

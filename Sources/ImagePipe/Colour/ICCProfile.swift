@@ -78,6 +78,18 @@ public final class ICCProfile: @unchecked Sendable {
         return ICCProfile(handle: handle, bytes: bytes)
     }()
 
+    /// Little CMS's CIELab (version 4, D50 white, as ICC's profile connection space and TIFF's
+    /// CIELab photometric take it), the source of a Lab TIFF's conversion to sRGB.
+    static let labD50: ICCProfile = {
+        silenceLittleCMS
+        let handle = cmsCreateLab4Profile(nil)!
+        var length: UInt32 = 0
+        cmsSaveProfileToMem(handle, nil, &length)
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        cmsSaveProfileToMem(handle, &bytes, &length)
+        return ICCProfile(handle: handle, bytes: bytes)
+    }()
+
     /// Whether these bytes describe sRGB as well as Little CMS's own: by the profile's name, as
     /// libvips and browsers recognise the common sRGB profiles (converting through them would
     /// only add rounding).

@@ -3,7 +3,7 @@ import CTiffCodec
 /// TIFF reading through libtiff directly. gdk-pixbuf's TIFF loader reads every file through
 /// libtiff's RGBA interface, which gave every TIFF an alpha channel, cut 16-bit samples to their
 /// high byte, premultiplied alpha and applied half of the orientation tag. Here the common kinds
-/// (8 and 16 bits; gray, RGB and CMYK; strips or tiles; one plane or one per sample) are read
+/// (8 and 16 bits; gray, RGB, CMYK and CIELab; strips or tiles; one plane or one per sample) are read
 /// sample by sample, 16 bits rounded to 8; the rest (palette, 1 to 4 bits, YCbCr, LogLuv, …) go
 /// through the RGBA interface in storage order. The picture is then turned by its orientation tag
 /// and color managed as every decode is. Only the first directory is read.
@@ -76,6 +76,8 @@ enum TIFFDecoder {
         if let layout {
             decoded = try decodeSamples(reader, layout: layout, size: size, profile: metadata.sourceProfile, options: options, path: path)
             metadata.grayOnly = layout.color == .gray
+            // CIELab is converted to sRGB from its own definition: a profile beside it describes no RGB.
+            if layout.color == .lab { metadata.sourceProfile = nil }
         } else {
             decoded = try decodeRGBA(reader, fields: fields, size: size, options: options, path: path)
         }
@@ -243,6 +245,8 @@ enum TIFFDecoder {
                 try readChunks(reader, layout: layout, size: size, channels: writer.channelCount, options: options, path: path, row: row)
                 finishPixels(row: row, rows: 0..<size.height, width: size.width, channels: writer.channelCount, layout: layout)
             }
+        case .lab:
+            return try fromLab(reader, layout: layout, size: size, options: options, path: path)
         case .cmyk:
             // Inks (and alpha) gathered first: Little CMS or the plain formula converts them whole.
             let channels = layout.alpha == nil ? 4 : 5
@@ -297,7 +301,11 @@ enum TIFFDecoder {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
         // 8-bit rows whose samples land as they lie (RGB into RGB, RGBA into RGBA) are copied whole.
-        let copiesRows = sampleBytes == 1 && !layout.separate && inChunk == channels && target == Array(0..<channels)
+        // CIELab's a* and b* are signed: their sign bit flipped, they are offset by half the range,
+        // as Little CMS takes them (128, or 32768, is 0).
+        var flip = [UInt16](repeating: 0, count: samples)
+        if layout.color == .lab { flip[1] = sampleBytes == 1 ? 0x80 : 0x8000; flip[2] = flip[1] }
+        let copiesRows = sampleBytes == 1 && !layout.separate && inChunk == channels && target == Array(0..<channels) && layout.color != .lab
         let what = layout.tiled ? "tile" : "strip"
         for plane in 0..<planes {
             for row in 0..<down {
@@ -323,16 +331,19 @@ enum TIFFDecoder {
                             let source = from.assumingMemoryBound(to: UInt8.self)
                             for x in 0..<columns {
                                 for sample in 0..<inChunk {
-                                    let channel = target[layout.separate ? plane : sample]
-                                    if channel >= 0 { to[x * channels + channel] = source[x * inChunk + sample] }
+                                    let index = layout.separate ? plane : sample, channel = target[index]
+                                    if channel >= 0 { to[x * channels + channel] = source[x * inChunk + sample] ^ UInt8(truncatingIfNeeded: flip[index]) }
                                 }
                             }
                         } else {
                             let source = from.assumingMemoryBound(to: UInt16.self)
                             for x in 0..<columns {
                                 for sample in 0..<inChunk {
-                                    let channel = target[layout.separate ? plane : sample]
-                                    if channel >= 0 { to[x * channels + channel] = Self.eightBits(source[x * inChunk + sample]) }
+                                    let index = layout.separate ? plane : sample, channel = target[index]
+                                    guard channel >= 0 else { continue }
+                                    let value = source[x * inChunk + sample]
+                                    // a* and b* are in 256ths of a unit: rounded to whole units, 8 bits' own.
+                                    to[x * channels + channel] = flip[index] == 0 ? Self.eightBits(value) : UInt8(min(255, (Int(value ^ flip[index]) + 128) >> 8))
                                 }
                             }
                         }
@@ -373,6 +384,30 @@ enum TIFFDecoder {
                     pixel[1] = level
                     pixel[2] = level
                 }
+            }
+        }
+    }
+
+    /// RGB(A) from CIELab samples through Little CMS, from Lab (D50, the white TIFF's CIELab is
+    /// relative to) to sRGB, as libvips converts them. libtiff's RGBA interface converts Lab with
+    /// its own D65 display model, which tinted white to 255,252,222. Associated alpha is left as
+    /// it is: Lab multiplied by alpha has no meaning a reader agrees on.
+    private static func fromLab(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, options: LoadOptions,
+                                path: String?) throws -> Image {
+        let channels = layout.alpha == nil ? 3 : 4
+        let (count, overflow) = size.pixelCount.multipliedReportingOverflow(by: channels)
+        guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
+        var samples = [UInt8](repeating: 0, count: count)
+        try samples.withUnsafeMutableBufferPointer { buffer in
+            let row = { (y: Int) in buffer.baseAddress! + y * size.width * channels }
+            try readChunks(reader, layout: layout, size: size, channels: channels, options: options, path: path, row: row)
+        }
+        let transform = try ColorTransform.make(from: .labD50, to: .sRGB, input: channels == 4 ? .labAlpha : .lab,
+                                                output: channels == 4 ? .rgba : .rgb, intent: options.intent)
+        return try Image.make(size: size, hasAlpha: channels == 4) { writer in
+            samples.withUnsafeBufferPointer { buffer in
+                transform.convert(buffer.baseAddress!, sourceStride: size.width * channels, into: writer.base, targetStride: writer.rowStride,
+                                  width: size.width, rows: size.height)
             }
         }
     }

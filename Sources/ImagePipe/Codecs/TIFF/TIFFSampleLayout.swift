@@ -1,17 +1,18 @@
 import CTiffCodec
 
 /// How a TIFF's samples lie, when `TIFFDecoder` reads them itself: unsigned 8- or 16-bit samples
-/// of gray, RGB or CMYK (four inks), with or without alpha, in strips or tiles, one plane or one
+/// of gray, RGB, CMYK (four inks) or CIELab, with or without alpha, in strips or tiles, one plane or one
 /// per sample. nil for every other kind, which goes through libtiff's RGBA interface.
 struct TIFFSampleLayout {
     /// The color samples each pixel starts with.
     enum Model: Equatable {
-        case gray, rgb, cmyk
+        /// CIELab (PHOTOMETRIC_CIELAB): L* unsigned, a* and b* signed (two's complement).
+        case gray, rgb, cmyk, lab
 
         var samples: Int {
             switch self {
             case .gray: 1
-            case .rgb: 3
+            case .rgb, .lab: 3
             case .cmyk: 4
             }
         }
@@ -44,6 +45,8 @@ struct TIFFSampleLayout {
         case PHOTOMETRIC_RGB: color = .rgb
         case PHOTOMETRIC_YCBCR where jpegRGB: color = .rgb
         case PHOTOMETRIC_SEPARATED where fields.ink_set == INKSET_CMYK && samples - Int(fields.extra_samples) == 4: color = .cmyk
+        // L*a*b*; an L*-only file (one sample) goes through the RGBA interface.
+        case PHOTOMETRIC_CIELAB where samples - Int(fields.extra_samples) == 3: color = .lab
         default: return nil
         }
         guard samples >= color.samples else { return nil }
@@ -63,8 +66,8 @@ struct TIFFSampleLayout {
     }
 
     /// Whether a streamed run can take the rows as they are read (`TIFFDecoder.decodeRows`): RGB
-    /// or gray in one plane, without alpha. CMYK is converted whole by Little CMS.
-    var streams: Bool { color != .cmyk && alpha == nil && !separate }
+    /// or gray in one plane, without alpha. CMYK and CIELab are converted whole by Little CMS.
+    var streams: Bool { (color == .rgb || color == .gray) && alpha == nil && !separate }
 
     /// The pixels of one strip (the picture's width, at most its height) or one tile.
     func chunkSize(of picture: Size) -> Size {
