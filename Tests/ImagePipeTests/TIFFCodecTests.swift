@@ -256,6 +256,17 @@ import TestSupport
         }
     }
 
+    /// A CIELab TIFF with unassociated alpha keeps its alpha as it is beside the converted color.
+    @Test func cieLabKeepsItsAlpha() throws {
+        var tags = Self.plainTags(width: 2, height: 1, bits: 8, samples: 4, photometric: 8)
+        tags[338] = [2]
+        let tiff = Self.handMade(tags: tags, strips: [[255, 0, 0, 77, 0, 0, 0, 200]])
+        let decoded = try Image.decode(tiff)
+        #expect(decoded.hasAlpha)
+        #expect(decoded.pixel(x: 0, y: 0) == Color(red: 255, green: 255, blue: 255, alpha: 77), "\(decoded.pixel(x: 0, y: 0))")
+        #expect(decoded.pixel(x: 1, y: 0) == Color(red: 0, green: 0, blue: 0, alpha: 200), "\(decoded.pixel(x: 1, y: 0))")
+    }
+
     @Test func paletteIsReadAsPillowShowsIt() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("palette.tif"), raw = directory.file("palette.raw")
