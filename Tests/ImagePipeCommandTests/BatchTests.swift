@@ -195,7 +195,7 @@ import TestSupport
             2  tee p.jpg            100x75 → 100x75   writes p.jpg; writing stage: each strip handed on as it passes to another output's stages and encoder, on a thread of their own, its rows about 43.9K
             3  circle-crop size=32  100x75 → 32x32    circle center 50,37.5 radius 37.5 in image pixels, scale ×0.427; resample stage: each strip at its own size from the input rows it needs, its rows about 26.0K
             4  save                 32x32 → out.png
-            memory: about 40.3M at the peak, rows of the streamed run (what --max-memory reserves)
+            memory: about 42.0M at the peak, rows of the streamed run (what --max-memory reserves)
 
             """)
         #expect(try directory.contents() == ["cut.jpg", "photos"])

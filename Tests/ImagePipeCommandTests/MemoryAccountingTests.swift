@@ -30,6 +30,22 @@ import TestSupport
         #expect(drawn.status == 0, "\(drawn.standardError)")
     }
 
+    /// Each PNG a streamed run writes beside its own (a branch's groups) counts its encoder's
+    /// buffers: a hundred of them held 2.6 MiB each, past an estimate that counted none
+    /// (684 MiB against 426M; now 703M against 697 MiB, `/usr/bin/time`).
+    @Test func everyPNGWrittenBesideCountsItsEncoder() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(300, 200).encoded(as: .jpeg), to: "in.jpg")
+        func estimate(groups: Int) throws -> Int {
+            let text = "branch " + (1...groups).map { "{ save g\($0).png }" }.joined(separator: " ")
+            let pipeline = try StandardPlugins.compiler.compile(text)
+            let context = RunContext(input: input, outputDirectory: directory.path)
+            return try #require(pipeline.estimatedStreamedPeakBytes(in: context, prepared: pipeline.prepare(in: context)))
+        }
+        let (one, many) = (try estimate(groups: 1), try estimate(groups: 21))
+        #expect(many - one >= 20 * (3 << 19), "20 more PNGs beside add \(many - one) bytes")
+    }
+
     @Test func explainMeasuresAHugeCaptionWithoutDrawingIt() throws {
         let directory = try TemporaryDirectory()
         _ = try tiny(in: directory)

@@ -208,7 +208,7 @@ extension Pipeline {
             let coding = pyramid ?? (streamed.gathersWhole ? StreamedMemory.gatheredBytes(layouts[layouts.count - 1].size)
                 : format == .jpeg ? heldCodingBytes(save, size: layouts[layouts.count - 1].size,
                                                     gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false, in: context, prepared: prepared)
-                : format == .png ? PNGEncoder.streamedRowBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
+                : format == .png ? PNGEncoder.streamedHeldBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
             // A picture decoded whole is held beside the ring it feeds.
             let decoded = streamed.decodedWhole ? min(Int.max / 8, stored.height * rowStride) : 0

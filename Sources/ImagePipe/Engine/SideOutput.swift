@@ -106,7 +106,8 @@ final class SideOutput: @unchecked Sendable {
         let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false,
                                                 tileRoom: tileRoom)
         let coding = gathersWhole ? StreamedMemory.gatheredBytes(outputSize)
-            : format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg)) : 0
+            : format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg))
+            : format == .png ? PNGEncoder.streamedHeldBytes(rowLength: outputSize.width * (levels[levels.count - 1].hasAlpha ? 4 : 3), height: outputSize.height) : 0
         return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding
     }
 

@@ -98,13 +98,18 @@ enum PNGEncoder {
 
     /// What `streamRows` holds for a `height`-row picture of rows of `rowLength` bytes: the row
     /// above, the five filters' candidates and a strip of filtered rows (a megabyte of them, or
-    /// one row when a row is longer). A 1x179M picture turned has 537 MB rows: these are most of
-    /// its run's memory.
-    static func streamedRowBytes(rowLength: Int, height: Int) -> Int {
+    /// one row when a row is longer), then the deflated chunk, the file's bytes waiting for their
+    /// megabyte and zlib's own state. A 1x179M picture turned has 537 MB rows: these are most of
+    /// its run's memory; a hundred PNGs written beside one another from a `branch` hold some
+    /// 2.6 MiB each (`/usr/bin/time`: 684 MiB, where an estimate without the buffers said 426M).
+    static func streamedHeldBytes(rowLength: Int, height: Int) -> Int {
         let stripRows = stripRows(rowLength: rowLength, height: height)
         let (six, overflow) = rowLength.multipliedReportingOverflow(by: 6)
         let (strip, overflow2) = stripRows.multipliedReportingOverflow(by: rowLength + 1)
-        return overflow || overflow2 ? Int.max / 8 : min(Int.max / 8, six + strip)
+        // The chunk, the file's bytes up to a megabyte and a chunk more, and deflate's window and
+        // hash tables at zlib's defaults (windowBits 15, memLevel 8: 256 KiB, as zlib.h says).
+        let buffers = chunkSize + (1 << 20) + chunkSize + (1 << 18)
+        return overflow || overflow2 ? Int.max / 8 : min(Int.max / 8, six + strip + buffers)
     }
 
     /// Rows filtered and deflated at a time: a megabyte of them, at least one.
