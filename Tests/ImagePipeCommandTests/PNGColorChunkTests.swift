@@ -58,4 +58,58 @@ import TestSupport
         let plain = try CommandRunner.run(["info", "srgb-and-gamma.png"], in: directory.path)
         #expect(!plain.standardOutput.contains("gAMA 1 (rgb)"), "\(plain.standardOutput)")
     }
+
+    /// sRGB said the old way, as ImageMagick writes it (`gAMA` 0.45455 with sRGB's primaries and
+    /// D65 in `cHRM`, or `gAMA` alone): the pixels are those of the same file without the chunks,
+    /// and `compare` calls the two identical. A gamma that is not sRGB's (1.0, 0.5), or sRGB's
+    /// gamma with other primaries, is still converted.
+    @Test func sRGBSaidWithGammaAndChromaticitiesIsNotConverted() throws {
+        let directory = try TemporaryDirectory()
+        let sRGB = "struct.pack('>8I', 31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000)"
+        let files: [(name: String, chunks: String, converted: Bool)] = [
+            ("plain", "[]", false),
+            ("imagemagick", "[(b'gAMA', struct.pack('>I', 45455)), (b'cHRM', \(sRGB))]", false),
+            ("gamma-alone", "[(b'gAMA', struct.pack('>I', 45455))]", false),
+            // libpng's own rounding of 1/2.2, and the edge of its 5% tolerance.
+            ("gamma-0.45", "[(b'gAMA', struct.pack('>I', 45000)), (b'cHRM', \(sRGB))]", false),
+            ("gamma-0.47", "[(b'gAMA', struct.pack('>I', 47000))]", false),
+            ("gamma-0.5", "[(b'gAMA', struct.pack('>I', 50000))]", true),
+            ("gamma-1", "[(b'gAMA', struct.pack('>I', 100000)), (b'cHRM', \(sRGB))]", true),
+            ("other-green", "[(b'gAMA', struct.pack('>I', 45455)), (b'cHRM', struct.pack('>8I', 31270, 32900, 64000, 33000, 30000, 60300, 15000, 6000))]", true),
+        ]
+        let list = files.map { "('\($0.name)', \($0.chunks))" }.joined(separator: ", ")
+        try ColorReference.python("""
+            import struct, zlib
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+            # A gray ramp and a colour ramp: the shadows are where a 2.2 curve and sRGB's part most.
+            rows = [bytes(v for x in range(64) for v in ((x, x, x) if y == 0 else (x * 4, 255 - x * 4, x * 2))) for y in range(2)]
+            raw = b''.join(b'\\x00' + r for r in rows)
+            for name, chunks in [\(list)]:
+                data = (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 64, 2, 8, 2, 0, 0, 0))
+                        + b''.join(chunk(t, d) for t, d in chunks) + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+                open('\(directory.path)/' + name + '.png', 'wb').write(data)
+            """)
+        let plain = try Image.load(path: directory.file("plain.png"))
+        #expect(plain.pixel(x: 16, y: 0).red == 16, "the ramp as written")
+        for file in files.dropFirst() {
+            let image = try Image.load(path: directory.file("\(file.name).png"))
+            var largest = 0
+            for y in 0..<2 {
+                for x in 0..<64 {
+                    let a = plain.pixel(x: x, y: y), b = image.pixel(x: x, y: y)
+                    largest = max(largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)))
+                }
+            }
+            if file.converted {
+                #expect(largest >= 3, "\(file.name): converted, \(largest) levels at most")
+            } else {
+                #expect(largest == 0, "\(file.name): \(largest) levels from the file without the chunks")
+            }
+        }
+        let compare = try CommandRunner.run(["compare", "plain.png", "imagemagick.png", "--json"], in: directory.path)
+        #expect(compare.status == 0 && compare.standardOutput.replacingOccurrences(of: " ", with: "").contains("\"identical\":true"), "\(compare.standardOutput) \(compare.standardError)")
+        let info = try CommandRunner.run(["info", "imagemagick.png", "gamma-1.png"], in: directory.path)
+        #expect(!info.standardOutput.contains("PNG gAMA 0.45455"), "\(info.standardOutput)")
+        #expect(info.standardOutput.contains("PNG gAMA 1 with cHRM"), "\(info.standardOutput)")
+    }
 }

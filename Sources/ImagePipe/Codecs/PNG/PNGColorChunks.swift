@@ -48,7 +48,8 @@ enum PNGColorChunks {
         return profile(white: d65, primaries: primaries, curve: curve, name: "\(name) (PNG cICP \(data[0])/\(data[1]))")
     }
 
-    /// The profile a `gAMA` chunk (and a `cHRM` chunk, when there is one) describes.
+    /// The profile a `gAMA` chunk (and a `cHRM` chunk, when there is one) describes; nil when
+    /// they say sRGB in the old way (`sRGBLike`), so the pixels are left as they are.
     static func profile(gama: [UInt8], chrm: [UInt8]?) -> [UInt8]? {
         guard gama.count == 4 else { return nil }
         func number(_ bytes: [UInt8], _ at: Int) -> Double { Double(bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }) / 100_000 }
@@ -61,8 +62,22 @@ enum PNGColorChunks {
             primaries = [(values[2], values[3]), (values[4], values[5]), (values[6], values[7])]
             guard ([white] + primaries).allSatisfy({ $0.x > 0 && $0.y > 0 && $0.x + $0.y <= 1 }) else { return nil }
         }
+        if sRGBLike(gamma: gamma, white: white, primaries: primaries) { return nil }
         return profile(white: white, primaries: primaries, curve: .power(1 / gamma),
                        name: "PNG gAMA \(NumberFormat.short(gamma))\(chrm == nil ? "" : " with cHRM")")
+    }
+
+    /// Whether a `gAMA` of about 1/2.2 with sRGB's primaries and white (given by `cHRM` or by
+    /// its absence) means sRGB: ImageMagick and libpng's `png_set_sRGB_gAMA_and_cHRM` write
+    /// exactly that beside (or instead of) an `sRGB` chunk, and a 2.2 power curve taken at its
+    /// word moves the shadows by up to 9 levels from what was meant. The gamma's tolerance is
+    /// libpng 1.6's test for "not significantly different from sRGB" (gamma × 2.2 within 5% of 1),
+    /// which is also where Chromium stops converting a lone `gAMA` (0.44–0.47 are left as they
+    /// are, 0.43 and 0.48 converted); the chromaticities' is libpng's when it checks a `cHRM`
+    /// against an `sRGB` chunk (±0.001 each).
+    static func sRGBLike(gamma: Double, white: Chromaticity, primaries: [Chromaticity]) -> Bool {
+        func near(_ a: Chromaticity, _ b: Chromaticity) -> Bool { abs(a.x - b.x) <= 0.001 && abs(a.y - b.y) <= 0.001 }
+        return abs(gamma * 2.2 - 1) <= 0.05 && near(white, d65) && zip(primaries, bt709).allSatisfy(near)
     }
 
     /// Little CMS's RGB profile of these primaries, white point and curve, as ICC bytes.
