@@ -82,7 +82,11 @@ package struct ExifBlock: Sendable {
     }
 
     /// Whether the block is TIFF-structured: a byte order, the number 42, and a first directory
-    /// of at least one entry lying wholly inside the block. Random bytes are not.
+    /// (after the 8-byte header) whose entries lie wholly inside the block, as ExifTool reads
+    /// them: an empty directory is a valid block (ExifTool reads it without a warning), as is one
+    /// whose next-directory pointer or a value lies past the end (ExifTool reads the rest); a
+    /// directory that starts inside the header or runs past the end is not ("Malformed APP1 EXIF
+    /// segment", "Bad IFD0 directory"). Random bytes are not.
     package var isWellFormed: Bool {
         guard bytes.count >= 8 else { return false }
         let little: Bool
@@ -99,7 +103,7 @@ package struct ExifBlock: Sendable {
         let directory = number(4, 4)
         guard directory >= 8, directory + 2 <= bytes.count else { return false }
         let entries = number(directory, 2)
-        return entries > 0 && directory + 2 + 12 * entries <= bytes.count
+        return directory + 2 + 12 * entries <= bytes.count
     }
 
     /// The block with IFD0's orientation tag set to 1 (as stored = as shown), every other byte

@@ -1,5 +1,6 @@
 /// Which of the input's metadata `save` writes into the output: none, or any of EXIF, ICC and
-/// XMP, written as a comma list (`keep=exif,icc`) in any order.
+/// XMP, written as a comma list (`keep=exif,icc`) in any order; `-gps` at the end of a list that
+/// keeps EXIF leaves the GPS position out of it (`keep=all,-gps`, exiftool's `-gps:all=`).
 public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
     /// Nothing but what the colors need: a profile only when the pixels are not sRGB (as sharp
     /// strips by default, keeping only the profile it must).
@@ -15,8 +16,18 @@ public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
     case iccAndXMP = "icc,xmp"
     /// EXIF, ICC and XMP.
     case all
+    /// The same, without the GPS position: EXIF's GPS directory, and an XMP packet that holds one.
+    case exifWithoutGPS = "exif,-gps"
+    case exifAndICCWithoutGPS = "exif,icc,-gps"
+    case exifAndXMPWithoutGPS = "exif,xmp,-gps"
+    case allWithoutGPS = "all,-gps"
 
-    var keepsEXIF: Bool { rawValue.contains("exif") || self == .all }
-    var keepsICC: Bool { rawValue.contains("icc") || self == .all }
-    var keepsXMP: Bool { rawValue.contains("xmp") || self == .all }
+    /// The blocks kept, without the exclusions.
+    private var kept: Substring { rawValue.split(separator: ",-").first ?? "" }
+
+    var keepsEXIF: Bool { kept.contains("exif") || kept == "all" }
+    var keepsICC: Bool { kept.contains("icc") || kept == "all" }
+    var keepsXMP: Bool { kept.contains("xmp") || kept == "all" }
+    /// Whether the GPS position is left out of what is kept.
+    var dropsGPS: Bool { rawValue.hasSuffix(",-gps") }
 }

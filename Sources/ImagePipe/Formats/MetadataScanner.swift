@@ -204,7 +204,7 @@ struct MetadataScanner {
                 }
             }
         }
-        return metadata
+        return metadata.screeningEXIF()
     }
 
     /// The ICC profile of a JPEG's APP2 chunks, or nil unless they are numbered 1 to N, each

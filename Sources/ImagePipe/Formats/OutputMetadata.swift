@@ -38,6 +38,16 @@ struct OutputMetadata: Sendable {
         return (checked, warnings)
     }
 
+    /// The blocks as written beside a picture of `size`: the EXIF block's ExifImageWidth and
+    /// ExifImageHeight say the written size (each encoder calls this, so that every way to the
+    /// file, streamed or whole, writes the size it writes).
+    func describing(_ size: Size) -> OutputMetadata {
+        guard let exif else { return self }
+        var described = self
+        described.exif = ExifBlock(exif).withPixelDimensions(width: size.width, height: size.height).bytes
+        return described
+    }
+
     /// A JPEG segment holds 65,533 bytes after its length: less the 6-byte `Exif\0\0` marker.
     static let jpegEXIFLimit = 65_533 - 6
     /// Less the 29-byte `http://ns.adobe.com/xap/1.0/\0` marker.

@@ -25,4 +25,19 @@ enum XMPPacket {
             return parsed && g_markup_parse_context_end_parse(context, nil) != 0 && counter.pointee > 0
         }
     }
+
+    /// Whether the packet holds a GPS position: an `exif:GPS…` property (the EXIF schema's
+    /// GPSLatitude, GPSLongitude and the rest), as an element or an attribute, whatever prefix
+    /// the packet binds the EXIF namespace to. A plain search, since the packet is not rewritten:
+    /// one that holds a position is left out whole.
+    static func holdsGPS(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var prefixes: Set<String> = ["exif"]
+        // xmlns:NAME="http://ns.adobe.com/exif/1.0/"
+        for part in text.split(separator: "xmlns:", omittingEmptySubsequences: false).dropFirst() {
+            let name = part.prefix { $0 != "=" }
+            if part.dropFirst(name.count).prefix(40).contains("http://ns.adobe.com/exif/1.0/") { prefixes.insert(String(name)) }
+        }
+        return prefixes.contains { text.contains("<\($0):GPS") || text.contains(" \($0):GPS") || text.contains("\n\($0):GPS") || text.contains("\t\($0):GPS") }
+    }
 }

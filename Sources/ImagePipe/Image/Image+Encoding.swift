@@ -104,11 +104,20 @@ extension Image {
         var embedded = OutputMetadata()
         if format.embedsMetadata {
             if options.keep.keepsEXIF, let exif = metadata.exif {
-                embedded.exif = metadata.orientationApplied ? ExifBlock(exif).withOrientationReset().bytes : exif
+                // The thumbnail shows the picture before the run: left out, as libvips does.
+                var block = ExifBlock(exif).withoutThumbnail()
+                if metadata.orientationApplied { block = block.withOrientationReset() }
+                if options.keep.dropsGPS { block = block.withoutGPS() }
+                embedded.exif = block.bytes
             }
             if options.keep.keepsXMP { embedded.xmp = metadata.xmp }
         } else if format == .tiff, options.keep.keepsXMP {
             embedded.xmp = metadata.xmp // its XMLPacket tag; the EXIF directory is not written
+        }
+        var gpsWarnings: [String] = []
+        if options.keep.dropsGPS, let xmp = embedded.xmp, XMPPacket.holdsGPS(xmp) {
+            embedded.xmp = nil
+            gpsWarnings.append("the XMP packet holds a GPS position (exif:GPS properties), which -gps leaves out: the packet is left out")
         }
         // The profile the written pixels are to be in (nil: sRGB), and whether to embed it.
         var target: [UInt8]?
@@ -145,7 +154,7 @@ extension Image {
         if !format.embedsProfile { (target, embed) = (nil, false) }
         if embed { embedded.icc = target ?? ICCProfile.sRGB.bytes }
         let (checked, warnings) = try embedded.checked(for: format)
-        return (target, checked, warnings)
+        return (target, checked, gpsWarnings + warnings)
     }
 
     /// The picture as gdk-pixbuf's saver for `type` writes it, with its key/value options.

@@ -24,6 +24,9 @@ extension Pipeline {
         let crop: Rect?
         let metadata: OutputMetadata
         let warnings: [String]
+        /// What reading the input's metadata found wrong (an EXIF block that is ignored), told
+        /// with the input's name as a decode's warnings are.
+        var readWarnings: [String] = []
         let bytes: [UInt8]
     }
 
@@ -126,7 +129,7 @@ extension Pipeline {
             return .failure(StageError("profile= asks for the colors to be converted"))
         }
         return .success(LosslessJPEG(save: save, destination: target.path, turn: turn, crop: crop, metadata: saving.embedded,
-                                     warnings: saving.warnings, bytes: bytes))
+                                     warnings: saving.warnings, readWarnings: metadata.decodeWarnings, bytes: bytes))
     }
 
     /// The one turn of the whole stored picture, then the crop of it (in the turned picture's
@@ -164,7 +167,8 @@ extension Pipeline {
     func runLosslessJPEG(_ lossless: LosslessJPEG, in context: RunContext, prepared: PreparedRun, mode: LosslessMode) throws -> LosslessAttempt {
         let path = try? (source as? Load)?.resolvedPath(in: context)
         let outcome = try Self.losslessJPEG(lossless.bytes, turn: lossless.turn, crop: lossless.crop, trim: mode == .trim,
-                                            icc: lossless.metadata.icc, exif: lossless.metadata.exif, xmp: lossless.metadata.xmp,
+                                            icc: lossless.metadata.icc, exif: lossless.metadata.describing(prepared.plan.outputSize).exif,
+                                            xmp: lossless.metadata.xmp,
                                             maxPixels: context.loadOptions.maxPixels, deadline: context.loadOptions.deadline, path: path)
         let sinkIndex = transforms.count + 1
         let bytes: [UInt8], trimmed: LosslessJPEGTrim
@@ -178,6 +182,7 @@ extension Pipeline {
             if mode.flag == true { throw located(StageError("lossless=\(mode.rawValue): libjpeg could not rewrite it: \(reason)"), stage: sinkIndex) }
             return .encodeAnew(inexact: "libjpeg could not move its coefficients: \(reason)", bytes: lossless.bytes)
         }
+        for warning in lossless.readWarnings { context.warn("\(path ?? "the input"): \(warning); read all the same") }
         for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }
         try context.cancellation?.check(path: lossless.destination)
         let written = try withLocation(stage: sinkIndex) { try lossless.save.store(bytes, at: lossless.destination, in: context) }

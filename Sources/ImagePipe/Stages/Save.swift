@@ -38,7 +38,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.options.dither, "dither", .number(0...1), default: SaveOptions().dither,
                   help: "Floyd–Steinberg dithering of palette PNG and GIF: 0 none, 1 full."),
             Param(\.options.keep, "keep", .choice(MetadataKeep.self), default: SaveOptions().keep,
-                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF; TIFF keeps icc and xmp): none strips everything but what the colors need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, a comma list of them (exif,icc), or all."),
+                  help: "The input's metadata to write (JPEG, PNG, WebP, AVIF; TIFF keeps icc and xmp): none strips everything but what the colors need (a profile only when the pixels are not sRGB), as sharp; exif (its orientation set to 1 when the pixels were turned), icc (as profile=keep), xmp, a comma list of them (exif,icc), or all; a kept EXIF says the written size and loses its thumbnail, as libvips writes it; -gps at the end of a list that keeps exif (all,-gps, exif,-gps) leaves the GPS position out and keeps the rest, as exiftool's -gps:all=."),
             Param(\.options.profile, "profile", Save.profileKind, default: SaveOptions().profile,
                   help: "The color profile written: auto (what the colors need), srgb (sRGB pixels, profile embedded), keep (the input's own profile, converting back to it), none (sRGB pixels, no profile), or the path of an RGB ICC file to convert to and embed."),
             Param(\.options.tiffCompression, "tiff-compression", .choice(TIFFCompression.self), default: SaveOptions().tiffCompression,

@@ -62,20 +62,23 @@ package enum ParameterHabits {
     ]
 
     /// The value of a choice that `value` stands for, when it is another spelling of one: a
-    /// synonym, or a comma list of choices in another order (`keep=icc,exif` is `exif,icc`, and
-    /// `exif,icc,xmp` is `all`).
+    /// synonym, or a comma list of choices in another order (`keep=icc,exif` is `exif,icc`,
+    /// `exif,icc,xmp` is `all`, and `-gps,icc,exif` is `exif,icc,-gps`).
     static func choice(_ value: String, for parameter: String, among options: [String]) -> String? {
         guard !options.contains(value) else { return nil }
         if let synonym = valueSynonyms[parameter]?[value.lowercased()], options.contains(synonym) { return synonym }
         // A choice of the nine anchors (composite's and text's gravity) reads positions as anchors do.
         if Anchor.named.allSatisfy({ options.contains($0.name) }), let anchor = Anchor.name(for: value) { return anchor }
-        let parts = value.lowercased().split(separator: ",").map(String.init)
+        let words = value.lowercased().split(separator: ",").map(String.init)
+        // Exclusions (`-gps`) come last, after the choices they narrow.
+        let exclusions = words.filter { $0.hasPrefix("-") }, parts = words.filter { !$0.hasPrefix("-") }
+        let tail = exclusions.sorted().map { "," + $0 }.joined()
         let single = options.filter { !$0.contains(",") }
-        guard parts.count > 1, Set(parts).count == parts.count, parts.allSatisfy(single.contains) else { return nil }
+        guard !parts.isEmpty, words.count > 1, Set(words).count == words.count, parts.allSatisfy(single.contains) else { return nil }
         let ordered = single.filter(parts.contains)
-        if options.contains(ordered.joined(separator: ",")) { return ordered.joined(separator: ",") }
+        if options.contains(ordered.joined(separator: ",") + tail) { return ordered.joined(separator: ",") + tail }
         // Every single choice but none and all: the whole set.
-        if options.contains("all"), Set(ordered) == Set(single.filter { $0 != "none" && $0 != "all" }) { return "all" }
+        if options.contains("all" + tail), Set(ordered) == Set(single.filter { $0 != "none" && $0 != "all" }) { return "all" + tail }
         return nil
     }
 

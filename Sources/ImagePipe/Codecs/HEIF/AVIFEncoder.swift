@@ -45,7 +45,7 @@ enum AVIFEncoder {
             avif.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         }
         if let icc = metadata.icc { icc.withUnsafeBufferPointer { avifImageSetProfileICC(avif, $0.baseAddress, $0.count) } }
-        if let exif = metadata.exif { exif.withUnsafeBufferPointer { avifImageSetMetadataExif(avif, $0.baseAddress, $0.count) } }
+        if let exif = metadata.describing(image.size).exif { exif.withUnsafeBufferPointer { avifImageSetMetadataExif(avif, $0.baseAddress, $0.count) } }
         if let xmp = metadata.xmp { xmp.withUnsafeBufferPointer { avifImageSetMetadataXMP(avif, $0.baseAddress, $0.count) } }
         // An alpha plane made here is filled from the RGBA rows, or opaque from RGB ones.
         if alpha { avifImageAllocatePlanes(avif, avifPlanesFlags(AVIF_PLANES_ALL.rawValue)) }

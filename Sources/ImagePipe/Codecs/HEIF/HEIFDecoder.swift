@@ -83,7 +83,7 @@ enum HEIFDecoder {
             metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
             // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
             metadata.orientationApplied = true
-            return try Image.colorManaged(image, metadata: metadata, options: options, path: path)
+            return try Image.colorManaged(image, metadata: metadata.screeningEXIF(), options: options, path: path)
         }
     }
 
@@ -91,7 +91,7 @@ enum HEIFDecoder {
     static func metadata(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageMetadata {
         try withPrimary(bytes, format: format, path: path, refused: { facts in ImageMetadata(sourceProfile: facts.profile) }) { handle in
             ImageMetadata(sourceProfile: profile(of: handle), exif: block(of: handle, type: "Exif").map(exifPayload),
-                          xmp: block(of: handle, type: "mime", contentType: "application/rdf+xml"))
+                          xmp: block(of: handle, type: "mime", contentType: "application/rdf+xml")).screeningEXIF()
         }
     }
 
@@ -222,7 +222,8 @@ enum HEIFDecoder {
     private static func exifPayload(_ item: [UInt8]) -> [UInt8] {
         guard item.count > 4 else { return item }
         let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        guard 4 + offset < item.count else { return Array(item.dropFirst(4)) }
-        return Array(item[(4 + offset)...])
+        let payload = 4 + offset < item.count ? item[(4 + offset)...] : item.dropFirst(4)
+        // Some writers give offset 0 and put JPEG's `Exif\0\0` before the TIFF header all the same.
+        return Array(payload.starts(with: MetadataScanner.exifMarker) ? payload.dropFirst(6) : payload)
     }
 }

@@ -60,7 +60,7 @@ enum JPEGEncoder {
         }
         let status = withUnsafePointer(to: rowsReady) { context in
             with(metadata.icc) { icc, iccSize in
-                with(metadata.exif) { exif, exifSize in
+                with(metadata.describing(size).exif) { exif, exifSize in
                     with(metadata.xmp) { xmp, xmpSize in
                         imagepipe_jpeg_encode(pixels, Int32(size.width), Int32(size.height), Int32(rowStride), Int32(ringRows),
                                               Int32(min(max(quality, 1), 100)), subsampling, gray && metadata.icc == nil ? 1 : 0,

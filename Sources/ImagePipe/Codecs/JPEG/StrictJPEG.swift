@@ -49,7 +49,7 @@ enum StrictJPEG {
             let more = result.warnings > 1 ? " (and \(result.warnings - 1) more warning\(result.warnings > 2 ? "s" : ""))" : ""
             metadata.decodeWarnings = ["libjpeg warns: \(String(cString: first))\(more)"]
         }
-        return metadata
+        return metadata.screeningEXIF()
     }
 
     /// A raw decode turned as its EXIF orientation says (when asked) and color managed.

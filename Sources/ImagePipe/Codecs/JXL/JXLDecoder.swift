@@ -29,7 +29,7 @@ enum JXLDecoder {
     /// The ICC profile (of the pixels as decoded), EXIF and XMP, without decoding.
     static func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata {
         let walk = try Walk(bytes, path: path)
-        return ImageMetadata(sourceProfile: walk.profile, exif: walk.exif, xmp: walk.xmp)
+        return ImageMetadata(sourceProfile: walk.profile, exif: walk.exif, xmp: walk.xmp).screeningEXIF()
     }
 
     /// What `imagepipe info` says of the coding; empty when the header cannot be read.
@@ -104,6 +104,7 @@ enum JXLDecoder {
         guard let decoded else { throw ImageError(.corrupt, path: path, reason: "the JPEG XL file holds no picture") }
         metadata.exif = stream.exif
         metadata.xmp = stream.xmp
+        metadata = metadata.screeningEXIF()
         let turn = options.applyOrientation ? Int(stream.info.orientation.rawValue) : 1
         metadata.orientationApplied = turn != 1
         return try Image.colorManaged(decoded.orientedByExif(turn), metadata: metadata, options: options, path: path)

@@ -198,6 +198,8 @@ final class JXLStream {
         guard box.count > 4 else { return nil }
         let offset = box[0..<4].reduce(0) { $0 << 8 | Int($1) }
         guard 4 + offset < box.count else { return nil }
-        return Array(box[(4 + offset)...])
+        let payload = box[(4 + offset)...]
+        // Some writers give offset 0 and put JPEG's `Exif\0\0` before the TIFF header all the same.
+        return Array(payload.starts(with: MetadataScanner.exifMarker) ? payload.dropFirst(6) : payload)
     }
 }

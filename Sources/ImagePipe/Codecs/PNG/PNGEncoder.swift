@@ -65,7 +65,7 @@ enum PNGEncoder {
                 appendChunk("tRNS", palette.palette[...last].map(\.alpha)[...], to: &png)
             }
         }
-        if let exif = metadata.exif { appendChunk("eXIf", exif[...], to: &png) }
+        if let exif = metadata.describing(size).exif { appendChunk("eXIf", exif[...], to: &png) }
         if let xmp = metadata.xmp {
             // iTXt: keyword, NUL, uncompressed, method 0, no language, NUL, no translated keyword, NUL, text
             appendChunk("iTXt", (Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp)[...], to: &png)

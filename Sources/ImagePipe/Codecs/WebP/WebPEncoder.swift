@@ -34,7 +34,7 @@ enum WebPEncoder {
         }
         let plain = Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
         guard metadata.icc != nil || metadata.exif != nil || metadata.xmp != nil else { return plain }
-        return try withChunks(plain, metadata)
+        return try withChunks(plain, metadata.describing(image.size))
     }
 
     /// libwebp's copy of `image`, in ARGB (what lossless coding and animation frames take) or
