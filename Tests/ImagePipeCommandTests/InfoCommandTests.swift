@@ -181,4 +181,36 @@ import TestSupport
         #expect(json["width"]?.numberValue == 300 && json["orientation"]?.numberValue == 6 && json["shownWidth"]?.numberValue == 200)
         #expect(json["profile"]?["name"]?.stringValue == "Display P3")
     }
+
+    /// `info --exif` lists every EXIF tag by directory, as many in each as ExifTool finds there,
+    /// and the GPS position as signed coordinates (west negative), in text and JSON.
+    @Test func exifListsEveryTagAndThePosition() throws {
+        let directory = try TemporaryDirectory()
+        let (input, _) = try MetadataKeepTests.cameraJPEG(in: directory)
+        try ExifTool.write(input, ["-GPSLongitude=11.5", "-GPSLongitudeRef=W", "-ExifImageWidth=40", "-LensModel=Test 50mm"])
+        let text = try CommandRunner.run(["info", "--exif", input])
+        #expect(text.status == 0, "\(text.standardError)")
+        for line in ["GPS yes (48.1, -11.5)", "    IFD0 Make: ImagePipeCam", "    IFD0 Model: T1", "    ExifIFD DateTimeOriginal: 2024:05:06 07:08:09",
+                     "    ExifIFD LensModel: Test 50mm", "    GPS GPSLatitudeRef: N"] {
+            #expect(text.standardOutput.contains(line), "\(line) in \(text.standardOutput)")
+        }
+        // Without --exif, the summary only.
+        let plain = try CommandRunner.run(["info", input]).standardOutput
+        #expect(!plain.contains("EXIF tags") && plain.contains("GPS yes (48.1, -11.5)"), "\(plain)")
+        let json = try #require(JSONValue.parse(CommandRunner.run(["info", "--json", "--exif", input]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(json["exif"]?["gpsPosition"] == .array([.number(48.1), .number(-11.5)]))
+        let tags = try #require(json["exifTags"]?.arrayValue)
+        #expect(tags.contains { $0["directory"]?.stringValue == "IFD0" && $0["name"]?.stringValue == "Make" && $0["tag"]?.numberValue == 0x010F
+            && $0["value"]?.stringValue == "ImagePipeCam" })
+        let summaryOnly = try #require(JSONValue.parse(CommandRunner.run(["info", "--json", input]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(summaryOnly["exifTags"] == nil)
+        // As many tags in each directory as ExifTool lists there (its -G1 groups).
+        let reference = try CommandRunner.runProgram(ExifTool.program, ["-j", "-G1", "-EXIF:all", input])
+        let exiftool = try #require(JSONValue.parse(reference.standardOutput)?.arrayValue?.first?.objectKeys)
+        for group in ["IFD0", "ExifIFD", "GPS"] {
+            let theirs = exiftool.filter { $0.hasPrefix(group + ":") }.count
+            let ours = tags.filter { $0["directory"]?.stringValue == group }.count
+            #expect(theirs > 0 && ours == theirs, "\(group): \(ours) tags listed, ExifTool lists \(theirs): \(exiftool.sorted())")
+        }
+    }
 }

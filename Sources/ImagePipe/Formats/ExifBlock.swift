@@ -75,7 +75,7 @@ package struct ExifBlock: Sendable {
         return Int(exif_get_short(raw, exif_data_get_byte_order(data)))
     }
 
-    private static func ifdContent(_ data: UnsafeMutablePointer<ExifData>, _ ifd: ExifIfd) -> UnsafeMutablePointer<ExifContent>? {
+    static func ifdContent(_ data: UnsafeMutablePointer<ExifData>, _ ifd: ExifIfd) -> UnsafeMutablePointer<ExifContent>? {
         withUnsafePointer(to: data.pointee.ifd) { tuple in
             tuple.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) { $0[Int(ifd.rawValue)] }
         }

@@ -13,6 +13,9 @@ public struct ImageInfo: Sendable {
     public var profileName: String?
     public var profileSpace: ICCProfile.Space?
     package var exif: ExifBlock.Summary?
+    /// Every EXIF tag, for `info --exif`, and the GPS position in signed decimal degrees.
+    package var exifTags: [ExifBlock.Tag] = []
+    package var gpsPosition: (latitude: Double, longitude: Double)?
     public var hasXMP: Bool
     /// Channels, bit depth, color space, JPEG quality and chroma, interlacing, DPI, frames.
     public var coding: CodingFacts
@@ -47,10 +50,11 @@ public struct ImageInfo: Sendable {
             metadata = try JXLDecoder.metadata(of: bytes, path: path)
         }
         let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
+        let exif = metadata.exif.map(ExifBlock.init)
         return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),
                          orientation: header.orientation, frameCount: header.frameCount, byteCount: byteCount,
                          profileName: profile.map { $0.name.isEmpty ? "(unnamed)" : $0.name }, profileSpace: profile?.space,
-                         exif: metadata.exif.map { ExifBlock($0).summary }, hasXMP: metadata.xmp != nil,
+                         exif: exif?.summary, exifTags: exif?.tags ?? [], gpsPosition: exif?.gpsPosition, hasXMP: metadata.xmp != nil,
                          coding: CodingFacts.read(bytes, format: format))
     }
 
@@ -80,7 +84,20 @@ public struct ImageInfo: Sendable {
     }
 
     /// The facts as JSON, keys in a fixed order.
-    public var json: JSONValue {
+    public var json: JSONValue { json(listingEXIF: false) }
+
+    /// The facts as JSON; with `listingEXIF`, every EXIF tag too (`"exifTags"`: directory,
+    /// tag number, name and value in words).
+    public func json(listingEXIF: Bool) -> JSONValue {
+        guard case let .object(pairs) = summaryJSON, listingEXIF else { return summaryJSON }
+        let tags = exifTags.map { tag in
+            JSONValue.object([("directory", .string(tag.directory)), ("tag", .number(Double(tag.number))),
+                              ("name", .string(tag.name)), ("value", .string(tag.value))])
+        }
+        return .object(pairs + [("exifTags", .array(tags))])
+    }
+
+    private var summaryJSON: JSONValue {
         .object([
             ("format", .string(format.rawValue)),
             ("width", .number(Double(storedSize.width))), ("height", .number(Double(storedSize.height))),
@@ -91,6 +108,10 @@ public struct ImageInfo: Sendable {
             ("exif", exif.map { exif in
                 func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
                 return .object([("date", text(exif.date)), ("camera", text(exif.camera)), ("gps", .bool(exif.hasGPS)),
+                                // Six decimals (about 10 cm), as the text shows it.
+                                ("gpsPosition", gpsPosition.map { position in
+                                    .array([position.latitude, position.longitude].map { .number(($0 * 1_000_000).rounded() / 1_000_000) })
+                                } ?? .null),
                                 ("lens", text(exif.lens)), ("exposureTime", text(exif.exposureTime)), ("fNumber", text(exif.fNumber)),
                                 ("iso", text(exif.iso)), ("focalLength", text(exif.focalLength))])
             } ?? .null),
@@ -114,7 +135,11 @@ public struct ImageInfo: Sendable {
     }
 
     /// The facts in lines of text.
-    public var text: String {
+    public var text: String { text(listingEXIF: false) }
+
+    /// The facts in lines of text; with `listingEXIF`, a line for every EXIF tag after them
+    /// (`IFD0 Make: Canon`), the directories named as `exiftool -G1` names them.
+    public func text(listingEXIF: Bool) -> String {
         var lines = ["\(format.displayName) \(storedSize), \(byteCount) bytes"]
         if orientation != 1 { lines.append("orientation: \(orientation) (shown as \(shownSize))") }
         if let codingLine { lines.append("coding: \(codingLine)") }
@@ -127,13 +152,18 @@ public struct ImageInfo: Sendable {
         lines.append("color profile: " + (profileName.map { "\($0) (\(profileSpace?.rawValue ?? "other"))" } ?? assumedColor))
         if !coding.colorChunks.isEmpty { lines.append("PNG color chunks: \(coding.colorChunks.joined(separator: ", "))") }
         if let exif {
-            lines.append("EXIF: date \(exif.date ?? "none"), camera \(exif.camera ?? "none"), GPS \(exif.hasGPS ? "yes" : "no")")
+            let position = gpsPosition.map { " (\(ExifBlock.positionText($0)))" } ?? ""
+            lines.append("EXIF: date \(exif.date ?? "none"), camera \(exif.camera ?? "none"), GPS \(exif.hasGPS ? "yes" + position : "no")")
             let exposure = [exif.lens.map { "lens \($0)" }, exif.exposureTime, exif.fNumber, exif.iso.map { "ISO \($0)" }, exif.focalLength].compactMap { $0 }
             if !exposure.isEmpty { lines.append("exposure: \(exposure.joined(separator: ", "))") }
         } else {
             lines.append("EXIF: none")
         }
         lines.append("XMP: \(hasXMP ? "yes" : "none")")
+        if listingEXIF {
+            lines.append("EXIF tags: \(exifTags.isEmpty ? "none" : String(exifTags.count))")
+            lines += exifTags.map { "  \($0.directory) \($0.name): \($0.value)" }
+        }
         return lines.joined(separator: "\n")
     }
 
