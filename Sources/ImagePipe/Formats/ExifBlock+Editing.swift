@@ -6,7 +6,14 @@ extension ExifBlock {
     package func withoutGPS() -> ExifBlock {
         guard var tiff = TIFFDirectories(bytes), let first = tiff.firstDirectory,
               tiff.entries(at: first).contains(where: { $0.tag == TIFFDirectories.gpsPointer }) else { return self }
-        if let gps = tiff.directory(TIFFDirectories.gpsPointer, in: first) { tiff.erase(directory: gps) }
+        if let gps = tiff.directory(TIFFDirectories.gpsPointer, in: first) {
+            // Only what is the GPS directory's alone: a block whose directories overlap (made so,
+            // or damaged) keeps the bytes the others still use.
+            let exif = tiff.directory(TIFFDirectories.exifPointer, in: first)
+            let kept = [first, exif, tiff.directory(TIFFDirectories.interoperabilityPointer, in: exif)]
+                .compactMap { $0 }.filter { $0 != gps }.flatMap { tiff.extents(ofDirectory: $0) }
+            for range in tiff.extents(ofDirectory: gps) where !kept.contains(where: { $0.overlaps(range) }) { tiff.zero(range) }
+        }
         tiff.remove(tag: TIFFDirectories.gpsPointer, fromDirectory: first)
         return ExifBlock(tiff.bytes)
     }
@@ -17,7 +24,7 @@ extension ExifBlock {
     /// nothing of the other directories after them (the usual layout), so the block shrinks.
     package func withoutThumbnail() -> ExifBlock {
         guard var tiff = TIFFDirectories(bytes), let first = tiff.firstDirectory,
-              let next = tiff.nextPointer(after: first), next.value >= 8, next.value < bytes.count else { return self }
+              let next = tiff.nextPointer(after: first), next.value >= 8, next.value < bytes.count, next.value != first else { return self }
         let ifd1 = next.value
         var removed = tiff.extents(ofDirectory: ifd1)
         let entries = tiff.entries(at: ifd1)
@@ -34,10 +41,13 @@ extension ExifBlock {
         let kept = [first, exif, tiff.directory(TIFFDirectories.gpsPointer, in: first),
                     tiff.directory(TIFFDirectories.interoperabilityPointer, in: exif)]
             .compactMap { $0 }.flatMap { tiff.extents(ofDirectory: $0) }
+        // Only what is IFD1's alone is zeroed (see withoutGPS).
+        removed = removed.filter { range in !kept.contains { $0.overlaps(range) } }
         for range in removed { tiff.zero(range) }
         tiff.write(0, at: next.at, 4)
         var bytes = tiff.bytes
-        if let cut = removed.map(\.lowerBound).min(), cut >= 8, kept.allSatisfy({ $0.upperBound <= cut }),
+        // Cut off when what is removed reaches the end and nothing kept lies past its start.
+        if let cut = removed.map(\.lowerBound).min(), cut >= 8, cut < bytes.count, kept.allSatisfy({ $0.upperBound <= cut }),
            removed.map(\.upperBound).max().map({ $0 >= bytes.count }) == true || bytes[cut...].allSatisfy({ $0 == 0 }) {
             bytes.removeSubrange(cut...)
         }
