@@ -66,8 +66,8 @@ import TestSupport
         }
     }
 
-    /// An XMP packet can hold the position too (exif:GPSLatitude): `-gps` leaves such a packet
-    /// out with a warning, and keeps one without it.
+    /// An XMP packet can hold the position too (exif:GPSLatitude, a drone's drone-dji:GpsLatitude):
+    /// `-gps` leaves such a packet out with a warning, and keeps one without it.
     @Test func anXMPPacketWithAPositionIsLeftOut() throws {
         let directory = try TemporaryDirectory()
         let located = MetadataKeepTests.xmp.replacingOccurrences(of: "xmp:CreatorTool=\"ImagePipe test\"",
@@ -78,6 +78,12 @@ import TestSupport
         let dropped = try CommandRunner.run(["run", "-e", "save keep=all,-gps", input, "-o", directory.file("out.png")])
         #expect(dropped.status == 0 && dropped.standardError.contains("the XMP packet holds a GPS position"), "\(dropped.standardError)")
         #expect(MetadataKeepTests.groups(try ExifTool.tags(directory.file("out.png")), "XMP").isEmpty)
+        let drone = try directory.write(HostileMetadataTests.jpeg(with: HostileMetadataTests.segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+            + Array(MetadataKeepTests.xmp.replacingOccurrences(of: "xmp:CreatorTool=\"ImagePipe test\"",
+                                                               with: "xmp:CreatorTool=\"ImagePipe test\" xmlns:drone-dji=\"http://www.dji.com/drone-dji/1.0/\" drone-dji:GpsLatitude=\"48.1\"").utf8))),
+            to: "drone.jpg")
+        let fromDrone = try CommandRunner.run(["run", "-e", "save keep=xmp,-gps,exif", drone, "-o", directory.file("drone.png")])
+        #expect(fromDrone.status == 0 && fromDrone.standardError.contains("the XMP packet holds a GPS position"), "\(fromDrone.standardError)")
         let kept = try CommandRunner.run(["run", "-e", "save keep=all", input, "-o", directory.file("kept.png")])
         #expect(kept.status == 0, "\(kept.standardError)")
         #expect(try ExifTool.tags(directory.file("kept.png"))["XMP:GPSLatitude"] != nil)

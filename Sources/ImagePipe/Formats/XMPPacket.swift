@@ -26,18 +26,21 @@ enum XMPPacket {
         }
     }
 
-    /// Whether the packet holds a GPS position: an `exif:GPS…` property (the EXIF schema's
-    /// GPSLatitude, GPSLongitude and the rest), as an element or an attribute, whatever prefix
-    /// the packet binds the EXIF namespace to. A plain search, since the packet is not rewritten:
-    /// one that holds a position is left out whole.
+    /// Whether the packet may hold a GPS position: a property of any namespace whose name
+    /// starts with GPS, whatever the case (the EXIF schema's `exif:GPSLatitude`, a drone's
+    /// `drone-dji:GpsLatitude`), as an element or an attribute. A plain search, erring on the
+    /// side of leaving out: the packet is not rewritten, so one that holds a position is left
+    /// out whole.
     static func holdsGPS(_ bytes: [UInt8]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var prefixes: Set<String> = ["exif"]
-        // xmlns:NAME="http://ns.adobe.com/exif/1.0/"
-        for part in text.split(separator: "xmlns:", omittingEmptySubsequences: false).dropFirst() {
-            let name = part.prefix { $0 != "=" }
-            if part.dropFirst(name.count).prefix(40).contains("http://ns.adobe.com/exif/1.0/") { prefixes.insert(String(name)) }
+        let text = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+        let gps = Array(":gps".utf8)
+        guard text.count > gps.count else { return false }
+        for index in 1...(text.count - gps.count) where text[index] == gps[0] && text[index..<(index + gps.count)].elementsEqual(gps) {
+            // A namespace prefix before the colon: a letter, digit, `-` or `_`.
+            let before = text[index - 1]
+            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(before) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(before)
+                || before == UInt8(ascii: "-") || before == UInt8(ascii: "_") { return true }
         }
-        return prefixes.contains { text.contains("<\($0):GPS") || text.contains(" \($0):GPS") || text.contains("\n\($0):GPS") || text.contains("\t\($0):GPS") }
+        return false
     }
 }

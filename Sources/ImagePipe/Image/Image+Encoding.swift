@@ -117,7 +117,7 @@ extension Image {
         var gpsWarnings: [String] = []
         if options.keep.dropsGPS, let xmp = embedded.xmp, XMPPacket.holdsGPS(xmp) {
             embedded.xmp = nil
-            gpsWarnings.append("the XMP packet holds a GPS position (exif:GPS properties), which -gps leaves out: the packet is left out")
+            gpsWarnings.append("the XMP packet holds a GPS position (a GPS… property), which -gps leaves out: the packet is left out")
         }
         // The profile the written pixels are to be in (nil: sRGB), and whether to embed it.
         var target: [UInt8]?
