@@ -66,6 +66,19 @@ import TestSupport
         }
     }
 
+    /// A JPEG cropped by moving its coefficients (no decode) says the crop's size too.
+    @Test func aLosslessCropSaysItsSize() throws {
+        let directory = try TemporaryDirectory()
+        let input = try directory.write(Synthetic.gradient(64, 32).encoded(as: .jpeg), to: "wide.jpg")
+        try ExifTool.write(input, ["-Make=ImagePipeCam", "-ExifImageWidth=64", "-ExifImageHeight=32"])
+        let output = directory.file("cropped.jpg")
+        let result = try CommandRunner.run(["run", "-e", "crop 32x16+16+16 | save keep=exif lossless=true", input, "-o", output])
+        try #require(result.status == 0, "\(result.standardError)")
+        let tags = try ExifTool.tags(output)
+        #expect(tags["File:ImageWidth"]?.numberValue == 32 && tags["EXIF:ExifImageWidth"]?.numberValue == 32
+            && tags["EXIF:ExifImageHeight"]?.numberValue == 16 && tags["EXIF:Make"]?.stringValue == "ImagePipeCam", "\(tags)")
+    }
+
     /// An XMP packet can hold the position too (exif:GPSLatitude, a drone's drone-dji:GpsLatitude):
     /// `-gps` leaves such a packet out with a warning, and keeps one without it.
     @Test func anXMPPacketWithAPositionIsLeftOut() throws {
