@@ -258,6 +258,19 @@ import TestSupport
         #expect(error.description.contains(reason), "\(error)")
     }
 
+    /// bmpsuite's b/badfilesize, b/badbitssize, b/baddens1 and b/baddens2: the file size, the
+    /// pixel data's size and the density are wrong, and no decoder needs them: read as Pillow
+    /// reads them, even at `fail=warning`.
+    @Test(arguments: [(2, 0x7FFF_FFF0), (34, 0x7FFF_FFF0), (38, -1), (42, 0x7FFF_FFFF)])
+    func fieldsNoDecoderNeedsAreIgnored(offset: Int, value: Int) throws {
+        let pixels = BMPTestFile.rows([[0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255], [255, 255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255]])
+        var bytes = BMPTestFile(data: pixels).bytes
+        bytes.replaceSubrange(offset..<offset + 4, with: BMPTestFile.little(value, 4))
+        let picture = try Image.decode(bytes, options: LoadOptions(failOn: .warning))
+        #expect(picture.size == Size(4, 2))
+        #expect(picture.pixel(x: 0, y: 1) == Self.red && picture.pixel(x: 1, y: 1) == Self.green && picture.pixel(x: 2, y: 1) == Self.blue)
+    }
+
     @Test func anUnknownHeaderSizeIsRefused() throws {
         var bytes = BMPTestFile(data: [UInt8](repeating: 0, count: 16)).bytes
         bytes[14] = 66

@@ -484,10 +484,9 @@ extension Pipeline {
         let trace = context.trace
         let located = { (index: Int, body: () throws -> Image) throws -> Image in
             let number = index >= TracedStage.feedBase ? index - TracedStage.feedBase : index
-            guard let trace, number == index else { return try self.withLocation(stage: min(number, self.transforms.count + 1), body) }
-            let clock = ContinuousClock(), start = clock.now
-            defer { trace.addSeconds((clock.now - start).inSeconds, index: index) }
-            return try self.withLocation(stage: min(index, self.transforms.count + 1), body)
+            let start = ContinuousClock.now
+            defer { if number == index { trace?.addSeconds((ContinuousClock.now - start).inSeconds, index: index) } }
+            return try self.withLocation(stage: min(number, self.transforms.count + 1), body)
         }
         // The decode ring's strips through the color conversion and the first point stages, in
         // place. Rows that stop coming mean the decode failed: its error is the one to give.
