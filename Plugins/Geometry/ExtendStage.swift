@@ -39,10 +39,10 @@ public struct ExtendStage: Transform, DeclaredStage {
         "add \(top) above, \(right) right, \(bottom) below, \(left) left: " + (mode == .color ? "\(color)" : "\(mode.rawValue) the edges")
     }
 
-    /// With an opaque color, each output row is an input row with color beside it, or color
-    /// alone: a resample stage, whose strips come from the input rows they hold. The other modes
-    /// read rows near the edges again (mirror, repeat), and a translucent color gives alpha.
-    public var stageClass: StageClass { mode == .color && color.isOpaque ? .resample : .whole }
+    /// With a color, each output row is an input row with color beside it, or color alone: a
+    /// resample stage, whose strips come from the input rows they hold (RGBA when the color is
+    /// translucent). The other modes read rows near the edges again (mirror, repeat).
+    public var stageClass: StageClass { mode == .color ? .resample : .whole }
 
     /// A translucent color's border gives the picture alpha (when there is a border).
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool {
@@ -58,14 +58,16 @@ public struct ExtendStage: Transform, DeclaredStage {
 
     public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
         let width = inputSize.width + left + right
-        // RGBA rows stay RGBA, the color opaque on them.
-        let channels = window.channelCount, fill = [color.red, color.green, color.blue, 255]
-        return try Image.make(size: Size(width, outputRows.count), hasAlpha: window.hasAlpha) { writer in
+        // A translucent color makes RGB rows RGBA, their own pixels opaque.
+        let hasAlpha = outputHasAlpha(inputHasAlpha: window.hasAlpha)
+        let channels = hasAlpha ? 4 : 3, fill = [color.red, color.green, color.blue, color.alpha]
+        return try Image.make(size: Size(width, outputRows.count), hasAlpha: hasAlpha) { writer in
             for y in outputRows {
                 let target = writer.row(y - outputRows.lowerBound), source = y - top
                 for x in 0..<width * channels { target[x] = fill[x % channels] }
                 guard (0..<inputSize.height).contains(source) else { continue }
-                (target.baseAddress! + left * channels).update(from: window.row(source - windowTop).baseAddress!, count: inputSize.width * channels)
+                PixelCopy.copy(inputSize.width, from: window.row(source - windowTop).baseAddress!, channels: window.channelCount,
+                               to: target.baseAddress! + left * channels, channels: channels)
             }
         }
     }

@@ -53,11 +53,10 @@ public struct LetterboxStage: Transform, DeclaredStage {
         try Image.canvas(size: size, background: color, placing: image, at: placement(for: image.size))
     }
 
-    /// With opaque bars, each output row is an input row (or the part of it the window shows)
-    /// with the color beside it, or color alone: a resample stage, whose strips come from the
-    /// input rows they hold. Translucent bars make the canvas RGBA, which a streamed run's rows
-    /// are not.
-    public var stageClass: StageClass { color.isOpaque ? .resample : .whole }
+    /// Each output row is an input row (or the part of it the window shows) with the color
+    /// beside it, or color alone: a resample stage, whose strips come from the input rows they
+    /// hold (RGBA when the bars are translucent).
+    public var stageClass: StageClass { .resample }
 
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || !color.isOpaque }
 
@@ -73,15 +72,16 @@ public struct LetterboxStage: Transform, DeclaredStage {
         let (left, top) = placement(for: inputSize)
         // The input columns the canvas shows, and where they land.
         let from = max(0, -left), to = min(inputSize.width, size.width - left)
-        // RGBA rows stay RGBA, the color opaque on them.
-        let channels = window.channelCount, fill = [color.red, color.green, color.blue, 255]
-        return try Image.make(size: Size(size.width, outputRows.count), hasAlpha: window.hasAlpha) { writer in
+        // Translucent bars make RGB rows RGBA, their own pixels opaque.
+        let hasAlpha = outputHasAlpha(inputHasAlpha: window.hasAlpha)
+        let channels = hasAlpha ? 4 : 3, fill = [color.red, color.green, color.blue, color.alpha]
+        return try Image.make(size: Size(size.width, outputRows.count), hasAlpha: hasAlpha) { writer in
             for y in outputRows {
                 let target = writer.row(y - outputRows.lowerBound), source = y - top
                 for x in 0..<size.width * channels { target[x] = fill[x % channels] }
                 guard (0..<inputSize.height).contains(source), to > from else { continue }
-                (target.baseAddress! + (from + left) * channels).update(from: window.row(source - windowTop).baseAddress! + from * channels,
-                                                                        count: (to - from) * channels)
+                PixelCopy.copy(to - from, from: window.row(source - windowTop).baseAddress! + from * window.channelCount, channels: window.channelCount,
+                               to: target.baseAddress! + (from + left) * channels, channels: channels)
             }
         }
     }

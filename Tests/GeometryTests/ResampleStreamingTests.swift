@@ -120,6 +120,8 @@ private struct Negative: Transform, DeclaredStage {
         (Size(90, 203), ResizeStage(ResizeSize(60, 100), position: .anchor(.unit(x: 0.5, y: 0.25)), upscale: false)),
         (Size(61, 83), ExtendStage(top: 40, right: 3, bottom: 9, left: 5, color: Color(red: 250, green: 128, blue: 3))),
         (Size(61, 83), ExtendStage(top: 0, right: 0, bottom: 70, left: 1)),
+        // A translucent color gives RGBA rows, the picture's own pixels opaque.
+        (Size(61, 83), ExtendStage(top: 5, right: 2, bottom: 38, left: 0, color: Color(red: 10, green: 200, blue: 30, alpha: 90))),
     ]
 
     /// Each case with `kernel` (linear or lanczos3), alone and chained with an area and a point
@@ -135,7 +137,10 @@ private struct Negative: Transform, DeclaredStage {
                 } else if kernel == .lanczos3 { continue }
                 #expect(stage.stageClass == .resample)
                 let input = try Self.picture(inputSize.width, inputSize.height)
-                for transforms: [any Transform] in [[stage], [stage, RowMean(radius: 2), Negative()], [Negative(), RowMean(radius: 1), stage, Negative()]] {
+                // (The test stages around it take RGB rows.)
+                let chains: [[any Transform]] = stage.outputHasAlpha(inputHasAlpha: false) ? [[stage], [Negative(), RowMean(radius: 1), stage]]
+                    : [[stage], [stage, RowMean(radius: 2), Negative()], [Negative(), RowMean(radius: 1), stage, Negative()]]
+                for transforms in chains {
                     let streamed = try Self.streamed(input, through: transforms, strip: strip)
                     let whole = try transforms.reduce(input) { image, stage in try stage.apply(to: image) }
                     #expect(streamed.size == whole.size)

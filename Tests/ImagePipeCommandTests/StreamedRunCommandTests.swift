@@ -247,6 +247,9 @@ import TestSupport
                                   ("in.jpg", "circle-crop"), ("in.jpg", "circle-crop position=top-left gap=10 | sharpen"),
                                   ("in.jpg", "fit 250x250 | circle-mask fill=transparent ring=true"), ("in.jpg", "circle-crop | flatten"),
                                   ("in.jpg", "ensure-alpha | remove-alpha | grayscale"), ("in.jpg", "circle-crop | resize 50%"),
+                                  // Translucent borders and bars: resample stages that give RGBA rows.
+                                  ("in.jpg", "extend top=20 left=7 bottom=45 color=#ff000060 | blur 1"),
+                                  ("in.jpg", "letterbox 320x400 color=#0000ff80"), ("in.jpg", "circle-crop | letterbox 300x200 color=#00000000"),
                                   // The avatar from a decode reduced in the DCT, its windows on the reduced rows.
                                   ("large.jpg", "circle-crop size=128"), ("large.jpg", "fit 600x600 | circle-crop size=90")] {
             for output in ["png", "tif", "jpg"] {
