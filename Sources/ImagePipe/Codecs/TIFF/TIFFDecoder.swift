@@ -249,17 +249,25 @@ enum TIFFDecoder {
             return try fromLab(reader, layout: layout, size: size, options: options, path: path)
         case .cmyk:
             // Inks (and alpha) gathered first: Little CMS or the plain formula converts them whole.
-            let channels = layout.alpha == nil ? 4 : 5
-            let (count, overflow) = size.pixelCount.multipliedReportingOverflow(by: channels)
-            guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
-            var inks = [UInt8](repeating: 0, count: count)
-            try inks.withUnsafeMutableBufferPointer { buffer in
-                let row = { (y: Int) in buffer.baseAddress! + y * size.width * channels }
-                try readChunks(reader, layout: layout, size: size, channels: channels, options: options, path: path, row: row)
-                finishPixels(row: row, rows: 0..<size.height, width: size.width, channels: channels, layout: layout)
-            }
+            var inks = try gatheredSamples(reader, layout: layout, size: size, channels: layout.alpha == nil ? 4 : 5, options: options, path: path,
+                                           finishing: true)
             return try fromCMYK(&inks, alpha: layout.alpha != nil, size: size, profile: profile, options: options, path: path)
         }
+    }
+
+    /// Every pixel's samples in one buffer, `channels` a pixel (`readChunks`), then, when
+    /// `finishing`, with `finishPixels`'s work done on them.
+    private static func gatheredSamples(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, channels: Int, options: LoadOptions,
+                                        path: String?, finishing: Bool) throws -> [UInt8] {
+        let (count, overflow) = size.pixelCount.multipliedReportingOverflow(by: channels)
+        guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
+        var samples = [UInt8](repeating: 0, count: count)
+        try samples.withUnsafeMutableBufferPointer { buffer in
+            let row = { (y: Int) in buffer.baseAddress! + y * size.width * channels }
+            try readChunks(reader, layout: layout, size: size, channels: channels, options: options, path: path, row: row)
+            if finishing { finishPixels(row: row, rows: 0..<size.height, width: size.width, channels: channels, layout: layout) }
+        }
+        return samples
     }
 
     /// Decodes the strips or tiles into the rows `row` gives, `channels` bytes a pixel: color
@@ -395,13 +403,7 @@ enum TIFFDecoder {
     private static func fromLab(_ reader: OpaquePointer, layout: TIFFSampleLayout, size: Size, options: LoadOptions,
                                 path: String?) throws -> Image {
         let channels = layout.alpha == nil ? 3 : 4
-        let (count, overflow) = size.pixelCount.multipliedReportingOverflow(by: channels)
-        guard !overflow else { throw ImageError.tooManyPixels(size, limit: options.maxPixels ?? 0, path: path) }
-        var samples = [UInt8](repeating: 0, count: count)
-        try samples.withUnsafeMutableBufferPointer { buffer in
-            let row = { (y: Int) in buffer.baseAddress! + y * size.width * channels }
-            try readChunks(reader, layout: layout, size: size, channels: channels, options: options, path: path, row: row)
-        }
+        let samples = try gatheredSamples(reader, layout: layout, size: size, channels: channels, options: options, path: path, finishing: false)
         let transform = try ColorTransform.make(from: .labD50, to: .sRGB, input: channels == 4 ? .labAlpha : .lab,
                                                 output: channels == 4 ? .rgba : .rgb, intent: options.intent)
         return try Image.make(size: size, hasAlpha: channels == 4) { writer in
