@@ -217,11 +217,13 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
     }
 
     /// `resample` (the streamed run makes its rows from windows of input rows), unless the
-    /// window is chosen from the whole picture (attention, entropy) or the canvas may be
-    /// translucent (RGBA).
-    public var stageClass: StageClass {
-        position.strategy == nil && (mode != .contain || background.isOpaque) ? .resample : .whole
-    }
+    /// window is chosen from the whole picture (attention, entropy).
+    public var stageClass: StageClass { position.strategy == nil ? .resample : .whole }
+
+    /// Whether the picture is placed on a translucent canvas: RGBA, bars or not, as `letterbox`.
+    private var translucentCanvas: Bool { mode == .contain && !background.isOpaque }
+
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || translucentCanvas }
 
     /// The rows of the scaled picture among output `rows` (contain places it on a canvas).
     private func scaledRows(_ layout: Layout, _ rows: Range<Int>) -> Range<Int> {
@@ -252,7 +254,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         let layout = layout(for: reduction.fullSize)
         let scaled = scaledRows(layout, outputRows)
         let band = scaled.isEmpty ? nil : try windowed(layout, reduction).rows(scaled, fromWindow: window, top: windowTop)
-        guard layout.output != layout.scaled else { return band! }
+        guard layout.output != layout.scaled || translucentCanvas else { return band! }
         // The canvas's rows, as `apply(to:)` places the whole picture (with no band, the window
         // goes past the right edge: bars alone).
         let top = Int(layout.origin.y) + scaled.lowerBound - outputRows.lowerBound
@@ -267,7 +269,7 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
             window = try SmartCrop.window(width: window.width, height: window.height, in: source, strategy: strategy)
         }
         let scaled = try source.image.resampled(from: window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
-        guard layout.output != layout.scaled else { return scaled }
+        guard layout.output != layout.scaled || translucentCanvas else { return scaled }
         return try Image.canvas(size: layout.output, background: background, placing: scaled,
                                 at: (Int(layout.origin.x), Int(layout.origin.y)))
     }

@@ -120,7 +120,10 @@ private struct Negative: Transform, DeclaredStage {
         (Size(90, 203), ResizeStage(ResizeSize(60, 100), position: .anchor(.unit(x: 0.5, y: 0.25)), upscale: false)),
         (Size(61, 83), ExtendStage(top: 40, right: 3, bottom: 9, left: 5, color: Color(red: 250, green: 128, blue: 3))),
         (Size(61, 83), ExtendStage(top: 0, right: 0, bottom: 70, left: 1)),
-        // A translucent color gives RGBA rows, the picture's own pixels opaque.
+        // A translucent color gives RGBA rows, the picture's own pixels opaque: with bars, and
+        // without (the canvas is RGBA whatever the picture's shape).
+        (Size(90, 203), ResizeStage(ResizeSize(60, 90), fit: .contain, background: Color(red: 200, green: 10, blue: 90, alpha: 40))),
+        (Size(90, 180), ResizeStage(ResizeSize(45, 90), fit: .contain, background: Color(red: 0, green: 0, blue: 0, alpha: 0))),
         (Size(61, 83), ExtendStage(top: 5, right: 2, bottom: 38, left: 0, color: Color(red: 10, green: 200, blue: 30, alpha: 90))),
     ]
 
@@ -160,13 +163,14 @@ private struct Negative: Transform, DeclaredStage {
         #expect(run.layouts[1].window == run.layouts[1].strip, "\(run.layouts)")
     }
 
-    /// What makes resize whole: a window chosen from the pixels, or a translucent canvas; not
-    /// the scaling mode (every mode resamples with a kernel).
+    /// What makes resize whole: a window chosen from the pixels; not a translucent canvas (its
+    /// strips are RGBA) nor the scaling mode (every mode resamples with a kernel).
     @Test func resizeIsResampleUnlessItNeedsTheWholePicture() {
         #expect(ResizeStage(ResizeSize(20, 20)).stageClass == .resample)
         #expect(ResizeStage(ResizeSize(20, 20), position: .attention).stageClass == .whole)
         #expect(ResizeStage(ResizeSize(20, 20), position: .entropy).stageClass == .whole)
-        #expect(ResizeStage(ResizeSize(20, 20), fit: .contain, background: Color(red: 0, green: 0, blue: 0, alpha: 128)).stageClass == .whole)
+        let translucent = ResizeStage(ResizeSize(20, 20), fit: .contain, background: Color(red: 0, green: 0, blue: 0, alpha: 128))
+        #expect(translucent.stageClass == .resample && translucent.outputHasAlpha(inputHasAlpha: false))
         StageContext(scaling: .fast).bound {
             #expect(ResizeStage(ResizeSize(20, 20)).stageClass == .resample)
         }
