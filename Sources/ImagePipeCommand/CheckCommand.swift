@@ -12,13 +12,12 @@ struct CheckCommand {
         text. Exit status 0 when it is valid, 2 when it is not.
 
         Options:
-          -e, --expression TEXT  The pipeline text itself, instead of a file
-          --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
-          -h, --help             Show this help
-        """
+        """ + "\n" + OptionTable.text(options)
+
+    static let options = PipelineArguments.options
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser, command: "check")
         guard pipelineArguments.remaining.isEmpty else {
             throw UsageError("check takes only a pipeline; unexpected '\(pipelineArguments.remaining[0])'")

@@ -18,35 +18,32 @@ struct CompareCommand {
         be read, sizes that differ, a usage error).
 
         Options:
-          --diff OUT             Write a picture of the differences: A faded, each differing pixel red
-          --fuzz N               How far apart (0-255, in some channel) two pixels may be and still
-                                 count as the same, for the pixel count and --diff (default 0)
-          --fail-below DB        Exit 1 when the PSNR is below DB, for scripts and CI
-          --json                 One JSON object instead of lines
-        \(LimitOptions.help)
-          -h, --help             Show this help
-        """
+        """ + "\n" + OptionTable.text(options)
+
+    static let diff = CommandOption("--diff", value: "OUT", kind: .file, help: "Write a picture of the differences: A faded, each differing pixel red")
+    static let fuzz = CommandOption("--fuzz", value: "N", help: """
+        How far apart (0-255, in some channel) two pixels may be and still
+        count as the same, for the pixel count and --diff (default 0)
+        """) { text in
+        guard let value = Int(text), (0...255).contains(value) else { throw UsageError("--fuzz takes a whole number from 0 to 255, not '\(text)'") }
+        return value
+    }
+    static let failBelow = CommandOption("--fail-below", value: "DB", help: "Exit 1 when the PSNR is below DB, for scripts and CI") { text in
+        guard let value = DecimalNumber.parse(text), value.isFinite, (0...1000).contains(value) else {
+            throw UsageError("--fail-below takes a PSNR in dB (a decimal number from 0 to 1000), not '\(text)'")
+        }
+        return value
+    }
+    static let json = CommandFlag("--json", help: "One JSON object instead of lines")
+    static let options: [any OptionDeclaring] = [diff, fuzz, failBelow, json] + LimitOptions.options
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: [
-            .init(names: ["--diff"], takesValue: true),
-            .init(names: ["--fuzz"], takesValue: true),
-            .init(names: ["--fail-below"], takesValue: true),
-            .init(names: ["--json"], takesValue: false),
-        ] + LimitOptions.options, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         let files = parser.positionals
         guard files.count == 2 else { throw UsageError("compare needs two pictures, A and B; see imagepipe compare --help") }
-        let fuzz = try parser.last("--fuzz").map { text throws(UsageError) -> Int in
-            guard let value = Int(text), (0...255).contains(value) else { throw UsageError("--fuzz takes a whole number from 0 to 255, not '\(text)'") }
-            return value
-        } ?? 0
-        let floor = try parser.last("--fail-below").map { text throws(UsageError) -> Double in
-            guard let value = DecimalNumber.parse(text), value.isFinite, (0...1000).contains(value) else {
-                throw UsageError("--fail-below takes a PSNR in dB (a decimal number from 0 to 1000), not '\(text)'")
-            }
-            return value
-        }
-        let diff = parser.last("--diff")
+        let fuzz = try parser.value(of: Self.fuzz) ?? 0
+        let floor = try parser.value(of: Self.failBelow)
+        let diff = parser.text(of: Self.diff)
         if let diff, let written = OutputCheck.identity(diff), files.contains(where: { OutputCheck.identity($0) == written }) {
             throw UsageError("--diff '\(diff)' is one of the pictures compared; give another name")
         }
@@ -69,7 +66,7 @@ struct CompareCommand {
             Console.error(RemedyWording.text(for: error))
             return 2
         }
-        if parser.has("--json") {
+        if parser.has(Self.json) {
             Console.output(json(comparison, files: files).text)
         } else {
             Console.output(text(comparison))

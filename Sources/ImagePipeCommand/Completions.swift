@@ -1,10 +1,13 @@
 import ImagePipe
 
-/// `imagepipe completions bash|zsh|fish`: shell completion of commands, options, stage names and
-/// parameter names (`kernel=`), made from the commands' help texts and the registry, so a new
-/// option or stage completes without anyone editing a script. `make install` writes all three.
+/// `imagepipe completions bash|zsh|fish`: shell completion of commands, options, option values
+/// (formats, modes, folders), stage names and parameter names (`kernel=`), made from the
+/// commands' option declarations and the registry, so a new option or stage completes without
+/// anyone editing a script. `make install` writes all three.
 struct Completions {
     let registry: Registry
+    /// The commands completed, with the options each declares (their help is not read).
+    var commands: [(name: String, help: String, options: [any OptionDeclaring])] = Manual.commands
 
     static let help = """
         usage: imagepipe completions bash|zsh|fish
@@ -25,23 +28,40 @@ struct Completions {
         return 0
     }
 
-    /// The option names a help text lists: lines of its option table start with `-`.
-    static func options(inHelp help: String) -> [String] {
-        help.split(separator: "\n").flatMap { line -> [String] in
-            let trimmed = line.drop { $0 == " " }
-            guard trimmed.hasPrefix("-"), !trimmed.hasPrefix("- ") else { return [] }
-            let names = trimmed.split(separator: " ", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
-            return names.map { String($0.filter { $0 != "," }) }.filter { $0.hasPrefix("-") && $0.count > 1 }
+    /// A command's declarations, `-h, --help` last.
+    static func declarations(_ options: [any OptionDeclaring]) -> [OptionDeclaration] {
+        (options + [OptionParser.helpFlag]).map(\.declaration)
+    }
+
+    /// A command's option names for completion, each once.
+    static func optionWords(_ options: [any OptionDeclaring]) -> String {
+        declarations(options).flatMap(\.names).joined(separator: " ")
+    }
+
+    /// `"run --format"|"run --scaling"`…: the shell's case patterns, "COMMAND OPTION", for the
+    /// options whose values come from `kind`, with the words to offer (nil: directories).
+    private func valueCases() -> [(patterns: [String], words: [String]?)] {
+        var cases: [(patterns: [String], words: [String]?)] = []
+        for (name, _, options) in commands {
+            for declaration in Self.declarations(options) {
+                let words: [String]?
+                switch declaration.valueKind {
+                case let .choices(choices): words = choices
+                case .directory: words = nil
+                case .text, .file: continue
+                }
+                let patterns = declaration.names.map { "\"\(name) \($0)\"" }
+                if let index = cases.firstIndex(where: { $0.words == words }) {
+                    cases[index].patterns += patterns
+                } else {
+                    cases.append((patterns, words))
+                }
+            }
         }
+        return cases
     }
 
-    /// A command's options for completion: its help's option table, and --help, each once.
-    static func optionWords(_ help: String) -> String {
-        var seen = Set<String>()
-        return (options(inHelp: help) + ["--help"]).filter { seen.insert($0).inserted }.joined(separator: " ")
-    }
-
-    private var commandNames: [String] { Manual.commands.map(\.name) + ["completions", "man", "help"] }
+    private var commandNames: [String] { commands.map(\.name) + ["completions", "man", "help"] }
     private var stageWords: String { registry.stageNames.joined(separator: " ") }
     private var parameterWords: String {
         Set(registry.stageNames.compactMap { registry.entry(named: $0) }.flatMap { $0.schema.parameters.map { $0.name + "=" } })
@@ -49,7 +69,11 @@ struct Completions {
     }
 
     var bash: String {
-        let cases = Manual.commands.map { "        \($0.name)) options=\"\(Self.optionWords($0.help))\" ;;" }
+        let cases = commands.map { "        \($0.name)) options=\"\(Self.optionWords($0.options))\" ;;" }
+        let values = valueCases().map { value in
+            let reply = value.words.map { "compgen -W \"\($0.joined(separator: " "))\" -- \"$current\"" } ?? "compgen -d -- \"$current\""
+            return "        \(value.patterns.joined(separator: "|"))) COMPREPLY=($(\(reply))); return ;;"
+        }
         return """
             # bash completion for imagepipe (made by `imagepipe completions bash`)
             _imagepipe() {
@@ -58,13 +82,16 @@ struct Completions {
                     COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " ")) --help --version --plugin" -- "$current"))
                     return
                 fi
+                case "${COMP_WORDS[1]} $previous" in
+            \(values.joined(separator: "\n"))
+                esac
                 case ${COMP_WORDS[1]} in
             \(cases.joined(separator: "\n"))
                 esac
                 if [[ $current == -* ]]; then
                     COMPREPLY=($(compgen -W "$options" -- "$current"))
                 elif [ "${COMP_WORDS[1]}" = stages ] || [ "${COMP_WORDS[1]}" = help ]; then
-                    COMPREPLY=($(compgen -W "\(stageWords) \(Manual.commands.map(\.name).joined(separator: " "))" -- "$current"))
+                    COMPREPLY=($(compgen -W "\(stageWords) \(commands.map(\.name).joined(separator: " "))" -- "$current"))
                 elif [ "$previous" = -e ] || [ "$previous" = --expression ]; then
                     COMPREPLY=($(compgen -W "\(stageWords) \(parameterWords)" -- "$current"))
                 else
@@ -76,7 +103,10 @@ struct Completions {
     }
 
     var zsh: String {
-        let cases = Manual.commands.map { "        \($0.name)) options=(\(Self.optionWords($0.help))) ;;" }
+        let cases = commands.map { "        \($0.name)) options=(\(Self.optionWords($0.options))) ;;" }
+        let values = valueCases().map { value in
+            "        \(value.patterns.joined(separator: "|"))) \(value.words.map { "compadd -- " + $0.joined(separator: " ") } ?? "_files -/"); return ;;"
+        }
         return """
             #compdef imagepipe
             # zsh completion for imagepipe (made by `imagepipe completions zsh`)
@@ -86,6 +116,9 @@ struct Completions {
                     compadd -- \(commandNames.joined(separator: " ")) --help --version --plugin
                     return
                 fi
+                case "$words[2] $words[CURRENT-1]" in
+            \(values.joined(separator: "\n"))
+                esac
                 case $words[2] in
             \(cases.joined(separator: "\n"))
                 esac
@@ -106,14 +139,28 @@ struct Completions {
     var fish: String {
         var lines = ["# fish completion for imagepipe (made by `imagepipe completions fish`)",
                      "complete -c imagepipe -f -n __fish_use_subcommand -a '\(commandNames.joined(separator: " "))'"]
-        for (name, help) in Manual.commands {
-            for option in Self.options(inHelp: help) {
-                let flag = option.hasPrefix("--") ? "-l \(option.dropFirst(2))" : "-s \(option.dropFirst())"
-                lines.append("complete -c imagepipe -n '__fish_seen_subcommand_from \(name)' \(flag)")
+        for (name, _, options) in commands {
+            for declaration in Self.declarations(options) {
+                var line = "complete -c imagepipe -n '__fish_seen_subcommand_from \(name)'"
+                for option in declaration.names {
+                    line += option.hasPrefix("--") ? " -l \(option.dropFirst(2))" : " -s \(option.dropFirst())"
+                }
+                switch declaration.valueKind {
+                case let .choices(words): line += " -x -a '\(words.joined(separator: " "))'"
+                case .directory: line += " -x -a '(__fish_complete_directories)'"
+                case .text, .file: break // files, and after -e the stages below
+                }
+                // The help on one line: fish cuts it to the terminal's width itself.
+                lines.append(line + " -d " + Self.fishQuoted(declaration.help.split(separator: "\n").joined(separator: " ")))
             }
         }
         lines.append("complete -c imagepipe -f -n '__fish_seen_subcommand_from stages help' -a '\(stageWords)'")
         lines.append("complete -c imagepipe -n '__fish_seen_subcommand_from run check explain' -a '\(stageWords) \(parameterWords)'")
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` in fish's single quotes, where only `\` and `'` are escaped.
+    static func fishQuoted(_ text: String) -> String {
+        "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
     }
 }

@@ -15,10 +15,19 @@ struct ConvertCommand {
         `imagepipe run -e 'resize 50% | save quality=85' INPUT -o OUTPUT`.
         """
 
+    /// run's options that name the pipeline or the output: convert's two names do that.
+    static let runOnly = [PipelineArguments.expression.declaration, PipelineArguments.output.declaration, PipelineArguments.outDirectory.declaration]
+
+    /// The options convert takes, for its completions: run's, less `runOnly` (which it parses
+    /// only to say so).
+    static let options: [any OptionDeclaring] = RunCommand.options.filter { option in
+        !runOnly.contains { $0.key == option.declaration.key }
+    }
+
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: RunCommand.options, help: Self.help) else { return 0 }
-        for option in ["--expression", "--output", "--out-dir"] where parser.has(option) {
-            throw UsageError("convert takes INPUT OUTPUT, not \(option); with \(option), write imagepipe run")
+        for option in Self.runOnly where parser.has(option) {
+            throw UsageError("convert takes INPUT OUTPUT, not \(option.key); with \(option.key), write imagepipe run")
         }
         guard parser.positionals.count == 2 else {
             throw UsageError("convert takes an input and an output: imagepipe convert in.jpg out.png (got \(parser.positionals.count) names)")

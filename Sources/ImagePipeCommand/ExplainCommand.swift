@@ -16,19 +16,7 @@ struct ExplainCommand {
         what stages decide from the pixels is shown: the window a smart crop chose.
 
         Options:
-          -e, --expression TEXT  The pipeline text itself, instead of a file
-          -o, --output FILE      The output a run would write (`DIR/`: into DIR, named as run names them)
-          --out-dir DIR          The directory a run would write into
-          --format FORMAT        The output format a run would use
-          --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
-        \(PipelineArguments.decodeHelp)
-        \(LimitOptions.help)
-          --pixels               Also decode and transform (writing nothing) to show what stages
-                                 decide from the pixels (position=attention|entropy's window)
-          --json                 The plan as one JSON object, with "schemaVersion": \(Self.schemaVersion)
-        \(ShardOptions.help)
-          -h, --help             Show this help
-
+        """ + "\n" + OptionTable.text(options) + "\n\n" + """
         With a shard (--shard, or an engine's variables and a list), the first line says which
         shard and where it came from; with --inputs-from and no INPUT, the plan is for the
         shard's first input.
@@ -37,9 +25,23 @@ struct ExplainCommand {
     /// Bumped whenever the JSON's shape changes.
     static let schemaVersion = 1
 
+    static let pixels = CommandFlag("--pixels", help: """
+        Also decode and transform (writing nothing) to show what stages
+        decide from the pixels (position=attention|entropy's window)
+        """)
+    static let json = CommandFlag("--json", help: "The plan as one JSON object, with \"schemaVersion\": \(schemaVersion)")
+
+    /// run's options for naming outputs, decoding and limits, so the plan is the run's.
+    static let options: [any OptionDeclaring] = [
+        PipelineArguments.expression,
+        PipelineArguments.output.describing("The output a run would write (`DIR/`: into DIR, named as run names them)"),
+        PipelineArguments.outDirectory.describing("The directory a run would write into"),
+        PipelineArguments.format.describing("The output format a run would use"),
+        PipelineArguments.set,
+    ] + PipelineArguments.decodeOptions + LimitOptions.options + [pixels, json] + ShardOptions.options
+
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options
-            + [.init(names: ["--json"], takesValue: false), .init(names: ["--pixels"], takesValue: false)] + ShardOptions.options, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser, command: "explain")
         let pipeline = try pipelineArguments.compile(with: registry)
         guard pipelineArguments.remaining.count <= 1 else { throw UsageError("explain takes one input") }
@@ -68,7 +70,7 @@ struct ExplainCommand {
             shardFields += [("inputs", .number(Double(total))), ("inputsOfShard", .number(Double(count))),
                             ("firstIndex", first.map { .number(Double($0.context.index)) } ?? .null)]
             guard let first else {
-                Console.output(parser.has("--json") ? JSONValue.object(shardFields).text : lines.joined(separator: "\n"))
+                Console.output(parser.has(Self.json) ? JSONValue.object(shardFields).text : lines.joined(separator: "\n"))
                 return 0
             }
             if let problem = first.problem { throw UsageError(problem) }
@@ -88,8 +90,8 @@ struct ExplainCommand {
         }
         // Reading the header, and with --pixels the whole work, end at the time limit as a run's do.
         context.loadOptions.deadline = LimitOptions.deadline(in: timeout)
-        let explanation = try explanation(of: pipeline, in: context, pixels: parser.has("--pixels"))
-        if parser.has("--json") {
+        let explanation = try explanation(of: pipeline, in: context, pixels: parser.has(Self.pixels))
+        if parser.has(Self.json) {
             var json = explanation.json
             if case let .object(pairs) = json, !shardFields.isEmpty { json = .object(pairs + shardFields) }
             Console.output(json.text)

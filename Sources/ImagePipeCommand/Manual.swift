@@ -6,11 +6,15 @@ import ImagePipe
 struct Manual {
     let registry: Registry
 
-    /// Each command's help, in the order the top-level usage lists them.
-    static let commands: [(name: String, help: String)] = [
-        ("run", RunCommand.help), ("convert", ConvertCommand.help), ("check", CheckCommand.help), ("explain", ExplainCommand.help),
-        ("stages", StagesCommand.help), ("info", InfoCommand.help), ("compare", CompareCommand.help), ("edit", EditCommand.help), ("report", ReportCommand.help),
-        ("serve", ServeCommand.help), ("url", URLCommand.help),
+    /// Each command's help and the options it takes (`--help` aside), in the order the
+    /// top-level usage lists them: the completions are made from the same declarations.
+    static let commands: [(name: String, help: String, options: [any OptionDeclaring])] = [
+        ("run", RunCommand.help, RunCommand.options), ("convert", ConvertCommand.help, ConvertCommand.options),
+        ("check", CheckCommand.help, CheckCommand.options), ("explain", ExplainCommand.help, ExplainCommand.options),
+        ("stages", StagesCommand.help, StagesCommand.options), ("info", InfoCommand.help, InfoCommand.options),
+        ("compare", CompareCommand.help, CompareCommand.options), ("edit", EditCommand.help, EditCommand.options),
+        ("report", ReportCommand.help, ReportCommand.options), ("serve", ServeCommand.help, ServeCommand.options),
+        ("url", URLCommand.help, URLCommand.options),
     ]
 
     var page: String {
@@ -26,7 +30,7 @@ struct Manual {
         ]
         lines += Self.verbatim(ImagePipeCommand.usage)
         lines.append(".SH COMMANDS")
-        for (name, help) in Self.commands {
+        for (name, help, _) in Self.commands {
             lines += [".SS \(name)"] + Self.verbatim(help)
         }
         lines.append(".SH STAGES")

@@ -3,19 +3,24 @@ import ImagePipe
 /// A small getopt-style parser: `-o FILE`, `-oFILE`, `--output FILE`, `--output=FILE`, flags,
 /// bundled short flags (`-qr`, `-qj2`), `--` and positionals, as POSIX utilities take them.
 /// Swift's argument parser package cannot be fetched here, and this is all the command needs.
+/// The options are declarations (`CommandOption`, `CommandFlag`), and values are read through
+/// them, typed: no option is named by a string outside its declaration.
 struct OptionParser {
-    struct Option {
-        let names: [String]
-        let takesValue: Bool
-    }
+    typealias Option = OptionDeclaration
+
+    /// `-h, --help`, which every subcommand takes.
+    static let helpFlag = CommandFlag("-h", "--help", help: "Show this help")
 
     let options: [Option]
-    private(set) var values: [String: [String]] = [:]
+    private var values: [String: [String]] = [:]
     private(set) var positionals: [String] = []
     /// The arguments as given, for a message that gives the command line back changed.
     private(set) var arguments: [String] = []
 
-    init(options: [Option]) { self.options = options }
+    init(options: [any OptionDeclaring]) {
+        self.options = options.map(\.declaration)
+        assert(Set(self.options.flatMap(\.names)).count == self.options.flatMap(\.names).count, "an option name declared twice")
+    }
 
     /// Parses `arguments`, or throws a usage message.
     mutating func parse(_ arguments: [String]) throws(UsageError) {
@@ -85,15 +90,15 @@ struct OptionParser {
     }
 
     private mutating func record(_ option: Option, _ value: String) {
-        values[option.names.last!, default: []].append(value)
+        values[option.key, default: []].append(value)
     }
 
     /// Parses a subcommand's arguments with its options and `-h/--help`; prints `help` and
     /// returns nil when help was asked for.
-    static func parse(_ arguments: [String], options: [Option], help: String) throws(UsageError) -> OptionParser? {
-        var parser = OptionParser(options: options + [.init(names: ["-h", "--help"], takesValue: false)])
+    static func parse(_ arguments: [String], options: [any OptionDeclaring], help: String) throws(UsageError) -> OptionParser? {
+        var parser = OptionParser(options: options + [helpFlag])
         try parser.parse(arguments)
-        if parser.has("--help") {
+        if parser.has(helpFlag) {
             Console.output(help)
             return nil
         }
@@ -103,12 +108,23 @@ struct OptionParser {
     /// The options given, written out again as arguments (in the order of `options`).
     func optionArguments() -> [String] {
         options.flatMap { option -> [String] in
-            let name = option.names.last!
-            return all(name).flatMap { option.takesValue ? [name, $0] : [name] }
+            (values[option.key] ?? []).flatMap { option.takesValue ? [option.key, $0] : [option.key] }
         }
     }
 
-    func has(_ name: String) -> Bool { values[name] != nil }
-    func last(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether `option` was given (with any value).
+    func has(_ option: some OptionDeclaring) -> Bool { values[option.declaration.key] != nil }
+
+    /// The text of `option`'s last occurrence, as given.
+    func text<Value>(of option: CommandOption<Value>) -> String? { values[option.declaration.key]?.last }
+
+    /// `option`'s last value, read (and checked) by its declaration; nil when not given.
+    func value<Value>(of option: CommandOption<Value>) throws -> Value? {
+        try text(of: option).map(option.read)
+    }
+
+    /// Every value of a repeatable option, in the order given.
+    func values<Value>(of option: CommandOption<Value>) throws -> [Value] {
+        try (values[option.declaration.key] ?? []).map(option.read)
+    }
 }

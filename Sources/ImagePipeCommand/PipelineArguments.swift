@@ -3,63 +3,66 @@ import ImagePipe
 /// The pipeline a command was given: a file named first, or text after `-e`, with `--set`
 /// variables.
 struct PipelineArguments {
-    static let options: [OptionParser.Option] = [
-        .init(names: ["-e", "--expression"], takesValue: true),
-        .init(names: ["--set"], takesValue: true),
-    ]
+    static let expression = CommandOption("-e", "--expression", value: "TEXT", help: "The pipeline text itself, instead of a file")
+    static let set = CommandOption("--set", value: "NAME=VALUE", help: "Give $NAME in the pipeline text a value (repeatable)") { assignment in
+        guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+            throw UsageError("--set needs NAME=VALUE, got '\(assignment)'")
+        }
+        return (name: String(assignment[..<equals]), value: String(assignment[assignment.index(after: equals)...]))
+    }
 
-    /// Where a run writes: shared by `run` and `explain`.
-    static let outputOptions: [OptionParser.Option] = [
-        .init(names: ["-o", "--output"], takesValue: true),
-        .init(names: ["--out-dir"], takesValue: true),
-        .init(names: ["--format"], takesValue: true),
-    ]
+    static let options: [any OptionDeclaring] = [expression, set]
 
-    /// How pictures are decoded and scaled: shared by `run` and `explain`, so a plan shows what
-    /// the run will do.
-    static let decodeOptions: [OptionParser.Option] = [
-        .init(names: ["--scaling"], takesValue: true),
-        .init(names: ["--max-pixels"], takesValue: true),
-        .init(names: ["--max-frames"], takesValue: true),
-        .init(names: ["--no-shrink-on-load"], takesValue: false),
-    ]
+    static let output = CommandOption("-o", "--output", value: "FILE", kind: .file,
+                                      help: "Where to write the result: a file, DIR/ (into it), or a template")
+    static let outDirectory = CommandOption("--out-dir", value: "DIR", kind: .directory, help: "The directory outputs go into (made if missing)")
+    static let format = CommandOption("--format", value: "FORMAT", kind: .choices(ImageFormat.allCases.map(\.rawValue)),
+                                      help: "Output format (\(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))); default: from the extension") { name in
+        guard let format = ImageFormat(name: name) else {
+            throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return format
+    }
 
-    /// The help lines of `decodeOptions`.
-    static let decodeHelp = """
-          --scaling MODE         Speed against quality: fast (tightest JPEG DCT reduction, then
-                                 lanczos3), good (2× headroom, then lanczos3; the default) or best
-                                 (full decode, then lanczos3)
-          --max-pixels N         Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit);
-                                 an animation's frames count together
-          --max-frames N         Refuse animations with more frames to decode (default \(LoadOptions.defaultMaxFrames); 0 = no limit)
-          --no-shrink-on-load    Always decode at full size (by default a JPEG whose first stage
-                                 only shrinks is decoded at 1/2, 1/4 or 1/8 in the DCT)
-        """
+    /// How pictures are decoded and scaled: shared by `run`, `explain` and `serve`, so a plan
+    /// shows what the run will do.
+    static let scaling = CommandOption("--scaling", value: "MODE", kind: .choices(ScalingMode.allCases.map(\.rawValue)), help: """
+        Speed against quality: fast (tightest JPEG DCT reduction, then
+        lanczos3), good (2× headroom, then lanczos3; the default) or best
+        (full decode, then lanczos3)
+        """) { name in
+        guard let mode = ScalingMode(rawValue: name) else {
+            throw UsageError("unknown scaling '\(name)': use one of \(ScalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return mode
+    }
+    static let maxPixels = CommandOption("--max-pixels", value: "N", help: """
+        Refuse pictures with more pixels (default \(LoadOptions.defaultMaxPixels); 0 = no limit);
+        an animation's frames count together
+        """) { limit in
+        guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
+        return pixels
+    }
+    static let maxFrames = CommandOption("--max-frames", value: "N",
+                                         help: "Refuse animations with more frames to decode (default \(LoadOptions.defaultMaxFrames); 0 = no limit)") { limit in
+        guard let frames = Int(limit), frames >= 0 else { throw UsageError("--max-frames needs a whole number ≥ 0, got '\(limit)'") }
+        return frames
+    }
+    static let noShrinkOnLoad = CommandFlag("--no-shrink-on-load", help: """
+        Always decode at full size (by default a JPEG whose first stage
+        only shrinks is decoded at 1/2, 1/4 or 1/8 in the DCT)
+        """)
+
+    static let decodeOptions: [any OptionDeclaring] = [scaling, maxPixels, maxFrames, noShrinkOnLoad]
 
     /// A run context with the output and decoding options of the command line.
     static func outputContext(_ parser: OptionParser) throws -> RunContext {
-        var context = RunContext(output: parser.last("--output"), outputDirectory: parser.last("--out-dir"))
-        if let name = parser.last("--scaling") {
-            guard let mode = ScalingMode(rawValue: name) else {
-                throw UsageError("unknown scaling '\(name)': use one of \(ScalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            context.loadOptions.scaling = mode
-        }
-        if let limit = parser.last("--max-pixels") {
-            guard let pixels = Int(limit), pixels >= 0 else { throw UsageError("--max-pixels needs a whole number ≥ 0, got '\(limit)'") }
-            context.loadOptions.maxPixels = pixels == 0 ? nil : pixels
-        }
-        if let limit = parser.last("--max-frames") {
-            guard let frames = Int(limit), frames >= 0 else { throw UsageError("--max-frames needs a whole number ≥ 0, got '\(limit)'") }
-            context.loadOptions.maxFrames = frames == 0 ? nil : frames
-        }
-        if parser.has("--no-shrink-on-load") { context.loadOptions.shrinkOnLoad = false }
-        if let name = parser.last("--format") {
-            guard let format = ImageFormat(name: name) else {
-                throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            context.outputFormat = format
-        }
+        var context = RunContext(output: parser.text(of: output), outputDirectory: parser.text(of: outDirectory))
+        if let mode = try parser.value(of: scaling) { context.loadOptions.scaling = mode }
+        if let pixels = try parser.value(of: maxPixels) { context.loadOptions.maxPixels = pixels == 0 ? nil : pixels }
+        if let frames = try parser.value(of: maxFrames) { context.loadOptions.maxFrames = frames == 0 ? nil : frames }
+        if parser.has(noShrinkOnLoad) { context.loadOptions.shrinkOnLoad = false }
+        if let format = try parser.value(of: Self.format) { context.outputFormat = format }
         return context
     }
 
@@ -75,7 +78,7 @@ struct PipelineArguments {
     /// The pipeline of `command`'s arguments in `parser`.
     init(_ parser: OptionParser, command: String) throws {
         var positionals = parser.positionals
-        if let expression = parser.last("--expression") {
+        if let expression = parser.text(of: Self.expression) {
             text = expression
             file = "<inline>"
         } else {
@@ -87,12 +90,7 @@ struct PipelineArguments {
         }
         remaining = positionals
         var variables: [String: String] = [:]
-        for assignment in parser.all("--set") {
-            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                throw UsageError("--set needs NAME=VALUE, got '\(assignment)'")
-            }
-            variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
-        }
+        for assignment in try parser.values(of: Self.set) { variables[assignment.name] = assignment.value }
         self.variables = variables
         try Self.checkUsed(variables, in: text)
     }

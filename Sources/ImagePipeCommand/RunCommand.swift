@@ -41,30 +41,7 @@ struct RunCommand {
         resumes a shard, --ledger records it, and `imagepipe report` merges the ledgers.
 
         Options:
-          -e, --expression TEXT  The pipeline text itself, instead of a file
-          -o, --output FILE      Where to write the result: a file, DIR/ (into it), or a template
-          --out-dir DIR          The directory outputs go into (made if missing)
-          -r, --recursive        Search directories given as inputs recursively
-          -j, --jobs N           Pictures processed at once (default: the number of cores; at most
-                                 4 times that)
-          --format FORMAT        Output format (\(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))); default: from the extension
-          --set NAME=VALUE       Give $NAME in the pipeline text a value (repeatable)
-        \(PipelineArguments.decodeHelp)
-        \(LimitOptions.help)
-          --max-memory N         What the pictures in progress may hold together, estimated from each
-                                 header; one that does not fit beside the others waits, one that could
-                                 never fit fails alone; K, M, G suffixes (default: 3/4 of the
-                                 machine's memory, or of its control group's limit; 0 = no limit)
-          --overwrite            Allow an output to replace an input file
-          --skip-existing        Pass over inputs whose outputs all exist (to resume a batch)
-          --trace DIR            Write the picture after every stage, and DIR/index.html showing them
-        \(ShardOptions.help)
-        \(ShardOptions.ledgerHelp)
-          --json                 One JSON object per file on standard output (not with -o -)
-          -q, --quiet            No progress lines and no closing summary; failures are still
-                                 reported, and so is a stop by Ctrl-C
-          -h, --help             Show this help
-        """
+        """ + "\n" + OptionTable.text(options)
 
     /// Standard output holds one picture: not several (a batch, or tee and save both writing
     /// `-`), and not a picture followed by `--json` lines. `outputs` are each input's, as
@@ -85,23 +62,40 @@ struct RunCommand {
         return stat(path, &status) == 0
     }
 
-    static let options: [OptionParser.Option] = PipelineArguments.options + PipelineArguments.outputOptions + PipelineArguments.decodeOptions + LimitOptions.options + [
-        .init(names: ["-r", "--recursive"], takesValue: false),
-        .init(names: ["-j", "--jobs"], takesValue: true),
-        .init(names: ["--max-memory"], takesValue: true),
-        .init(names: ["--overwrite"], takesValue: false),
-        .init(names: ["--skip-existing"], takesValue: false),
-        .init(names: ["--trace"], takesValue: true),
-        .init(names: ["--json"], takesValue: false),
-        .init(names: ["-q", "--quiet"], takesValue: false),
-    ] + ShardOptions.options + [ShardOptions.ledgerOption]
+    static let recursive = CommandFlag("-r", "--recursive", help: "Search directories given as inputs recursively")
+    static let jobs = CommandOption("-j", "--jobs", value: "N", help: """
+        Pictures processed at once (default: the number of cores; at most
+        4 times that)
+        """) { text in
+        // More threads than that only wait on each other, each holding a picture in memory.
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        guard let count = Int(text), (1...4 * cores).contains(count) else {
+            throw UsageError("--jobs needs a whole number from 1 to \(4 * cores) (4 times the \(cores) cores), got '\(text)'")
+        }
+        return count
+    }
+    static let overwrite = CommandFlag("--overwrite", help: "Allow an output to replace an input file")
+    static let skipExisting = CommandFlag("--skip-existing", help: "Pass over inputs whose outputs all exist (to resume a batch)")
+    static let trace = CommandOption("--trace", value: "DIR", kind: .directory, help: "Write the picture after every stage, and DIR/index.html showing them")
+    static let json = CommandFlag("--json", help: "One JSON object per file on standard output (not with -o -)")
+    static let quiet = CommandFlag("-q", "--quiet", help: """
+        No progress lines and no closing summary; failures are still
+        reported, and so is a stop by Ctrl-C
+        """)
+
+    /// In the order the help lists them.
+    static let options: [any OptionDeclaring] = [
+        PipelineArguments.expression, PipelineArguments.output, PipelineArguments.outDirectory, recursive, jobs,
+        PipelineArguments.format, PipelineArguments.set,
+    ] + PipelineArguments.decodeOptions + LimitOptions.options + [LimitOptions.maxMemory, overwrite, skipExisting, trace]
+        + ShardOptions.options + [ShardOptions.ledger, json, quiet]
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         let pipelineArguments = try PipelineArguments(parser, command: "run")
         let pipeline = try pipelineArguments.compile(with: registry)
         let positionals = pipelineArguments.remaining
-        if positionals.count == 2, parser.last("--output") == nil, positionals[1] != "-", !Self.exists(positionals[1]) {
+        if positionals.count == 2, !parser.has(PipelineArguments.output), positionals[1] != "-", !Self.exists(positionals[1]) {
             // ImageMagick's `convert in.jpg out.png`: here every positional is an input.
             throw UsageError("'\(positionals[1])' does not exist, and every name after the pipeline is an input; to write the result there, give -o \(positionals[1])")
         }
@@ -114,7 +108,7 @@ struct RunCommand {
             guard positionals.isEmpty else { throw UsageError("--inputs-from takes the place of INPUT arguments: give one or the other") }
             if (pipeline.source as? Load)?.path != nil { throw UsageError("the pipeline loads one file itself, so --inputs-from has nothing to give it") }
         } else {
-            (inputs, sawDirectory, passedOver) = try BatchInput.collect(positionals, recursive: parser.has("--recursive"), allowed: limits.allowedFormats)
+            (inputs, sawDirectory, passedOver) = try BatchInput.collect(positionals, recursive: parser.has(Self.recursive), allowed: limits.allowedFormats)
         }
         let batch = inputs.count > 1 || sawDirectory || manifest != nil
         let shard = try sharding.selection.resolve(batch: batch)
@@ -135,24 +129,14 @@ struct RunCommand {
         try LimitOptions.apply(parser, to: &template.loadOptions)
         let timeLimit = try LimitOptions.timeLimit(parser)
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        var jobs = cores
-        if let text = parser.last("--jobs") {
-            // More threads than that only wait on each other, each holding a picture in memory.
-            guard let count = Int(text), (1...4 * cores).contains(count) else {
-                throw UsageError("--jobs needs a whole number from 1 to \(4 * cores) (4 times the \(cores) cores), got '\(text)'")
-            }
-            jobs = count
-        }
+        let jobs = try parser.value(of: Self.jobs) ?? cores
         var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
-        if let text = parser.last("--max-memory") {
-            guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }
-            memory = bytes == 0 ? nil : MemoryBudget(limit: bytes)
-        }
+        if let bytes = try parser.value(of: LimitOptions.maxMemory) { memory = bytes == 0 ? nil : MemoryBudget(limit: bytes) }
         let reporter = ProgressReporter(total: manifest == nil ? Shard.share(of: max(1, inputs.count), in: shard) : nil,
-                                        quiet: parser.has("--quiet"), json: parser.has("--json"), batch: batch, shard: shard)
+                                        quiet: parser.has(Self.quiet), json: parser.has(Self.json), batch: batch, shard: shard)
         template.warn = { reporter.warn($0) }
         let interruption = Interruption()
-        let json = parser.has("--json")
+        let json = parser.has(Self.json)
         var run = Batch(pipeline: pipeline, inputs: inputs.map(\.path), context: template)
         run.inputRoots = inputs.map(\.root)
         run.manifest = manifest.map { ($0, sharding.baseDirectory) }
@@ -161,11 +145,11 @@ struct RunCommand {
         run.jobs = jobs
         run.memory = memory
         run.timeLimit = timeLimit
-        run.resume = parser.has("--skip-existing")
-        run.overwrite = parser.has("--overwrite")
-        run.ledger = parser.last("--ledger")
+        run.resume = parser.has(Self.skipExisting)
+        run.overwrite = parser.has(Self.overwrite)
+        run.ledger = parser.text(of: ShardOptions.ledger)
         run.listName = manifest?.name ?? "the command line"
-        run.traceDirectory = parser.last("--trace")
+        run.traceDirectory = parser.text(of: Self.trace)
         run.alsoRead = pipelineArguments.file == "<inline>" ? [] : [pipelineArguments.file]
         run.checkOutputs = { try Self.checkStandardOutput(outputs: $0, json: json) }
         run.cancellation = interruption.cancellation
@@ -174,7 +158,7 @@ struct RunCommand {
         run.warn = { reporter.warn($0) }
         run.note = { reporter.note($0) }
         run.progress = { if case let .finished(outcome) = $0 { reporter.finished(outcome) } }
-        let quiet = parser.has("--quiet")
+        let quiet = parser.has(Self.quiet)
         run.willStart = { isBatch in
             if let shard, !quiet { Console.diagnostics("imagepipe: \(shard.description)") }
             interruption.install(onePicture: !isBatch)

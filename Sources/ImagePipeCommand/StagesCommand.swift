@@ -9,15 +9,19 @@ struct StagesCommand {
 
         Without NAME, lists every stage with its summary, grouped by plugin. With NAME, shows
         the stage's usage, each parameter's type, default and help, and an example.
-        --json prints the same as JSON, with "schemaVersion": \(StagesCommand.schemaVersion).
-        """
+
+        Options:
+        """ + "\n" + OptionTable.text(options)
 
     /// Bumped whenever the JSON's shape changes.
     static let schemaVersion = Registry.pluginSchemaVersion
 
+    static let json = CommandFlag("--json", help: "The same as JSON, with \"schemaVersion\": \(schemaVersion)")
+    static let options: [any OptionDeclaring] = [json]
+
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: [.init(names: ["--json"], takesValue: false)], help: Self.help) else { return 0 }
-        let json = parser.has("--json")
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
+        let json = parser.has(Self.json)
         switch parser.positionals.count {
         case 0:
             Console.output(json ? JSONValue.object([

@@ -40,9 +40,9 @@ import TestSupport
         }
     }
 
-    /// Every option a command's help lists is one its parser takes (the completions are made
-    /// from the help), and bash completes commands, options and stage names with the script.
-    @Test func completionsComeFromTheHelpAndWorkInBash() throws {
+    /// Every option a command's help lists is one its parser takes, and bash completes commands,
+    /// options, option values and stage names with the script.
+    @Test func helpListsTheParsersOptionsAndBashCompletes() throws {
         for command in ["run", "check", "explain", "stages", "edit"] {
             let help = try CommandRunner.run([command, "--help"]).standardOutput
             let listed = help.split(separator: "\n").filter { $0.drop { $0 == " " }.hasPrefix("--") }
@@ -67,10 +67,15 @@ import TestSupport
         #expect(try complete(["imagepipe", "run", "--max-p"]) == ["--max-pixels"])
         #expect(try complete(["imagepipe", "stages", "circle-c"]) == ["circle-crop"])
         #expect(try complete(["imagepipe", "run", "-e", "kern"]) == ["kernel="])
+        #expect(try complete(["imagepipe", "convert", "--no-sh"]) == ["--no-shrink-on-load"])
+        #expect(try complete(["imagepipe", "convert", "--out"]) == [], "convert takes no --out-dir")
+        #expect(try complete(["imagepipe", "run", "--scaling", "b"]) == ["best"])
+        #expect(try complete(["imagepipe", "edit", "--mode", "s"]) == ["slice", "swipe"])
+        #expect(try complete(["imagepipe", "url", "--format", "j"]) == ["jpg"])
         #expect(try CommandRunner.run(["completions", "tcsh"]).status == 2)
     }
 
-    /// The same four completions in real zsh (its line editor on a pseudo-terminal, driven by
+    /// The same completions in real zsh (its line editor on a pseudo-terminal, driven by
     /// Tests/Shells/zsh_complete.py) and real fish (`complete -C`), which `make test` installs.
     @Test func completionsWorkInZshAndFish() throws {
         for shell in ["/bin/zsh", "/usr/bin/fish"] {
@@ -86,6 +91,8 @@ import TestSupport
             ("imagepipe run --max-p", "imagepipe run --max-pixels", ["--max-pixels"]),
             ("imagepipe stages circle-c", "imagepipe stages circle-crop", ["circle-crop"]),
             ("imagepipe run -e kern", "imagepipe run -e kernel=", ["kernel="]),
+            ("imagepipe convert --no-sh", "imagepipe convert --no-shrink-on-load", ["--no-shrink-on-load"]),
+            ("imagepipe run --scaling b", "imagepipe run --scaling best", ["best"]),
         ]
         for (line, zshLine, fishWords) in cases {
             let zsh = try CommandRunner.runProgram("/usr/bin/python3", [driver, directory.path, line])

@@ -40,64 +40,63 @@ struct EditCommand {
           swipe    seed 003's swipe-to-dismiss turn; OK gives fit | letterbox | rotate
 
         Options:
-          -o, --output FILE   Where OK writes the picture; without it OK only prints the line
-          --mode MODE         The screen (default avatar)
-          --viewport WxH      The screen's size in CSS pixels (default \(Self.defaultViewport), the seeds' phone)
-          --gap N             avatar: the circle's diameter is min(W, H) − N (default \(NumberFormat.text(Self.defaultGap)):
-                              the seed keeps a gap, which keeps the ring clear of the screen's edge)
-          --size N            avatar: the avatar's side in pixels (default: the circle's diameter
-                              in picture pixels, as circle-crop); slice: the slice's side (default \(EditModel.defaultSliceSide))
-          --port N            Listen on this port (default: a free one)
-          --no-browser        Only print the address; do not open a browser
-          -h, --help          Show this help
-
+        """ + "\n" + OptionTable.text(options, width: 18) + "\n\n" + """
         Keys on the page: arrows pan, + and - zoom, T turns, Enter is OK, Esc is Cancel.
         Exit status: 0 written (or printed), 1 cancelled or a processing error, 2 a usage error.
         """
 
     static let defaultViewport = Size(375, 667)
     static let defaultGap = 20.0
+
+    static let output = PipelineArguments.output.describing("Where OK writes the picture; without it OK only prints the line")
+    static let mode = CommandOption("--mode", value: "MODE", kind: .choices(EditMode.allCases.map(\.rawValue)), help: "The screen (default avatar)") { name in
+        guard let mode = EditMode(rawValue: name) else {
+            throw UsageError("unknown mode '\(name)': use one of \(EditMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return mode
+    }
+    static let viewport = CommandOption("--viewport", value: "WxH",
+                                        help: "The screen's size in CSS pixels (default \(defaultViewport), the seeds' phone)") { try size($0) }
+    static let gap = CommandOption("--gap", value: "N", help: """
+        avatar: the circle's diameter is min(W, H) − N (default \(NumberFormat.text(defaultGap)):
+        the seed keeps a gap, which keeps the ring clear of the screen's edge)
+        """) { text in
+        guard let value = Double(text), value.isFinite, value >= 0 else { throw UsageError("--gap needs a number ≥ 0, got '\(text)'") }
+        return value
+    }
+    static let sizeOption = CommandOption("--size", value: "N", help: """
+        avatar: the avatar's side in pixels (default: the circle's diameter
+        in picture pixels, as circle-crop); slice: the slice's side (default \(EditModel.defaultSliceSide))
+        """) { text in
+        guard let value = Int(text), (1...100_000).contains(value) else { throw UsageError("--size needs a whole number from 1 to 100000, got '\(text)'") }
+        return value
+    }
+    static let port = CommandOption("--port", value: "N", help: "Listen on this port (default: a free one)") { text in
+        guard let value = UInt32(text), value <= 65535 else { throw UsageError("--port needs a port number 0…65535, got '\(text)'") }
+        return value
+    }
+    static let noBrowser = CommandFlag("--no-browser", help: "Only print the address; do not open a browser")
+    static let options: [any OptionDeclaring] = [output, mode, viewport, gap, sizeOption, port, noBrowser]
+
     /// The preview's longer side: enough for the screen at any zoom the page allows on a
     /// high-density display, never the full photo.
     static let previewSide = 2048
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: [
-            .init(names: ["-o", "--output"], takesValue: true),
-            .init(names: ["--mode"], takesValue: true),
-            .init(names: ["--viewport"], takesValue: true),
-            .init(names: ["--gap"], takesValue: true),
-            .init(names: ["--size"], takesValue: true),
-            .init(names: ["--port"], takesValue: true),
-            .init(names: ["--no-browser"], takesValue: false),
-        ], help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         guard parser.positionals.count == 1, let photo = parser.positionals.first, photo != "-" else {
             throw UsageError(parser.positionals.isEmpty ? "edit needs a photo: imagepipe edit PHOTO -o OUTPUT"
                                                         : "edit takes one photo (a file), got \(parser.positionals.count == 1 ? "standard input" : "\(parser.positionals.count)")")
         }
-        let mode = try parser.last("--mode").map { name in
-            guard let mode = EditMode(rawValue: name) else {
-                throw UsageError("unknown mode '\(name)': use one of \(EditMode.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return mode
-        } ?? .avatar
-        let viewport = try parser.last("--viewport").map(Self.size) ?? Self.defaultViewport
-        let gap = try parser.last("--gap").map { text in
-            guard let value = Double(text), value.isFinite, value >= 0 else { throw UsageError("--gap needs a number ≥ 0, got '\(text)'") }
-            return value
-        }
-        let size = try parser.last("--size").map { text in
-            guard let value = Int(text), (1...100_000).contains(value) else { throw UsageError("--size needs a whole number from 1 to 100000, got '\(text)'") }
-            return value
-        }
-        let port: UInt32 = try parser.last("--port").map { text in
-            guard let value = UInt32(text), value <= 65535 else { throw UsageError("--port needs a port number 0…65535, got '\(text)'") }
-            return value
-        } ?? 0
+        let mode = try parser.value(of: Self.mode) ?? .avatar
+        let viewport = try parser.value(of: Self.viewport) ?? Self.defaultViewport
+        let gap = try parser.value(of: Self.gap)
+        let size = try parser.value(of: Self.sizeOption)
+        let port = try parser.value(of: Self.port) ?? 0
         if gap != nil, mode != .avatar { throw UsageError("--gap is for --mode avatar") }
         if size != nil, mode != .avatar, mode != .slice { throw UsageError("--size is for --mode avatar or slice") }
 
-        var context = RunContext(input: photo, output: parser.last("--output"))
+        var context = RunContext(input: photo, output: parser.text(of: Self.output))
         context.warn = { Console.warning($0) }
         let description = try Load().describe(in: context)
         let model = EditModel(mode: mode, imageSize: description.size, viewport: viewport, gap: gap ?? Self.defaultGap, size: size)
@@ -116,7 +115,7 @@ struct EditCommand {
             Console.error("editor at \(session.url)")
             Console.error(context.output.map { "OK writes \($0) and prints the pipeline line; Cancel or Ctrl-C writes nothing" }
                           ?? "OK prints the pipeline line (give -o FILE to write the picture too); Cancel or Ctrl-C exits")
-            if !parser.has("--no-browser") {
+            if !parser.has(Self.noBrowser) {
                 do throws(StageError) {
                     let page = try EditLaunchPage.write(forwardingTo: session.url)
                     session.launchPage = page

@@ -55,117 +55,118 @@ struct ServeCommand {
         exits at once.
 
         Options:
-          --root DIR             The folder the sources lie in (required)
-          --listen ADDR:PORT     Where to listen (default 127.0.0.1:8080; port 0: a free one, printed)
-          --key HEX, --salt HEX  The signature's key and salt (else the variables IMAGEPIPE_KEY and
-                                 IMAGEPIPE_SALT: a command line is visible to every process)
-          --unsigned             Serve without signatures
-          --signature-size N     Signature bytes, 8 to 32 (default 32)
-          --workers N            Pictures made at once (default: the number of cores)
-          --queue N              Requests that may wait for a worker (default 4 × workers)
-          --max-age SECONDS      Cache-Control max-age of pictures (default 31536000)
-          --max-memory N         What the pictures being made may hold together, estimated from each
-                                 header, and the responses not yet taken by their clients: a picture
-                                 that does not fit beside other pictures waits, one that does not
-                                 fit beside the responses is answered 503, one that could never fit
-                                 413; K, M, G suffixes (default: 3/4 of the machine's memory, or of
-                                 its control group's limit; 0 = no limit)
-          --max-connections N    Open connections at most, counted from accept to close (default
-                                 1000, fewer if the descriptor limit leaves no room); past it the
-                                 oldest one waiting for a request is closed
-          --client-timeout SECONDS  How long a client may take to send a request, or to take its
-                                 response (default 10); then its connection is closed. A slow
-                                 client holds a connection, never a worker
-          --origin URL           Fetch sources whose URL starts with URL (http:// or https://; may be
-                                 given again). The addresses a source's name resolves to and each
-                                 connection's are checked: loopback, private and link-local ones
-                                 are refused (403) unless allowed below, as imgproxy refuses them
-          --origin-ca FILE       Check https:// origins' certificates against the authorities in
-                                 FILE (PEM) instead of the system's, as for a private CA
-          --max-redirects N      Redirects an origin may answer with, each checked the same way
-                                 (default 10)
-          --iiif                 Serve the IIIF Image API 3.0 under /iiif/3/ and 2.1 under
-                                 /iiif/2/, unsigned (region, size, rotation, quality and format
-                                 in the address; the work bounded by the same limits)
-          --allow-loopback-origins, --allow-private-origins, --allow-link-local-origins
-                                 Let origins lie on the machine itself (127.0.0.0/8, ::1), on a
-                                 private network (10/8, 172.16/12, 192.168/16, fc00::/7), or on a
-                                 link-local one (169.254/16, fe80::/10)
-        \(PipelineArguments.decodeHelp)
-        \(LimitOptions.help)
-          -h, --help             Show this help
+        """ + "\n" + OptionTable.text(options)
+
+    static let root = CommandOption("--root", value: "DIR", kind: .directory, help: "The folder the sources lie in (required)")
+    static let listen = CommandOption("--listen", value: "ADDR:PORT",
+                                      help: "Where to listen (default 127.0.0.1:8080; port 0: a free one, printed)") { try listenAddress($0) }
+    static let key = CommandOption("--key", value: "HEX", help: keyAndSaltHelp)
+    static let salt = CommandOption("--salt", value: "HEX", help: keyAndSaltHelp)
+    private static let keyAndSaltHelp = """
+        The signature's key and salt (else the variables IMAGEPIPE_KEY and
+        IMAGEPIPE_SALT: a command line is visible to every process)
         """
+    static let unsigned = CommandFlag("--unsigned", help: "Serve without signatures")
+    static let signatureSize = CommandOption("--signature-size", value: "N", help: "Signature bytes, 8 to 32 (default 32)") { text in
+        guard let size = Int(text), (8...32).contains(size) else { throw UsageError("--signature-size needs a number of bytes from 8 to 32, got '\(text)'") }
+        return size
+    }
+    static let workers = CommandOption.wholeNumber("--workers", in: 1...256, help: "Pictures made at once (default: the number of cores)")
+    static let queue = CommandOption.wholeNumber("--queue", in: 0...100_000, help: "Requests that may wait for a worker (default 4 × workers)")
+    static let maxAge = CommandOption.wholeNumber("--max-age", value: "SECONDS", in: 0...315_360_000, help: "Cache-Control max-age of pictures (default 31536000)")
+    static let maxMemory = LimitOptions.maxMemory.describing("""
+        What the pictures being made may hold together, estimated from each
+        header, and the responses not yet taken by their clients: a picture
+        that does not fit beside other pictures waits, one that does not
+        fit beside the responses is answered 503, one that could never fit
+        413; K, M, G suffixes (default: 3/4 of the machine's memory, or of
+        its control group's limit; 0 = no limit)
+        """)
+    static let maxConnections = CommandOption.wholeNumber("--max-connections", in: 1...1_000_000, help: """
+        Open connections at most, counted from accept to close (default
+        1000, fewer if the descriptor limit leaves no room); past it the
+        oldest one waiting for a request is closed
+        """)
+    static let clientTimeout = CommandOption.wholeNumber("--client-timeout", value: "SECONDS", in: 1...3600, help: """
+        How long a client may take to send a request, or to take its
+        response (default 10); then its connection is closed. A slow
+        client holds a connection, never a worker
+        """)
+    static let origin = CommandOption("--origin", value: "URL", help: """
+        Fetch sources whose URL starts with URL (http:// or https://; may be
+        given again). The addresses a source's name resolves to and each
+        connection's are checked: loopback, private and link-local ones
+        are refused (403) unless allowed below, as imgproxy refuses them
+        """) { origin in
+        guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), origin.split(separator: "/", omittingEmptySubsequences: false).count > 2,
+              !origin.split(separator: "/", omittingEmptySubsequences: false)[2].isEmpty else {
+            throw UsageError("--origin needs an http:// or https:// URL with a host, like https://images.example.com/, got '\(origin)'")
+        }
+        // A bare host stands for everything on it, not for every host it begins another's name.
+        return origin.split(separator: "/", omittingEmptySubsequences: false).count == 3 ? origin + "/" : origin
+    }
+    static let originAuthorities = CommandOption("--origin-ca", value: "FILE", kind: .file, help: """
+        Check https:// origins' certificates against the authorities in
+        FILE (PEM) instead of the system's, as for a private CA
+        """) { text in
+        guard let authorities = ImageFile.realPath(text), OriginFetch.certificateCount(in: authorities) > 0 else {
+            throw UsageError("--origin-ca: '\(text)' is not a readable PEM file of certificates")
+        }
+        return authorities
+    }
+    static let maxRedirects = CommandOption.wholeNumber("--max-redirects", in: 0...100, help: """
+        Redirects an origin may answer with, each checked the same way
+        (default 10)
+        """)
+    static let iiif = CommandFlag("--iiif", help: """
+        Serve the IIIF Image API 3.0 under /iiif/3/ and 2.1 under
+        /iiif/2/, unsigned (region, size, rotation, quality and format
+        in the address; the work bounded by the same limits)
+        """)
+    private static let privateOriginsHelp = """
+        Let origins lie on the machine itself (127.0.0.0/8, ::1), on a
+        private network (10/8, 172.16/12, 192.168/16, fc00::/7), or on a
+        link-local one (169.254/16, fe80::/10)
+        """
+    static let allowLoopbackOrigins = CommandFlag("--allow-loopback-origins", help: privateOriginsHelp)
+    static let allowPrivateOrigins = CommandFlag("--allow-private-origins", help: privateOriginsHelp)
+    static let allowLinkLocalOrigins = CommandFlag("--allow-link-local-origins", help: privateOriginsHelp)
+
+    static let options: [any OptionDeclaring] = [
+        root, listen, key, salt, unsigned, signatureSize, workers, queue, maxAge, maxMemory, maxConnections, clientTimeout,
+        origin, originAuthorities, maxRedirects, iiif, allowLoopbackOrigins, allowPrivateOrigins, allowLinkLocalOrigins,
+    ] + PipelineArguments.decodeOptions + LimitOptions.options
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: [
-            .init(names: ["--root"], takesValue: true),
-            .init(names: ["--listen"], takesValue: true),
-            .init(names: ["--key"], takesValue: true),
-            .init(names: ["--salt"], takesValue: true),
-            .init(names: ["--unsigned"], takesValue: false),
-            .init(names: ["--signature-size"], takesValue: true),
-            .init(names: ["--workers"], takesValue: true),
-            .init(names: ["--queue"], takesValue: true),
-            .init(names: ["--max-age"], takesValue: true),
-            .init(names: ["--max-connections"], takesValue: true),
-            .init(names: ["--client-timeout"], takesValue: true),
-            .init(names: ["--max-memory"], takesValue: true),
-            .init(names: ["--origin"], takesValue: true),
-            .init(names: ["--origin-ca"], takesValue: true),
-            .init(names: ["--max-redirects"], takesValue: true),
-            .init(names: ["--allow-loopback-origins"], takesValue: false),
-            .init(names: ["--allow-private-origins"], takesValue: false),
-            .init(names: ["--allow-link-local-origins"], takesValue: false),
-            .init(names: ["--iiif"], takesValue: false),
-        ] + PipelineArguments.decodeOptions + LimitOptions.options, help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         guard parser.positionals.isEmpty else { throw UsageError("serve takes no file names: give the folder with --root DIR") }
-        guard let rootText = parser.last("--root") else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
+        guard let rootText = parser.text(of: Self.root) else { throw UsageError("serve needs --root DIR, the folder of the pictures it serves") }
         var status = stat()
         guard let root = ImageFile.realPath(rootText), stat(root, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             throw UsageError("--root: '\(rootText)' is not a folder")
         }
         let signature = try Self.signature(parser)
-        let (host, port) = try Self.listenAddress(parser.last("--listen") ?? "127.0.0.1:8080")
-        func count(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-            guard let text = parser.last(name) else { return value }
-            guard let number = Int(text), range.contains(number) else { throw UsageError("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'") }
-            return number
-        }
-        let workers = try count("--workers", default: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), range: 1...256)
-        let queue = try count("--queue", default: 4 * workers, range: 0...100_000)
-        let maxAge = try count("--max-age", default: 31_536_000, range: 0...315_360_000)
-        let maxConnections = try count("--max-connections", default: 1000, range: 1...1_000_000)
-        let clientTimeout = try count("--client-timeout", default: 10, range: 1...3600)
+        let (host, port) = try parser.value(of: Self.listen) ?? Self.listenAddress("127.0.0.1:8080")
+        let workers = try parser.value(of: Self.workers) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let queue = try parser.value(of: Self.queue) ?? 4 * workers
+        let maxAge = try parser.value(of: Self.maxAge) ?? 31_536_000
+        let maxConnections = try parser.value(of: Self.maxConnections) ?? 1000
+        let clientTimeout = try parser.value(of: Self.clientTimeout) ?? 10
         var memory: MemoryBudget? = MemoryBudget(limit: MemoryBudget.defaultLimit)
-        if let text = parser.last("--max-memory") {
-            guard let bytes = LimitOptions.byteCount(text) else { throw UsageError("--max-memory needs a number of bytes ≥ 0 (like 2G), got '\(text)'") }
-            memory = bytes == 0 ? nil : MemoryBudget(limit: bytes)
-        }
+        if let bytes = try parser.value(of: Self.maxMemory) { memory = bytes == 0 ? nil : MemoryBudget(limit: bytes) }
         var loadOptions = try PipelineArguments.outputContext(parser).loadOptions
         try LimitOptions.apply(parser, to: &loadOptions)
-        var origins = OriginPolicy(allowsLoopback: parser.has("--allow-loopback-origins"), allowsPrivate: parser.has("--allow-private-origins"),
-                                   allowsLinkLocal: parser.has("--allow-link-local-origins"),
-                                   maxRedirects: try count("--max-redirects", default: 10, range: 0...100), maxBytes: loadOptions.maxInputBytes)
-        for origin in parser.all("--origin") {
-            guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), origin.split(separator: "/", omittingEmptySubsequences: false).count > 2,
-                  !origin.split(separator: "/", omittingEmptySubsequences: false)[2].isEmpty else {
-                throw UsageError("--origin needs an http:// or https:// URL with a host, like https://images.example.com/, got '\(origin)'")
-            }
-            // A bare host stands for everything on it, not for every host it begins another's name.
-            origins.prefixes.append(origin.split(separator: "/", omittingEmptySubsequences: false).count == 3 ? origin + "/" : origin)
-        }
-        if let text = parser.last("--origin-ca") {
-            guard let authorities = ImageFile.realPath(text), OriginFetch.certificateCount(in: authorities) > 0 else {
-                throw UsageError("--origin-ca: '\(text)' is not a readable PEM file of certificates")
-            }
-            origins.authorities = authorities
-        }
+        var origins = OriginPolicy(allowsLoopback: parser.has(Self.allowLoopbackOrigins), allowsPrivate: parser.has(Self.allowPrivateOrigins),
+                                   allowsLinkLocal: parser.has(Self.allowLinkLocalOrigins),
+                                   maxRedirects: try parser.value(of: Self.maxRedirects) ?? 10, maxBytes: loadOptions.maxInputBytes)
+        origins.prefixes += try parser.values(of: Self.origin)
+        if let authorities = try parser.value(of: Self.originAuthorities) { origins.authorities = authorities }
         var configuration = ServeServer.Configuration(root: root, signature: signature, workers: workers, queue: queue, loadOptions: loadOptions,
                                                       timeout: try LimitOptions.timeout(parser), maxAge: maxAge,
                                                       maxConnections: maxConnections, clientTimeoutMilliseconds: UInt32(clientTimeout * 1000), memory: memory,
                                                       compiler: PipelineCompiler(registry: registry))
         configuration.origins = origins
-        configuration.iiif = parser.has("--iiif")
+        configuration.iiif = parser.has(Self.iiif)
         Self.raiseDescriptorLimit()
         // glibc gives each thread that allocates its own heap (up to 8 a core), and a long-running
         // server's pictures, made on whichever worker thread, leave each heap fragmented: at 75
@@ -202,20 +203,17 @@ struct ServeCommand {
 
     /// The signature's key, salt and size, or nil with --unsigned.
     static func signature(_ parser: OptionParser) throws -> URLSignature? {
-        let size = try parser.last("--signature-size").map { text in
-            guard let size = Int(text), (8...32).contains(size) else { throw UsageError("--signature-size needs a number of bytes from 8 to 32, got '\(text)'") }
-            return size
-        } ?? 32
-        if parser.has("--unsigned") {
-            guard !parser.has("--key"), !parser.has("--salt") else { throw UsageError("--unsigned and --key/--salt exclude each other") }
+        let size = try parser.value(of: Self.signatureSize) ?? 32
+        if parser.has(Self.unsigned) {
+            guard !parser.has(Self.key), !parser.has(Self.salt) else { throw UsageError("--unsigned and --key/--salt exclude each other") }
             return nil
         }
         // From the environment too, so that a secret need not stand in a command line that every
         // process on the machine can read.
-        func given(_ option: String, _ variable: String) -> String? {
-            parser.last(option) ?? getenv(variable).map { String(cString: $0) }
+        func given(_ option: CommandOption<String>, _ variable: String) -> String? {
+            parser.text(of: option) ?? getenv(variable).map { String(cString: $0) }
         }
-        guard let keyText = given("--key", "IMAGEPIPE_KEY"), let saltText = given("--salt", "IMAGEPIPE_SALT") else {
+        guard let keyText = given(Self.key, "IMAGEPIPE_KEY"), let saltText = given(Self.salt, "IMAGEPIPE_SALT") else {
             throw UsageError("give --key HEX and --salt HEX (or IMAGEPIPE_KEY and IMAGEPIPE_SALT) to sign addresses, as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT, or --unsigned")
         }
         guard let key = URLSignature.bytes(hex: keyText) else { throw UsageError("--key needs an even number of hexadecimal digits") }

@@ -15,38 +15,37 @@ struct URLCommand {
         signature segment is `_`.
 
         Options:
-          -e, --expression TEXT  The pipeline text, as run takes it (then SOURCE alone follows)
-          --key HEX, --salt HEX  The server's key and salt (else IMAGEPIPE_KEY and IMAGEPIPE_SALT)
-          --signature-size N     Signature bytes, 8 to 32 (default 32), as the server's
-          --unsigned             For a server run with --unsigned
-          --format EXT           The format to answer in (jpg, png, webp, avif, gif); without it the
-                                 server negotiates from the request's Accept header
-          -h, --help             Show this help
-        """
+        """ + "\n" + OptionTable.text(options)
+
+    static let format = CommandOption("--format", value: "EXT", kind: .choices(["jpg", "png", "webp", "avif", "gif"]), help: """
+        The format to answer in (jpg, png, webp, avif, gif); without it the
+        server negotiates from the request's Accept header
+        """) { name in
+        guard let format = ImageFormat(name: name).flatMap(ServedFormat.init) else {
+            throw UsageError("--format: '\(name)' is not a format imagepipe serve answers in; it answers in \(ServedFormat.names)")
+        }
+        return format.format
+    }
+    static let options: [any OptionDeclaring] = [
+        PipelineArguments.expression.describing("The pipeline text, as run takes it (then SOURCE alone follows)"),
+        ServeCommand.key.describing("The server's key and salt (else IMAGEPIPE_KEY and IMAGEPIPE_SALT)"),
+        ServeCommand.salt.describing("The server's key and salt (else IMAGEPIPE_KEY and IMAGEPIPE_SALT)"),
+        ServeCommand.signatureSize.describing("Signature bytes, 8 to 32 (default 32), as the server's"),
+        ServeCommand.unsigned.describing("For a server run with --unsigned"),
+        format,
+    ]
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: [
-            .init(names: ["-e", "--expression"], takesValue: true),
-            .init(names: ["--key"], takesValue: true),
-            .init(names: ["--salt"], takesValue: true),
-            .init(names: ["--unsigned"], takesValue: false),
-            .init(names: ["--signature-size"], takesValue: true),
-            .init(names: ["--format"], takesValue: true),
-        ], help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         // `-e TEXT` as run takes it, or the text as the first name.
-        let names = (parser.last("--expression").map { [$0] } ?? []) + parser.positionals
+        let names = (parser.text(of: PipelineArguments.expression).map { [$0] } ?? []) + parser.positionals
         guard names.count == 2 else {
-            let shape = parser.has("--expression") ? "-e 'resize 300x' photos/a.jpg: with -e, the source alone follows" : "'resize 300x' photos/a.jpg"
+            let shape = parser.has(PipelineArguments.expression) ? "-e 'resize 300x' photos/a.jpg: with -e, the source alone follows" : "'resize 300x' photos/a.jpg"
             throw UsageError("url takes a pipeline and a source: imagepipe url \(shape) --key … --salt …")
         }
         let text = names[0] == "-" ? "" : names[0]
         _ = try PipelineCompiler(registry: registry).compile(text, file: "pipeline")
-        let format = try parser.last("--format").map { name in
-            guard let format = ImageFormat(name: name).flatMap(ServedFormat.init) else {
-                throw UsageError("--format: '\(name)' is not a format imagepipe serve answers in; it answers in \(ServedFormat.names)")
-            }
-            return format.format
-        }
+        let format = try parser.value(of: Self.format)
         let path = ImageURL.unsignedPath(pipeline: text, source: names[1], format: format)
         let signature = try ServeCommand.signature(parser)
         Console.output((signature.map { "/" + $0.sign(path.signed) } ?? "/_") + path.sent)

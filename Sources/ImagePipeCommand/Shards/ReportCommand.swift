@@ -25,12 +25,16 @@ struct ReportCommand {
         by two inputs; 2 a usage error or ledgers that do not belong together.
 
         Options:
-          --inputs-from LIST     The batch's input list, as given to run (`-`: standard input)
-          -0, --null             The list's names end with a NUL byte
-          --base DIR             The directory the list's relative paths are below (as for run)
-          --json                 The report as one JSON object
-          -h, --help             Show this help
-        """
+        """ + "\n" + OptionTable.text(options)
+
+    static let json = CommandFlag("--json", help: "The report as one JSON object")
+    /// The shards' list options, read by `ShardOptions` as run reads them.
+    static let options: [any OptionDeclaring] = [
+        ShardOptions.inputsFrom.describing(value: "LIST", "The batch's input list, as given to run (`-`: standard input)"),
+        ShardOptions.null.describing("The list's names end with a NUL byte"),
+        ShardOptions.base.describing("The directory the list's relative paths are below (as for run)"),
+        json,
+    ]
 
     /// Failures and missing inputs listed in the text report; --json lists them all.
     static let listLimit = 50
@@ -39,12 +43,7 @@ struct ReportCommand {
     static let jsonListLimit = 10_000_000
 
     func main(_ arguments: [String]) throws -> Int32 {
-        guard let parser = try OptionParser.parse(arguments, options: [
-            .init(names: ["--inputs-from"], takesValue: true),
-            .init(names: ["-0", "--null"], takesValue: false),
-            .init(names: ["--base"], takesValue: true),
-            .init(names: ["--json"], takesValue: false),
-        ], help: Self.help) else { return 0 }
+        guard let parser = try OptionParser.parse(arguments, options: Self.options, help: Self.help) else { return 0 }
         guard parser.positionals.count == 1 else { throw UsageError("report takes one ledger directory; see imagepipe report --help") }
         let report = try LedgerReport(directory: parser.positionals[0])
         let sharding = try ShardOptions(parser, environment: [:])
@@ -62,7 +61,7 @@ struct ReportCommand {
             }
             total = count
         }
-        let json = parser.has("--json")
+        let json = parser.has(Self.json)
         return try Self.write(report, total: total, names: names, json: json) { Console.write($0, to: STDOUT_FILENO) }
     }
 

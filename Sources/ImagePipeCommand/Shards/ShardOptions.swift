@@ -6,36 +6,33 @@ import Glibc
 /// The options of `run` (and `explain`) for batches spread over many processes or machines:
 /// shards, manifests and ledgers.
 struct ShardOptions {
-    static let options: [OptionParser.Option] = [
-        .init(names: ["--shard"], takesValue: true),
-        .init(names: ["--shards"], takesValue: true),
-        .init(names: ["--no-shard"], takesValue: false),
-        .init(names: ["--inputs-from"], takesValue: true),
-        .init(names: ["-0", "--null"], takesValue: false),
-        .init(names: ["--base"], takesValue: true),
-    ]
+    static let inputsFrom = CommandOption("--inputs-from", value: "FILE", kind: .file, help: """
+        Read the inputs from FILE (`-`: standard input), one path a line,
+        streamed; relative paths are below the list's directory, and
+        {dir} keeps their layout
+        """)
+    static let null = CommandFlag("-0", "--null", help: "Names in the list end with a NUL byte (find -print0), not a line feed")
+    static let base = CommandOption("--base", value: "DIR", kind: .directory, help: "Resolve the list's relative paths against DIR instead")
+    static let shard = CommandOption("--shard", value: "K/N", help: """
+        Process only shard K of N (1-based): the inputs at positions
+        K, K+N, K+2N… of the list, or of the inputs sorted by their bytes
+        """)
+    static let shards = CommandOption("--shards", value: "N", help: """
+        The number of shards, for JOB_COMPLETION_INDEX or PARALLEL_SEQ
+        (also IMAGEPIPE_SHARDS); must match the engine's own
+        """)
+    static let noShard = CommandFlag("--no-shard", help: """
+        Ignore SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX and PARALLEL_SEQ
+        (without --shard, a batch takes its shard from them)
+        """)
+
+    static let options: [any OptionDeclaring] = [inputsFrom, null, base, shard, shards, noShard]
 
     /// `--ledger` is for `run` only: `explain` writes nothing.
-    static let ledgerOption = OptionParser.Option(names: ["--ledger"], takesValue: true)
-
-    static let help = """
-          --inputs-from FILE     Read the inputs from FILE (`-`: standard input), one path a line,
-                                 streamed; relative paths are below the list's directory, and
-                                 {dir} keeps their layout
-          -0, --null             Names in the list end with a NUL byte (find -print0), not a line feed
-          --base DIR             Resolve the list's relative paths against DIR instead
-          --shard K/N            Process only shard K of N (1-based): the inputs at positions
-                                 K, K+N, K+2N… of the list, or of the inputs sorted by their bytes
-          --shards N             The number of shards, for JOB_COMPLETION_INDEX or PARALLEL_SEQ
-                                 (also IMAGEPIPE_SHARDS); must match the engine's own
-          --no-shard             Ignore SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX and PARALLEL_SEQ
-                                 (without --shard, a batch takes its shard from them)
-        """
-
-    static let ledgerHelp = """
-          --ledger DIR           Append a JSON line per file to DIR/shard-K-of-N.jsonl (shards may
-                                 share DIR); `imagepipe report DIR` merges them
-        """
+    static let ledger = CommandOption("--ledger", value: "DIR", kind: .directory, help: """
+        Append a JSON line per file to DIR/shard-K-of-N.jsonl (shards may
+        share DIR); `imagepipe report DIR` merges them
+        """)
 
     let selection: ShardSelection
     /// `--inputs-from`, if given.
@@ -44,11 +41,11 @@ struct ShardOptions {
     let base: String?
 
     init(_ parser: OptionParser, environment: [String: String] = ShardOptions.environment()) throws {
-        selection = ShardSelection(explicit: parser.last("--shard"), countOption: parser.last("--shards"),
-                                   noShard: parser.has("--no-shard"), environment: environment)
-        manifest = parser.last("--inputs-from")
-        nulSeparated = parser.has("--null")
-        base = parser.last("--base")
+        selection = ShardSelection(explicit: parser.text(of: Self.shard), countOption: parser.text(of: Self.shards),
+                                   noShard: parser.has(Self.noShard), environment: environment)
+        manifest = parser.text(of: Self.inputsFrom)
+        nulSeparated = parser.has(Self.null)
+        base = parser.text(of: Self.base)
         if manifest == nil {
             if nulSeparated { throw UsageError("-0 goes with --inputs-from: it says how the list's names end") }
             if base != nil { throw UsageError("--base goes with --inputs-from: it is where the list's relative paths start") }
