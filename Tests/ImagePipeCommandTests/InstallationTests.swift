@@ -67,7 +67,7 @@ import TestSupport
         #expect(try complete(["imagepipe", "run", "--max-p"]) == ["--max-pixels"])
         #expect(try complete(["imagepipe", "stages", "circle-c"]) == ["circle-crop"])
         #expect(try complete(["imagepipe", "run", "-e", "kern"]) == ["kernel="])
-        #expect(try complete(["imagepipe", "convert", "--no-sh"]) == ["--no-shrink-on-load"])
+        #expect(try complete(["imagepipe", "convert", "--no-shr"]) == ["--no-shrink-on-load"])
         #expect(try complete(["imagepipe", "convert", "--out"]) == [], "convert takes no --out-dir")
         #expect(try complete(["imagepipe", "run", "--scaling", "b"]) == ["best"])
         #expect(try complete(["imagepipe", "edit", "--mode", "s"]) == ["slice", "swipe"])
@@ -91,7 +91,7 @@ import TestSupport
             ("imagepipe run --max-p", "imagepipe run --max-pixels", ["--max-pixels"]),
             ("imagepipe stages circle-c", "imagepipe stages circle-crop", ["circle-crop"]),
             ("imagepipe run -e kern", "imagepipe run -e kernel=", ["kernel="]),
-            ("imagepipe convert --no-sh", "imagepipe convert --no-shrink-on-load", ["--no-shrink-on-load"]),
+            ("imagepipe convert --no-shr", "imagepipe convert --no-shrink-on-load", ["--no-shrink-on-load"]),
             ("imagepipe run --scaling b", "imagepipe run --scaling best", ["best"]),
         ]
         for (line, zshLine, fishWords) in cases {
