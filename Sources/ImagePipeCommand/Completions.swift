@@ -61,6 +61,9 @@ struct Completions {
         return cases
     }
 
+    /// The options before a command, as the top-level usage lists them.
+    static let topLevelWords = ImagePipeCommand.options.flatMap(\.declaration.names).joined(separator: " ")
+
     private var commandNames: [String] { commands.map(\.name) + ["completions", "man", "help"] }
     private var stageWords: String { registry.stageNames.joined(separator: " ") }
     private var parameterWords: String {
@@ -79,7 +82,7 @@ struct Completions {
             _imagepipe() {
                 local current=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD-1]} options=""
                 if [ "$COMP_CWORD" -eq 1 ]; then
-                    COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " ")) --help --version --plugin" -- "$current"))
+                    COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " ")) \(Self.topLevelWords)" -- "$current"))
                     return
                 fi
                 case "${COMP_WORDS[1]} $previous" in
@@ -113,7 +116,7 @@ struct Completions {
             _imagepipe() {
                 local -a options
                 if (( CURRENT == 2 )); then
-                    compadd -- \(commandNames.joined(separator: " ")) --help --version --plugin
+                    compadd -- \(commandNames.joined(separator: " ")) \(Self.topLevelWords)
                     return
                 fi
                 case "$words[2] $words[CURRENT-1]" in
@@ -139,9 +142,10 @@ struct Completions {
     var fish: String {
         var lines = ["# fish completion for imagepipe (made by `imagepipe completions fish`)",
                      "complete -c imagepipe -f -n __fish_use_subcommand -a '\(commandNames.joined(separator: " "))'"]
-        for (name, _, options) in commands {
-            for declaration in Self.declarations(options) {
-                var line = "complete -c imagepipe -n '__fish_seen_subcommand_from \(name)'"
+        let topLevel = [("", ImagePipeCommand.options.map(\.declaration))]
+        for (name, declarations) in topLevel + commands.map { ($0.name, Self.declarations($0.options)) } {
+            for declaration in declarations {
+                var line = "complete -c imagepipe -n " + (name.isEmpty ? "__fish_use_subcommand" : "'__fish_seen_subcommand_from \(name)'")
                 for option in declaration.names {
                     line += option.hasPrefix("--") ? " -l \(option.dropFirst(2))" : " -s \(option.dropFirst())"
                 }

@@ -32,10 +32,7 @@ public struct ImagePipeCommand: Sendable {
           completions  Print a completion script for bash, zsh or fish
 
         Options:
-          -h, --help     Show help (also after a command: imagepipe run --help, or imagepipe help run)
-          --version      Show the version
-          --plugin PATH  Load a plugin library (repeatable; anywhere on the line)
-
+        """ + "\n" + OptionTable.text(options, width: 13, helpFlag: false) + "\n\n" + """
         Plugins are also loaded from every .so file in PREFIX/lib/imagepipe/plugins (beside an
         installed PREFIX/bin/imagepipe) and in the directories listed in IMAGEPIPE_PLUGIN_PATH
         (separated by ':'). Each is first tried in a separate process, and refused when it crashes
@@ -43,6 +40,13 @@ public struct ImagePipeCommand: Sendable {
 
         Exit status: 0 done, 1 a processing error, 2 a usage or pipeline error.
         """
+
+    /// The options before a command (`--plugin` anywhere on the line), for the usage and the
+    /// completions of the first word.
+    static let helpFlag = OptionParser.helpFlag.describing("Show help (also after a command: imagepipe run --help, or imagepipe help run)")
+    static let versionFlag = CommandFlag("--version", help: "Show the version")
+    static let plugin = CommandOption("--plugin", value: "PATH", kind: .file, help: "Load a plugin library (repeatable; anywhere on the line)")
+    static let options: [any OptionDeclaring] = [helpFlag, versionFlag, plugin]
 
     /// Runs the command with `arguments` (without the program name); returns the exit status.
     public func main(_ arguments: [String]) -> Int32 {
@@ -73,12 +77,12 @@ public struct ImagePipeCommand: Sendable {
             if argument == "--" {
                 remaining += arguments[index...]
                 break
-            } else if argument == "--plugin", index + 1 < arguments.count {
+            } else if argument == Self.plugin.declaration.key, index + 1 < arguments.count {
                 paths.append(arguments[index + 1])
                 index += 2
                 continue
-            } else if argument.hasPrefix("--plugin=") {
-                paths.append(String(argument.dropFirst("--plugin=".count)))
+            } else if argument.hasPrefix(Self.plugin.declaration.key + "=") {
+                paths.append(String(argument.dropFirst(Self.plugin.declaration.key.count + 1)))
             } else {
                 remaining.append(argument)
             }

@@ -37,6 +37,19 @@ import TestSupport
             let declared = Set(Completions.declarations(options).flatMap(\.names))
             #expect(Set(bashWords.map(String.init)) == declared, "\(name)")
         }
+        // The options before a command: in the usage and completed as the first word.
+        let usage = try CommandRunner.run(["--help"]).standardOutput
+        let firstWords = try #require(bash.first { $0.contains("COMPREPLY=($(compgen -W \"run convert") })
+        let zshFirstWords = try #require(zsh.first { $0.contains("compadd -- run convert") }).split(separator: " ")
+        for declaration in ImagePipeCommand.options.map(\.declaration) {
+            #expect(usage.contains("\n  " + declaration.label), "\(declaration.label)")
+            for option in declaration.names {
+                #expect(firstWords.contains(" \(option) ") || firstWords.contains(" \(option)\""), "bash: \(option)")
+                #expect(zshFirstWords.contains(Substring(option)), "zsh: \(option)")
+                let fishFlag = option.hasPrefix("--") ? " -l \(option.dropFirst(2))" : " -s \(option.dropFirst())"
+                #expect(fish.contains { $0.contains("-n __fish_use_subcommand") && $0.contains(fishFlag + " ") }, "fish: \(option)")
+            }
+        }
         // convert's completions are run's less what its two names replace.
         let convertWords = try #require(bash.first { $0.hasPrefix("        convert) options=\"") })
         #expect(convertWords.contains(" --scaling ") && convertWords.contains(" --jobs ") && !convertWords.contains(" --expression ") && !convertWords.contains(" --out-dir "))

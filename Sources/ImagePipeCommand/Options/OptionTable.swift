@@ -4,12 +4,12 @@ enum OptionTable {
     /// The left column's width in the commands' help (`-e, --expression TEXT` and two spaces).
     static let standardWidth = 21
 
-    /// The rows of `options`, `-h, --help` last. Options one after another with the same help
+    /// The rows of `options`, `-h, --help` last unless `helpFlag` is false. Options one after another with the same help
     /// share a row (`--key HEX, --salt HEX`); a label too long for its column puts the help on
     /// the next line.
-    static func text(_ options: [any OptionDeclaring], width: Int = standardWidth) -> String {
+    static func text(_ options: [any OptionDeclaring], width: Int = standardWidth, helpFlag: Bool = true) -> String {
         var rows: [(label: String, help: String)] = []
-        for declaration in (options + [OptionParser.helpFlag]).map(\.declaration) {
+        for declaration in (options + (helpFlag ? [OptionParser.helpFlag] : [])).map(\.declaration) {
             if let last = rows.last, last.help == declaration.help {
                 rows[rows.count - 1].label += ", " + declaration.label
             } else {
