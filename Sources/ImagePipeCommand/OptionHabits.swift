@@ -41,7 +41,7 @@ enum OptionHabits {
     /// cwebp's and ImageMagick's `-q 80` reads here as --quiet and an input named 80: said when
     /// the number is no file.
     static func quietWithNumber(_ flag: String, next: String?) -> String? {
-        guard flag == "-q" || flag == "--quiet", let next, let number = Int(next), (0...100).contains(number), !RunCommand.exists(next) else { return nil }
+        guard RunCommand.quiet.declaration.names.contains(flag), let next, let number = Int(next), (0...100).contains(number), !RunCommand.exists(next) else { return nil }
         return "-q is --quiet here, and \(next) would be an input; quality is a parameter of save: end the pipeline with '| save quality=\(next)'"
     }
 }

@@ -6,12 +6,10 @@ import ImagePipe
 /// The options are declarations (`CommandOption`, `CommandFlag`), and values are read through
 /// them, typed: no option is named by a string outside its declaration.
 struct OptionParser {
-    typealias Option = OptionDeclaration
-
     /// `-h, --help`, which every subcommand takes.
     static let helpFlag = CommandFlag("-h", "--help", help: "Show this help")
 
-    let options: [Option]
+    let options: [OptionDeclaration]
     private var values: [String: [String]] = [:]
     private(set) var positionals: [String] = []
     /// The arguments as given, for a message that gives the command line back changed.
@@ -79,7 +77,7 @@ struct OptionParser {
         }
     }
 
-    private func option(named name: String, next: String?) throws(UsageError) -> Option {
+    private func option(named name: String, next: String?) throws(UsageError) -> OptionDeclaration {
         guard let option = options.first(where: { $0.names.contains(name) }) else {
             if let habit = OptionHabits.message(for: name, next: next) { throw UsageError(habit) }
             let known = options.flatMap(\.names)
@@ -89,7 +87,7 @@ struct OptionParser {
         return option
     }
 
-    private mutating func record(_ option: Option, _ value: String) {
+    private mutating func record(_ option: OptionDeclaration, _ value: String) {
         values[option.key, default: []].append(value)
     }
 
