@@ -33,8 +33,11 @@ import TestSupport
                     #expect(fishLines.contains { $0.contains(fishFlag + " ") }, "fish: \(name) \(option)")
                 }
             }
+            // No name is declared twice in one command (the parser would take the first).
+            let names = Completions.declarations(options).flatMap(\.names)
+            #expect(Set(names).count == names.count, "\(name) declares a name twice")
             // And the completions offer no option that is not declared.
-            let declared = Set(Completions.declarations(options).flatMap(\.names))
+            let declared = Set(names)
             #expect(Set(bashWords.map(String.init)) == declared, "\(name)")
         }
         // The options before a command: in the usage and completed as the first word.
