@@ -143,7 +143,7 @@ struct Completions {
         var lines = ["# fish completion for imagepipe (made by `imagepipe completions fish`)",
                      "complete -c imagepipe -f -n __fish_use_subcommand -a '\(commandNames.joined(separator: " "))'"]
         let topLevel = [("", ImagePipeCommand.options.map(\.declaration))]
-        for (name, declarations) in topLevel + commands.map { ($0.name, Self.declarations($0.options)) } {
+        for (name, declarations) in topLevel + commands.map({ ($0.name, Self.declarations($0.options)) }) {
             for declaration in declarations {
                 var line = "complete -c imagepipe -n " + (name.isEmpty ? "__fish_use_subcommand" : "'__fish_seen_subcommand_from \(name)'")
                 for option in declaration.names {
