@@ -62,7 +62,10 @@ public struct Batch: Sendable {
     package var checkOutputs: (@Sendable ([[String]]) throws -> Void)?
     package var timeLimit: TimeLimit = .none
     package var memory: MemoryBudget?
-    package var traceDirectory: String?
+    /// Where each input's trace goes (`--trace`): the folder itself for one input, else a folder
+    /// an input under it, with a page that links them. A folder of other files is refused
+    /// unless `overwrite`.
+    public var traceDirectory: String?
     package var describe: @Sendable (any Error) -> String = { "\($0)" }
     package var warn: @Sendable (String) -> Void = { _ in }
     package var note: @Sendable (String) -> Void = { _ in }

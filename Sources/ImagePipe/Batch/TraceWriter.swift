@@ -3,7 +3,7 @@
 /// order with each stage's text, size and time. It observes the run without changing it: a run
 /// that streams writes each stage's picture as its rows pass (side outputs, as a `tee`'s), and
 /// a run of whole pictures hands each stage's picture to `record`.
-package final class TraceWriter: Sendable {
+public final class TraceWriter: Sendable {
     private struct Entry {
         let index: Int
         let file: String
@@ -13,7 +13,7 @@ package final class TraceWriter: Sendable {
         let milliseconds: Double
     }
 
-    package let directory: String
+    public let directory: String
     private let title: String
     private let entries = Locked<[Entry]>([])
     /// The seconds each stage of a streamed run has taken, by its number, strip after strip.
@@ -44,7 +44,9 @@ package final class TraceWriter: Sendable {
         }
     }
 
-    package init(directory: String, title: String) throws {
+    /// A trace into `directory` (made when missing) of a run of `title`, the input's name its
+    /// page shows. Give it to `RunContext.trace`, and call `finish` once the run has ended.
+    public init(directory: String, title: String) throws {
         self.directory = directory
         self.title = title
         try ImageFile.createParentDirectories(of: directory + "/index.html", within: directory.hasPrefix("/") ? "/" : ".")
@@ -92,7 +94,7 @@ package final class TraceWriter: Sendable {
     }
 
     /// Writes `index.html`; `failure` is shown after the last stage that ran.
-    package func finish(failure: String?) throws {
+    public func finish(failure: String?) throws {
         var html = """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>imagepipe trace: \(Self.escape(title))</title>

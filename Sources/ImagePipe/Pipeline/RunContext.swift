@@ -41,8 +41,9 @@ public struct RunContext: Sendable {
     /// the environment variable `IMAGEPIPE_WHOLE_PICTURES=1` for a command or a service.
     public var wholePictures = RunContext.wholePicturesFromEnvironment
     /// When set, the run writes the picture after every stage into the trace (`--trace`),
-    /// streamed or not, as it would run without it.
-    package var trace: TraceWriter?
+    /// streamed or not, as it would run without it (an observer of whole pictures,
+    /// `Pipeline.run(in:observe:)`, takes the run of whole pictures).
+    public var trace: TraceWriter?
 
     /// Whether `IMAGEPIPE_WHOLE_PICTURES` is 1.
     static let wholePicturesFromEnvironment = getenv("IMAGEPIPE_WHOLE_PICTURES").map { String(cString: $0) } == "1"
