@@ -484,8 +484,10 @@ extension Pipeline {
         let trace = context.trace
         let located = { (index: Int, body: () throws -> Image) throws -> Image in
             let number = index >= TracedStage.feedBase ? index - TracedStage.feedBase : index
+            // The clock is read only for a trace: this runs for every stage on every strip.
+            guard let trace, number == index else { return try self.withLocation(stage: min(number, self.transforms.count + 1), body) }
             let start = ContinuousClock.now
-            defer { if number == index { trace?.addSeconds((ContinuousClock.now - start).inSeconds, index: index) } }
+            defer { trace.addSeconds((ContinuousClock.now - start).inSeconds, index: index) }
             return try self.withLocation(stage: min(number, self.transforms.count + 1), body)
         }
         // The decode ring's strips through the color conversion and the first point stages, in
