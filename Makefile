@@ -148,7 +148,8 @@ bench: deps
 	@python3 -c "import scipy" 2>/dev/null || pip install --quiet scipy || echo "no scipy: Benchmarks/quality.py uses its numpy-only path"
 	$(SWIFT) build -c release
 	python3 Benchmarks/bench.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
-	python3 Benchmarks/jpeg_defaults.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/photos/batch/0*.jpg
+	python3 Benchmarks/save_defaults.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/photos/batch/0*.jpg
+	python3 Benchmarks/save_defaults.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" --format webp Benchmarks/work/photos/batch/1[2-9]*.jpg Benchmarks/work/photos/batch/2[0-2]*.jpg
 	python3 Benchmarks/smartcrop.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe" Benchmarks/work/root
 	python3 Benchmarks/animation.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 	@/usr/bin/python3 -c "import sys; sys.path.insert(0, 'Benchmarks/work/pylib'); import pyvips" 2>/dev/null \

@@ -97,6 +97,13 @@ import TestSupport
             to: "drone.jpg")
         let fromDrone = try CommandRunner.run(["run", "-e", "save keep=xmp,-gps,exif", drone, "-o", directory.file("drone.png")])
         #expect(fromDrone.status == 0 && fromDrone.standardError.contains("the XMP packet holds a GPS position"), "\(fromDrone.standardError)")
+        // -gps narrows any list: XMP alone, and a profile alone (which holds no position: the same as keep=icc).
+        let xmpOnly = try CommandRunner.run(["run", "-e", "save keep=-gps,xmp", drone, "-o", directory.file("xmp-only.png")])
+        #expect(xmpOnly.status == 0 && xmpOnly.standardError.contains("the XMP packet holds a GPS position"), "\(xmpOnly.standardError)")
+        #expect(MetadataKeepTests.groups(try ExifTool.tags(directory.file("xmp-only.png")), "XMP").isEmpty)
+        let iccOnly = try CommandRunner.run(["run", "-e", "save keep=icc,-gps", input, "-o", directory.file("icc-only.png")])
+        #expect(iccOnly.status == 0 && iccOnly.standardError.isEmpty, "\(iccOnly.standardError)")
+        #expect(MetadataKeepTests.groups(try ExifTool.tags(directory.file("icc-only.png")), "XMP").isEmpty)
         let kept = try CommandRunner.run(["run", "-e", "save keep=all", input, "-o", directory.file("kept.png")])
         #expect(kept.status == 0, "\(kept.standardError)")
         #expect(try ExifTool.tags(directory.file("kept.png"))["XMP:GPSLatitude"] != nil)

@@ -13,7 +13,8 @@ import TestSupport
         let path = try directory.write(Synthetic.gradient(40, 20).encoded(as: .jpeg), to: "camera.jpg")
         let thumbnail = try directory.write(Synthetic.gradient(16, 8).encoded(as: .jpeg), to: "thumbnail.jpg")
         try ExifTool.write(path, ["-Make=ImagePipeCam", "-GPSLatitude=48.1", "-GPSLatitudeRef=S", "-GPSLongitude=11.5", "-GPSLongitudeRef=E",
-                                  "-ExifImageWidth=40", "-ExifImageHeight=20", "-ThumbnailImage<=\(thumbnail)"])
+                                  "-ExifImageWidth=40", "-ExifImageHeight=20", "-IFD0:ImageWidth=40", "-IFD0:ImageHeight=20",
+                                  "-ThumbnailImage<=\(thumbnail)"])
         return try CommandRunner.runProgram(ExifTool.program, ["-b", "-EXIF", path]).outputBytes
     }
 
@@ -33,6 +34,10 @@ import TestSupport
         // A width past a SHORT's reach is written as a LONG in the same entry.
         #expect(tags.contains { $0.name == "PixelXDimension" && $0.value == "70000" } && tags.contains { $0.name == "PixelYDimension" && $0.value == "9" },
                 "\(tags.filter { $0.name.hasPrefix("Pixel") })")
+        // IFD0's size, which some cameras write too, says the written size as well.
+        #expect(tags.contains { $0.directory == "IFD0" && $0.name == "ImageWidth" && $0.value == "70000" }
+                && tags.contains { $0.directory == "IFD0" && $0.name == "ImageLength" && $0.value == "9" },
+                "\(tags.filter { $0.directory == "IFD0" }.map { "\($0.name)=\($0.value)" })")
         // Blocks without what an edit looks for come back as they were.
         let bare = ExifBlock([0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         #expect(bare.withoutGPS().bytes == bare.bytes && bare.withoutThumbnail().bytes == bare.bytes

@@ -56,17 +56,22 @@ extension ExifBlock {
 
     /// The block with the Exif directory's PixelXDimension and PixelYDimension (0xA002, 0xA003:
     /// exiftool's ExifImageWidth and ExifImageHeight) set to the written picture's size, as
-    /// libvips does; a SHORT that cannot hold the size becomes a LONG, which fits the same four
-    /// bytes. The block itself when it has no such tags.
+    /// libvips does, and IFD0's ImageWidth and ImageLength (0x0100, 0x0101) too where a camera
+    /// wrote them, so that no tag states the input's size; a SHORT that cannot hold the size
+    /// becomes a LONG, which fits the same four bytes. The block itself when it has no such tags.
     package func withPixelDimensions(width: Int, height: Int) -> ExifBlock {
-        guard var tiff = TIFFDirectories(bytes), let exif = tiff.directory(TIFFDirectories.exifPointer, in: tiff.firstDirectory) else { return self }
-        for (tag, value) in [(0xA002, width), (0xA003, height)] {
-            guard let entry = tiff.entries(at: exif).first(where: { $0.tag == tag }), entry.count == 1, entry.type == 3 || entry.type == 4 else { continue }
-            if entry.type == 3, value <= 0xFFFF {
-                tiff.write(value, at: entry.offset + 8, 2)
-            } else {
-                tiff.write(4, at: entry.offset + 2, 2)
-                tiff.write(value, at: entry.offset + 8, 4)
+        guard var tiff = TIFFDirectories(bytes), let first = tiff.firstDirectory else { return self }
+        var sizeTags = [(directory: first, width: 0x0100, height: 0x0101)]
+        if let exif = tiff.directory(TIFFDirectories.exifPointer, in: first) { sizeTags.append((exif, 0xA002, 0xA003)) }
+        for (directory, widthTag, heightTag) in sizeTags {
+            for (tag, value) in [(widthTag, width), (heightTag, height)] {
+                guard let entry = tiff.entries(at: directory).first(where: { $0.tag == tag }), entry.count == 1, entry.type == 3 || entry.type == 4 else { continue }
+                if entry.type == 3, value <= 0xFFFF {
+                    tiff.write(value, at: entry.offset + 8, 2)
+                } else {
+                    tiff.write(4, at: entry.offset + 2, 2)
+                    tiff.write(value, at: entry.offset + 8, 4)
+                }
             }
         }
         return ExifBlock(tiff.bytes)

@@ -1,6 +1,6 @@
 /// Which of the input's metadata `save` writes into the output: none, or any of EXIF, ICC and
-/// XMP, written as a comma list (`keep=exif,icc`) in any order; `-gps` at the end of a list that
-/// keeps EXIF leaves the GPS position out of it (`keep=all,-gps`, exiftool's `-gps:all=`).
+/// XMP, written as a comma list (`keep=exif,icc`) in any order; `-gps` in a list leaves the GPS
+/// position out of what it keeps (`keep=all,-gps`, exiftool's `-gps:all=`).
 public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
     /// Nothing but what the colors need: a profile only when the pixels are not sRGB (as sharp
     /// strips by default, keeping only the profile it must).
@@ -21,6 +21,11 @@ public enum MetadataKeep: String, CaseIterable, Hashable, Sendable {
     case exifAndICCWithoutGPS = "exif,icc,-gps"
     case exifAndXMPWithoutGPS = "exif,xmp,-gps"
     case allWithoutGPS = "all,-gps"
+    case xmpWithoutGPS = "xmp,-gps"
+    case iccAndXMPWithoutGPS = "icc,xmp,-gps"
+    /// The profile alone holds no position: the same as `icc`, taken so that a list written
+    /// with `-gps` out of habit is not refused.
+    case iccWithoutGPS = "icc,-gps"
 
     /// The blocks kept, without the exclusions.
     private var kept: Substring { rawValue.split(separator: ",-").first ?? "" }

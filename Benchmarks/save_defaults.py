@@ -1,31 +1,35 @@
 #!/usr/bin/python3
-"""JPEG default settings against libvips' and sharp's defaults, for `make bench`.
+"""JPEG and WebP default settings against libvips', sharp's and Pillow's defaults, for `make bench`.
 
-Each photo is made into a thumbnail that fits 640x640, by each tool at its own default settings:
+Each photo is made into a thumbnail that fits 640x640, by each tool at its own default settings
+for the format:
 
-  * libvips: `vipsthumbnail PHOTO -s 640 -o OUT.jpg` (jpegsave's defaults: Q 75, 4:2:0 below
-    Q 90, no Huffman optimization);
-  * sharp's defaults (quality 80, 4:2:0, no Huffman optimization), through libvips as sharp
-    calls it: `vips thumbnail PHOTO OUT.jpg[Q=80] 640` (sharp is not installed here);
-  * Pillow: `thumbnail((640, 640), LANCZOS)` then `save` with its defaults (quality 75, 4:2:0);
-  * ImagePipe: `imagepipe run -e 'resize 640x640 fit=inside' PHOTO -o OUT.jpg`, with the
-    candidate `save` settings given on the command line.
+  * libvips: `vipsthumbnail PHOTO -s 640 -o OUT` (jpegsave: Q 75, 4:2:0 below Q 90, no Huffman
+    optimization; webpsave: Q 75, effort 4);
+  * sharp's defaults (JPEG quality 80, 4:2:0, no Huffman optimization; WebP quality 80, effort
+    4), through libvips as sharp calls it: `vips thumbnail PHOTO OUT[Q=80] 640` (sharp is not
+    installed here);
+  * Pillow: `thumbnail((640, 640), LANCZOS)` then `save` with its defaults (JPEG quality 75,
+    4:2:0; WebP quality 80, method 4);
+  * ImagePipe: `imagepipe run -e 'resize 640x640' PHOTO -o OUT`, with the candidate `save`
+    settings given on the command line.
 
 Each output's SSIM is measured against the float Lanczos3 reference of the same size
-(quality.py), so the score is what the thumbnail shows of the photo: resampling and JPEG loss
+(quality.py), so the score is what the thumbnail shows of the photo: resampling and coding loss
 together. The table gives bytes and SSIM per tool, summed and averaged over the photos.
 
-usage: jpeg_defaults.py IMAGEPIPE PHOTO... [--candidates 'quality=80' 'quality=75' ...]
+usage: save_defaults.py IMAGEPIPE [--format jpeg|webp] PHOTO... [--candidates 'quality=80' 'quality=75' ...]
 """
 import os
 import subprocess
 import sys
 import tempfile
 
-import numpy as np
 from PIL import Image
 
 import quality
+
+EXTENSIONS = {"jpeg": "jpg", "webp": "webp"}
 
 
 def run(command):
@@ -37,12 +41,18 @@ def main():
     if len(arguments) < 2:
         print(__doc__)
         sys.exit(2)
-    imagepipe = arguments[0]
+    imagepipe, arguments = arguments[0], arguments[1:]
+    form = "jpeg"
+    if arguments[:1] == ["--format"]:
+        form, arguments = arguments[1], arguments[2:]
+    if form not in EXTENSIONS:
+        print(__doc__)
+        sys.exit(2)
     if "--candidates" in arguments:
         split = arguments.index("--candidates")
-        photos, candidates = arguments[1:split], arguments[split + 1:]
+        photos, candidates = arguments[:split], arguments[split + 1:]
     else:
-        photos, candidates = arguments[1:], [""]
+        photos, candidates = arguments, [""]
     tools = {
         "libvips (vipsthumbnail)": lambda photo, out: run(["vipsthumbnail", photo, "-s", "640", "-o", out]),
         "sharp's defaults (via libvips)": lambda photo, out: run(["vips", "thumbnail", photo, out + "[Q=80]", "640"]),
@@ -50,14 +60,14 @@ def main():
     }
     for candidate in candidates:
         name = f"imagepipe {candidate or '(defaults)'}"
-        pipeline = "resize 640x640 fit=inside" + (f" | save {candidate}" if candidate else "")
+        pipeline = "resize 640x640" + (f" | save {candidate}" if candidate else "")
         tools[name] = lambda photo, out, pipeline=pipeline: run([imagepipe, "run", "-e", pipeline, photo, "-o", out])
     totals = {tool: [0, 0.0] for tool in tools}
     with tempfile.TemporaryDirectory() as work:
         for photo in photos:
             decoded = quality.decode(photo)
             for index, (tool, make) in enumerate(tools.items()):
-                out = os.path.join(work, f"{index}.jpg")
+                out = os.path.join(work, f"{index}.{EXTENSIONS[form]}")
                 make(photo, out)
                 thumbnail = quality.load_output(out)
                 height, width = thumbnail.shape[:2]
@@ -65,7 +75,7 @@ def main():
                 totals[tool][0] += os.path.getsize(out)
                 totals[tool][1] += quality.ssim(thumbnail, reference)
     vips_bytes = totals["libvips (vipsthumbnail)"][0]
-    print(f"{len(photos)} photos, thumbnails fitting 640x640")
+    print(f"{len(photos)} photos, {form.upper()} thumbnails fitting 640x640")
     print("| tool and settings | bytes | ÷ libvips | mean SSIM |")
     print("|---|---:|---:|---:|")
     for tool, (size, ssim) in totals.items():
