@@ -10,7 +10,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
                   help: "The file format; auto takes it from --format, else from the file's extension. For a tile pyramid, the tiles' format: jpeg (auto), png, webp or avif."),
             Param(\.options.quality, "quality", .integer(1...100), auto: true,
-                  help: "JPEG, WebP, AVIF and JPEG XL quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 90 for WebP, 50 for AVIF (as sharp and libvips), 90 for JPEG XL (distance 1.0, cjxl's default; quality becomes a distance as cjxl and libvips map it)."),
+                  help: "JPEG, WebP, AVIF and JPEG XL quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 80 for WebP (as sharp and Pillow), 50 for AVIF (as sharp and libvips), 90 for JPEG XL (distance 1.0, cjxl's default; quality becomes a distance as cjxl and libvips map it)."),
             Param(\.options.compression, "compression", .integer(0...9), default: SaveOptions().compression,
                   help: "PNG zlib compression level: 0 none, 9 smallest."),
             Param(\.options.background, "background", .color, default: SaveOptions().background,
