@@ -28,6 +28,21 @@ import TestSupport
         }
     }
 
+    @Test func theWindowKeepsTheMostOfWhatScoresNotItsPeak() throws {
+        // One red square on the left, and two smaller ones on the right that together score
+        // more and fit in one window: the window takes both small ones (centred on the peak,
+        // it took the single larger square).
+        let single = Rect(x: 20, y: 42, width: 16, height: 16)
+        let pair = [Rect(x: 196, y: 44, width: 12, height: 12), Rect(x: 272, y: 44, width: 12, height: 12)]
+        let picture = try Synthetic.image(300, 100) { x, y in
+            let inside = ([single] + pair).contains { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }
+            return inside ? Color(red: 220, green: 30, blue: 30) : Color(red: 90, green: 100, blue: 110)
+        }
+        let whole = Region(x: 0, y: 0, width: 300, height: 100)
+        let window = try SmartCrop.window(width: 100, height: 100, in: picture, area: whole, strategy: .attention)
+        #expect(pair.allSatisfy { contains(window, $0) }, "\(window)")
+    }
+
     @Test func transparentPixelsDrawNoAttention() throws {
         // A busy pattern that is fully transparent on the left, a faint object on the right.
         let picture = try Synthetic.image(300, 100, alpha: true) { x, y in

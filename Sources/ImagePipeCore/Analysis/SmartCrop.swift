@@ -7,8 +7,8 @@ import Glibc
 ///
 /// - `attention`: each pixel of the small copy scores its edges (the magnitude of the luma
 ///   Laplacian), how close its colour is to a skin tone, and its saturation; the score map is
-///   blurred at about a quarter of the window's diagonal, and the window is centred on its peak (then kept
-///   inside the picture).
+///   blurred at about a tenth of the window's diagonal, and the window goes where it holds the
+///   most of the blurred score.
 /// - `entropy`: the window starts as the whole picture and loses strips, an eighth of the window
 ///   at most, from whichever side (left or right, top or bottom) has the lower entropy of its
 ///   luma histogram, until it has the window's size.
@@ -74,7 +74,7 @@ public enum SmartCrop {
         return (luma, weight)
     }
 
-    /// The score map's blurred peak, as the window's top-left corner centred on it.
+    /// The top-left corner of the window that holds the most of the blurred score map.
     static func attentionCorner(_ image: Image, luma: [Float], weight: [Float],
                                 window: (width: Double, height: Double)) -> (x: Double, y: Double) {
         let width = image.width, height = image.height, channels = image.channelCount
@@ -103,17 +103,35 @@ public enum SmartCrop {
                 score[i] = (edge + skinScore + saturation) * weight[i]
             }
         }
-        // Wide, as libvips blurs (a Gaussian of a sixth of the window's diagonal): the window
-        // goes where most of what matters is, not onto the sharpest detail. Two boxes of 0.29
-        // of the diagonal (about a Gaussian of a quarter of it) kept the most of 12 hand-marked
-        // subjects of the five widths tried (Benchmarks/smartcrop.py).
-        let radius = max(1, Int(((window.width * window.width + window.height * window.height).squareRoot() * 0.29).rounded()))
+        // Two boxes of 0.12 of the window's diagonal, about a Gaussian of a tenth of it: a subject
+        // smaller than the window then weighs most with the window centred on it.
+        let radius = max(1, Int(((window.width * window.width + window.height * window.height).squareRoot() * 0.12).rounded()))
         boxBlur(&score, width: width, height: height, radius: radius)
         boxBlur(&score, width: width, height: height, radius: radius)
-        var best = 0
-        for i in 1..<score.count where score[i] > score[best] { best = i }
-        let peak = (x: Double(best % width) + 0.5, y: Double(best / width) + 0.5)
-        return (peak.x - window.width / 2, peak.y - window.height / 2)
+        // The window holding the most score, not the one centred on the peak: a wide subject
+        // (or several) is kept whole rather than its sharpest part centred. The windows are
+        // scored at whole pixels with a summed-area table; ties go to the top-left.
+        let wholeWidth = min(width, max(1, Int(window.width.rounded()))), wholeHeight = min(height, max(1, Int(window.height.rounded())))
+        var table = [Double](repeating: 0, count: (width + 1) * (height + 1))
+        for y in 0..<height {
+            var rowSum = 0.0
+            for x in 0..<width {
+                rowSum += Double(score[y * width + x])
+                table[(y + 1) * (width + 1) + x + 1] = table[y * (width + 1) + x + 1] + rowSum
+            }
+        }
+        var best = (x: 0, y: 0, sum: -Double.infinity)
+        for y in 0...(height - wholeHeight) {
+            for x in 0...(width - wholeWidth) {
+                let x1 = x + wholeWidth, y1 = y + wholeHeight
+                let sum = table[y1 * (width + 1) + x1] - table[y * (width + 1) + x1]
+                    - table[y1 * (width + 1) + x] + table[y * (width + 1) + x]
+                if sum > best.sum { best = (x, y, sum) }
+            }
+        }
+        // The window itself is not whole pixels: centred on the whole-pixel one.
+        return (Double(best.x) + (Double(wholeWidth) - window.width) / 2,
+                Double(best.y) + (Double(wholeHeight) - window.height) / 2)
     }
 
     /// A separable box blur of `radius`, edges clamped; two of them approximate a Gaussian.
