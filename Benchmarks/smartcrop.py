@@ -53,15 +53,16 @@ def path_of(name, root):
 
 
 def unpack(packages, root):
-    """Debian's packages downloaded and unpacked into `root`, once (a file `done` says so)."""
-    if os.path.exists(os.path.join(root, "done")):
+    """Debian's packages downloaded and unpacked into `root`, once: the file `done` lists them."""
+    done = os.path.join(root, "done")
+    if os.path.exists(done) and open(done).read().split() == packages:
         return
     debs = os.path.join(root, "debs")
     os.makedirs(debs, exist_ok=True)
     subprocess.run(["apt-get", "download", *packages], cwd=debs, check=True)
     for deb in glob.glob(os.path.join(debs, "*.deb")):
         subprocess.run(["dpkg", "-x", deb, root], check=True)
-    open(os.path.join(root, "done"), "w").close()
+    open(done, "w").write("\n".join(packages) + "\n")
 
 
 def coverage(window, box):
