@@ -39,21 +39,31 @@ public struct ExtendStage: Transform, DeclaredStage {
         "add \(top) above, \(right) right, \(bottom) below, \(left) left: " + (mode == .color ? "\(color)" : "\(mode.rawValue) the edges")
     }
 
-    /// With a color, each output row is an input row with color beside it, or color alone: a
-    /// resample stage, whose strips come from the input rows they hold (RGBA when the color is
-    /// translucent). The other modes read rows near the edges again (mirror, repeat).
-    public var stageClass: StageClass { mode == .color ? .resample : .whole }
+    /// Each output row is an input row with new pixels beside it, or new pixels alone: a
+    /// resample stage, whose strips come from the input rows they show (RGBA when a color is
+    /// translucent). The other modes show input rows again in the borders (mirror, repeat).
+    public var stageClass: StageClass { .resample }
 
     /// A translucent color's border gives the picture alpha (when there is a border).
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool {
         inputHasAlpha || (mode == .color && !color.isOpaque && top + right + bottom + left > 0)
     }
 
-    /// The input rows under output `rows`; for rows wholly in a border, the nearest input row
-    /// (a window holds at least one, and never moves back).
+    /// The input rows that output `rows` show, widened so that a window never moves back: down
+    /// to the lowest row any later strip shows (a repeated bottom border shows the picture's top
+    /// again, so with it every window starts at the first row). A row wholly of color shows the
+    /// nearest input row (a window holds at least one).
     public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        let first = min(max(0, rows.lowerBound - top), inputSize.height - 1)
-        return first..<max(first + 1, min(inputSize.height, rows.upperBound - top))
+        let height = inputSize.height, end = top + height + bottom
+        let shown = rows.compactMap { mode.source(of: $0 - top, length: height) }
+        // Strips come down the picture, so the lowest row a later strip shows is the next
+        // picture row's, or one of the bottom border's, which repeat every 2 × height rows at most.
+        let nextPictureRow = rows.upperBound < end ? mode.source(of: max(rows.upperBound, top) - top, length: height) : nil
+        let borderStart = max(rows.upperBound, top + height)
+        let bottomBorder = (borderStart..<min(end, borderStart + 2 * height)).compactMap { mode.source(of: $0 - top, length: height) }
+        let nearest = min(max(0, rows.lowerBound - top), height - 1)
+        let low = ([nearest] + shown + [nextPictureRow].compactMap { $0 } + bottomBorder).min()!, high = (shown.max() ?? nearest) + 1
+        return low..<max(high, low + 1)
     }
 
     public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
@@ -61,13 +71,25 @@ public struct ExtendStage: Transform, DeclaredStage {
         // A translucent color makes RGB rows RGBA, their own pixels opaque.
         let hasAlpha = outputHasAlpha(inputHasAlpha: window.hasAlpha)
         let channels = hasAlpha ? 4 : 3, fill = [color.red, color.green, color.blue, color.alpha]
+        // Which input column (or nil: the color) each output column shows, worked out once.
+        let columns = (0..<width).map { mode.source(of: $0 - left, length: inputSize.width) }
         return try Image.make(size: Size(width, outputRows.count), hasAlpha: hasAlpha) { writer in
             for y in outputRows {
-                let target = writer.row(y - outputRows.lowerBound), source = y - top
-                for x in 0..<width * channels { target[x] = fill[x % channels] }
-                guard (0..<inputSize.height).contains(source) else { continue }
-                PixelCopy.copy(inputSize.width, from: window.row(source - windowTop).baseAddress!, channels: window.channelCount,
-                               to: target.baseAddress! + left * channels, channels: channels)
+                let target = writer.row(y - outputRows.lowerBound)
+                guard let source = mode.source(of: y - top, length: inputSize.height) else {
+                    for x in 0..<width * channels { target[x] = fill[x % channels] }
+                    continue
+                }
+                let row = window.row(source - windowTop).baseAddress!
+                PixelCopy.copy(inputSize.width, from: row, channels: window.channelCount, to: target.baseAddress! + left * channels, channels: channels)
+                for x in 0..<width where x < left || x >= left + inputSize.width {
+                    guard let column = columns[x] else {
+                        for channel in 0..<channels { target[x * channels + channel] = fill[channel] }
+                        continue
+                    }
+                    PixelCopy.copy(1, from: row + column * window.channelCount, channels: window.channelCount,
+                                   to: target.baseAddress! + x * channels, channels: channels)
+                }
             }
         }
     }

@@ -39,7 +39,7 @@ import TestSupport
                 && webp.standardOutput.contains("(the last rows gathered into the output picture, for an encoder that takes it whole: about "),
                 "\(webp.standardOutput)")
         // Not streamed: the memory line gives the run's own reason.
-        for (pipeline, output, reason) in [("grayscale | extend left=64 mode=mirror", "out.jpg", "as extend needs the whole picture"),
+        for (pipeline, output, reason) in [("grayscale | crop 100x100 position=attention", "out.jpg", "as crop needs the whole picture"),
                                            ("circle-crop | flip", "out.png", "as flip needs the whole picture")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed:")
@@ -266,6 +266,23 @@ import TestSupport
         #expect(corner.red > 240 && corner.green < 20, "\(corner)")
     }
 
+    /// `extend`'s edge modes stream as resample stages: a border copies, mirrors or repeats input
+    /// rows, the window reaching back to the picture's top where a repeated bottom border shows
+    /// it again; borders wider than the picture wrap. The ordinary run's bytes, in every mode.
+    @Test func extendsEdgeModesStreamToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
+        for pipeline in ["extend top=30 right=17 bottom=90 left=5 mode=mirror | blur 1", "extend top=40 bottom=12 left=300 mode=repeat",
+                         "extend top=500 right=3 bottom=700 mode=mirror | fit 200x200", "extend top=9 bottom=250 right=9 mode=copy | rotate 90",
+                         "grayscale | extend bottom=211 mode=repeat | sharpen"] {
+            for output in ["png", "jpg"] {
+                try Self.expectStreamsToTheOrdinaryBytes(pipeline, "in.jpg", output: output, in: directory)
+            }
+        }
+        let tiled = try Image.load(path: directory.file("streamed.png"))
+        #expect(tiled.size == Size(300, 422) && tiled.pixel(x: 10, y: 5) == tiled.pixel(x: 10, y: 216), "the repeated picture below the picture")
+    }
+
     /// A PNG with alpha streams as RGBA rows (an alpha color type, gray with alpha, a palette
     /// with tRNS), through every class of stage, to the ordinary run's bytes; into a
     /// JPEG the rows are flattened as the whole picture is.
@@ -440,7 +457,7 @@ import TestSupport
             }
             return (bytes, streams)
         }
-        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | extend left=64 mode=mirror")
+        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | crop 2900x1900 position=attention")
         #expect(streamed.streams && !whole.streams)
         // 3000x2000 RGB rows in a 4 MiB ring, libjpeg's coefficients for its Huffman tables
         // (18 MB), the libraries: far below two whole pictures and the encoder's copies.
@@ -448,12 +465,12 @@ import TestSupport
         let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(text.standardOutput.contains("at the peak, rows of the streamed run (what --max-memory reserves)"), "\(text.standardOutput)")
         // Not streamed: the stage that needs the whole picture is named.
-        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | extend left=64 mode=mirror", "in.jpg", "-o", "out.jpg"], in: directory.path)
-        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as extend needs the whole picture"), "\(wholeText.standardOutput)")
+        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | crop 2900x1900 position=attention", "in.jpg", "-o", "out.jpg"], in: directory.path)
+        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as crop needs the whole picture"), "\(wholeText.standardOutput)")
         let budget = "\(Int(streamed.bytes) / 1_048_576 + 4)M"
         let fits = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1", "in.jpg", "-o", "a.jpg"], in: directory.path)
         #expect(fits.status == 0, "\(fits.standardError)")
-        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | extend left=64 mode=mirror", "in.jpg", "-o", "b.jpg"], in: directory.path)
+        let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | crop 2900x1900 position=attention", "in.jpg", "-o", "b.jpg"], in: directory.path)
         #expect(refused.status != 0 && refused.standardError.contains("needs about"), "\(refused.standardError)")
     }
 
