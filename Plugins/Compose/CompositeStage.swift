@@ -102,9 +102,11 @@ public struct CompositeStage: Transform, DeclaredStage {
     }
 
     /// Each row of the output is the input's row with the overlay's row over it, so a strip of
-    /// rows at its place in the picture gets the overlay's rows that fall there; the masking
-    /// blends give the picture alpha, which a strip of RGB rows cannot take.
-    public var stageClass: StageClass { blend.isMask ? .whole : .point }
+    /// rows at its place in the picture gets the overlay's rows that fall there.
+    public var stageClass: StageClass { .point }
+
+    /// The masking blends (dest-in, dest-out) give the picture alpha: the overlay's.
+    public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || blend.isMask }
 
     public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
 

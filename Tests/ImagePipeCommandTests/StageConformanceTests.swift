@@ -12,7 +12,7 @@ import TestSupport
     /// Each stock stage's example, and forms of the stages whose example leaves a class or a
     /// path of theirs unchecked (a reduced resample, a warp, a survey that crops).
     static let texts: [String] = StandardPlugins.registry.stageNames.map { StandardPlugins.registry.entry(named: $0)!.schema.example }
-        + ["composite logo.png gravity=center opacity=0.5", "extend top=3 left=2 color=#ff000080",
+        + ["composite logo.png gravity=center opacity=0.5", "composite logo.png blend=dest-in", "composite logo.png blend=dest-out gravity=south", "extend top=3 left=2 color=#ff000080",
            "extend top=3 right=40 bottom=50 left=2 mode=mirror", "extend top=45 right=3 bottom=4 mode=repeat", "extend top=2 bottom=70 left=1 mode=copy",
            "letterbox 40x40 color=#00000080",
            "resize 50%", "resize 13x9", "fit 13x9", "crop 2,1,5x3", "rotate 90", "rotate angle=30", "rotate angle=-17 canvas=expand",

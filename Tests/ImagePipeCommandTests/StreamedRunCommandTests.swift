@@ -243,7 +243,11 @@ import TestSupport
         let directory = try TemporaryDirectory()
         _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
         _ = try directory.write(Self.photo(1203, 803), to: "large.jpg")
-        for (input, pipeline) in [("in.jpg", "ensure-alpha"), ("in.jpg", "ensure-alpha 0.5 | blur 2 | crop 3,5,200x150"),
+        _ = try directory.write(Synthetic.image(90, 40, alpha: true) { x, y in Color(red: 9, green: 9, blue: 9, alpha: UInt8(x * 2 + y)) }.encoded(as: .png),
+                                to: "mask.png")
+        for (input, pipeline) in [("in.jpg", "ensure-alpha"),
+                                  // The masking blends give the picture the overlay's alpha.
+                                  ("in.jpg", "composite mask.png blend=dest-in gravity=south | blur 1"), ("in.jpg", "composite mask.png blend=dest-out tile=true"), ("in.jpg", "ensure-alpha 0.5 | blur 2 | crop 3,5,200x150"),
                                   ("in.jpg", "circle-crop"), ("in.jpg", "circle-crop position=top-left gap=10 | sharpen"),
                                   ("in.jpg", "fit 250x250 | circle-mask fill=transparent ring=true"), ("in.jpg", "circle-crop | flatten"),
                                   ("in.jpg", "ensure-alpha | remove-alpha | grayscale"), ("in.jpg", "circle-crop | resize 50%"),
