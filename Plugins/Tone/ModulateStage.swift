@@ -42,13 +42,8 @@ public struct ModulateStage: Transform, DeclaredStage {
     public var stageClass: StageClass { .point }
 
     public func apply(to image: Image) throws -> Image {
-        let radians = hue.radians
-        let s = Float(saturation), cosine = Float(cos(radians)) * s, sine = Float(sin(radians)) * s
-        let b = Float(brightness), l = Float(lightness)
         // Turning (a*, b*) by the hue angle and scaling it by saturation is LCh's C × s, h + hue.
-        return try image.mapColors(workPerPixel: 80) { rgb in
-            let lab = CIELab.fromSRGB(rgb)
-            return CIELab.toSRGB(SIMD3(lab[0] * b + l, lab[1] * cosine - lab[2] * sine, lab[1] * sine + lab[2] * cosine))
-        }
+        try LabAdjustment(lightnessScale: Float(brightness), lightnessOffset: Float(lightness), saturation: Float(saturation), hue: hue)
+            .apply(to: image)
     }
 }

@@ -63,9 +63,8 @@ public struct NormalizeStage: Transform, DeclaredStage, SurveyingStage {
         // One bin wide (one tone): nothing to stretch.
         guard let range = histogram.range(lower: lower, upper: upper), range.high - range.low > 1.5 / Float(LightnessHistogram.binsPerUnit) else { return image }
         let (low, gain) = (range.low, 100 / (range.high - range.low))
-        return try image.mapColors(workPerPixel: 80) { rgb in
-            let lab = CIELab.fromSRGB(rgb)
-            return CIELab.toSRGB(SIMD3(min(max((lab[0] - low) * gain, 0), 100), lab[1], lab[2]))
-        }
+        var stretch = LabAdjustment()
+        (stretch.lightnessScale, stretch.lightnessOffset, stretch.lightnessRange) = (gain, -low * gain, 0...100)
+        return try stretch.apply(to: image)
     }
 }
