@@ -37,8 +37,10 @@ struct RunCommand {
         SIGTERM gives up the files in progress and ends within a second (exit status 143).
 
         Many machines: --shard K/N (or a Slurm array, a Kubernetes Indexed Job, GNU parallel)
-        processes one share of the inputs, the same share on every machine; --skip-existing
-        resumes a shard, --ledger records it, and `imagepipe report` merges the ledgers.
+        processes one share of the inputs, the same share on every machine; --ledger records it,
+        --skip-existing resumes it (an input the ledger records as done is passed over even when
+        its outputs were moved away, one recorded as failed is made again), and
+        `imagepipe report` merges the ledgers.
 
         Options:
         """ + "\n" + OptionTable.text(options)
@@ -75,7 +77,10 @@ struct RunCommand {
         return count
     }
     static let overwrite = CommandFlag("--overwrite", help: "Allow an output to replace an input file")
-    static let skipExisting = CommandFlag("--skip-existing", help: "Pass over inputs whose outputs all exist (to resume a batch)")
+    static let skipExisting = CommandFlag("--skip-existing", help: """
+        Pass over inputs done before (to resume a batch): by the --ledger's
+        last line for each, else when its outputs all exist
+        """)
     static let trace = CommandOption("--trace", value: "DIR", kind: .directory, help: "Write the picture after every stage, and DIR/index.html showing them")
     static let json = CommandFlag("--json", help: "One JSON object per file on standard output (not with -o -)")
     static let quiet = CommandFlag("-q", "--quiet", help: """

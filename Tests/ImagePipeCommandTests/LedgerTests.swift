@@ -171,6 +171,26 @@ import Glibc
         #expect(recorded.first { $0["input"]?.stringValue == "c.png" }?["error"]?.stringValue?.isEmpty == false)
     }
 
+    /// `--skip-existing` beside `--ledger` resumes by the ledger, through `Batch.resume`: an input
+    /// it records as done is passed over though its output was moved away, one it records as
+    /// failed is made again.
+    @Test func skipExistingGoesByTheLedger() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["a", "b"] { _ = try directory.write(Synthetic.gradient(20, 16).encoded(as: .png), to: "\(name).png") }
+        _ = try directory.write("not a picture", to: "c.png")
+        let arguments = ["run", "-e", "fit 8x8", "a.png", "b.png", "c.png", "--out-dir", "out", "--ledger", "ledger", "--skip-existing", "--json", "-q"]
+        let first = try CommandRunner.run(arguments, in: directory.path)
+        #expect(first.status == 1, "\(first.standardError)")
+        try FileManager.default.moveItem(atPath: directory.file("out/a.png"), toPath: directory.file("a-elsewhere.png"))
+        _ = try directory.write(Synthetic.gradient(20, 16).encoded(as: .png), to: "c.png")
+        let again = try CommandRunner.run(arguments, in: directory.path)
+        #expect(again.status == 0, "\(again.standardError)")
+        let printed = again.standardOutput.split(separator: "\n").compactMap { JSONValue.parse(String($0)) }
+        let skipped = Dictionary(uniqueKeysWithValues: printed.compactMap { line in line["input"]?.stringValue.map { ($0, line["skipped"]?.boolValue) } })
+        #expect(skipped == ["a.png": true, "b.png": true, "c.png": false], "\(again.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out/a.png")) && FileManager.default.fileExists(atPath: directory.file("out/c.png")))
+    }
+
     @Test func aLedgerThatCannotBeADirectoryIsRefused() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Synthetic.gradient(20, 16).encoded(as: .png), to: "a.png")

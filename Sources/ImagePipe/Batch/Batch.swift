@@ -33,9 +33,14 @@ public struct Batch: Sendable {
     public var context: RunContext
     /// How many pictures are processed at once (at least 1).
     public var jobs = 1
-    /// Passes over inputs whose outputs all exist as files, to finish a batch that was stopped.
+    /// Passes over the inputs done before, to finish a batch that was stopped or that failed in
+    /// part. With a `ledger`, its last line for an input decides: done (with the outputs this run
+    /// would write) passes it over even when the outputs were moved away since, failed runs it
+    /// again even when files of its outputs' names exist. An input the ledger does not record is
+    /// passed over when its outputs all exist as files.
     public var resume = false
-    /// A folder for the ledger: a JSON line per input, `imagepipe report` reads it.
+    /// A folder for the ledger: a JSON line per input, `imagepipe report` reads it, and `resume`
+    /// goes by it.
     public var ledger: String?
     /// Whether an output may replace a file the batch reads.
     public var overwrite = false
@@ -130,6 +135,9 @@ public struct Batch: Sendable {
         // Whose ledger it is: the shard, or the whole list as one.
         let owner = shard ?? Shard(index: 1, count: 1, engine: "option", origin: "no shard")
         let ledgerWriter = try ledger.map { try LedgerWriter(directory: $0, shard: owner) }
+        // Read once the writer has checked the folder and the file (whose they are, no link),
+        // and before this run adds to it.
+        let recorded = try resume ? ledger.map { try LedgerReport(directory: $0, shard: owner).entries } ?? [:] : [:]
         ledgerWriter?.start(shard: owner, inputs: listName, total: feed.total)
         if let traceDirectory { try TraceWriter.claim(traceDirectory, allowOverwrite: overwrite) }
         willStart?(feed.batch)
@@ -144,9 +152,10 @@ public struct Batch: Sendable {
                 }
             }
             progress?(event)
-        }, warn: warn, note: note, describe: describe, traceDirectory: traceDirectory, skipExisting: resume,
+        }, warn: warn, note: note, describe: describe, traceDirectory: traceDirectory, resume: resume,
            stopStarting: { [stopStarting] in cancellation.isCancelled || stopStarting() }, keepsOutcomes: manifest == nil)
         runner.ledger = ledgerWriter
+        runner.recorded = recorded
         runner.checkEach = manifest != nil
         runner.allowOverwrite = overwrite
         runner.memory = memory

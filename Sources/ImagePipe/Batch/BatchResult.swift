@@ -7,7 +7,7 @@ public struct BatchResult: Sendable {
     public let written: Int
     /// Inputs that failed; each outcome's `error` says why.
     public let failed: Int
-    /// Inputs passed over because their outputs exist (`Batch.resume`).
+    /// Inputs passed over as done before (`Batch.resume`).
     public let skipped: Int
     /// Whether the batch was cancelled before every input ended.
     public let cancelled: Bool

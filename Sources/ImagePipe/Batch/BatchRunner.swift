@@ -21,8 +21,8 @@ struct BatchRunner: Sendable {
     let describe: @Sendable (any Error) -> String
     /// The directory for a trace of every run, if asked.
     let traceDirectory: String?
-    /// Inputs whose outputs all exist are passed over (to resume a batch).
-    let skipExisting: Bool
+    /// Inputs done before are passed over (`Batch.resume`): by `recorded`, else by their outputs.
+    let resume: Bool
     /// Whether to start no more inputs (the batch's cancellation, or a first Ctrl-C).
     let stopStarting: @Sendable () -> Bool
     /// Whether outcomes are kept for the result: not for a streamed manifest, whose length
@@ -38,6 +38,8 @@ struct BatchRunner: Sendable {
     var timeoutSpent = 0.0
     /// With `--ledger`, where each finished input is recorded.
     var ledger: LedgerWriter? = nil
+    /// Resuming with a ledger: its last record of each input, by the input's place in the list.
+    var recorded: [Int: LedgerReport.Entry] = [:]
     /// Inputs of a streamed manifest were never seen by `OutputCheck`: each is checked alone,
     /// just before it runs (a check across inputs would hold the whole list).
     var checkEach = false
@@ -50,10 +52,10 @@ struct BatchRunner: Sendable {
 
     init(pipeline: Pipeline, feed: InputFeed, jobs: Int, progress: @escaping @Sendable (BatchProgress) -> Void,
          warn: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void,
-         describe: @escaping @Sendable (any Error) -> String, traceDirectory: String?, skipExisting: Bool,
+         describe: @escaping @Sendable (any Error) -> String, traceDirectory: String?, resume: Bool,
          stopStarting: @escaping @Sendable () -> Bool, keepsOutcomes: Bool) {
         (self.pipeline, self.feed, self.jobs, self.progress, self.warn, self.note, self.describe) = (pipeline, feed, jobs, progress, warn, note, describe)
-        (self.traceDirectory, self.skipExisting, self.stopStarting, self.keepsOutcomes) = (traceDirectory, skipExisting, stopStarting, keepsOutcomes)
+        (self.traceDirectory, self.resume, self.stopStarting, self.keepsOutcomes) = (traceDirectory, resume, stopStarting, keepsOutcomes)
         start = clock.now
     }
 
@@ -116,7 +118,7 @@ struct BatchRunner: Sendable {
             }
         }
         // Before any header is read: a finished input costs nothing.
-        if skipExisting, let outputs = try? pipeline.outputs(in: context), !outputs.isEmpty, outputs.allSatisfy(Self.isRegularFile) {
+        if resume, let outputs = try? pipeline.outputs(in: context), !outputs.isEmpty, isDone(context, outputs: outputs) {
             return FileOutcome(input: name(of: context), outputs: outputs, inputSize: nil, outputSize: nil, seconds: 0, error: nil, skipped: true)
         }
         var context = context
@@ -150,6 +152,17 @@ struct BatchRunner: Sendable {
             note("\(input): waits for memory: needs about \(MemoryBudget.describe(cost)), and \(MemoryBudget.describe(held)) of the memory limit of \(MemoryBudget.describe(memory.limit)) is held by the pictures in progress")
         }
         return processWithinTimeout(context, prepared: prepared, stopping: stopping) { memory.release(cost) }
+    }
+
+    /// Whether a resumed batch passes over an input: the ledger's last word on it, when that is
+    /// about this input (the same place in the list, the same name) writing these outputs; else
+    /// whether its outputs all exist as files.
+    private func isDone(_ context: RunContext, outputs: [String]) -> Bool {
+        if let entry = recorded[context.index], entry.input == name(of: context) {
+            if entry.error != nil { return false }
+            if entry.outputs.sorted() == outputs.sorted() { return true }
+        }
+        return outputs.allSatisfy(Self.isRegularFile)
     }
 
     /// The name a picture goes by in messages: its input, or the file its pipeline's `load` names.

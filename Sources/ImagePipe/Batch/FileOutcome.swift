@@ -13,7 +13,7 @@ public struct FileOutcome: Sendable {
     public let seconds: Double
     /// Why it failed, naming the input; nil when it did not.
     public let error: String?
-    /// Passed over because its outputs exist (`Batch.resume`).
+    /// Passed over as done before (`Batch.resume`): its outputs exist, or the ledger says so.
     public let skipped: Bool
     /// What stages decided from the pixels (a smart crop's window), as `--json` lists them.
     public var notes: [JSONValue] = []

@@ -1,4 +1,3 @@
-import ImagePipe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,44 +10,44 @@ import Glibc
 /// a line is at most `maxLineBytes` and nests at most `JSONValue.maxDepth` levels; and what is
 /// kept grows with the lines read, never with a number in them (a `total` or a shard count says
 /// how many inputs are missing, it does not size anything).
-struct LedgerReport {
+package struct LedgerReport {
     /// The last record of one input.
-    struct Entry {
-        let index: Int
-        let input: String
-        let outputs: [String]
-        let bytes: Int
-        let seconds: Double
-        let skipped: Bool
-        let error: String?
+    package struct Entry {
+        package let index: Int
+        package let input: String
+        package let outputs: [String]
+        package let bytes: Int
+        package let seconds: Double
+        package let skipped: Bool
+        package let error: String?
     }
 
     /// How the runs of one shard went, from its start and end lines.
-    struct ShardState {
-        var runs = 0
-        var ended = false
-        var stopped = false
-        var total: Int?
+    package struct ShardState {
+        package var runs = 0
+        package var ended = false
+        package var stopped = false
+        package var total: Int?
     }
 
     /// The most shards a batch may be split into (`Shard.maxCount`).
-    static let maxShards = Shard.maxCount
+    package static let maxShards = Shard.maxCount
     /// The largest index, total or byte count: the whole numbers a JSON number holds exactly.
-    static let maxCount = 1 << 53
+    package static let maxCount = 1 << 53
     /// The longest time one input may have taken, in seconds (about 115 days).
-    static let maxSeconds = 1e7
+    package static let maxSeconds = 1e7
     /// An input's line holds its path and its outputs' and maybe a long message: allow plenty.
-    static let maxLineBytes = 1 << 20
+    package static let maxLineBytes = 1 << 20
 
-    let directory: String
-    private(set) var shardCount = 0
-    private(set) var shards: [Int: ShardState] = [:]
-    private(set) var entries: [Int: Entry] = [:]
+    package let directory: String
+    package private(set) var shardCount = 0
+    package private(set) var shards: [Int: ShardState] = [:]
+    package private(set) var entries: [Int: Entry] = [:]
     /// Lines that are not a record: a run killed in the middle of a write, or a foreign file.
-    private(set) var unreadable: [String] = []
+    package private(set) var unreadable: [String] = []
 
     /// Reads every ledger in `directory`.
-    init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         guard let handle = opendir(directory) else {
             throw UsageError("cannot read the ledger directory '\(directory)': \(String(cString: strerror(errno)))")
@@ -73,16 +72,28 @@ struct LedgerReport {
 
     /// Reads one ledger's bytes as the file `name` (`shard-K-of-N.jsonl`) of a directory holding
     /// only it: what the ledger fuzzer checks.
-    init(name: String, bytes: [UInt8]) throws {
+    package init(name: String, bytes: [UInt8]) throws {
         directory = "."
         guard let (index, count) = Self.shardNumbers(name) else { throw UsageError("'\(name)' is not a ledger's name (shard-K-of-N.jsonl)") }
         shardCount = count
         try read(ManifestReader(bytes: bytes, name: name, nulSeparated: false, maxBytes: Self.maxLineBytes), name: name, shard: index)
     }
 
+    /// Reads `shard`'s own ledger in `directory`, what a `Batch` resuming that shard goes by: not
+    /// the other shards' files, which a resumed shard has no inputs in, and which on a shared
+    /// folder would make every shard read every other's lines. No file yet reads as empty.
+    package init(directory: String, shard: Shard) throws {
+        self.directory = directory
+        shardCount = shard.count
+        let name = shard.name + ".jsonl"
+        let path = PathBytes.join(directory, name)
+        guard access(path, F_OK) == 0 else { return }
+        try read(ManifestReader(path: path, nulSeparated: false, maxBytes: Self.maxLineBytes), name: name, shard: shard.index)
+    }
+
     /// `shard-2-of-4.jsonl` → (2, 4); nil for any other name, or numbers out of range. Numbers are
     /// plain digits without leading zeros, so no two names claim the same shard.
-    static func shardNumbers(_ name: String) -> (Int, Int)? {
+    package static func shardNumbers(_ name: String) -> (Int, Int)? {
         guard name.hasPrefix("shard-"), name.hasSuffix(".jsonl") else { return nil }
         let middle = name.utf8.dropFirst("shard-".count).dropLast(".jsonl".count)
         let parts = middle.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
@@ -183,7 +194,7 @@ struct LedgerReport {
 
     /// The bytes the done inputs wrote; an error, not a trap, should a crafted ledger's sizes add
     /// up past what an Int holds.
-    func writtenBytes() throws -> Int {
+    package func writtenBytes() throws -> Int {
         var sum = 0
         for entry in entries.values where entry.error == nil {
             let (added, overflow) = sum.addingReportingOverflow(entry.bytes)
@@ -195,7 +206,7 @@ struct LedgerReport {
 
     /// The number of inputs in the whole list, as the shards that read it to the end saw it.
     /// Throws when they disagree (the list changed between runs).
-    func totalFromLedgers() throws -> Int? {
+    package func totalFromLedgers() throws -> Int? {
         let totals = shards.compactMapValues(\.total)
         guard Set(totals.values).count <= 1 else {
             let seen = totals.sorted { $0.key < $1.key }.map { "\($0.value) in shard \($0.key)" }.joined(separator: ", ")
@@ -206,7 +217,7 @@ struct LedgerReport {
 
     /// Outputs that more than one input wrote (a template without {dir} or {index}), each with
     /// the inputs that wrote it.
-    func sharedOutputs() -> [(output: String, inputs: [String])] {
+    package func sharedOutputs() -> [(output: String, inputs: [String])] {
         var writers: [String: [String]] = [:]
         for entry in entries.values where entry.error == nil {
             for output in entry.outputs where output != "-" { writers[output, default: []].append(entry.input) }
