@@ -14,6 +14,9 @@ struct CheckCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("check", summary: "Check a pipeline's text without running it",
+                                                help: help, options: options) { try CheckCommand(registry: $0).main($1) }
+
     static let options = PipelineArguments.options
 
     func main(_ arguments: [String]) throws -> Int32 {

@@ -20,6 +20,9 @@ struct CompareCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("compare", summary: "Compare two pictures: PSNR, SSIM, largest and mean difference, a diff picture",
+                                                help: help, options: options) { try CompareCommand().main($1) }
+
     static let diff = CommandOption("--diff", value: "OUT", kind: .file, help: "Write a picture of the differences: A faded, each differing pixel red")
     static let fuzz = CommandOption("--fuzz", value: "N", help: """
         How far apart (0-255, in some channel) two pixels may be and still

@@ -7,14 +7,19 @@ import ImagePipe
 struct Completions {
     let registry: Registry
     /// The commands completed, with the options each declares (their help is not read).
-    var commands: [(name: String, help: String, options: [any OptionDeclaring])] = Manual.commands
+    var commands: [CommandDeclaration] = ImagePipeCommand.commands
 
     static let help = """
         usage: imagepipe completions bash|zsh|fish
 
         Prints a completion script for the shell: commands, options, stage names and parameter
         names (e.g. kernel=). make install puts them where each shell looks.
-        """
+
+        Options:
+        """ + "\n" + OptionTable.text([])
+
+    static let declaration = CommandDeclaration("completions", summary: "Print a completion script for bash, zsh or fish",
+                                                help: help) { try Completions(registry: $0).main($1) }
 
     func main(_ arguments: [String]) throws -> Int32 {
         guard let parser = try OptionParser.parse(arguments, options: [], help: Self.help) else { return 0 }
@@ -42,15 +47,15 @@ struct Completions {
     /// options whose values come from `kind`, with the words to offer (nil: directories).
     private func valueCases() -> [(patterns: [String], words: [String]?)] {
         var cases: [(patterns: [String], words: [String]?)] = []
-        for (name, _, options) in commands {
-            for declaration in Self.declarations(options) {
+        for command in commands {
+            for declaration in Self.declarations(command.options) {
                 let words: [String]?
                 switch declaration.valueKind {
                 case let .choices(choices): words = choices
                 case .directory: words = nil
                 case .text, .file: continue
                 }
-                let patterns = declaration.names.map { "\"\(name) \($0)\"" }
+                let patterns = declaration.names.map { "\"\(command.name) \($0)\"" }
                 if let index = cases.firstIndex(where: { $0.words == words }) {
                     cases[index].patterns += patterns
                 } else {
@@ -64,7 +69,8 @@ struct Completions {
     /// The options before a command, as the top-level usage lists them.
     static let topLevelWords = ImagePipeCommand.options.flatMap(\.declaration.names).joined(separator: " ")
 
-    private var commandNames: [String] { commands.map(\.name) + ["completions", "man", "help"] }
+    /// The first words: the commands, and `help` (`imagepipe help run`).
+    private var commandNames: [String] { commands.map(\.name) + ["help"] }
     private var stageWords: String { registry.stageNames.joined(separator: " ") }
     private var parameterWords: String {
         Set(registry.stageNames.compactMap { registry.entry(named: $0) }.flatMap { $0.schema.parameters.map { $0.name + "=" } })

@@ -15,6 +15,9 @@ struct ConvertCommand {
         `imagepipe run -e 'resize 50% | save quality=85' INPUT -o OUTPUT`.
         """
 
+    static let declaration = CommandDeclaration("convert", summary: "Convert a picture to another format: imagepipe convert in.jpg out.png",
+                                                help: help, options: options) { try ConvertCommand(run: RunCommand(registry: $0)).main($1) }
+
     /// run's options that name the pipeline or the output: convert's two names do that.
     static let runOnly = [PipelineArguments.expression.declaration, PipelineArguments.output.declaration, PipelineArguments.outDirectory.declaration]
 

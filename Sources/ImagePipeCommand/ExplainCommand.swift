@@ -22,6 +22,9 @@ struct ExplainCommand {
         shard's first input.
         """
 
+    static let declaration = CommandDeclaration("explain", summary: "Show what a pipeline would do to a picture, from its header alone",
+                                                help: help, options: options) { try ExplainCommand(registry: $0).main($1) }
+
     /// Bumped whenever the JSON's shape changes.
     static let schemaVersion = 1
 

@@ -13,24 +13,19 @@ public struct ImagePipeCommand: Sendable {
 
     public init(registry: Registry = StandardPlugins.registry) { self.registry = registry }
 
+    /// Every command, in the order the usage lists them: the dispatch, the usage, the suggestion
+    /// for a misspelt command, the manual page and the completions are all made from this list.
+    static let commands: [CommandDeclaration] = [
+        RunCommand.declaration, ConvertCommand.declaration, CheckCommand.declaration, ExplainCommand.declaration,
+        StagesCommand.declaration, InfoCommand.declaration, CompareCommand.declaration, EditCommand.declaration,
+        ReportCommand.declaration, ServeCommand.declaration, URLCommand.declaration, Manual.declaration, Completions.declaration,
+    ]
+
     static let usage = """
         usage: imagepipe COMMAND [OPTIONS]
 
         Commands:
-          run          Run a pipeline on a picture
-          convert      Convert a picture to another format: imagepipe convert in.jpg out.png
-          check        Check a pipeline's text without running it
-          explain      Show what a pipeline would do to a picture, from its header alone
-          stages       List the stages, or describe one
-          info         Show a picture's format, size, orientation, color profile and EXIF facts
-          compare      Compare two pictures: PSNR, SSIM, largest and mean difference, a diff picture
-          edit         Choose a crop by hand in a browser; prints the pipeline line
-          report       Merge the ledgers of a batch's shards: totals, failures, missing inputs
-          serve        Serve the pictures of a folder over HTTP, through pipelines in their addresses
-          url          Write (and sign) the address serve answers with a picture
-          man          Print the manual page, imagepipe(1)
-          completions  Print a completion script for bash, zsh or fish
-
+        """ + "\n" + CommandTable.text(commands) + "\n\n" + """
         Options:
         """ + "\n" + OptionTable.text(options, width: 13, helpFlag: false) + "\n\n" + """
         Plugins are also loaded from every .so file in PREFIX/lib/imagepipe/plugins (beside an
@@ -101,6 +96,14 @@ public struct ImagePipeCommand: Sendable {
         return remaining
     }
 
+    /// The command `name` declares; for any other word, the usage error, with the declared name
+    /// closest to it.
+    static func command(named name: String) throws -> CommandDeclaration {
+        if let command = commands.first(where: { $0.name == name }) { return command }
+        let hint = Suggestion.closest(to: name, in: commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        throw UsageError("unknown command '\(name)'\(hint); see imagepipe --help")
+    }
+
     private func dispatch(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
             Console.diagnostics(Self.usage)
@@ -118,24 +121,8 @@ public struct ImagePipeCommand: Sendable {
             case "--version", "version":
                 Console.output("imagepipe \(Self.version)\n\(BuildInfo.summary)")
                 return 0
-            case "run": return try RunCommand(registry: registry).main(rest)
-            case "convert": return try ConvertCommand(run: RunCommand(registry: registry)).main(rest)
-            case "check": return try CheckCommand(registry: registry).main(rest)
-            case "explain": return try ExplainCommand(registry: registry).main(rest)
-            case "stages": return try StagesCommand(registry: registry).main(rest)
-            case "edit": return try EditCommand(registry: registry).main(rest)
-            case "report": return try ReportCommand().main(rest)
-            case "info": return try InfoCommand().main(rest)
-            case "compare": return try CompareCommand().main(rest)
-            case "serve": return try ServeCommand(registry: registry).main(rest)
-            case "url": return try URLCommand(registry: registry).main(rest)
-            case "man":
-                Console.output(Manual(registry: registry).page)
-                return 0
-            case "completions": return try Completions(registry: registry).main(rest)
             default:
-                let hint = Suggestion.closest(to: command, in: ["run", "convert", "check", "explain", "stages", "edit", "report", "serve", "url", "info", "compare", "man", "completions"]).map { " (did you mean '\($0)'?)" } ?? ""
-                throw UsageError("unknown command '\(command)'\(hint); see imagepipe --help")
+                return try Self.command(named: command).run(registry, rest)
             }
         } catch let error as UsageError {
             Console.error(RemedyWording.text(for: error))

@@ -18,6 +18,9 @@ struct InfoCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("info", summary: "Show a picture's format, size, orientation, color profile and EXIF facts",
+                                                help: help, options: options) { try InfoCommand().main($1) }
+
     static let json = CommandFlag("--json", help: "One JSON object per file, with \"file\" first")
     static let exif = CommandFlag("--exif", help: "Every EXIF tag too: directory, name and value (JSON: \"exifTags\")")
     static let options: [any OptionDeclaring] = [json, exif] + LimitOptions.options

@@ -6,16 +6,25 @@ import ImagePipe
 struct Manual {
     let registry: Registry
 
-    /// Each command's help and the options it takes (`--help` aside), in the order the
-    /// top-level usage lists them: the completions are made from the same declarations.
-    static let commands: [(name: String, help: String, options: [any OptionDeclaring])] = [
-        ("run", RunCommand.help, RunCommand.options), ("convert", ConvertCommand.help, ConvertCommand.options),
-        ("check", CheckCommand.help, CheckCommand.options), ("explain", ExplainCommand.help, ExplainCommand.options),
-        ("stages", StagesCommand.help, StagesCommand.options), ("info", InfoCommand.help, InfoCommand.options),
-        ("compare", CompareCommand.help, CompareCommand.options), ("edit", EditCommand.help, EditCommand.options),
-        ("report", ReportCommand.help, ReportCommand.options), ("serve", ServeCommand.help, ServeCommand.options),
-        ("url", URLCommand.help, URLCommand.options),
-    ]
+    static let help = """
+        usage: imagepipe man
+
+        Prints the manual page, imagepipe(1), in roff: every command's help and every stage's
+        description, the plugins' stages too (`imagepipe man | man -l -` shows it). make install
+        writes it.
+
+        Options:
+        """ + "\n" + OptionTable.text([])
+
+    static let declaration = CommandDeclaration("man", summary: "Print the manual page, imagepipe(1)",
+                                                help: help) { try Manual(registry: $0).main($1) }
+
+    func main(_ arguments: [String]) throws -> Int32 {
+        guard let parser = try OptionParser.parse(arguments, options: [], help: Self.help) else { return 0 }
+        guard parser.positionals.isEmpty else { throw UsageError("man takes no arguments; see imagepipe man --help") }
+        Console.output(page)
+        return 0
+    }
 
     var page: String {
         var lines = [
@@ -30,8 +39,8 @@ struct Manual {
         ]
         lines += Self.verbatim(ImagePipeCommand.usage)
         lines.append(".SH COMMANDS")
-        for (name, help, _) in Self.commands {
-            lines += [".SS \(name)"] + Self.verbatim(help)
+        for command in ImagePipeCommand.commands {
+            lines += [".SS \(command.name)"] + Self.verbatim(command.help)
         }
         lines.append(".SH STAGES")
         lines += Self.verbatim("Every stage, as `imagepipe stages NAME` describes it.")

@@ -45,6 +45,9 @@ struct RunCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("run", summary: "Run a pipeline on a picture",
+                                                help: help, options: options) { try RunCommand(registry: $0).main($1) }
+
     /// Standard output holds one picture: not several (a batch, or tee and save both writing
     /// `-`), and not a picture followed by `--json` lines. `outputs` are each input's, as
     /// `OutputCheck` named them (none for an input whose outputs cannot be named: that is

@@ -13,6 +13,9 @@ struct StagesCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("stages", summary: "List the stages, or describe one",
+                                                help: help, options: options) { try StagesCommand(registry: $0).main($1) }
+
     /// Bumped whenever the JSON's shape changes.
     static let schemaVersion = Registry.pluginSchemaVersion
 

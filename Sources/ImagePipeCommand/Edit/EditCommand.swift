@@ -45,6 +45,9 @@ struct EditCommand {
         Exit status: 0 written (or printed), 1 cancelled or a processing error, 2 a usage error.
         """
 
+    static let declaration = CommandDeclaration("edit", summary: "Choose a crop by hand in a browser; prints the pipeline line",
+                                                help: help, options: options) { try EditCommand(registry: $0).main($1) }
+
     static let defaultViewport = Size(375, 667)
     static let defaultGap = 20.0
 

@@ -57,6 +57,9 @@ struct ServeCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("serve", summary: "Serve the pictures of a folder over HTTP, through pipelines in their addresses",
+                                                help: help, options: options) { try ServeCommand(registry: $0).main($1) }
+
     static let root = CommandOption("--root", value: "DIR", kind: .directory, help: "The folder the sources lie in (required)")
     static let listen = CommandOption("--listen", value: "ADDR:PORT",
                                       help: "Where to listen (default 127.0.0.1:8080; port 0: a free one, printed)") { try listenAddress($0) }

@@ -17,6 +17,9 @@ struct URLCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("url", summary: "Write (and sign) the address serve answers with a picture",
+                                                help: help, options: options) { try URLCommand(registry: $0).main($1) }
+
     static let format = CommandOption("--format", value: "EXT", kind: .choices(["jpg", "png", "webp", "avif", "gif"]), help: """
         The format to answer in (jpg, png, webp, avif, gif); without it the
         server negotiates from the request's Accept header

@@ -27,6 +27,9 @@ struct ReportCommand {
         Options:
         """ + "\n" + OptionTable.text(options)
 
+    static let declaration = CommandDeclaration("report", summary: "Merge the ledgers of a batch's shards: totals, failures, missing inputs",
+                                                help: help, options: options) { try ReportCommand().main($1) }
+
     static let json = CommandFlag("--json", help: "The report as one JSON object")
     /// The shards' list options, read by `ShardOptions` as run reads them.
     static let options: [any OptionDeclaring] = [
