@@ -97,6 +97,19 @@ import TestSupport
         #expect((renamed.written, renamed.failed, renamed.skipped) == (3, 0, 0))
     }
 
+    /// A ledger is read as untrusted when resuming too: a number out of range is refused, naming
+    /// the file and line, before any picture is touched.
+    @Test func resumingFromALedgerThatIsNotImagepipesIsRefusedBeforeAnyWork() throws {
+        let directory = try TemporaryDirectory()
+        var batch = try threeInputs(in: directory)
+        batch.ledger = directory.file("ledger")
+        batch.resume = true
+        try FileManager.default.createDirectory(atPath: directory.file("ledger"), withIntermediateDirectories: true)
+        _ = try directory.write(#"{"index":1e300,"input":"x.png"}"# + "\n", to: "ledger/shard-1-of-1.jsonl")
+        #expect(throws: UsageError(#"shard-1-of-1.jsonl:1: "index" is 1e+300, not a whole number from 1 to 9007199254740992"#)) { try batch.run() }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
+    }
+
     @Test func cancelledBeforeItStartsItWritesNothing() throws {
         let directory = try TemporaryDirectory()
         var batch = try threeInputs(in: directory)

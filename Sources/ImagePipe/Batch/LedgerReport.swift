@@ -12,7 +12,7 @@ import Glibc
 /// how many inputs are missing, it does not size anything).
 package struct LedgerReport {
     /// The last record of one input.
-    package struct Entry {
+    package struct Entry: Sendable {
         package let index: Int
         package let input: String
         package let outputs: [String]
@@ -88,6 +88,7 @@ package struct LedgerReport {
         let name = shard.name + ".jsonl"
         let path = PathBytes.join(directory, name)
         guard access(path, F_OK) == 0 else { return }
+        guard access(path, R_OK) == 0 else { throw UsageError("cannot read the ledger '\(path)' to resume from it: \(String(cString: strerror(errno)))") }
         try read(ManifestReader(path: path, nulSeparated: false, maxBytes: Self.maxLineBytes), name: name, shard: shard.index)
     }
 
