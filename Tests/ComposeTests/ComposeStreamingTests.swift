@@ -42,9 +42,12 @@ import TestSupport
         #expect(try Image.decode(placed).pixel(x: 45 + 28, y: 79 + 44) == Color(red: 224, green: 40, blue: 220))
     }
 
-    /// The masking blends give the picture alpha: they take the whole picture.
-    @Test func maskingBlendsAreWholeStages() {
-        #expect(CompositeStage(overlay: "a.png", blend: .destIn).stageClass == .whole)
+    /// The masking blends give the picture alpha, and say so before any pixel: point stages
+    /// whose rows are RGBA from there on.
+    @Test func maskingBlendsArePointStagesThatGiveAlpha() {
+        #expect(CompositeStage(overlay: "a.png", blend: .destIn).stageClass == .point)
+        #expect(CompositeStage(overlay: "a.png", blend: .destOut).outputHasAlpha(inputHasAlpha: false))
+        #expect(!CompositeStage(overlay: "a.png").outputHasAlpha(inputHasAlpha: false))
         #expect(CompositeStage(overlay: "a.png").stageClass == .point)
         #expect(TextStage("a").stageClass == .point)
     }

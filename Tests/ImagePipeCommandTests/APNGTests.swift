@@ -133,7 +133,8 @@ def apng(path, W, H, frames, plays=0, hidden=None, announced=None, color_type=6,
             // GIF counts hundredths: 333 ms is 330.
             #expect(read.delays == (format == "gif" ? [330, 50, 0] : [333, 50, 0]), "\(format): \(read.delays)")
             #expect(read.loop == (format == "gif" ? 2 : 3), "\(format)")
-            #expect(read.frames[2][0..<4] == [0, 0, 255, 255])
+            // WebP is lossy at its default quality: blue within two levels.
+            #expect(zip(read.frames[2][0..<4], [0, 0, 255, 255] as [UInt8]).allSatisfy { abs(Int($0) - Int($1)) <= 2 }, "\(format): \(read.frames[2][0..<4])")
         }
     }
 

@@ -93,6 +93,40 @@ import TestSupport
         #expect(turned.size == Size(100, 80))
     }
 
+    /// A JPEG decoded whole (CMYK, or from standard input) is decoded reduced when the stages
+    /// only shrink it, as a file's rows are, and the reduced picture streams through them.
+    @Test func picturesDecodedWholeAndReducedStreamToTheOrdinaryRunsBytes() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python("""
+            from PIL import Image
+            d = '\(directory.path)'
+            rgb = Image.radial_gradient('L').resize((1200, 800)).convert('RGB')
+            rgb.paste((200, 40, 10), (80, 120, 360, 280))
+            exif = Image.Exif()
+            exif[0x0112] = 6
+            rgb.convert('CMYK').save(d + '/cmyk.jpg', exif=exif.tobytes(), quality=95)
+            rgb.save(d + '/rgb.jpg', exif=exif.tobytes(), quality=95)
+            """)
+        for file in ["cmyk.jpg", "-"] {
+            let input: [UInt8] = file == "-" ? Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("rgb.jpg")))) : []
+            for (pipeline, output) in [("fit 150x150", "png"), ("resize 20% | sharpen", "jpg"), ("circle-crop size=100 | grayscale", "png")] {
+                let explain = try CommandRunner.run(["explain", "-e", pipeline, file, "-o", "out.\(output)"], in: directory.path, input: input)
+                #expect(explain.standardOutput.contains("(decoded whole first, as its decoder") && explain.standardOutput.contains("decoded at 1/"),
+                        "\(file) \(pipeline): \(explain.standardOutput)")
+                let streamed = try CommandRunner.run(["run", "--overwrite", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path, input: input)
+                let ordinary = try CommandRunner.run(["run", "--overwrite", "-e", pipeline, file, "-o", "ordinary.\(output)"],
+                                                     in: directory.path, input: input, environment: CommandRunner.wholePictures)
+                #expect(streamed.status == 0 && ordinary.status == 0, "\(file) \(pipeline): \(streamed.standardError)\(ordinary.standardError)")
+                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
+                let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))
+                #expect(a == b && !a.isEmpty, "\(file) \(pipeline)")
+            }
+        }
+        // Turned upright once: the 1200x800 picture is 800 wide on its side, fitted to 100x150.
+        #expect(try Image.load(path: directory.file("streamed.png")).size == Size(100, 100))
+        #expect(try ImageHeader.read(path: directory.file("ordinary.jpg")).storedSize == Size(160, 240))
+    }
+
     /// Whether a file streams is known from its header, before any decoding: an animated WebP
     /// takes the animation's run; a WebP with alpha and a CMYK JPEG are decoded whole and then
     /// streamed; the others stream as they are decoded. `explain` says so and estimates by rows.

@@ -56,12 +56,10 @@ extension Pipeline {
         guard let header = description.header, let format = SourceFormat(rawValue: header.format) else { return whole("its format is not known before decoding") }
         guard let path = try? load.resolvedPath(in: context) else { return whole("its input is not known") }
         // A decoder that gives only whole pictures, and standard input, feed the chain from the
-        // decoded picture: at full size, as the ordinary load makes it (upright, in sRGB).
+        // decoded picture, as the ordinary load makes it (upright, in sRGB, reduced when the
+        // plan shrinks on load: a CMYK JPEG's or a piped JPEG's DCT scaling).
         let decodedWhole = !(Codec.of(format).rowsInOrder && header.rowsInOrder && path != "-" && ImageFile.isRegularFile(path))
         let reduction = Self.reduction(plan: plan, description: description)
-        if decodedWhole, reduction != nil || plan.decodeResampling != nil || plan.decodeSize != plan.sourceSize {
-            return whole("\(format.displayName) is decoded whole, and smaller for the stages than the picture")
-        }
         let stored = decodedWhole || !description.turned ? plan.decodeSize : plan.decodeSize.transposed
         let orientation = decodedWhole ? 1 : description.orientation
         guard let target = try? save.target(in: context) else { return whole("its output is not known") }
