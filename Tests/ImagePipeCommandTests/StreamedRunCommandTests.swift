@@ -40,7 +40,7 @@ import TestSupport
                 "\(webp.standardOutput)")
         // Not streamed: the memory line gives the run's own reason.
         for (pipeline, output, reason) in [("grayscale | crop 100x100 position=attention", "out.jpg", "as crop needs the whole picture"),
-                                           ("circle-crop | flip", "out.png", "as flip needs the whole picture")] {
+                                           ("circle-crop | normalize", "out.png", "as normalize needs the whole picture")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed:")
                     && ordinary.standardOutput.contains("at the peak, whole pictures, \(reason)"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
@@ -285,6 +285,8 @@ import TestSupport
                                   ("in.jpg", "circle-crop"), ("in.jpg", "circle-crop position=top-left gap=10 | sharpen"),
                                   ("in.jpg", "fit 250x250 | circle-mask fill=transparent ring=true"), ("in.jpg", "circle-crop | flatten"),
                                   ("in.jpg", "ensure-alpha | remove-alpha | grayscale"), ("in.jpg", "circle-crop | resize 50%"),
+                                  // Turns and warps after alpha: their tile caches keep RGBA.
+                                  ("in.jpg", "ensure-alpha 0.5 | rotate 90 | blur 1"), ("in.jpg", "circle-crop | rotate angle=20 background=transparent | flip"),
                                   // Translucent borders and bars: resample stages that give RGBA rows.
                                   ("in.jpg", "extend top=20 left=7 bottom=45 color=#ff000060 | blur 1"),
                                   ("in.jpg", "letterbox 320x400 color=#0000ff80"), ("in.jpg", "circle-crop | letterbox 300x200 color=#00000000"),
@@ -334,9 +336,13 @@ import TestSupport
             rgba = rgb.copy(); rgba.putalpha(alpha); rgba.save(d + '/rgba.png')
             la = rgb.convert('L'); la.putalpha(alpha); la.save(d + '/la.png')
             rgba.convert('P', palette=Image.ADAPTIVE).save(d + '/palette.png', transparency=0)
+            exif = Image.Exif()
+            exif[0x0112] = 6
+            rgba.save(d + '/turned.png', exif=exif.tobytes())
             """)
-        for file in ["rgba.png", "la.png", "palette.png"] {
-            for (pipeline, output) in [("gamma 1.2", "png"), ("blur 2 | resize 50%", "png"), ("crop 5,7,200x150 | sharpen", "tif"),
+        // (turned.png is stored on its side: its RGBA rows go through a tile cache first.)
+        for file in ["rgba.png", "la.png", "palette.png", "turned.png"] {
+            for (pipeline, output) in [("gamma 1.2", "png"), ("blur 2 | resize 50%", "png"), ("crop 2,7,150x140 | sharpen", "tif"),
                                        ("circle-crop size=90", "png"), ("flatten background=#336699 | grayscale", "jpg"),
                                        ("remove-alpha | median 3", "png"), ("resize 120x", "jpg")] {
                 try Self.expectStreamsToTheOrdinaryBytes(pipeline, file, output: output, in: directory)

@@ -155,7 +155,7 @@ final class StripChain: @unchecked Sendable {
     /// The levels of `transforms` on a `size` input (RGBA rows with `inputHasAlpha`, else RGB),
     /// when every one is point, area or resample, or turns or mirrors the picture
     /// (`PixelRearrangement.orient`) or warps it (`WarpingStage`), both read through a tile
-    /// cache while the rows are RGB; nil otherwise. A stage that adds alpha (or drops it) makes
+    /// cache of RGB or RGBA pixels; nil otherwise. A stage that adds alpha (or drops it) makes
     /// its level's rows RGBA (or RGB); a point stage that does so starts a level. A `reduction`
     /// is the decode's (`size` is then the reduced one): the first stage must be a resample stage
     /// that works on such rows. With `surveysAsPoints`, a
@@ -191,13 +191,11 @@ final class StripChain: @unchecked Sendable {
             case .resample:
                 levels.append(Level(windowed: (offset + 1, stage), points: [], reduction: offset == first ? reduction : nil, hasAlpha: alpha))
             case .whole:
-                // The tile cache keeps RGB.
-                guard !hasAlpha else { return nil }
                 if let warp = stage as? any WarpingStage, warp.warps(size) {
                     levels.append(Level(windowed: (offset + 1, stage), points: [], warp: warp, hasAlpha: alpha))
                 } else {
-                    guard !alpha, case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
-                    levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn))
+                    guard alpha == hasAlpha, case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
+                    levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn, hasAlpha: alpha))
                 }
             default: return nil
             }
@@ -217,11 +215,9 @@ final class StripChain: @unchecked Sendable {
         guard var levels = levels(of: transforms, size: turn.size(of: size), reduction: reduction, inputHasAlpha: inputHasAlpha,
                                   surveysAsPoints: surveysAsPoints) else { return nil }
         guard turn != .identity else { return levels }
-        // The tile cache keeps RGB.
-        guard !inputHasAlpha else { return nil }
         let leading = levels[0].points
-        levels[0] = Level(windowed: nil, points: [])
-        levels.insert(Level(windowed: (0, OrientationTurn(turn: turn)), points: leading, turn: turn), at: 1)
+        levels[0] = Level(windowed: nil, points: [], hasAlpha: inputHasAlpha)
+        levels.insert(Level(windowed: (0, OrientationTurn(turn: turn)), points: leading, turn: turn, hasAlpha: inputHasAlpha), at: 1)
         return levels
     }
 
@@ -327,7 +323,8 @@ final class StripChain: @unchecked Sendable {
     /// memory (1.5 GB, where the whole-picture run held 240 MB).
     static func tilesInMemory(_ levels: [Level], _ layouts: [Layout], room: inout Int) -> [Bool] {
         levels.indices.map { level in
-            guard level > 0, levels[level].readsTiles, let tiles = TileCache.storedBytes(for: layouts[level - 1].size), tiles <= room else { return false }
+            guard level > 0, levels[level].readsTiles, let tiles = TileCache.storedBytes(for: layouts[level - 1].size, channels: layouts[level - 1].channels),
+                  tiles <= room else { return false }
             room -= tiles
             return true
         }
@@ -349,7 +346,8 @@ final class StripChain: @unchecked Sendable {
             if levels[level].readsTiles {
                 // The tiles while they stay in memory, the cache's own band and tile, and a strip's
                 // input read back and its turned copy, both a strip of output large.
-                bytes += (inMemory[level] ? TileCache.storedBytes(for: below.size) ?? 0 : 0) + TileCache.bufferBytes(for: below.size)
+                bytes += (inMemory[level] ? TileCache.storedBytes(for: below.size, channels: below.channels) ?? 0 : 0)
+                    + TileCache.bufferBytes(for: below.size, channels: below.channels)
                     + 2 * min(layout.strip, layout.size.height) * layout.rowStride
             }
             return bytes
@@ -531,12 +529,12 @@ final class StripChain: @unchecked Sendable {
             let band = back.map(Rect(x: 0, y: first, width: strip.width, height: strip.height), in: layout.size)
             let made = try located(index) {
                 let turned = try cache.picture(of: band).turned(by: turn)
-                guard turned.size == strip else { throw Self.brokenPromise(turned, of: strip, alpha: false, "by turning whole pixels") }
+                guard turned.size == strip else { throw Self.brokenPromise(turned, of: strip, alpha: layout.hasAlpha, "by turning whole pixels") }
                 return turned
             }
             try StageContext.checkCancelled()
-            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * 3) }
-            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride,
+            for y in first..<end { slot(level, y).update(from: made.rowStart(y - first), count: strip.width * layout.channels) }
+            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: strip, rowStride: layout.rowStride, hasAlpha: layout.hasAlpha,
                                  at: StripPosition(top: first, pictureSize: layout.size), located: located)
             rings[level].made = end
         }
@@ -548,7 +546,7 @@ final class StripChain: @unchecked Sendable {
     private func filledCache(level: Int) throws -> TileCache? {
         if let cache = caches[level] { return cache }
         let below = layouts[level - 1]
-        let cache = try TileCache(size: below.size, threshold: tilesInMemory[level] ? Int.max : 0)
+        let cache = try TileCache(size: below.size, hasAlpha: below.hasAlpha, threshold: tilesInMemory[level] ? Int.max : 0)
         var y = 0
         while y < below.size.height {
             let end = min(below.size.height, y + below.strip)

@@ -28,20 +28,20 @@ package final class TileCache {
 
     /// Bytes the tiles of a `size` picture take, padded to whole tiles: what goes to memory or
     /// to the temporary file. Nil when it passes what a number holds.
-    package static func storedBytes(for size: Size) -> Int? {
+    package static func storedBytes(for size: Size, channels: Int = 3) -> Int? {
         let tile = tileShape(for: size)
         let across = (size.width + tile.width - 1) / tile.width, down = (size.height + tile.height - 1) / tile.height
         let (tiles, overflow) = across.multipliedReportingOverflow(by: down)
         guard !overflow else { return nil }
-        let (total, overflowed) = tiles.multipliedReportingOverflow(by: tile.pixelCount * 3)
+        let (total, overflowed) = tiles.multipliedReportingOverflow(by: tile.pixelCount * channels)
         return overflowed ? nil : total
     }
 
     /// Bytes the cache holds in memory beside its tiles: a band of rows a tile high as they come,
     /// and one tile read back.
-    package static func bufferBytes(for size: Size) -> Int {
+    package static func bufferBytes(for size: Size, channels: Int = 3) -> Int {
         let tile = tileShape(for: size)
-        return (tile.height * size.width + tile.pixelCount) * 3
+        return (tile.height * size.width + tile.pixelCount) * channels
     }
 
     /// Bytes of pixels above which the tiles go to a temporary file: `IMAGEPIPE_DISC_THRESHOLD`
@@ -54,7 +54,8 @@ package final class TileCache {
     }
 
     let size: Size
-    private let channels = 3
+    /// 3 for RGB rows, 4 for RGBA.
+    private let channels: Int
     /// A tile's shape (`tileShape(for:)`).
     private let tile: Size
     private let across: Int
@@ -72,14 +73,16 @@ package final class TileCache {
     /// Whether the tiles are in a temporary file (for `explain` and tests).
     var onDisc: Bool { memory == nil }
 
-    /// A cache for a `size` picture of RGB rows, in memory when its tiles take at most
-    /// `threshold` bytes, else in a temporary file in `folder` (the system's temporary folder).
-    init(size: Size, threshold: Int = TileCache.discThreshold, folder: String? = nil) throws {
+    /// A cache for a `size` picture of RGB rows (RGBA with `hasAlpha`), in memory when its tiles
+    /// take at most `threshold` bytes, else in a temporary file in `folder` (the system's
+    /// temporary folder).
+    init(size: Size, hasAlpha: Bool = false, threshold: Int = TileCache.discThreshold, folder: String? = nil) throws {
         self.size = size
+        channels = hasAlpha ? 4 : 3
         tile = Self.tileShape(for: size)
         across = (size.width + tile.width - 1) / tile.width
         tileBytes = tile.pixelCount * channels
-        guard let total = Self.storedBytes(for: size) else { throw ImageError(.tooLarge, reason: "cannot keep the tiles of a \(size) picture") }
+        guard let total = Self.storedBytes(for: size, channels: channels) else { throw ImageError(.tooLarge, reason: "cannot keep the tiles of a \(size) picture") }
         // Every buffer is made here and freed by deinit alone, which runs also when this throws
         // below (every property is set by then): freeing them here too was a double free.
         band = .allocate(capacity: tile.height * size.width * channels)
@@ -163,7 +166,7 @@ package final class TileCache {
     /// The pixels of `rect` (inside the picture, every row of it stored) as a picture.
     func picture(of rect: Rect) throws -> Image {
         precondition(rect.y + rect.height <= rowsStored, "rows \(rect.y)..<\(rect.y + rect.height) read before they were stored")
-        return try Image.make(size: rect.size, hasAlpha: false) { writer in
+        return try Image.make(size: rect.size, hasAlpha: channels == 4) { writer in
             for tileRow in (rect.y / tile.height)...((rect.y + rect.height - 1) / tile.height) {
                 for column in (rect.x / tile.width)...((rect.x + rect.width - 1) / tile.width) {
                     let pixels = try read(tileAt: tileRow * across + column)
