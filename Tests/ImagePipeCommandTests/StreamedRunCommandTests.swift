@@ -40,7 +40,7 @@ import TestSupport
                 "\(webp.standardOutput)")
         // Not streamed: the memory line gives the run's own reason.
         for (pipeline, output, reason) in [("grayscale | crop 100x100 position=attention", "out.jpg", "as crop needs the whole picture"),
-                                           ("circle-crop | normalize", "out.png", "as normalize needs the whole picture")] {
+                                           ("tee - | grayscale", "out.png", "as a tee to standard output, or with a stage that takes whole pictures")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed:")
                     && ordinary.standardOutput.contains("at the peak, whole pictures, \(reason)"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
@@ -287,6 +287,8 @@ import TestSupport
                                   ("in.jpg", "ensure-alpha | remove-alpha | grayscale"), ("in.jpg", "circle-crop | resize 50%"),
                                   // Turns and warps after alpha: their tile caches keep RGBA.
                                   ("in.jpg", "ensure-alpha 0.5 | rotate 90 | blur 1"), ("in.jpg", "circle-crop | rotate angle=20 background=transparent | flip"),
+                                  // Surveys after alpha: they look at RGBA rows (transparent pixels count for nothing).
+                                  ("in.jpg", "circle-crop | normalize"), ("in.jpg", "ensure-alpha 0.7 | trim | blur 1"),
                                   // Translucent borders and bars: resample stages that give RGBA rows.
                                   ("in.jpg", "extend top=20 left=7 bottom=45 color=#ff000060 | blur 1"),
                                   ("in.jpg", "letterbox 320x400 color=#0000ff80"), ("in.jpg", "circle-crop | letterbox 300x200 color=#00000000"),

@@ -176,8 +176,6 @@ final class StripChain: @unchecked Sendable {
         for (offset, stage) in transforms.enumerated() {
             let surveyedClass = surveysAsPoints ? (stage as? any SurveyingStage)?.surveyedClass : nil
             let surveyed = surveyedClass == .point || surveyedClass == .resample ? surveyedClass : nil
-            // A survey looks at RGB rows.
-            if stage.surveys, hasAlpha { return nil }
             let alpha = stage.outputHasAlpha(inputHasAlpha: hasAlpha)
             switch surveyed ?? stage.stageClass {
             case .point where alpha != hasAlpha:
