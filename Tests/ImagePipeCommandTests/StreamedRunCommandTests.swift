@@ -200,8 +200,8 @@ import TestSupport
     /// an area, resample or turning stage, before a crop that leaves rows out, before a survey
     /// (trim, whose first read writes nothing), after alpha came (flattened into a JPEG, with the
     /// save's warning), several at once, as JPEG, PNG and TIFF. So does a `branch`: its groups
-    /// but the last from the rows at the branch, each through its own stages, the last in the
-    /// run's own chain, a tee and a survey in it too.
+    /// but the last from the rows at the branch, each through its own stages (a tee among them
+    /// fed by the group's chain), the last in the run's own chain, a tee and a survey in it too.
     @Test func teesAndBranchesStreamTheirFilesToTheOrdinaryRunsBytes() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(try Self.photo(403, 301), to: "in.jpg")
@@ -219,6 +219,9 @@ import TestSupport
                                  ("fit 300x300 | branch { save {mode}-a.jpg } { normalize | save {mode}.png }", ["a.jpg"]),
                                  ("branch { flop | save {mode}-a.png } { blur 1 | tee {mode}-b.jpg | trim | sharpen | save {mode}.png }",
                                   ["a.png", "b.jpg"]),
+                                 // Tees in a group beside the last: fed by the group's own chain.
+                                 ("branch { grayscale | tee {mode}-c.png | blur 1 | tee {mode}-d.jpg quality=70 | rotate 90 | save {mode}-a.jpg } { resize 50% | save {mode}.png }",
+                                  ["c.png", "d.jpg", "a.jpg"]),
                                  // Encoders that take a whole picture: their rows gathered beside the run.
                                  ("tee {mode}-a.webp | fit 200x200 | tee {mode}-b.gif | tee {mode}-c.png palette=true | blur 1", ["a.webp", "b.gif", "c.png"]),
                                  ("branch { fit 100x100 | save {mode}-a.avif speed=10 } { save {mode}-b.bmp } { sharpen | save {mode}.png }", ["a.avif", "b.bmp"])] {
@@ -257,7 +260,10 @@ import TestSupport
                                                 ("cut.jpg", "branch { fit 50x50 | save teed.jpg } { flop | save out.png }", "", "cut.jpg"),
                                                 ("in.jpg", "branch { save missing/teed.jpg } { save out.png }", "", "missing/teed.jpg"),
                                                 ("in.jpg", "tee teed.png | blur 2", "missing/out.jpg", "missing/out.jpg"),
-                                                ("in.jpg", "tee missing/teed.jpg | sharpen", "out.jpg", "missing/teed.jpg")] {
+                                                ("in.jpg", "tee missing/teed.jpg | sharpen", "out.jpg", "missing/teed.jpg"),
+                                                // A tee in a group beside the last, and the group's file beside it.
+                                                ("in.jpg", "branch { blur 1 | tee missing/teed.jpg | save teed.png } { save out.png }", "", "missing/teed.jpg"),
+                                                ("cut.jpg", "branch { tee teed.jpg | flop | save teed.png } { save out.png }", "", "cut.jpg")] {
             let named = output.isEmpty ? [] : ["-o", output]
             let explain = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg"] + named, in: directory.path)
             #expect(explain.standardOutput.contains("streamed:"), "\(pipeline): \(explain.standardOutput)")

@@ -51,7 +51,7 @@ extension Pipeline {
         guard let load = source as? Load else { return whole("its source is not a file") }
         guard prepared.animation == nil else { return whole("its frames go through the stages one at a time") }
         guard let (save, groups, tail) = streamedEnding else {
-            return whole("a branch within a group, or a tee or a surveying stage in a group other than the last, takes whole pictures")
+            return whole("a branch within a group, or a surveying stage in a group other than the last, takes whole pictures")
         }
         guard let header = description.header, let format = SourceFormat(rawValue: header.format) else { return whole("its format is not known before decoding") }
         guard let path = try? load.resolvedPath(in: context) else { return whole("its input is not known") }
@@ -116,6 +116,7 @@ extension Pipeline {
                 return whole("a trace shows the stages of a branch's group other than the last in whole pictures")
             }
             sides.append(side)
+            sides += side.nested
             stages.append((branch, SideOutputFeed(output: side)))
             number += group.transforms.count + 1
             guard trace(save, number: number - 1, group: Branch.label(of: [offset + 1]), size: size) else { return whole("a trace of it cannot be written") }
@@ -155,12 +156,12 @@ extension Pipeline {
     /// The save a streamed run ends in, with the groups of a branch that are written beside it
     /// and the stages of the last group, which lead to the save: nil when the pipeline ends
     /// otherwise (a branch within a group), or when a group beside the last has a surveying
-    /// stage or a tee.
+    /// stage (a tee there is a side output its group's chain feeds).
     private var streamedEnding: (save: Save, groups: [Pipeline], tail: [any Transform])? {
         if let save = sink as? Save { return (save, [], []) }
         guard let branch = sink as? Branch, let last = branch.groups.last, let save = last.sink as? Save,
               branch.groups.dropLast().allSatisfy({ group in
-                  group.sink is Save && !group.transforms.contains { $0 is Tee || $0.awaitsSurvey }
+                  group.sink is Save && !group.transforms.contains { $0.awaitsSurvey }
               }) else { return nil }
         return (save, Array(branch.groups.dropLast()), last.transforms)
     }
@@ -533,15 +534,19 @@ extension Pipeline {
         // Each side output's chain and encoder on a thread of its own, fed by the run's chain at
         // the tee or branch; on any failure they stop and write nothing.
         defer { for (side, _, _) in sides { side.abandon() } }
+        // A tee within a branch's group is fed by the group's chain, started before it; its
+        // failures are located at the branch, as the group's are.
+        var feedIndex: [ObjectIdentifier: Int] = [:]
         for (side, sideMetadata, sideSaving) in sides {
-            guard let (level, index) = levels.indices.lazy.compactMap({ level in
-                levels[level].points.first { ($0.stage as? SideOutputFeed)?.output === side }.map { (level, $0.index) }
-            }).first else {
+            let (feedLevels, feedLayouts) = side.feeder.map { ($0.levels, $0.startedLayouts) } ?? (levels, chain.layouts)
+            guard let (level, index) = SideOutput.feed(of: side, in: feedLevels) else {
                 throw StageError("a tee or branch is in no level of the streamed run (a bug in the streamed run)")
             }
-            try side.start(pushedStrip: chain.layouts[level].strip, metadata: sideMetadata, saving: (sideSaving!.target, sideSaving!.embedded),
+            let place = side.feeder.flatMap { feedIndex[ObjectIdentifier($0)] } ?? index
+            feedIndex[ObjectIdentifier(side)] = place
+            try side.start(pushedStrip: feedLayouts[level].strip, metadata: sideMetadata, saving: (sideSaving!.target, sideSaving!.embedded),
                            in: context) { _, body in
-                try located(index, body)
+                try located(place, body)
             }
         }
         let (save, target, format) = (streamed.save, streamed.destination, streamed.format)

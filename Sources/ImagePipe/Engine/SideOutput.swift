@@ -26,6 +26,14 @@ final class SideOutput: @unchecked Sendable {
     /// gate and folder, as the trace's others are, and is not one of the run's outputs.
     let traced: TracedStage?
 
+    /// The side outputs of the tees among its own stages, which its chain feeds (a branch
+    /// group's `tee`), and, for one of those, the side output whose chain feeds it; both are
+    /// among the run's side outputs, the feeding one first.
+    private(set) var nested: [SideOutput] = []
+    private(set) weak var feeder: SideOutput?
+    /// Its chain's layouts once started, where its nested side outputs find their strips.
+    private(set) var startedLayouts: [StripChain.Layout] = []
+
     /// Bytes of the run's disc threshold its chain's turns may keep in memory (`shareTileRoom`).
     private(set) var tileRoom = TileCache.discThreshold
 
@@ -47,15 +55,28 @@ final class SideOutput: @unchecked Sendable {
     /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
     /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
     /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
+    /// A `tee` among the stages is a side output of its own, which this one's chain feeds.
     init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform],
           traced: TracedStage? = nil) {
         // (A pyramid beside the run's output is written by the ordinary run.)
         guard let target = try? save.target(in: context), target.path != "-", save.pyramidLayout(path: target.path) == nil else { return nil }
-        let alpha = stages.reduce(rowsHaveAlpha) { $1.outputHasAlpha(inputHasAlpha: $0) }
+        var chained: [any Transform] = [], nested: [SideOutput] = []
+        var (alpha, output) = (rowsHaveAlpha, size)
+        for (offset, stage) in stages.enumerated() {
+            if let tee = stage as? Tee {
+                guard let side = SideOutput(save: tee.save, in: context, stages: [], size: output, rowsHaveAlpha: alpha,
+                                            stagesBefore: stagesBefore + stages[..<offset]) else { return nil }
+                nested.append(side)
+                chained.append(SideOutputFeed(output: side))
+                continue
+            }
+            guard let next = try? stage.outputSize(for: output) else { return nil }
+            (alpha, output) = (stage.outputHasAlpha(inputHasAlpha: alpha), next)
+            chained.append(stage)
+        }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
-        guard let levels = StripChain.levels(of: stages + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
-                                             inputHasAlpha: rowsHaveAlpha),
-              let output = try? stages.reduce(size, { try $1.outputSize(for: $0) }) else { return nil }
+        guard let levels = StripChain.levels(of: chained + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
+                                             inputHasAlpha: rowsHaveAlpha) else { return nil }
         self.save = save
         destination = target.path
         format = target.format
@@ -67,6 +88,16 @@ final class SideOutput: @unchecked Sendable {
         self.traced = traced
         outputSize = output
         rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
+        self.nested = nested
+        for side in nested { side.feeder = self }
+    }
+
+    /// Where its chain feeds `side` (one of `nested`, or of the run's chain's when `levels` are
+    /// those): the level and the feed's index.
+    static func feed(of side: SideOutput, in levels: [StripChain.Level]) -> (level: Int, index: Int)? {
+        levels.indices.lazy.compactMap { level in
+            levels[level].points.first { ($0.stage as? SideOutputFeed)?.output === side }.map { (level, $0.index) }
+        }.first
     }
 
     deinit { ring?.deallocate() }
@@ -105,10 +136,14 @@ final class SideOutput: @unchecked Sendable {
         let rows = try ringRows(pushedStrip: pushedStrip)
         let chain = try StripChain.levelBytes(levels, size: size, rowStride: rowStride, decodeStrip: Self.strip, writeBehind: false,
                                                 tileRoom: tileRoom)
+        let layouts = try StripChain.layouts(of: levels, size: size, rowStride: rowStride, decodeStrip: Self.strip)
+        let fed = try nested.reduce(0) { total, side in
+            try total + (Self.feed(of: side, in: levels).map { try side.heldBytes(pushedStrip: layouts[$0.level].strip) } ?? 0)
+        }
         let coding = gathersWhole ? StreamedMemory.gatheredBytes(outputSize)
             : format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg))
             : format == .png ? PNGEncoder.streamedHeldBytes(rowLength: outputSize.width * (levels[levels.count - 1].hasAlpha ? 4 : 3), height: outputSize.height) : 0
-        return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding
+        return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding + fed
     }
 
     /// Starts its chain and encoder for strips of `pushedStrip` rows of a picture described by
@@ -138,6 +173,7 @@ final class SideOutput: @unchecked Sendable {
                                    decodeStrip: Self.strip, tileRoom: tileRoom, makeDecoded: makePushed, releaseDecoded: { pushed.release(rowsBefore: $0) },
                                    located: located)
         outputSize = chain.output.size
+        startedLayouts = chain.layouts
         let (save, destination, format, failure) = (save, destination, format, failure)
         let stageContext = StageContext.current
         guard let encoder = WorkerThread<Void>.started({
