@@ -4,14 +4,14 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The codec registry (`Codec.all`) is what loading and planning ask of a format: it covers
+/// The codec registry (`Codecs.registered`) is what loading and planning ask of a format: it covers
 /// every format, says what each decoder does, and docs/formats.md shows the same table.
 @Suite struct CodecRegistryTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func everyFormatHasOneCodec() {
         for format in SourceFormat.allCases {
-            #expect(Codec.all.filter { $0.format == format }.count == 1, "\(format)")
+            #expect(Codecs.registered.filter { $0.format == format }.count == 1, "\(format)")
         }
     }
 
@@ -19,10 +19,11 @@ import TestSupport
     @Test func theManualShowsTheRegistry() throws {
         let manual = try String(contentsOf: Self.root.appendingPathComponent("docs/formats.md"), encoding: .utf8)
         func word(_ value: Bool) -> String { value ? "yes" : "no" }
-        for codec in Codec.all {
-            let row = "| \(codec.format.displayName) | \(codec.reader) | \(codec.writer ?? "—") | \(word(codec.reducedDecode)) | "
-                + "\(word(codec.rowsInOrder)) | \(word(codec.writesRows)) | \(word(codec.tiles)) | \(word(codec.wholeFile)) | \(word(codec.frames)) | "
-                + "\(codec.metadata.isEmpty ? "—" : codec.metadata.joined(separator: ", ")) |"
+        for codec in Codecs.registered {
+            let can = codec.capabilities
+            let row = "| \(codec.format.displayName) | \(can.reader) | \(can.writer ?? "—") | \(word(can.reducedDecode)) | "
+                + "\(word(can.rowsInOrder)) | \(word(can.writesRows)) | \(word(can.tiles)) | \(word(can.wholeFile)) | \(word(can.frames)) | "
+                + "\(can.metadata.isEmpty ? "—" : can.metadata.joined(separator: ", ")) |"
             #expect(manual.contains(row + "\n"), "docs/formats.md lacks the row:\n\(row)")
         }
     }
@@ -35,7 +36,7 @@ import TestSupport
         let path = directory.file("picture.\(format.rawValue)")
         try Synthetic.gradient(64, 48).save(to: path)
         let header = try ImageHeader.read(path: path)
-        let codec = Codec.of(try #require(SourceFormat(rawValue: header.format)))
+        let codec = Codecs.of(try #require(SourceFormat(rawValue: header.format))).capabilities
         let decoded = try Image.load(path: path, options: LoadOptions(atLeast: Size(16, 12)), header: header)
         #expect((decoded.size != Size(64, 48)) == codec.reducedDecode, "\(format): \(decoded.size)")
     }

@@ -57,7 +57,7 @@ extension Pipeline {
         guard let path = try? load.resolvedPath(in: context) else { return whole("its input is not known") }
         // A decoder that gives only whole pictures, and standard input, feed the chain from the
         // decoded picture: at full size, as the ordinary load makes it (upright, in sRGB).
-        let decodedWhole = !(Codec.of(format).rowsInOrder && header.rowsInOrder && path != "-" && ImageFile.isRegularFile(path))
+        let decodedWhole = !(Codecs.of(format).capabilities.rowsInOrder && header.rowsInOrder && path != "-" && ImageFile.isRegularFile(path))
         let reduction = Self.reduction(plan: plan, description: description)
         if decodedWhole, reduction != nil || plan.decodeResampling != nil || plan.decodeSize != plan.sourceSize {
             return whole("\(format.displayName) is decoded whole, and smaller for the stages than the picture")

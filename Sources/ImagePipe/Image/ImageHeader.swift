@@ -14,7 +14,7 @@ public struct ImageHeader: Hashable, Sendable {
     /// each input is opened once; nil for a header read from memory or a stream.
     package var source: OpenedFile?
     /// Whether this file's decoder hands a streamed run its rows in order: its codec can
-    /// (`Codec.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
+    /// (`CodecCapabilities.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
     /// interlaced PNG, a WebP with alpha, an animation, a TIFF with alpha or in planes).
     /// What `explain`, the memory estimate and the run decide streaming by, before decoding.
     public var rowsInOrder: Bool
@@ -72,7 +72,7 @@ public struct ImageHeader: Hashable, Sendable {
 
     /// Reads the header of a picture held in memory, refusing formats `options` does not allow.
     public static func read(bytes: [UInt8], options: LoadOptions = LoadOptions()) throws -> ImageHeader {
-        try PixbufDecoder.header(of: bytes, options: options, path: nil)
+        try Codecs.header(of: bytes, options: options, path: nil)
     }
 
     /// Reads the header of the file at `path`: its format from the first bytes (refused unless
@@ -112,7 +112,7 @@ public struct ImageHeader: Hashable, Sendable {
                     gif = GIFFrameCounter()
                 } else if identified == .tiff || identified == .webp, file != nil {
                     return false // libtiff reads the file where it needs to; a WebP's chunks are walked
-                } else if !Codec.of(identified).wholeFile && identified != .tiff {
+                } else if !Codecs.of(identified).capabilities.wholeFile && identified != .tiff {
                     decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
                 }
             }
@@ -147,7 +147,7 @@ public struct ImageHeader: Hashable, Sendable {
         if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }
         if format == .webp, let file { return try WebPDecoder.header(of: .file(file), path: path) }
         guard let decoder else {
-            return try PixbufDecoder.header(of: whole, options: options, path: path)
+            return try Codecs.header(of: whole, options: options, path: path)
         }
         return try decoder.header(format: format, orientation: 1, frameCount: 1)
     }

@@ -1,0 +1,41 @@
+/// WebP through libwebp: its incremental decoder fed from the file (`WebPDecoder`), the header
+/// ImagePipe's own walk of the RIFF chunks, animations by libwebpdemux and libwebpmux.
+struct WebPCodec: Codec {
+    var format: SourceFormat { .webp }
+    var capabilities: CodecCapabilities {
+        CodecCapabilities(reader: "libwebp", writer: "libwebp", rowsInOrder: true, frames: true, metadata: ["exif", "icc", "xmp"])
+    }
+
+    func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
+        try WebPDecoder.header(of: .bytes(bytes), path: path)
+    }
+
+    func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
+        try WebPDecoder.decode(.bytes(bytes), options: options, path: path)
+    }
+
+    func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image {
+        try WebPDecoder.decode(.file(file), options: options, path: path)
+    }
+
+    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { MetadataScanner.metadata(of: bytes, format: format) }
+
+    func codingFacts(of bytes: [UInt8]) -> CodingFacts { .webp(bytes) }
+
+    func frameDecoder(for bytes: [UInt8], canvas: Size?, options: LoadOptions, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
+        try WebPFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
+    }
+
+    func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? {
+        guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }
+        return RowSource { handoff in try WebPDecoder.decode(.file(file), options: options, path: path, handoff: handoff) }
+    }
+
+    func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
+        try WebPEncoder.encode(image, quality: options.quality(for: .webp), lossless: options.lossless ?? false, nearLossless: options.nearLossless,
+                               effort: options.effort(for: .webp), alphaQuality: options.alphaQuality, metadata: metadata,
+                               cancellation: cancellation)
+    }
+
+    func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { WebPAnimationEncoder(options: options, plays: plays) }
+}
