@@ -15,6 +15,45 @@ import TestSupport
         }
     }
 
+    /// Each codec declares what it implements, and implements what it declares: a writer, rows
+    /// written in order, rows handed out in order, frames both ways. A codec lacking a piece
+    /// leaves it to the protocol's defaults, which give none.
+    @Test(arguments: Codecs.registered.map(\.format))
+    func capabilitiesAreWhatTheCodecImplements(format: SourceFormat) throws {
+        let codec = Codecs.of(format), can = codec.capabilities
+        let directory = try TemporaryDirectory()
+        let picture = try Synthetic.gradient(64, 48)
+        let written = ImageFormat(rawValue: format.rawValue).flatMap { $0.isAvailable ? $0 : nil }
+        #expect((can.writer != nil) == (ImageFormat(rawValue: format.rawValue) != nil), "\(format): a writer is an output format")
+        #expect(codec.takesRows(options: SaveOptions()) == can.writesRows, "\(format): rows written in order")
+        guard let written else {
+            #expect(throws: ImageError.self) { try codec.encode(picture, options: SaveOptions(), metadata: OutputMetadata(), cancellation: nil) }
+            #expect(codec.animationEncoder(options: SaveOptions(), plays: nil) == nil, "\(format): frames written")
+            return
+        }
+        let path = directory.file("picture.\(written.fileExtension)")
+        try picture.save(to: path, format: written)
+        let header = try ImageHeader.read(path: path, options: LoadOptions(allowedFormats: [format]))
+        #expect(header.format == format.rawValue && header.storedSize == Size(64, 48))
+        let rows = try codec.rowSource(path: path, header: header, options: LoadOptions(allowedFormats: [format]))
+        #expect((rows != nil) == can.rowsInOrder, "\(format): rows handed out in order")
+        let encoder = codec.animationEncoder(options: SaveOptions(), plays: nil)
+        #expect((encoder != nil) == can.frames, "\(format): frames written")
+        let stillBytes = try picture.encoded(as: written)
+        guard let encoder else {
+            let frames = try codec.frameDecoder(for: stillBytes, canvas: nil, options: LoadOptions(), failOnDamage: true, path: nil)
+            #expect(frames == nil, "\(format): frames read")
+            return
+        }
+        try encoder.add(picture, delay: 100)
+        try encoder.add(Synthetic.image(64, 48) { x, y in Color(red: UInt8(y * 5), green: UInt8(x * 3), blue: 9) }, delay: 200)
+        let animation = try encoder.finish().joined
+        let frames = try #require(try codec.frameDecoder(for: animation, canvas: nil, options: LoadOptions(), failOnDamage: true, path: nil))
+        var count = 0
+        while try frames.next() != nil { count += 1 }
+        #expect(count == 2, "\(format): frames read")
+    }
+
     /// The table in docs/formats.md, row by row, as the registry says it.
     @Test func theManualShowsTheRegistry() throws {
         let manual = try String(contentsOf: Self.root.appendingPathComponent("docs/formats.md"), encoding: .utf8)

@@ -14,6 +14,11 @@ protocol Codec: Sendable {
     /// orientation and the frame count.
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader
 
+    /// A reader of the header from the file's first chunks as they are read (`ImageHeader.read`);
+    /// `file` is the open file, nil for a stream read once. By default the whole file is kept
+    /// and its header read from memory.
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader
+
     /// Decodes the file held whole in `bytes` (a still picture: an animation's first frame).
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image
 
@@ -50,9 +55,30 @@ protocol Codec: Sendable {
 
     /// An encoder that takes an animation frame by frame; nil for a format that holds one picture.
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)?
+
+    /// The longest side the encoder writes, where a picture within the pixel limit can reach it,
+    /// and what sets it; nil where the format's bound is past any such picture.
+    var longestSide: (pixels: Int, by: String)? { get }
+
+    /// The `quality` a save uses when none is given.
+    var defaultQuality: Int { get }
+
+    /// The `effort` a save uses when none is given, on the format's own scale.
+    var defaultEffort: Int { get }
+
+    /// The efforts the encoder takes (within the parameter's 0–9); nil where it takes none.
+    var effortRange: ClosedRange<Int>? { get }
+
+    /// The encoder's seconds per megapixel with `options`, idle, on two cores: what the default
+    /// time limit allows for the save (`TimeLimit`).
+    func encoderSeconds(options: SaveOptions) -> Double
 }
 
 extension Codec {
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
+        PrefixHeaderReader.wholeFile { try Codecs.header(of: $0, options: options, path: path) }
+    }
+
     func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image {
         try Image.decode(file.readAll(), options: options, path: path)
     }
@@ -83,4 +109,16 @@ extension Codec {
     }
 
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { nil }
+
+    /// PNG, TIFF and BMP: 2^31 and more.
+    var longestSide: (pixels: Int, by: String)? { nil }
+
+    var defaultQuality: Int { 90 }
+
+    var defaultEffort: Int { 4 }
+
+    var effortRange: ClosedRange<Int>? { nil }
+
+    /// JPEG 0.05, rounded up; BMP and ICO less.
+    func encoderSeconds(options: SaveOptions) -> Double { 0.1 }
 }

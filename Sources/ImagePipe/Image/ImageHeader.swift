@@ -94,61 +94,15 @@ public struct ImageHeader: Hashable, Sendable {
 
     private static func read(path: String, options: LoadOptions, file: OpenedFile?,
                              chunks: (_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void) throws -> ImageHeader {
-        var format: SourceFormat?
-        var decoder: PixbufDecoder?
-        var jpeg: JPEGHeader.Reader?
-        var png: PNGHeader?
-        var gif: GIFFrameCounter?
-        var whole: [UInt8] = []
+        var reader: (any HeaderReader)?
         try chunks { chunk in
-            if format == nil {
-                let identified = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
-                format = identified
-                if identified == .jpeg {
-                    jpeg = JPEGHeader.Reader(path: path)
-                } else if identified == .png {
-                    whole = [] // the first bytes alone: see below
-                } else if identified == .gif && !options.isolates(identified) {
-                    gif = GIFFrameCounter()
-                } else if identified == .tiff || identified == .webp, file != nil {
-                    return false // libtiff reads the file where it needs to; a WebP's chunks are walked
-                } else if !Codecs.of(identified).capabilities.wholeFile && identified != .tiff {
-                    decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
-                }
+            if reader == nil {
+                let format = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
+                reader = try Codecs.of(format).headerReader(file: file, options: options, path: path)
             }
-            if jpeg != nil { return try jpeg!.feed(chunk) == nil }
-            if format == .png {
-                // The chunks before the image data, for an eXIf orientation: within the first MiB.
-                whole.append(contentsOf: chunk.prefix(PNGHeader.prefixLimit - whole.count))
-                png = try PNGHeader.read(whole, path: path)
-                return png == nil || !PNGHeader.prefixEnds(whole)
-            }
-            if format == .bmp {
-                // The headers and palette lie in the first bytes; the rest is not read here.
-                whole.append(contentsOf: chunk.prefix(BMPHeader.prefixLength - whole.count))
-                return whole.count < BMPHeader.prefixLength
-            }
-            if gif != nil {
-                // Read to the end, to count the frames; none of them is kept.
-                gif!.feed(chunk)
-                return true
-            }
-            guard let decoder else {
-                whole.append(contentsOf: chunk)
-                return true
-            }
-            return try decoder.write(chunk)
+            return try reader!.take(chunk)
         }
-        guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if format == .png { return try (png ?? PNGHeader.complete(whole, path: path)).imageHeader(prefix: whole) }
-        if let jpeg { return try jpeg.finished().imageHeader }
-        if let gif { return try gif.header(path: path) }
-        if format == .bmp { return try BMPDecoder.header(of: whole, path: path) }
-        if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }
-        if format == .webp, let file { return try WebPDecoder.header(of: .file(file), path: path) }
-        guard let decoder else {
-            return try Codecs.header(of: whole, options: options, path: path)
-        }
-        return try decoder.header(format: format, orientation: 1, frameCount: 1)
+        guard let reader else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        return try reader.finished(path: path)
     }
 }

@@ -5,6 +5,12 @@ struct BMPCodec: Codec {
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader { try BMPDecoder.header(of: bytes, path: path) }
 
+    /// The headers and palette lie in the first bytes; the rest is not read here.
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
+        PrefixHeaderReader(limit: BMPHeader.prefixLength, wantsMore: { $0.count < BMPHeader.prefixLength },
+                           header: { try BMPDecoder.header(of: $0, path: path) })
+    }
+
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image { try BMPDecoder.decode(bytes, options: options, path: path) }
 
     func codingFacts(of bytes: [UInt8]) -> CodingFacts { .bmp(bytes) }

@@ -11,6 +11,9 @@ struct GIFCodec: Codec {
         try GIFFrameCounter.header(of: bytes, path: path)
     }
 
+    /// Read to the end, to count the frames; none of them is kept.
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader { GIFFrameCounter() }
+
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         let frame = try FirstFrame(of: bytes, format: format, path: path)
         // giflib decodes codes that were never defined as if they were the next one: the
@@ -52,4 +55,8 @@ struct GIFCodec: Codec {
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
         GIFAnimationEncoder(colors: options.paletteColors, dither: options.dither, plays: plays, delayAsked: options.delay != nil)
     }
+
+    var longestSide: (pixels: Int, by: String)? { (65_535, "its sizes are 16-bit") }
+
+    func encoderSeconds(options: SaveOptions) -> Double { 0.5 }
 }

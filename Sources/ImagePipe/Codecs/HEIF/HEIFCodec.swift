@@ -7,14 +7,23 @@ struct HEIFCodec: Codec {
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
-        try HEIFDecoder.header(of: bytes, format: format, path: path)
+        try HEIFDecoder.withPrimary(bytes, format: format, path: path) { handle in
+            ImageHeader(storedSize: try HEIFDecoder.checked(HEIFDecoder.statedSize(of: handle), format: format, path: path), format: format.loaderName)
+        }
     }
 
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        try HEIFDecoder.decode(bytes, format: format, options: options, path: path)
+        try HEIFDecoder.withPrimary(bytes, format: format, path: path) { handle in
+            try HEIFDecoder.checkBeforeDecoding(handle, bytes: bytes, format: format, options: options, path: path)
+            return try HEIFDecoder.decode(handle, expandingLimitedRangeGray: false, options: options, path: path)
+        }
     }
 
-    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { try HEIFDecoder.metadata(of: bytes, format: format, path: path) }
+    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata {
+        try HEIFDecoder.withPrimary(bytes, format: format, path: path, HEIFDecoder.metadata(of:))
+    }
 
-    func codingFacts(of bytes: [UInt8]) -> CodingFacts { (try? HEIFDecoder.codingFacts(of: bytes, format: format, path: nil)) ?? CodingFacts() }
+    func codingFacts(of bytes: [UInt8]) -> CodingFacts {
+        (try? HEIFDecoder.withPrimary(bytes, format: format, path: nil, HEIFDecoder.codingFacts(of:))) ?? CodingFacts()
+    }
 }

@@ -21,4 +21,6 @@ struct ICOCodec: Codec {
     func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
         try image.encodedByGdkPixbuf(type: format.loaderName, settings: [])
     }
+
+    var longestSide: (pixels: Int, by: String)? { (256, "the format's limit") }
 }

@@ -12,6 +12,8 @@ struct JPEGCodec: Codec {
         try JPEGHeader.read(bytes, path: path).imageHeader
     }
 
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader { JPEGHeader.Reader(path: path) }
+
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         try StrictJPEG.decode(bytes, options: options, path: path)
     }
@@ -46,4 +48,13 @@ struct JPEGCodec: Codec {
                                optimizeCoding: options.optimizesCoding(size: rows.size, gray: gray && metadata.icc == nil, quality: quality),
                                metadata: metadata, to: output)
     }
+
+    /// libjpeg's `JPEG_MAX_DIMENSION`.
+    var longestSide: (pixels: Int, by: String)? { (65_500, "libjpeg's limit") }
+
+    /// 80, as sharp: measured on 14 photos made into 640-px thumbnails
+    /// (Benchmarks/jpeg_defaults.py), 80 with 4:2:0 and optimized tables is 0.79× the bytes of
+    /// libvips' default (75, unoptimized) at a higher SSIM against the float reference, and 0.72×
+    /// sharp's.
+    var defaultQuality: Int { 80 }
 }

@@ -10,6 +10,12 @@ struct TIFFCodec: Codec {
         try TIFFDecoder.header(of: bytes, path: path)
     }
 
+    /// libtiff reads the directory where it lies (libtiff writes it after the pixels).
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
+        guard let file else { return PrefixHeaderReader.wholeFile { try Codecs.header(of: $0, options: options, path: path) } }
+        return PrefixHeaderReader.fromFile { try TIFFDecoder.header(of: .file(file), path: path) }
+    }
+
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         try TIFFDecoder.decode(.bytes(bytes), options: options, path: path)
     }

@@ -10,6 +10,12 @@ struct WebPCodec: Codec {
         try WebPDecoder.header(of: .bytes(bytes), path: path)
     }
 
+    /// The RIFF chunks are walked in the file.
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
+        guard let file else { return PrefixHeaderReader.wholeFile { try Codecs.header(of: $0, options: options, path: path) } }
+        return PrefixHeaderReader.fromFile { try WebPDecoder.header(of: .file(file), path: path) }
+    }
+
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         try WebPDecoder.decode(.bytes(bytes), options: options, path: path)
     }
@@ -38,4 +44,17 @@ struct WebPCodec: Codec {
     }
 
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { WebPAnimationEncoder(options: options, plays: plays) }
+
+    /// libwebp's `WEBP_MAX_DIMENSION`.
+    var longestSide: (pixels: Int, by: String)? { (16_383, "libwebp's limit") }
+
+    /// 4, as sharp and libvips.
+    var defaultEffort: Int { 4 }
+
+    var effortRange: ClosedRange<Int>? { 0...6 }
+
+    /// Lossless at effort 6 0.7, lossy 0.18.
+    func encoderSeconds(options: SaveOptions) -> Double {
+        options.lossless == true || options.nearLossless ? 0.2 + 0.15 * Double(options.effort(for: .webp)) : 0.3
+    }
 }
