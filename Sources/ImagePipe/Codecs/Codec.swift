@@ -60,6 +60,9 @@ protocol Codec: Sendable {
     /// and what sets it; nil where the format's bound is past any such picture.
     var longestSide: (pixels: Int, by: String)? { get }
 
+    /// How `info` names interlaced data and its absence.
+    var interlacingWords: (yes: String, no: String) { get }
+
     /// The `quality` a save uses when none is given.
     var defaultQuality: Int { get }
 
@@ -109,6 +112,9 @@ extension Codec {
     }
 
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { nil }
+
+    /// Adam7 in PNG, interlaced GIF.
+    var interlacingWords: (yes: String, no: String) { ("interlaced", "not interlaced") }
 
     /// PNG, TIFF and BMP: 2^31 and more.
     var longestSide: (pixels: Int, by: String)? { nil }

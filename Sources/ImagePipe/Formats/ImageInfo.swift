@@ -68,7 +68,10 @@ public struct ImageInfo: Sendable {
         }
         if let bits = coding.bitDepth { parts.append("\(bits) bit\(bits == 1 ? "" : "s")\(coding.colorSpace == "palette" ? " palette" : "")") }
         if let chroma = coding.chroma { parts.append(chroma) }
-        if let interlaced = coding.interlaced { parts.append(format == .jpeg ? (interlaced ? "progressive" : "baseline") : (interlaced ? "interlaced" : "not interlaced")) }
+        if let interlaced = coding.interlaced {
+            let words = Codecs.of(format).interlacingWords
+            parts.append(interlaced ? words.yes : words.no)
+        }
         if let lossless = coding.lossless { parts.append(lossless ? "lossless" : "lossy") }
         if let quality = coding.jpegQuality { parts.append("quality \(quality)") }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")

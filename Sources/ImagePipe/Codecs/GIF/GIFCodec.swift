@@ -15,7 +15,7 @@ struct GIFCodec: Codec {
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader { GIFFrameCounter() }
 
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        let frame = try FirstFrame(of: bytes, format: format, path: path)
+        let frame = try FirstFrame(gif: bytes, path: path)
         // giflib decodes codes that were never defined as if they were the next one: the
         // first frame's codes are walked first, and such a frame refused.
         if options.refuses(.error), let damage = GIFDataCheck.damage(in: frame) { throw ImageError(.corrupt, path: path, reason: damage) }

@@ -49,6 +49,8 @@ struct JPEGCodec: Codec {
                                metadata: metadata, to: output)
     }
 
+    var interlacingWords: (yes: String, no: String) { ("progressive", "baseline") }
+
     /// libjpeg's `JPEG_MAX_DIMENSION`.
     var longestSide: (pixels: Int, by: String)? { (65_500, "libjpeg's limit") }
 

@@ -19,7 +19,7 @@ struct PNGCodec: Codec {
     }
 
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
-        try PNGDecoder.decode(.bytes(bytes), orientation: ExifOrientation.parse(bytes, format: .png), options: options, path: path)
+        try PNGDecoder.decode(.bytes(bytes), orientation: ExifOrientation.parse(png: bytes), options: options, path: path)
     }
 
     func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image {
