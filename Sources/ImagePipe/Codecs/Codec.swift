@@ -79,7 +79,7 @@ protocol Codec: Sendable {
 
 extension Codec {
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
-        PrefixHeaderReader.wholeFile { try Codecs.header(of: $0, options: options, path: path) }
+        PrefixHeaderReader.wholeFile(options: options, path: path)
     }
 
     func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image {
@@ -95,8 +95,8 @@ extension Codec {
     }
 
     func frameDecoder(path: String, canvas: Size?, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
-        try frameDecoder(for: ImageFile.readPicture(path: path, options: options), canvas: canvas, options: options,
-                                failOnDamage: failOnDamage, path: path)
+        try frameDecoder(for: ImageFile.readPicture(path: path, options: options), canvas: canvas, options: options, failOnDamage: failOnDamage,
+                         path: path)
     }
 
     func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? { nil }

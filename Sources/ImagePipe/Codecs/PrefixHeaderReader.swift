@@ -15,9 +15,9 @@ struct PrefixHeaderReader: HeaderReader {
         self.header = header
     }
 
-    /// A reader that keeps the whole file and hands it to `header`.
-    static func wholeFile(_ header: @escaping ([UInt8]) throws -> ImageHeader) -> PrefixHeaderReader {
-        PrefixHeaderReader(limit: nil, wantsMore: { _ in true }, header: header)
+    /// A reader that keeps the whole file and reads its header from memory (`Codecs.header`).
+    static func wholeFile(options: LoadOptions, path: String) -> PrefixHeaderReader {
+        PrefixHeaderReader(limit: nil, wantsMore: { _ in true }, header: { try Codecs.header(of: $0, options: options, path: path) })
     }
 
     /// A reader that takes nothing: `header` reads the file where it needs to.

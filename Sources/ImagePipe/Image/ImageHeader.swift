@@ -14,8 +14,8 @@ public struct ImageHeader: Hashable, Sendable {
     /// each input is opened once; nil for a header read from memory or a stream.
     package var source: OpenedFile?
     /// Whether this file's decoder hands a streamed run its rows in order: its codec can
-    /// (`CodecCapabilities.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
-    /// interlaced PNG, a WebP with alpha, an animation, a TIFF with alpha or in planes).
+    /// (`CodecCapabilities.rowsInOrder`), and the file is not one the codec reads whole (a CMYK
+    /// JPEG, an interlaced PNG, a WebP with alpha, an animation, a TIFF with alpha or in planes).
     /// What `explain`, the memory estimate and the run decide streaming by, before decoding.
     public var rowsInOrder: Bool
     /// Whether the rows it hands in order are RGBA (a PNG with alpha), else RGB.

@@ -12,7 +12,7 @@ struct TIFFCodec: Codec {
 
     /// libtiff reads the directory where it lies (libtiff writes it after the pixels).
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
-        guard let file else { return PrefixHeaderReader.wholeFile { try Codecs.header(of: $0, options: options, path: path) } }
+        guard let file else { return PrefixHeaderReader.wholeFile(options: options, path: path) }
         return PrefixHeaderReader.fromFile { try TIFFDecoder.header(of: .file(file), path: path) }
     }
 

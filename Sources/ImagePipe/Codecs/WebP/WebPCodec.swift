@@ -12,7 +12,7 @@ struct WebPCodec: Codec {
 
     /// The RIFF chunks are walked in the file.
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
-        guard let file else { return PrefixHeaderReader.wholeFile { try Codecs.header(of: $0, options: options, path: path) } }
+        guard let file else { return PrefixHeaderReader.wholeFile(options: options, path: path) }
         return PrefixHeaderReader.fromFile { try WebPDecoder.header(of: .file(file), path: path) }
     }
 
