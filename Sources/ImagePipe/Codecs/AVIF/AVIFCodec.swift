@@ -1,7 +1,11 @@
+import CHeif
+
 /// AVIF: the still picture through libheif (AV1 through dav1d or libaom), or libavif where
 /// libheif reads it wrongly or not at all (`AVIFStillDecoder`); a sequence's frames through
 /// libavif (`AVIFFrameDecoder`); written by libavif.
 struct AVIFCodec: Codec {
+    static let compression = HEIFCompression(libheif: heif_compression_AV1, name: "AV1", plugin: "libheif-plugin-dav1d")
+
     var format: SourceFormat { .avif }
     var capabilities: CodecCapabilities {
         CodecCapabilities(reader: "libheif (dav1d or libaom); sequences libavif", writer: "libavif", wholeFile: true, frames: true,
@@ -77,7 +81,7 @@ struct AVIFCodec: Codec {
     /// reads is decoded by libavif all the same when it needs no turn (`decode`).
     private func read<T>(_ bytes: [UInt8], path: String?, libheif: (OpaquePointer) throws -> T,
                          libavif: (AVIFStillDecoder.Facts) throws -> T) throws -> T {
-        try HEIFDecoder.withPrimary(bytes, format: format, path: path, refused: { error in
+        try HEIFDecoder.withPrimary(bytes, format: format, compression: Self.compression, path: path, refused: { error in
             guard let facts = AVIFStillDecoder.facts(of: bytes) else { throw error }
             return try libavif(facts)
         }, libheif)

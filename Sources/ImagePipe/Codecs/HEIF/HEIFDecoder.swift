@@ -100,17 +100,16 @@ enum HEIFDecoder {
     /// Runs `body` on libheif's primary picture. When libheif cannot read the file or find its
     /// primary picture, `refused` is given the error and may read the file otherwise (by
     /// default the error is thrown).
-    static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, path: String?,
+    static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, compression: HEIFCompression, path: String?,
                                refused: (ImageError) throws -> T = { throw $0 },
                                _ body: (OpaquePointer) throws -> T) throws -> T {
         if let reason = imagepipe_open_libheif() {
             throw ImageError(.unsupported, path: path, reason: "\(format.displayName) needs libheif, which cannot be opened: \(String(cString: reason))")
         }
         initialised
-        let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
-        guard heif_have_decoder_for_format(codec) != 0 else {
-            let plugin = format == .avif ? "libheif-plugin-dav1d" : "libheif-plugin-libde265"
-            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): libheif has no \(format == .avif ? "AV1" : "HEVC") decoder here; install \(plugin)")
+        guard heif_have_decoder_for_format(compression.libheif) != 0 else {
+            throw ImageError(.unsupported, path: path,
+                             reason: "\(format.displayName): libheif has no \(compression.name) decoder here; install \(compression.plugin)")
         }
         guard let context = heif_context_alloc() else { throw ImageError(.tooLarge, path: path, reason: "libheif could not start") }
         defer { heif_context_free(context) }
