@@ -37,6 +37,9 @@ struct WebPCodec: Codec {
         return RowSource { handoff in try WebPDecoder.decode(.file(file), options: options, path: path, handoff: handoff) }
     }
 
+    /// libwebp writes into one picture-sized buffer.
+    func bandRows(height: Int) -> Int? { height }
+
     func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
         try WebPEncoder.encode(image, quality: options.quality(for: .webp), lossless: options.lossless ?? false, nearLossless: options.nearLossless,
                                effort: options.effort(for: .webp), alphaQuality: options.alphaQuality, metadata: metadata,
