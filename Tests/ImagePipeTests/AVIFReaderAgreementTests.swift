@@ -118,9 +118,9 @@ struct AVIFReaderAgreementTests {
         let brands = stride(from: 16, to: bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }, by: 4).map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
         #expect(!brands.contains("avif") && !brands.contains("mif1") && brands.contains("avis"), "\(brands)")
         #expect(SourceFormat.sniff(bytes) == .avif)
-        let header = try HEIFDecoder.header(of: bytes, format: .avif, path: nil)
+        let header = try AVIFCodec().header(of: bytes, options: LoadOptions(), path: nil)
         #expect(header.storedSize == Size(64, 16) && header.frameCount == 2)
-        let facts = try HEIFDecoder.codingFacts(of: bytes, format: .avif, path: nil)
+        let facts = AVIFCodec().codingFacts(of: bytes)
         #expect(facts.hasAlpha == true && facts.delays.count == 2)
         let still = try Image.decode(bytes)
         #expect(still.size == Size(64, 16) && still.hasAlpha)
@@ -145,7 +145,7 @@ struct AVIFReaderAgreementTests {
             .appendingPathComponent("Fixtures/avif/quebec_3layer_op2.avif").path
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(AVIFStillDecoder.isLayered(bytes))
-        let header = try HEIFDecoder.header(of: bytes, format: .avif, path: nil)
+        let header = try AVIFCodec().header(of: bytes, options: LoadOptions(), path: nil)
         #expect(header.storedSize == Size(360, 182) && header.frameCount == 1)
         let decoded = try Image.load(path: path)
         #expect(decoded.size == header.storedSize)

@@ -95,8 +95,8 @@ import TestSupport
     }
 
     /// A run streams from any input: as it is decoded when its codec hands out rows in order
-    /// (`Codec.rowsInOrder`), else from its whole decode (`decodedWhole`); and into any output:
-    /// one that does not take rows (`Codec.writesRows`; a PNG palette needs the whole picture)
+    /// (`CodecCapabilities.rowsInOrder`), else from its whole decode (`decodedWhole`); and into any output:
+    /// one that does not take rows (`CodecCapabilities.writesRows`; a PNG palette needs the whole picture)
     /// is given them gathered.
     @Test func aRunStreamsWhereTheRegistrySays() throws {
         let directory = try TemporaryDirectory()
@@ -109,9 +109,9 @@ import TestSupport
             for (target, options) in targets {
                 let pipeline = Pipeline(transforms: [StripInvert()], sink: Save(options: options))
                 let context = RunContext(input: input, output: directory.file("out.\(target.rawValue)"))
-                let rowsInOrder = Codec.of(SourceFormat(rawValue: source.rawValue)!).rowsInOrder
+                let rowsInOrder = Codecs.of(SourceFormat(rawValue: source.rawValue)!).capabilities.rowsInOrder
                 #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)), "\(source) → \(target)")
-                let gathers = !Codec.of(SourceFormat(rawValue: target.rawValue)!).writesRows || options.writesPalette
+                let gathers = !Codecs.of(SourceFormat(rawValue: target.rawValue)!).capabilities.writesRows || options.writesPalette
                 let memory = pipeline.streamedMemory(in: context, prepared: try pipeline.prepare(in: context))
                 #expect(memory?.gathersOutput == (source != .tiff ? gathers : nil), "\(source) → \(target)")
                 #expect(source == .tiff || memory?.decodedWhole == !rowsInOrder, "\(source) → \(target)")

@@ -62,25 +62,10 @@ package enum TimeLimit: Equatable, Sendable {
         return seconds
     }
 
-    /// An encoder's seconds per megapixel, idle, on two cores: AVIF at speed 0 12.9, speed 2
-    /// 5.3, speed 5 0.4; lossless WebP at effort 6 0.7, lossy 0.18; PNG at compression 9 1.1;
-    /// JPEG 0.05.
+    /// An encoder's seconds per megapixel, idle, on two cores (`Codec.encoderSeconds`): AVIF at
+    /// speed 0 12.9, speed 2 5.3, speed 5 0.4; lossless WebP at effort 6 0.7, lossy 0.18; PNG at
+    /// compression 9 1.1; JPEG 0.05.
     package static func encoderSeconds(_ save: Save, context: RunContext) -> Double {
-        let options = save.options
-        switch (try? save.target(in: context).format) ?? .png {
-        case .avif:
-            let bySpeed: [Double] = [13, 9, 5.5, 3, 1.5, 0.8, 0.5, 0.4, 0.3, 0.3, 0.3]
-            return bySpeed[min(max(options.speed, 0), 10)]
-        case .webp: return options.lossless == true || options.nearLossless ? 0.2 + 0.15 * Double(options.effort(for: .webp)) : 0.3
-        // JPEG XL at effort 7, measured on two shared cores (Benchmarks/jxl_compare.py): lossy
-        // 0.9–1.7, lossless 7.4–11.3 s a megapixel; efforts 8 and 9, unmeasured, taken as far slower.
-        case .jxl:
-            let effort = options.effort(for: .jxl)
-            if options.lossless == true { return effort <= 3 ? 1 : effort <= 6 ? 4 : effort == 7 ? 12 : 40 }
-            return effort <= 6 ? 0.6 : effort == 7 ? 1.8 : 6
-        case .png: return options.compression >= 7 ? 1.5 : 0.4
-        case .gif: return 0.5
-        default: return 0.1
-        }
+        Codecs.of((try? save.target(in: context).format) ?? .png).encoderSeconds(options: save.options)
     }
 }

@@ -1,61 +1,138 @@
-/// What one picture format's codec is and can do: the registry that loading, planning and
-/// `imagepipe info` ask, rather than naming formats. Each format's folder under `Codecs/` holds
-/// the code; this table says what it offers.
-public struct Codec: Sendable {
-    public let format: SourceFormat
-    /// The library that decodes the format.
-    public let reader: String
-    /// The library that encodes it; nil when ImagePipe does not write it.
-    public let writer: String?
-    /// Decodes reduced, at 1/2, 1/4 or 1/8 of the size (JPEG's DCT scaling): a plan that only
-    /// shrinks decodes no more pixels than it needs (shrink-on-load).
-    public let reducedDecode: Bool
-    /// Hands out rows in order as it decodes them, so that a run can stream them through the
-    /// stages (`RowSource`, `Pipeline+Streaming`).
-    public let rowsInOrder: Bool
-    /// Encodes rows in order as they come, so that a run can stream the stages' strips into it
-    /// (`RowEncoding`; PNG without a palette).
-    public let writesRows: Bool
-    /// Can store the picture in tiles, each read on its own.
-    public let tiles: Bool
-    /// Decodes only from the whole file in memory (the library takes no stream, or the file must
-    /// be walked to its end first, to count an animation's frames).
-    public let wholeFile: Bool
-    /// Holds several frames (`Codecs/Animation/`).
-    public let frames: Bool
-    /// The metadata it carries: `exif`, `icc`, `xmp`.
-    public let metadata: [String]
+/// One picture format's codec, in the spirit of libvips' `VipsForeignLoad` and `VipsForeignSave`
+/// classes: everything ImagePipe knows of the format lives in its folder under `Codecs/`, and a
+/// conformance there (`<Format>Codec`) is what the rest of the library asks, through the
+/// registry (`Codecs`). A format lacking a piece (frames, rows in order, an encoder) leaves it to
+/// the defaults below, which say it has none; `capabilities` declares the same, and
+/// `CodecRegistryTests` holds the two together.
+protocol Codec: Sendable {
+    /// The format's identity.
+    var format: SourceFormat { get }
+    /// What the codec can do: its libraries, and which of the pieces below it gives.
+    var capabilities: CodecCapabilities { get }
 
-    /// The codec of `format`.
-    public static func of(_ format: SourceFormat) -> Codec { all.first { $0.format == format }! }
+    /// The header of the file held whole in `bytes`, before any pixel: the stored size, the
+    /// orientation and the frame count.
+    func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader
 
-    /// Every format ImagePipe recognizes, vetted ones first.
-    public static let all: [Codec] = [
-        Codec(format: .jpeg, reader: "libjpeg-turbo", writer: "libjpeg-turbo", reducedDecode: true, rowsInOrder: true, writesRows: true, tiles: false,
-              wholeFile: false, frames: false, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .png, reader: "libspng", writer: "libdeflate and zlib",
-              reducedDecode: false, rowsInOrder: true, writesRows: true, tiles: false, wholeFile: false, frames: true, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .webp, reader: "libwebp", writer: "libwebp", reducedDecode: false, rowsInOrder: true, writesRows: false, tiles: false,
-              wholeFile: false, frames: true, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .gif, reader: "giflib", writer: "cgif with libimagequant", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
-              wholeFile: true, frames: true, metadata: []),
-        Codec(format: .tiff, reader: "libtiff", writer: "libtiff", reducedDecode: false, rowsInOrder: true, writesRows: true, tiles: true,
-              wholeFile: false, frames: false, metadata: ["icc", "xmp"]),
-        Codec(format: .bmp, reader: "ImagePipe", writer: "ImagePipe", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
-              wholeFile: true, frames: false, metadata: ["icc"]),
-        Codec(format: .avif, reader: "libheif (dav1d or libaom); sequences libavif", writer: "libavif", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
-              wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .jxl, reader: "libjxl", writer: "libjxl", reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
-              wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"]),
-        Codec(format: .heif, reader: "libheif (libde265)", writer: nil, reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false,
-              wholeFile: true, frames: false, metadata: ["exif", "icc", "xmp"]),
-    ] + [SourceFormat.svg, .xpm, .xbm, .tga, .icns, .ani, .qtif, .pnm, .ico].map { format in
-        // The opt-in formats: gdk-pixbuf's loaders, in a process of their own, from memory; an
-        // ICO's largest entry is found by ImagePipe (`ICODirectory`), a PNG one read by libspng
-        // here (PNG is a vetted format).
-        Codec(format: format, reader: format == .ico ? "its largest entry: libspng (PNG), or gdk-pixbuf in a separate process (bitmap)"
-                  : "gdk-pixbuf, in a separate process",
-              writer: format == .ico ? "gdk-pixbuf" : nil,
-              reducedDecode: false, rowsInOrder: false, writesRows: false, tiles: false, wholeFile: true, frames: false, metadata: [])
+    /// A reader of the header from the file's first chunks as they are read (`ImageHeader.read`);
+    /// `file` is the open file, nil for a stream read once. By default the whole file is kept
+    /// and its header read from memory.
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader
+
+    /// Decodes the file held whole in `bytes` (a still picture: an animation's first frame).
+    func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image
+
+    /// Decodes the file `header` was read from, going on from the file the header read opened.
+    /// By default the file is read whole and decoded from memory (`capabilities.wholeFile`).
+    func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image
+
+    /// The profile, EXIF and XMP, without decoding, for `imagepipe info`.
+    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata
+
+    /// How the file is coded (channels, depth, color space, frames' delays), from its headers.
+    func codingFacts(of bytes: [UInt8]) -> CodingFacts
+
+    /// A decoder over the frames of the animation held in `bytes`; nil for a format without frames.
+    func frameDecoder(for bytes: [UInt8], canvas: Size?, options: LoadOptions, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)?
+
+    /// A decoder over the frames of the file at `path`; by default the file is read whole.
+    func frameDecoder(path: String, canvas: Size?, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)?
+
+    /// The decoder that hands a streamed run the rows of the file at `path` (whose header was
+    /// read) as it makes them; nil for a format that decodes only whole pictures.
+    func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource?
+
+    /// Rows the row source writes before it tells of them (`RowHandoff.Start.bandRows`), as
+    /// known from the header, for the streamed run's memory estimate; nil when only the decode
+    /// knows.
+    func bandRows(height: Int) -> Int?
+
+    /// Whether a save with `options` is written from rows in order (`encode(rows:…)`).
+    func takesRows(options: SaveOptions) -> Bool
+
+    /// `rows` (RGB, or RGBA where the format holds alpha) encoded into `output`, embedding
+    /// `metadata`; `gray`: the rows are gray (R = G = B). Only when `takesRows(options:)`.
+    func encode(rows: RowFeed, options: SaveOptions, gray: Bool, metadata: OutputMetadata, to output: EncoderOutput) throws
+
+    /// The whole picture encoded, embedding `metadata`; a `cancellation` stops the encoders that
+    /// can be stopped. Only when the codec has a writer and does not take rows.
+    func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8]
+
+    /// An encoder that takes an animation frame by frame; nil for a format that holds one picture.
+    func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)?
+
+    /// The longest side the encoder writes, where a picture within the pixel limit can reach it,
+    /// and what sets it; nil where the format's bound is past any such picture.
+    var longestSide: (pixels: Int, by: String)? { get }
+
+    /// How `info` names interlaced data and its absence.
+    var interlacingWords: (yes: String, no: String) { get }
+
+    /// The `quality` a save uses when none is given.
+    var defaultQuality: Int { get }
+
+    /// The `effort` a save uses when none is given, on the format's own scale.
+    var defaultEffort: Int { get }
+
+    /// The efforts the encoder takes (within the parameter's 0–9); nil where it takes none.
+    var effortRange: ClosedRange<Int>? { get }
+
+    /// The encoder's seconds per megapixel with `options`, idle, on two cores: what the default
+    /// time limit allows for the save (`TimeLimit`).
+    func encoderSeconds(options: SaveOptions) -> Double
+}
+
+extension Codec {
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
+        PrefixHeaderReader.wholeFile(options: options, path: path)
     }
+
+    func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image {
+        try Image.decode(file.readAll(), options: options, path: path)
+    }
+
+    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { ImageMetadata() }
+
+    func codingFacts(of bytes: [UInt8]) -> CodingFacts { CodingFacts() }
+
+    func frameDecoder(for bytes: [UInt8], canvas: Size?, options: LoadOptions, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
+        nil
+    }
+
+    func frameDecoder(path: String, canvas: Size?, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
+        try frameDecoder(for: ImageFile.readPicture(path: path, options: options), canvas: canvas, options: options, failOnDamage: failOnDamage,
+                         path: path)
+    }
+
+    func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? { nil }
+
+    /// libjpeg's and libspng's rows, told 16 at a time.
+    func bandRows(height: Int) -> Int? { 16 }
+
+    func takesRows(options: SaveOptions) -> Bool { capabilities.writesRows }
+
+    func encode(rows: RowFeed, options: SaveOptions, gray: Bool, metadata: OutputMetadata, to output: EncoderOutput) throws {
+        preconditionFailure("\(format) is not written from rows")
+    }
+
+    func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
+        throw ImageError(.unwritable, reason: "ImagePipe does not write \(format.displayName)")
+    }
+
+    func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { nil }
+
+    /// Adam7 in PNG, interlaced GIF.
+    var interlacingWords: (yes: String, no: String) { ("interlaced", "not interlaced") }
+
+    /// PNG, TIFF and BMP: 2^31 and more.
+    var longestSide: (pixels: Int, by: String)? { nil }
+
+    var defaultQuality: Int { 90 }
+
+    var defaultEffort: Int { 4 }
+
+    var effortRange: ClosedRange<Int>? { nil }
+
+    /// JPEG 0.05, rounded up; BMP and ICO less.
+    func encoderSeconds(options: SaveOptions) -> Double { 0.1 }
 }

@@ -56,11 +56,8 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     /// The gdk-pixbuf loader's name (what `gdk_pixbuf_loader_new_with_type` takes).
     public var loaderName: String { rawValue }
 
-    /// Whether libheif reads the format (rather than a gdk-pixbuf loader).
-    var isHEIF: Bool { self == .avif || self == .heif }
-
     /// Whether the format can hold several frames.
-    var isAnimated: Bool { Codec.of(self).frames }
+    var isAnimated: Bool { Codecs.of(self).capabilities.frames }
 
     /// How many leading bytes `sniff` looks at.
     package static let sniffLength = 512

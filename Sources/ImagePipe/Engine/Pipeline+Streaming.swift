@@ -58,7 +58,7 @@ extension Pipeline {
         // A decoder that gives only whole pictures, and standard input, feed the chain from the
         // decoded picture, as the ordinary load makes it (upright, in sRGB, reduced when the
         // plan shrinks on load: a CMYK JPEG's or a piped JPEG's DCT scaling).
-        let decodedWhole = !(Codec.of(format).rowsInOrder && header.rowsInOrder && path != "-" && ImageFile.isRegularFile(path))
+        let decodedWhole = !(Codecs.of(format).capabilities.rowsInOrder && header.rowsInOrder && path != "-" && ImageFile.isRegularFile(path))
         let reduction = Self.reduction(plan: plan, description: description)
         let stored = decodedWhole || !description.turned ? plan.decodeSize : plan.decodeSize.transposed
         let orientation = decodedWhole ? 1 : description.orientation
@@ -192,7 +192,8 @@ extension Pipeline {
     public func streamedMemory(in context: RunContext, prepared: PreparedRun) -> StreamedMemory? {
         let plan = prepared.plan
         guard let streamed = streamingSave(in: context, prepared: prepared),
-              let input = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }), input != .tiff else { return nil }
+              let input = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }),
+              let band = Codecs.of(input).bandRows(height: streamed.storedSize.height) else { return nil }
         let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
         let rowStride = RowHandoff.Start.rowStride(width: stored.width, channels: levels[0].hasAlpha ? 4 : 3)
         return StageContext.current.scaling(plan.scaling).bound { () -> StreamedMemory? in
@@ -208,7 +209,7 @@ extension Pipeline {
                 : format == .jpeg ? heldCodingBytes(save, size: layouts[layouts.count - 1].size,
                                                     gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false, in: context, prepared: prepared)
                 : format == .png ? PNGEncoder.streamedHeldBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
-            let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + (input == .webp ? stored.height : 16))
+            let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + band)
             // A picture decoded whole is held beside the ring it feeds.
             let decoded = streamed.decodedWhole ? min(Int.max / 8, stored.height * rowStride) : 0
             var stages: [Int: StreamedMemory.Share] = [:]

@@ -2,24 +2,11 @@
 import Glibc
 #endif
 
-/// Reads the EXIF orientation tag of a JPEG's APP1 segment, or a TIFF's own orientation
-/// tag, so that a plan can know the turned size before decoding (gdk_pixbuf_get_file_info does
-/// not look at either). The decode then turns the picture by this same reading, never by the
-/// loader's (`PixbufDecoder.finish`).
+/// Reads the EXIF orientation tag from a block of TIFF-structured EXIF, so that a plan can know
+/// the turned size before decoding (gdk_pixbuf_get_file_info does not look at it). The decode
+/// then turns the picture by this same reading, never by a loader's. Where a format keeps the
+/// block is its codec's reading (`ExifOrientation+JPEG`, `ExifOrientation+PNG`).
 enum ExifOrientation {
-    /// The orientation of a picture held in memory (or the start of one): TIFF's tag, a PNG's
-    /// eXIf chunk before its image data; 1 for the others. A JPEG's comes
-    /// with its header (`JPEGHeader`).
-    static func parse(_ bytes: [UInt8], format: SourceFormat) -> Int {
-        switch format {
-        case .tiff: return parseTIFF(bytes, start: 0, end: bytes.count)
-        case .png:
-            guard let chunk = pngChunks(bytes).first(where: { $0.type == "eXIf" }) else { return 1 }
-            return parseExifBlock(bytes, chunk.data)
-        default: return 1
-        }
-    }
-
     /// The orientation in a block of TIFF-structured EXIF (a PNG's eXIf, a WebP's EXIF chunk,
     /// as `ImageMetadata.exif` holds it); 1 without one.
     static func parse(exif: [UInt8]?) -> Int {
@@ -29,45 +16,12 @@ enum ExifOrientation {
 
     /// TIFF-structured EXIF in `range` of `bytes`, with or without the "Exif\0\0" that some
     /// writers put before it.
-    private static func parseExifBlock(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+    static func parseExifBlock(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
         let prefixed = range.count >= 6 && bytes[range.lowerBound..<range.lowerBound + 6].elementsEqual("Exif\0\0".utf8)
         return parseTIFF(bytes, start: range.lowerBound + (prefixed ? 6 : 0), end: range.upperBound)
     }
 
-    /// A PNG's whole chunks before its first IDAT (the eXIf chunk counts only there, as
-    /// browsers take it), as far as `bytes` holds them.
-    static func pngChunks(_ bytes: [UInt8]) -> [(type: String, data: Range<Int>)] {
-        var chunks: [(type: String, data: Range<Int>)] = []
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-            let start = offset + 8
-            guard type != "IDAT", type != "IEND", length <= bytes.count - start else { break }
-            chunks.append((type, start..<start + length))
-            offset = start + length + 4
-        }
-        return chunks
-    }
-
-    /// Walks the JPEG markers up to the first APP1 "Exif" segment and reads tag 0x0112 of IFD0.
-    static func parse(jpeg bytes: [UInt8]) -> Int {
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return 1 }
-        var position = 2
-        while position + 4 <= bytes.count, bytes[position] == 0xFF {
-            let marker = bytes[position + 1]
-            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
-            let body = position + 4
-            if marker == 0xDA || length < 2 { return 1 } // image data starts: no EXIF before it
-            if marker == 0xE1, body + 6 <= bytes.count, Array(bytes[body..<body + 6]) == Array("Exif\0\0".utf8) {
-                return parseTIFF(bytes, start: body + 6, end: min(bytes.count, position + 2 + length))
-            }
-            position += 2 + length
-        }
-        return 1
-    }
-
-    private static func parseTIFF(_ bytes: [UInt8], start: Int, end: Int) -> Int {
+    static func parseTIFF(_ bytes: [UInt8], start: Int, end: Int) -> Int {
         let entry = orientationEntry(inTIFF: bytes, start: start, end: end)
         return entry?.value.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
     }

@@ -46,32 +46,12 @@ extension Image {
             throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
         }
         let (image, embedded) = try preparedForSaving(as: format, options: options, warn: warn)
-        if RowEncoding.takesRows(format, options: options) {
-            return try RowEncoding.encode(RowFeed(image, cancellation: cancellation), as: format, options: options,
-                                          gray: image.metadata.grayOnly, metadata: embedded, to: output)
+        let codec = Codecs.of(format)
+        if codec.takesRows(options: options) {
+            return try codec.encode(rows: RowFeed(image, cancellation: cancellation), options: options, gray: image.metadata.grayOnly,
+                                    metadata: embedded, to: output)
         }
-        let quality = options.quality(for: format)
-        let bytes: [UInt8]
-        switch format {
-        case .jpeg, .tiff: preconditionFailure("\(format) is written from rows")
-        case .png: // with a palette: PNG without one is written from rows
-            let palette = try PaletteQuantizer(image, colors: options.paletteColors, dither: options.dither)
-            bytes = try PNGEncoder.encode(image, compression: options.compression, metadata: embedded, palette: palette)
-        case .webp:
-            bytes = try WebPEncoder.encode(image, quality: quality, lossless: options.lossless ?? false, nearLossless: options.nearLossless,
-                                           effort: options.effort(for: .webp), alphaQuality: options.alphaQuality, metadata: embedded,
-                                           cancellation: cancellation)
-        case .avif:
-            bytes = try AVIFEncoder.encode(image, quality: quality, speed: options.speed, chroma: options.chroma,
-                                           lossless: options.lossless ?? false, metadata: embedded)
-        case .jxl:
-            bytes = try JXLEncoder.encode(image, quality: quality, effort: options.effort(for: .jxl), lossless: options.lossless ?? false,
-                                          metadata: embedded)
-        case .gif: bytes = try GIFEncoder.encode(image, colors: options.paletteColors, dither: options.dither)
-        case .bmp: bytes = try BMPEncoder.encode(image)
-        case .ico: bytes = try image.encodedByGdkPixbuf(type: format.rawValue, settings: [])
-        }
-        try output.write(bytes)
+        try output.write(codec.encode(image, options: options, metadata: embedded, cancellation: cancellation))
     }
 
     /// The pixels as they are to be written, in the profile asked for, and what to embed.

@@ -27,6 +27,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The same format's read identity.
+    var sourceFormat: SourceFormat { SourceFormat(rawValue: rawValue)! }
+
     /// The extension a file of this format is usually given (`jpg`, as cameras and sharp write it).
     public var fileExtension: String {
         switch self {

@@ -14,8 +14,8 @@ public struct ImageHeader: Hashable, Sendable {
     /// each input is opened once; nil for a header read from memory or a stream.
     package var source: OpenedFile?
     /// Whether this file's decoder hands a streamed run its rows in order: its codec can
-    /// (`Codec.rowsInOrder`), and the file is not one the codec reads whole (a CMYK JPEG, an
-    /// interlaced PNG, a WebP with alpha, an animation, a TIFF with alpha or in planes).
+    /// (`CodecCapabilities.rowsInOrder`), and the file is not one the codec reads whole (a CMYK
+    /// JPEG, an interlaced PNG, a WebP with alpha, an animation, a TIFF with alpha or in planes).
     /// What `explain`, the memory estimate and the run decide streaming by, before decoding.
     public var rowsInOrder: Bool
     /// Whether the rows it hands in order are RGBA (a PNG with alpha), else RGB.
@@ -72,7 +72,7 @@ public struct ImageHeader: Hashable, Sendable {
 
     /// Reads the header of a picture held in memory, refusing formats `options` does not allow.
     public static func read(bytes: [UInt8], options: LoadOptions = LoadOptions()) throws -> ImageHeader {
-        try PixbufDecoder.header(of: bytes, options: options, path: nil)
+        try Codecs.header(of: bytes, options: options, path: nil)
     }
 
     /// Reads the header of the file at `path`: its format from the first bytes (refused unless
@@ -94,61 +94,15 @@ public struct ImageHeader: Hashable, Sendable {
 
     private static func read(path: String, options: LoadOptions, file: OpenedFile?,
                              chunks: (_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void) throws -> ImageHeader {
-        var format: SourceFormat?
-        var decoder: PixbufDecoder?
-        var jpeg: JPEGHeader.Reader?
-        var png: PNGHeader?
-        var gif: GIFFrameCounter?
-        var whole: [UInt8] = []
+        var reader: (any HeaderReader)?
         try chunks { chunk in
-            if format == nil {
-                let identified = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
-                format = identified
-                if identified == .jpeg {
-                    jpeg = JPEGHeader.Reader(path: path)
-                } else if identified == .png {
-                    whole = [] // the first bytes alone: see below
-                } else if identified == .gif && !options.isolates(identified) {
-                    gif = GIFFrameCounter()
-                } else if identified == .tiff || identified == .webp, file != nil {
-                    return false // libtiff reads the file where it needs to; a WebP's chunks are walked
-                } else if !Codec.of(identified).wholeFile && identified != .tiff {
-                    decoder = try PixbufDecoder.headerReader(format: identified, options: options, path: path)
-                }
+            if reader == nil {
+                let format = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
+                reader = try Codecs.of(format).headerReader(file: file, options: options, path: path)
             }
-            if jpeg != nil { return try jpeg!.feed(chunk) == nil }
-            if format == .png {
-                // The chunks before the image data, for an eXIf orientation: within the first MiB.
-                whole.append(contentsOf: chunk.prefix(PNGHeader.prefixLimit - whole.count))
-                png = try PNGHeader.read(whole, path: path)
-                return png == nil || !PNGHeader.prefixEnds(whole)
-            }
-            if format == .bmp {
-                // The headers and palette lie in the first bytes; the rest is not read here.
-                whole.append(contentsOf: chunk.prefix(BMPHeader.prefixLength - whole.count))
-                return whole.count < BMPHeader.prefixLength
-            }
-            if gif != nil {
-                // Read to the end, to count the frames; none of them is kept.
-                gif!.feed(chunk)
-                return true
-            }
-            guard let decoder else {
-                whole.append(contentsOf: chunk)
-                return true
-            }
-            return try decoder.write(chunk)
+            return try reader!.take(chunk)
         }
-        guard let format else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
-        if format == .png { return try (png ?? PNGHeader.complete(whole, path: path)).imageHeader(prefix: whole) }
-        if let jpeg { return try jpeg.finished().imageHeader }
-        if let gif { return try gif.header(path: path) }
-        if format == .bmp { return try BMPDecoder.header(of: whole, path: path) }
-        if format == .tiff, let file { return try TIFFDecoder.header(of: .file(file), path: path) }
-        if format == .webp, let file { return try WebPDecoder.header(of: .file(file), path: path) }
-        guard let decoder else {
-            return try PixbufDecoder.header(of: whole, options: options, path: path)
-        }
-        return try decoder.header(format: format, orientation: 1, frameCount: 1)
+        guard let reader else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        return try reader.finished(path: path)
     }
 }

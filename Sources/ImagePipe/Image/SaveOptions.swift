@@ -91,26 +91,16 @@ public struct SaveOptions: Hashable, Sendable {
         self.tile = tile
     }
 
-    /// The effort used for `format`: the one given, else WebP's 4 (as sharp and libvips) or
-    /// JPEG XL's 7 (as cjxl and libvips).
-    public func effort(for format: ImageFormat) -> Int { effort ?? (format == .jxl ? JXLWriter.defaultEffort : 4) }
+    /// The effort used for `format`: the one given, else the format's default (`Codec.defaultEffort`:
+    /// WebP's 4, as sharp and libvips; JPEG XL's 7, as cjxl and libvips).
+    public func effort(for format: ImageFormat) -> Int { effort ?? Codecs.of(format).defaultEffort }
 
     /// The quality used for `format`: the one given, else the format's default.
     public func quality(for format: ImageFormat) -> Int { quality ?? Self.defaultQuality(format) }
 
-    /// JPEG 80, as sharp: measured on 14 photos made into 640-px thumbnails
-    /// (Benchmarks/save_defaults.py), 80 with 4:2:0 and optimized tables is 0.79× the bytes of
-    /// libvips' default (75, unoptimized) at a higher SSIM against the float reference, and 0.72×
-    /// sharp's. WebP 80, as sharp and Pillow: the same bytes as sharp's at the same SSIM (chosen
-    /// on 12 photos, checked on 11 others; 90 made 1.6× the bytes). AVIF 50, as sharp and libvips
-    /// (AV1's scale is not JPEG's: 50 looks like JPEG 80–90). JPEG XL 90: distance 1.0, cjxl's.
-    public static func defaultQuality(_ format: ImageFormat) -> Int {
-        switch format {
-        case .jpeg, .webp: 80
-        case .avif: 50
-        default: 90
-        }
-    }
+    /// The format's default quality (`Codec.defaultQuality`): JPEG and WebP 80, as sharp (why:
+    /// docs/formats.md, "JPEG defaults" and "WebP defaults"), AVIF 50, as sharp and libvips.
+    public static func defaultQuality(_ format: ImageFormat) -> Int { Codecs.of(format).defaultQuality }
 
     /// The most bytes of DCT coefficients libjpeg may keep to make Huffman tables for a picture
     /// when `optimizeCoding` is auto: 2 bytes a sample of every component as sampled, so 6 bytes

@@ -13,8 +13,8 @@ public struct SourceDescription: Sendable {
         self.orientation = orientation
     }
 
-    /// Whether the format's decoder can decode reduced (`Codec.reducedDecode`).
-    var decodesReduced: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codec.of($0).reducedDecode } ?? false }
+    /// Whether the format's decoder can decode reduced (`CodecCapabilities.reducedDecode`).
+    var decodesReduced: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codecs.of($0).capabilities.reducedDecode } ?? false }
 
     /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
     public var turned: Bool { (5...8).contains(orientation) }

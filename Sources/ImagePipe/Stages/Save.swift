@@ -75,7 +75,7 @@ public struct Save: Sink, DeclaredStage {
             throw ArgumentError.parameter("tile", "tile: TIFF tiles are a multiple of 16 pixels on a side; \(tile) is not (try \(max(16, tile / 16 * 16)))")
         }
         if format == .avif, let loop = options.loop, loop != 0 { throw ArgumentError.parameter("loop", Self.avifLoopRefusal(loop)) }
-        if let effort = options.effort, format == .webp && effort > 6 || format == .jxl && effort < 1 {
+        if let effort = options.effort, let range = format.flatMap({ Codecs.of($0).effortRange }), !range.contains(effort) {
             throw ArgumentError.parameter("effort", "effort=\(effort): WebP's effort is 0–6, JPEG XL's 1–9")
         }
         if let layout = pyramid.layout, layout != .deepzoom, let overlap = pyramid.overlap, overlap != 0 {

@@ -12,31 +12,20 @@ public protocol AnimationDecoder: AnyObject {
 
 /// Opening an animation's decoder for its format.
 public enum AnimationDecoding {
-    /// A decoder over a GIF, WebP, APNG or AVIF sequence held in `bytes`; nil for other formats.
-    /// `canvas` is the size the header read found (a GIF's screen widened to hold its first frame).
-    /// `options` gives the pixel limit each GIF frame is held to and the deadline the frames are
-    /// decoded by; by default, those of the run in progress (`LoadOptions.current`).
+    /// A decoder over the animation held in `bytes`, by its format's codec; nil for a format
+    /// without frames. `canvas` is the size the header read found (a GIF's screen widened to
+    /// hold its first frame). `options` gives the pixel limit each frame is held to and the
+    /// deadline the frames are decoded by; by default, those of the run in progress
+    /// (`LoadOptions.current`).
     public static func decoder(for bytes: [UInt8], format: SourceFormat, canvas: Size? = nil, options: LoadOptions = .current,
                                failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
-        switch format {
-        case .gif: try GIFFrameDecoder(input: .init(bytes: bytes), canvas: canvas, options: options, failOnDamage: failOnDamage, path: path)
-        case .webp: try WebPFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
-        case .avif: try AVIFFrameDecoder(bytes: bytes, canvas: canvas, failOnDamage: failOnDamage, path: path)
-        case .png: try APNGFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
-        case .jxl: try JXLFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
-        default: nil
-        }
+        try Codecs.of(format).frameDecoder(for: bytes, canvas: canvas, options: options, failOnDamage: failOnDamage, path: path)
     }
 
-    /// A decoder over the GIF, WebP, APNG or AVIF file at `path`: a GIF is read as its frames are
+    /// A decoder over the animation in the file at `path`: a GIF is read as its frames are
     /// decoded, the others whole (libwebp's demuxer and libavif's parser need all of it).
     public static func decoder(path: String, format: SourceFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
-        guard format == .gif, ImageFile.isRegularFile(path) else {
-            return try decoder(for: ImageFile.readPicture(path: path, options: options), format: format, canvas: canvas, options: options,
-                               failOnDamage: failOnDamage, path: path)
-        }
-        return try GIFFrameDecoder(input: .init(path: path, limit: options.maxInputBytes), canvas: canvas, options: options,
-                                   failOnDamage: failOnDamage, path: path)
+        try Codecs.of(format).frameDecoder(path: path, canvas: canvas, options: options, failOnDamage: failOnDamage)
     }
 
     /// The image of a canvas held as RGBA rows: RGB when every pixel is opaque, so that an

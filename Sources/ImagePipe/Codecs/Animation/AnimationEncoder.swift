@@ -8,17 +8,10 @@ public protocol AnimationEncoder: AnyObject {
 
 /// The animation encoder for an output format, nil when the format holds one picture.
 public enum AnimationEncoding {
-    /// Formats that hold an animation.
-    public static let formats: Set<ImageFormat> = [.gif, .webp, .avif, .png, .jxl]
+    /// Formats that hold an animation: those whose codec has an animation encoder.
+    public static let formats: Set<ImageFormat> = Set(ImageFormat.allCases.filter { Codecs.of($0).capabilities.frames })
 
     public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
-        switch format {
-        case .gif: GIFAnimationEncoder(colors: options.paletteColors, dither: options.dither, plays: plays, delayAsked: options.delay != nil)
-        case .webp: WebPAnimationEncoder(options: options, plays: plays)
-        case .avif: AVIFAnimationEncoder(options: options)
-        case .png: APNGEncoder(options: options, plays: plays)
-        case .jxl: JXLAnimationEncoder(options: options, plays: plays)
-        default: nil
-        }
+        Codecs.of(format).animationEncoder(options: options, plays: plays)
     }
 }

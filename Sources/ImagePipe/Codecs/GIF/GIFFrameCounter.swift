@@ -91,3 +91,12 @@ struct GIFFrameCounter {
         return try counter.header(path: path)
     }
 }
+
+extension GIFFrameCounter: HeaderReader {
+    mutating func take(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
+        feed(chunk)
+        return true
+    }
+
+    func finished(path: String) throws -> ImageHeader { try header(path: path) }
+}

@@ -166,7 +166,7 @@ public enum IsolatedDecoder {
             let bytes = try ImageFile.readAll(path: "/dev/stdin", limit: nil)
             switch mode {
             case .header:
-                let header = try PixbufDecoder.header(of: bytes, options: options, path: nil)
+                let header = try Codecs.header(of: bytes, options: options, path: nil)
                 write("IPH1 \(header.storedSize.width) \(header.storedSize.height)\n".utf8)
             case .decode:
                 let image = try Image.decode(bytes, options: options)

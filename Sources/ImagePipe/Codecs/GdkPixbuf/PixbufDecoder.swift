@@ -123,34 +123,16 @@ final class PixbufDecoder {
         return ImageHeader(storedSize: size, format: format.loaderName, orientation: orientation, frameCount: frameCount)
     }
 
-    /// The header of encoded bytes.
-    static func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
-        if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
-        let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
-        if format.isHEIF { return try HEIFDecoder.header(of: bytes, format: format, path: path) }
-        if format == .jxl { return try JXLDecoder.header(of: bytes, path: path) }
-        if format == .jpeg { return try JPEGHeader.read(bytes, path: path).imageHeader }
-        if format == .tiff { return try TIFFDecoder.header(of: bytes, path: path) }
-        if format == .ico { return try ICODirectory(bytes, path: path).header } // the entry that is read
-        if format == .bmp { return try BMPDecoder.header(of: bytes, path: path) }
-        if options.isolates(format), let helper = options.isolatedDecoder {
-            return try IsolatedDecoder.header(of: bytes, format: format, helper: helper, options: options, path: path)
-        }
-        if format == .png { return try PNGHeader.complete(bytes, path: path).imageHeader(prefix: bytes) }
-        if format == .gif { return try GIFFrameCounter.header(of: bytes, path: path) }
-        if format == .webp { return try WebPDecoder.header(of: .bytes(bytes), path: path) }
-        let frame = try FirstFrame(of: bytes, format: format, path: path)
+    /// The header of `bytes` as `format`'s loader reads it, fed until it knows the size.
+    static func header(of bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> ImageHeader {
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0
-        while offset < frame.bytes.count, decoder.preparedSize == nil {
-            let end = min(frame.bytes.count, offset + (1 << 16))
-            _ = try frame.bytes[offset..<end].withUnsafeBytes { try decoder.write($0) }
+        while offset < bytes.count, decoder.preparedSize == nil {
+            let end = min(bytes.count, offset + (1 << 16))
+            _ = try bytes[offset..<end].withUnsafeBytes { try decoder.write($0) }
             offset = end
         }
-        let orientation = ExifOrientation.parse(bytes, format: format)
-        var header = try decoder.header(format: format, orientation: orientation, frameCount: frame.frameCount)
-        if let placement = frame.webpPlacement { header.storedSize = placement.canvas }
-        return header
+        return try decoder.header(format: format, orientation: 1, frameCount: 1)
     }
 
     /// Ends the input and returns the decoded picture, turned by its EXIF orientation if asked.

@@ -4,140 +4,112 @@ import CHeif
 /// HEIC and AVIF reading through libheif directly (HEVC through libde265, AV1 through dav1d or
 /// libaom), rather than through heif-gdk-pixbuf: that loader drops the ICC profile and EXIF, and
 /// is one more package. libheif applies the container's rotation and mirroring (`irot`, `imir`),
-/// so the pixels come turned as shown and the EXIF orientation no longer applies. An AVIF image
-/// sequence is read here as its first frame, and its frames by `AVIFFrameDecoder`; a layered AVIF
-/// and a sequence libheif refuses are read by libavif (`AVIFStillDecoder`).
+/// so the pixels come turned as shown and the EXIF orientation no longer applies. What libheif
+/// reads of each format, and what is read otherwise, is the format's codec's choice
+/// (`HEIFCodec`, `AVIFCodec`); this is libheif's side of it, on the primary picture's handle.
 enum HEIFDecoder {
     /// libheif's plugins are loaded once per process.
     private static let initialised: Void = { _ = heif_init(nil) }()
 
-    /// The stored size (already turned) and whether the picture has alpha, from the container.
-    static func header(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageHeader {
-        try withPrimary(bytes, format: format, path: path, refused: { facts in
-            ImageHeader(storedSize: facts.size, format: format.loaderName, frameCount: facts.frameCount)
-        }) { handle in
-            // An AVIF's size as shown is libavif's reading of its container (`AVIFStillFacts`).
-            let size = (format == .avif ? AVIFStillFacts.read(bytes)?.shownSize : nil) ?? Self.size(of: handle)
-            guard size.width > 0, size.height > 0 else {
-                throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
-            }
-            return ImageHeader(storedSize: size, format: format.loaderName, frameCount: sequence(in: bytes, format: format, still: size)?.frameCount ?? 1)
-        }
+    /// The primary picture's size as the container states it, already turned.
+    static func statedSize(of handle: OpaquePointer) -> Size {
+        Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
     }
 
-    /// An AVIF image sequence of more than one frame, read by libavif (`AVIFFrameDecoder`), when
-    /// its frames are the `still` image's size and need no turn, mirror or crop (libheif applies
-    /// them to the still image, libavif to no frame); else the file is read as its still image.
-    private static func sequence(in bytes: [UInt8], format: SourceFormat, still: Size) -> AVIFFrameDecoder.Track? {
-        guard format == .avif, let track = AVIFFrameDecoder.track(in: bytes), track.frameCount > 1,
-              track.size == still, !track.transformed else { return nil }
-        return track
+    /// `size`, or an error when it is no size at all.
+    static func checked(_ size: Size, format: SourceFormat, path: String?) throws -> Size {
+        guard size.width > 0, size.height > 0 else {
+            throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
+        }
+        return size
+    }
+
+    /// Refuses a picture over the pixel limit, one whose file is cut short (at the `fail=` level
+    /// that refuses it) and a run past its deadline, before the primary picture is decoded.
+    static func checkBeforeDecoding(_ handle: OpaquePointer, bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws {
+        let size = statedSize(of: handle)
+        if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
+        try checkTruncation(bytes, format: format, options: options, path: path)
+        try options.checkDeadline(path: path)
+    }
+
+    /// Refuses a file cut short (`truncation`) when `options` refuses that.
+    static func checkTruncation(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws {
+        if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
     }
 
     /// Decodes the primary picture to 8-bit RGB(A), with its profile, EXIF and XMP, made ready
-    /// for the stages as every decode is (`Image.colorManaged`).
-    static func decode(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> Image {
-        try withPrimary(bytes, format: format, path: path, refused: { _ in
-            if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
-            return try AVIFStillDecoder.decode(bytes, options: options, path: path)
-        }) { handle in
-            let size = Self.size(of: handle)
-            if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
-            if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
-            try options.checkDeadline(path: path)
-            if format == .avif, AVIFStillDecoder.isLayered(bytes), AVIFStillDecoder.facts(of: bytes)?.transformed == false {
-                // The operating point's layer, with the profile, EXIF and XMP libheif reads.
-                var metadata = ImageMetadata()
-                metadata.sourceProfile = profile(of: handle)
-                metadata.profileTooLarge = heif_image_handle_get_raw_color_profile_size(handle) > ICCProfile.maxBytes
-                metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
-                metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
-                return try AVIFStillDecoder.decode(bytes, options: options, path: path, metadata: metadata)
-            }
-            let alpha = heif_image_handle_has_alpha_channel(handle) != 0
-            var decoded: OpaquePointer?
-            try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB,
-                                        alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil), path: path, doing: "decode")
-            guard let decoded else { throw ImageError(.corrupt, path: path, reason: "libheif gave no picture") }
-            defer { heif_image_release(decoded) }
-            var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
-                throw ImageError(.corrupt, path: path, reason: "libheif gave no pixels")
-            }
-            let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
-            let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
-            let rowBytes = width * (alpha ? 4 : 3)
-            let limitedRangeGray = format == .avif && AVIFStillFacts.read(bytes)?.limitedRangeGray == true
-            let image = try Image.make(size: Size(width, height), hasAlpha: alpha) { writer in
-                for y in 0..<height {
-                    writer.row(y).baseAddress!.update(from: plane + y * Int(stride), count: rowBytes)
-                }
-                if limitedRangeGray {
-                    AVIFStillFacts.expandLimitedRange(writer.base, size: Size(width, height), rowStride: writer.rowStride, channels: alpha ? 4 : 3)
-                }
-            }
-            var metadata = ImageMetadata()
-            metadata.sourceProfile = profile(of: handle)
-            metadata.profileTooLarge = heif_image_handle_get_raw_color_profile_size(handle) > ICCProfile.maxBytes
-            metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
-            metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
-            // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
-            metadata.orientationApplied = true
-            return try Image.colorManaged(image, metadata: metadata.screeningEXIF(), options: options, path: path)
+    /// for the stages as every decode is (`Image.colorManaged`). `expandingLimitedRangeGray`:
+    /// the samples are gray in limited range, which libheif copies as they are (`AVIFStillFacts`).
+    static func decode(_ handle: OpaquePointer, expandingLimitedRangeGray: Bool, options: LoadOptions, path: String?) throws -> Image {
+        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        var decoded: OpaquePointer?
+        try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB,
+                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil), path: path, doing: "decode")
+        guard let decoded else { throw ImageError(.corrupt, path: path, reason: "libheif gave no picture") }
+        defer { heif_image_release(decoded) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride) else {
+            throw ImageError(.corrupt, path: path, reason: "libheif gave no pixels")
         }
+        let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+        let rowBytes = width * (alpha ? 4 : 3)
+        let image = try Image.make(size: Size(width, height), hasAlpha: alpha) { writer in
+            for y in 0..<height {
+                writer.row(y).baseAddress!.update(from: plane + y * Int(stride), count: rowBytes)
+            }
+            if expandingLimitedRangeGray {
+                AVIFStillFacts.expandLimitedRange(writer.base, size: Size(width, height), rowStride: writer.rowStride, channels: alpha ? 4 : 3)
+            }
+        }
+        var metadata = decodingMetadata(of: handle)
+        // The container's turn is always applied: written EXIF must say 1, whatever auto-orient says.
+        metadata.orientationApplied = true
+        return try Image.colorManaged(image, metadata: metadata.screeningEXIF(), options: options, path: path)
+    }
+
+    /// The profile (or that it was too large to read), EXIF and XMP of the primary picture, as a
+    /// decode hands them on.
+    static func decodingMetadata(of handle: OpaquePointer) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        metadata.sourceProfile = profile(of: handle)
+        metadata.profileTooLarge = heif_image_handle_get_raw_color_profile_size(handle) > ICCProfile.maxBytes
+        metadata.exif = block(of: handle, type: "Exif").map(exifPayload)
+        metadata.xmp = block(of: handle, type: "mime", contentType: "application/rdf+xml")
+        return metadata
     }
 
     /// The profile, EXIF and XMP of the primary picture, without decoding it.
-    static func metadata(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> ImageMetadata {
-        try withPrimary(bytes, format: format, path: path, refused: { facts in ImageMetadata(sourceProfile: facts.profile) }) { handle in
-            ImageMetadata(sourceProfile: profile(of: handle), exif: block(of: handle, type: "Exif").map(exifPayload),
-                          xmp: block(of: handle, type: "mime", contentType: "application/rdf+xml")).screeningEXIF()
-        }
+    static func metadata(of handle: OpaquePointer) -> ImageMetadata {
+        ImageMetadata(sourceProfile: profile(of: handle), exif: block(of: handle, type: "Exif").map(exifPayload),
+                      xmp: block(of: handle, type: "mime", contentType: "application/rdf+xml")).screeningEXIF()
     }
 
     /// What the primary picture's header says of its coding: alpha and bits per sample.
-    static func codingFacts(of bytes: [UInt8], format: SourceFormat, path: String?) throws -> CodingFacts {
-        try withPrimary(bytes, format: format, path: path, refused: { facts in
-            var coding = CodingFacts()
-            coding.hasAlpha = facts.alpha
-            coding.channels = facts.alpha ? 4 : 3
-            coding.colorSpace = "YCbCr"
-            coding.bitDepth = facts.bitDepth
-            if facts.frameCount > 1 {
-                coding.delays = facts.delays
-                coding.plays = AVIFFrameDecoder.plays
-            }
-            return coding
-        }) { handle in
-            var facts = CodingFacts()
-            facts.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-            facts.channels = facts.hasAlpha == true ? 4 : 3
-            facts.colorSpace = "YCbCr"
-            let bits = heif_image_handle_get_luma_bits_per_pixel(handle)
-            if bits > 0 { facts.bitDepth = Int(bits) }
-            let still = Self.size(of: handle)
-            if let sequence = sequence(in: bytes, format: format, still: still) {
-                facts.delays = sequence.delays
-                facts.plays = AVIFFrameDecoder.plays
-            }
-            return facts
-        }
+    static func codingFacts(of handle: OpaquePointer) -> CodingFacts {
+        var facts = CodingFacts()
+        facts.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        facts.channels = facts.hasAlpha == true ? 4 : 3
+        facts.colorSpace = "YCbCr"
+        let bits = heif_image_handle_get_luma_bits_per_pixel(handle)
+        if bits > 0 { facts.bitDepth = Int(bits) }
+        return facts
     }
 
-    /// Runs `body` on libheif's primary picture. An AVIF libheif refuses to read that libavif
-    /// reads (a sequence without a still image's brands: `AVIFStillDecoder`) goes to `refused`
-    /// with libavif's facts instead, when given.
-    private static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, path: String?,
-                                       refused: ((AVIFStillDecoder.Facts) throws -> T)? = nil,
-                                       _ body: (OpaquePointer) throws -> T) throws -> T {
+    /// Runs `body` on libheif's primary picture. When libheif cannot read the file or find its
+    /// primary picture, `refused` is given the error and may read the file otherwise (by
+    /// default the error is thrown).
+    static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, compression: HEIFCompression, path: String?,
+                               refused: (ImageError) throws -> T = { throw $0 },
+                               _ body: (OpaquePointer) throws -> T) throws -> T {
         if let reason = imagepipe_open_libheif() {
             throw ImageError(.unsupported, path: path, reason: "\(format.displayName) needs libheif, which cannot be opened: \(String(cString: reason))")
         }
         initialised
-        let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
-        guard heif_have_decoder_for_format(codec) != 0 else {
-            let plugin = format == .avif ? "libheif-plugin-dav1d" : "libheif-plugin-libde265"
-            throw ImageError(.unsupported, path: path, reason: "\(format.displayName): libheif has no \(format == .avif ? "AV1" : "HEVC") decoder here; install \(plugin)")
+        guard heif_have_decoder_for_format(compression.libheif) != 0 else {
+            throw ImageError(.unsupported, path: path,
+                             reason: "\(format.displayName): libheif has no \(compression.name) decoder here; install \(compression.plugin)")
         }
         guard let context = heif_context_alloc() else { throw ImageError(.tooLarge, path: path, reason: "libheif could not start") }
         defer { heif_context_free(context) }
@@ -145,11 +117,12 @@ enum HEIFDecoder {
             let read = heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil)
             var handle: OpaquePointer?
             let found = read.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &handle) : read
-            if found.code != heif_error_Ok, format == .avif, let refused, let facts = AVIFStillDecoder.facts(of: bytes) {
-                return try refused(facts)
+            do {
+                try check(read, path: path, doing: "read")
+                try check(found, path: path, doing: "find the picture in")
+            } catch let error as ImageError {
+                return try refused(error)
             }
-            try check(read, path: path, doing: "read")
-            try check(found, path: path, doing: "find the picture in")
             guard let handle else { throw ImageError(.corrupt, path: path, reason: "no picture in the \(format.displayName) file") }
             defer { heif_image_handle_release(handle) }
             return try body(handle)
@@ -161,7 +134,7 @@ enum HEIFDecoder {
     /// end. libheif reads only the items it needs, so a file cut after the still image (a
     /// sequence's first frame) would otherwise decode as if whole. Bytes after the last box that
     /// start no box (padding, junk libheif ignores) are not a cut.
-    private static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
+    static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
         func big(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
         var offset = 0
         while offset + 8 <= bytes.count, bytes[(offset + 4)..<(offset + 8)].allSatisfy({ (0x20...0x7E).contains($0) }) {
@@ -177,11 +150,6 @@ enum HEIFDecoder {
             offset += size
         }
         return nil
-    }
-
-    /// The primary picture's size as the container states it, already turned.
-    private static func size(of handle: OpaquePointer) -> Size {
-        Size(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
     }
 
     private static func check(_ error: heif_error, path: String?, doing what: String) throws {

@@ -167,3 +167,9 @@ struct JPEGHeader {
         return try reader.finished()
     }
 }
+
+extension JPEGHeader.Reader: HeaderReader {
+    mutating func take(_ chunk: UnsafeRawBufferPointer) throws -> Bool { try feed(chunk) == nil }
+
+    func finished(path: String) throws -> ImageHeader { try finished().imageHeader }
+}

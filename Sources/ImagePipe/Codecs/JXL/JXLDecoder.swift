@@ -4,7 +4,7 @@ import CJXL
 /// lossy (VarDCT, XYB) and lossless (modular), 8 to 16 bits and float, gray, alpha, animation,
 /// a recompressed JPEG, the ICC profile and the EXIF and XMP boxes.
 ///
-/// The file is read whole (`Codec.wholeFile`): libjxl walks the container's boxes and the
+/// The file is read whole (`CodecCapabilities.wholeFile`): libjxl walks the container's boxes and the
 /// frames' table of contents in memory. Samples come as 8 bits, rounded by libjxl from whatever
 /// depth the file has. Gray comes as RGB. The codestream's orientation is applied here, as every
 /// format's EXIF orientation is (libjxl is asked to keep the stored one), so `auto-orient=false`

@@ -81,7 +81,7 @@ enum WebPDecoder {
         case let .bytes(whole): bytes = whole
         case let .file(file): bytes = try file.readAll()
         }
-        let frame = try FirstFrame(of: bytes, format: .webp, path: path)
+        let frame = try FirstFrame(webp: bytes, path: path)
         // What is wrong with the first frame is said first; then a cut in a later one.
         try checkCut(whole, options: options, path: path)
         let chunks = try WebPChunks(.bytes(frame.bytes), path: path)

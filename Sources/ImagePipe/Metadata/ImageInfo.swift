@@ -33,29 +33,20 @@ public struct ImageInfo: Sendable {
     /// The facts of a picture's `bytes` (standard input's, say); `path` names it in errors.
     public static func read(bytes: [UInt8], path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
-        let header = try PixbufDecoder.header(of: bytes, options: options, path: path)
+        let header = try Codecs.header(of: bytes, options: options, path: path)
         guard let format = SourceFormat(rawValue: header.format) else {
             throw ImageError(.unsupported, path: path, reason: "\(header.format): not a known format")
         }
         let byteCount = bytes.count
-        var metadata = ImageMetadata()
-        if var scanner = MetadataScanner(format: format) {
-            bytes.withUnsafeBytes { scanner.scan($0) }
-            metadata = scanner.metadata
-        } else if format.isHEIF {
-            metadata = try HEIFDecoder.metadata(of: bytes, format: format, path: path)
-        } else if format == .tiff {
-            metadata = try TIFFDecoder.metadata(of: bytes, path: path)
-        } else if format == .jxl {
-            metadata = try JXLDecoder.metadata(of: bytes, path: path)
-        }
+        let codec = Codecs.of(format)
+        let metadata = try codec.metadata(of: bytes, path: path)
         let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
         let exif = metadata.exif.map(ExifBlock.init)
         return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),
                          orientation: header.orientation, frameCount: header.frameCount, byteCount: byteCount,
                          profileName: profile.map { $0.name.isEmpty ? "(unnamed)" : $0.name }, profileSpace: profile?.space,
                          exif: exif?.summary, exifTags: exif?.tags ?? [], gpsPosition: exif?.gpsPosition, hasXMP: metadata.xmp != nil,
-                         coding: CodingFacts.read(bytes, format: format))
+                         coding: codec.codingFacts(of: bytes))
     }
 
     /// What the pixels are taken to be without a profile: sRGB for color, and what a gray or
@@ -77,7 +68,10 @@ public struct ImageInfo: Sendable {
         }
         if let bits = coding.bitDepth { parts.append("\(bits) bit\(bits == 1 ? "" : "s")\(coding.colorSpace == "palette" ? " palette" : "")") }
         if let chroma = coding.chroma { parts.append(chroma) }
-        if let interlaced = coding.interlaced { parts.append(format == .jpeg ? (interlaced ? "progressive" : "baseline") : (interlaced ? "interlaced" : "not interlaced")) }
+        if let interlaced = coding.interlaced {
+            let words = Codecs.of(format).interlacingWords
+            parts.append(interlaced ? words.yes : words.no)
+        }
         if let lossless = coding.lossless { parts.append(lossless ? "lossless" : "lossy") }
         if let quality = coding.jpegQuality { parts.append("quality \(quality)") }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")

@@ -11,7 +11,8 @@ import CAvif
 ///   track; the still picture is the first frame.
 ///
 /// The container's turn, mirror and crop (`irot`, `imir`, `clap`) are not applied here: a file
-/// that has them is read by libheif (`HEIFDecoder`), which applies them.
+/// that has them is read by libheif (`HEIFDecoder`), which applies them. The choice is made in
+/// one place, `AVIFCodec`.
 enum AVIFStillDecoder {
     /// What libavif reads of the file's container, without decoding a frame.
     struct Facts {

@@ -1,0 +1,27 @@
+/// What a format's codec can do, declared so that loading, planning and `imagepipe info` ask it
+/// rather than naming formats or libraries: docs/formats.md's table shows one row per codec, and
+/// `CodecRegistryTests` holds each declaration to what the codec implements.
+public struct CodecCapabilities: Sendable {
+    /// The library that decodes the format.
+    public let reader: String
+    /// The library that encodes it; nil when ImagePipe does not write it.
+    public let writer: String?
+    /// Decodes reduced, at 1/2, 1/4 or 1/8 of the size (JPEG's DCT scaling): a plan that only
+    /// shrinks decodes no more pixels than it needs (shrink-on-load).
+    public var reducedDecode = false
+    /// Hands out rows in order as it decodes them, so that a run can stream them through the
+    /// stages (`Codec.rowSource`, `Pipeline+Streaming`).
+    public var rowsInOrder = false
+    /// Encodes rows in order as they come, so that a run can stream the stages' strips into it
+    /// (`Codec.encode(rows:…)`; PNG without a palette).
+    public var writesRows = false
+    /// Can store the picture in tiles, each read on its own.
+    public var tiles = false
+    /// Decodes only from the whole file in memory (the library takes no stream, or the file must
+    /// be walked to its end first, to count an animation's frames).
+    public var wholeFile = false
+    /// Holds several frames (`Codec.frameDecoder`, `Codec.animationEncoder`).
+    public var frames = false
+    /// The metadata it carries: `exif`, `icc`, `xmp`.
+    public var metadata: [String] = []
+}

@@ -1,0 +1,44 @@
+/// TIFF through libtiff, both ways: the first page, strip by strip (`TIFFDecoder`), written from
+/// rows in strips or tiles (`TIFFEncoder`).
+struct TIFFCodec: Codec {
+    var format: SourceFormat { .tiff }
+    var capabilities: CodecCapabilities {
+        CodecCapabilities(reader: "libtiff", writer: "libtiff", rowsInOrder: true, writesRows: true, tiles: true, metadata: ["icc", "xmp"])
+    }
+
+    func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
+        try TIFFDecoder.header(of: bytes, path: path)
+    }
+
+    /// libtiff reads the directory where it lies (libtiff writes it after the pixels).
+    func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
+        guard let file else { return PrefixHeaderReader.wholeFile(options: options, path: path) }
+        return PrefixHeaderReader.fromFile { try TIFFDecoder.header(of: .file(file), path: path) }
+    }
+
+    func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
+        try TIFFDecoder.decode(.bytes(bytes), options: options, path: path)
+    }
+
+    func decode(file: OpenedFile, header: ImageHeader, options: LoadOptions, path: String) throws -> Image {
+        try TIFFDecoder.decode(.file(file), options: options, path: path)
+    }
+
+    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { try TIFFDecoder.metadata(of: bytes, path: path) }
+
+    func codingFacts(of bytes: [UInt8]) -> CodingFacts { .tiff(bytes) }
+
+    func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? {
+        guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }
+        return RowSource { handoff in try TIFFDecoder.decodeRows(.file(file), options: options, path: path, handoff: handoff) }
+    }
+
+    /// A strip or a row of tiles, known once libtiff reads the directory.
+    func bandRows(height: Int) -> Int? { nil }
+
+    func encode(rows: RowFeed, options: SaveOptions, gray: Bool, metadata: OutputMetadata, to output: EncoderOutput) throws {
+        try TIFFEncoder.encode(rows, gray: gray && rows.channels == 3 && metadata.icc == nil, compression: options.tiffCompression,
+                               level: options.compression, quality: options.quality ?? SaveOptions.defaultQuality(.jpeg),
+                               tile: options.tile, metadata: metadata, to: output)
+    }
+}
