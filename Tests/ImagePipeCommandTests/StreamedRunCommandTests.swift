@@ -79,13 +79,7 @@ import TestSupport
             let explain = try CommandRunner.run(["explain", "-e", "blur 2", file, "-o", "out.png"], in: directory.path, input: input)
             #expect(explain.standardOutput.contains("(decoded whole first, as its decoder"), "\(file): \(explain.standardOutput)")
             for (pipeline, output) in [("blur 2 | resize 60% | sharpen", "png"), ("gamma 1.2 | rotate 90 | crop 10,10,100x80", "jpg")] {
-                let streamed = try CommandRunner.run(["run", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path, input: input)
-                let ordinary = try CommandRunner.run(["run", "--overwrite", "-e", pipeline, file, "-o", "ordinary.\(output)"],
-                                                     in: directory.path, input: input, environment: CommandRunner.wholePictures)
-                #expect(streamed.status == 0 && ordinary.status == 0, "\(file) \(pipeline): \(streamed.standardError)\(ordinary.standardError)")
-                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
-                let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))
-                #expect(a == b && !a.isEmpty, "\(file) \(pipeline)")
+                try Self.expectStreamsToTheOrdinaryBytes(pipeline, file, output: output, in: directory, standardInput: input)
             }
         }
         // The CMYK JPEG's orientation tag (6) was applied once: 200 wide after the turn by 90.
@@ -113,13 +107,7 @@ import TestSupport
                 let explain = try CommandRunner.run(["explain", "-e", pipeline, file, "-o", "out.\(output)"], in: directory.path, input: input)
                 #expect(explain.standardOutput.contains("(decoded whole first, as its decoder") && explain.standardOutput.contains("decoded at 1/"),
                         "\(file) \(pipeline): \(explain.standardOutput)")
-                let streamed = try CommandRunner.run(["run", "--overwrite", "-e", pipeline, file, "-o", "streamed.\(output)"], in: directory.path, input: input)
-                let ordinary = try CommandRunner.run(["run", "--overwrite", "-e", pipeline, file, "-o", "ordinary.\(output)"],
-                                                     in: directory.path, input: input, environment: CommandRunner.wholePictures)
-                #expect(streamed.status == 0 && ordinary.status == 0, "\(file) \(pipeline): \(streamed.standardError)\(ordinary.standardError)")
-                let a = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
-                let b = try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))
-                #expect(a == b && !a.isEmpty, "\(file) \(pipeline)")
+                try Self.expectStreamsToTheOrdinaryBytes(pipeline, file, output: output, in: directory, standardInput: input)
             }
         }
         // Turned upright once: the 1200x800 picture is 800 wide on its side, fitted to 100x150.
@@ -183,12 +171,16 @@ import TestSupport
     /// `pipeline` on `input` into `output` (an extension): `explain` says it streams, and the
     /// streamed file (`streamed.EXT`) is the ordinary run's (`ordinary.EXT`, of whole pictures)
     /// byte for byte.
+    /// `standardInput` is what the runs read when `input` is `-`.
     static func expectStreamsToTheOrdinaryBytes(_ pipeline: String, _ input: String, output: String, in directory: TemporaryDirectory,
-                                                environment: [String: String] = [:]) throws {
-        let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path, environment: environment)
+                                                environment: [String: String] = [:], standardInput: [UInt8] = []) throws {
+        let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.\(output)"], in: directory.path, input: standardInput,
+                                            environment: environment)
         #expect(explain.standardOutput.contains("streamed:"), "\(input) \(pipeline) → \(output): \(explain.standardOutput)")
-        let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path, environment: environment)
-        let ordinary = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "ordinary.\(output)"], in: directory.path, environment: CommandRunner.wholePictures)
+        let streamed = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "streamed.\(output)"], in: directory.path, input: standardInput,
+                                             environment: environment)
+        let ordinary = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "ordinary.\(output)"], in: directory.path, input: standardInput,
+                                             environment: CommandRunner.wholePictures)
         #expect(streamed.status == 0 && ordinary.status == 0, "\(streamed.standardError)\(ordinary.standardError)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file("streamed.\(output)")))
         #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: directory.file("ordinary.\(output)")))) && !bytes.isEmpty,
