@@ -45,12 +45,21 @@ import TestSupport
         return largest
     }
 
-    /// The lightness range clamps L* (normalize's stretch): a stretch past white is white.
+    /// The lightness range clamps L* (normalize's stretch): a stretch past white is white, and a
+    /// saturated color stretched keeps its chroma at L* 100 (unclamped, every channel would pass
+    /// 255: red would come out white).
     @Test func theLightnessIsClampedToItsRange() throws {
         var stretch = LabAdjustment()
         (stretch.lightnessScale, stretch.lightnessOffset, stretch.lightnessRange) = (4, 0, 0...100)
-        let made = try stretch.apply(to: try Self.cube(alpha: false))
+        let picture = try Self.cube(alpha: false)
+        let made = try stretch.apply(to: picture)
         #expect(made.pixel(x: 18 * 18 - 1, y: 17) == Color(red: 255, green: 255, blue: 255))
         #expect(made.pixel(x: 0, y: 0) == Color(red: 0, green: 0, blue: 0))
+        let expected = try picture.mapColors { rgb in
+            let lab = CIELab.fromSRGB(rgb)
+            return CIELab.toSRGB(SIMD3(min(max(lab[0] * 4, 0), 100), lab[1], lab[2]))
+        }
+        #expect(Self.largestDifference(made, expected) <= 1)
+        #expect(made.pixel(x: 17, y: 0).green < 220, "pure red stretched: \(made.pixel(x: 17, y: 0))")
     }
 }

@@ -30,6 +30,6 @@ extension Transform {
 
 /// What a `SurveyingStage` gathers from the rows of its input, strip after strip, top to bottom.
 public protocol PixelSurvey {
-    /// Looks at `rows` (RGB), which lie at `position` in the picture.
+    /// Looks at `rows` (RGB, or RGBA after a stage that adds alpha), which lie at `position` in the picture.
     mutating func look(at rows: Image, at position: StripPosition) throws
 }
