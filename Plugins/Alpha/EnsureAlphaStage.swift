@@ -28,7 +28,8 @@ public struct EnsureAlphaStage: Transform, DeclaredStage {
     /// The alpha byte.
     var level: UInt8 { UInt8((alpha * 255).rounded()) }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         guard !image.hasAlpha else { return image }
         let level = self.level
         return try image.mapRows(hasAlpha: true, workPerPixel: 2) { row in

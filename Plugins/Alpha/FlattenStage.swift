@@ -27,7 +27,8 @@ public struct FlattenStage: Transform, DeclaredStage {
     /// Alpha stays only under a translucent background.
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha && !background.isOpaque }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         guard image.hasAlpha else { return image }
         return try Image.canvas(size: image.size, background: background, placing: image, at: (0, 0), blend: true)
     }

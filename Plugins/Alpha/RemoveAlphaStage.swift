@@ -20,7 +20,8 @@ public struct RemoveAlphaStage: Transform, DeclaredStage {
 
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { false }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         guard image.hasAlpha else { return image }
         return try image.mapRows(hasAlpha: false, workPerPixel: 2) { row in
             for x in 0..<row.width {

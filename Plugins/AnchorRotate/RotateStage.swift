@@ -11,7 +11,7 @@ import ImagePipeCore
 /// Quarter turns move pixels without resampling, so they are lossless and RGB stays RGB. An
 /// `angle` that is a multiple of 90° with `canvas=expand` is the same exact turn, and goes the
 /// same way; so does 180° about the centre in the same canvas.
-public struct RotateStage: WarpingStage, DeclaredStage {
+public struct RotateStage: WarpingStage, RearrangingStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "rotate", summary: "Turn about an anchor point, as a swipe-to-dismiss gesture does, or by exact quarter turns (seed 003)",
         example: "rotate pan=120 anchor=0.5,1.5", start: RotateStage(turn: .angle(.zero)), [
@@ -138,7 +138,8 @@ public struct RotateStage: WarpingStage, DeclaredStage {
         exactQuarterTurns(forWidth: input.width).map { .orient(Dihedral(quarterTurns: $0)) }
     }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         if let turns = exactQuarterTurns(forWidth: image.width) { return try image.turned(quarterTurns: turns) }
         let radians = angle(forWidth: image.width).radians
         let (size, origin) = frame(for: image.size)

@@ -4,7 +4,7 @@ import ImagePipeCore
 /// — the avatar that seed 000's "OK" button produces: the circle cut out of the picture,
 /// transparent outside. Without an editor state, the largest circle, placed at `position`
 /// (an anchor, or a smart crop's `attention`/`entropy` after decoding).
-public struct CircleCropStage: ReducingResampleStage, DeclaredStage {
+public struct CircleCropStage: ShrinkOnLoadStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "circle-crop",
         summary: "Cut out a circular avatar, transparent outside: the largest centered circle, or the one an editor state shows (seed 000)",
@@ -84,10 +84,6 @@ public struct CircleCropStage: ReducingResampleStage, DeclaredStage {
         return "circle center \(NumberFormat.short(center.x)),\(NumberFormat.short(center.y)) radius \(NumberFormat.short(radius)) in image pixels, scale ×\(NumberFormat.short(Double(side) / (2 * radius)))"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(to: ReducedImage(image))
-    }
-
     /// `resample`: each strip of the avatar is scaled from the window of input rows it needs and
     /// cut out where it lies, unless the circle is chosen from the whole picture (attention,
     /// entropy).
@@ -102,39 +98,36 @@ public struct CircleCropStage: ReducingResampleStage, DeclaredStage {
         return (Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius), try outputSize(for: input))
     }
 
-    /// The square's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
+    /// The square's resampling from the decode's rows, through the decode's mapping.
     private func windowed(_ reduction: DecodeReduction) throws -> WindowedResampling {
         let (region, output) = try square(in: reduction.fullSize)
         return try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.map(region), to: output, kernel: kernel,
                                       linearLight: linearLight)
     }
 
-    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
-        try windowed(reduction).sourceRows(forOutput: rows)
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        guard position.strategy == nil else { return 0..<input.decodedSize.height }
+        return try windowed(input).sourceRows(forOutput: rows)
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        let band = try windowed(reduction).rows(outputRows, fromWindow: window, top: windowTop)
-        let half = Double(try outputSize(for: reduction.fullSize).width) / 2
-        return try CirclePainter.cutOut(band, top: outputRows.lowerBound, center: Point(half, half), radius: half)
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let half = Double(try outputSize(for: input.picture.fullSize).width) / 2
+        if let strategy = position.strategy {
+            // A whole stage: the circle is placed from every pixel; only its square is scaled.
+            let source = input.wholeSource
+            let (center, radius) = try circle(in: source.fullSize)
+            let square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
+            let window = try SmartCrop.window(width: square.width, height: square.height, in: source, strategy: strategy)
+            let scaled = try source.image.resampled(from: window, to: try outputSize(for: source.fullSize), kernel: kernel, linearLight: linearLight)
+            return try CirclePainter.cutOut(scaled, center: Point(half, half), radius: half)
+        }
+        let band = try windowed(input.picture).rows(rows, fromWindow: input.pixels, top: input.top)
+        return try CirclePainter.cutOut(band, top: rows.lowerBound, center: Point(half, half), radius: half)
     }
 
     /// The circle is scaled to the output, so the picture is needed at that scale at most.
     public func reducedInput(for input: Size) throws -> Size? {
         let scale = Double(try outputSize(for: input).width) / (2 * (try circle(in: input).radius))
         return scale < 1 ? input.scaledUp(by: scale) : nil
-    }
-
-    public func apply(to source: ReducedImage) throws -> Image {
-        let (center, radius) = try circle(in: source.fullSize)
-        let output = try outputSize(for: source.fullSize)
-        var square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
-        if let strategy = position.strategy {
-            square = try SmartCrop.window(width: square.width, height: square.height, in: source, strategy: strategy)
-        }
-        // Cut first, scale only the circle's square: the cost follows the output, not the picture.
-        let scaled = try source.image.resampled(from: square, to: output, kernel: kernel, linearLight: linearLight)
-        let half = Double(output.width) / 2
-        return try CirclePainter.cutOut(scaled, center: Point(half, half), radius: half)
     }
 }

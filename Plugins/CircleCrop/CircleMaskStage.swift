@@ -58,9 +58,9 @@ public struct CircleMaskStage: Transform, DeclaredStage {
     /// A transparent fill cuts the outside away: the picture gains alpha.
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || fill.alpha == 0 }
 
-    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
 
-    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let (strip, position) = (input.pixels, input.position)
         let picture = position.pictureSize
         let center = Point(Double(picture.width) / 2, Double(picture.height) / 2)
         return try CirclePainter.mask(strip, top: position.top, center: center, radius: circleDiameter(for: picture) / 2,

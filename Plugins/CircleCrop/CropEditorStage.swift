@@ -3,7 +3,7 @@ import ImagePipeCore
 /// `crop-editor viewport=WxH [zoom=auto] [offset=x,y] [gap=0] [rotated-from=WxH]` — what seed
 /// 000's editor screen shows: black background, the picture at that zoom and offset, the dimmed
 /// even-odd mask and the dashed ring.
-public struct CropEditorStage: Transform, DeclaredStage {
+public struct CropEditorStage: ShrinkOnLoadStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "crop-editor", summary: "Render the avatar editor's screen: picture, dimmed outside, dashed ring (seed 000)",
         example: "crop-editor 375x667 zoom=1.5", start: try CropEditorStage(viewport: Size(1, 1)), [
@@ -59,17 +59,14 @@ public struct CropEditorStage: Transform, DeclaredStage {
         return "zoom \(NumberFormat.short(state.zoom)) (zmin \(NumberFormat.short(model.minimumZoom)), zmax \(NumberFormat.short(model.maximumZoom))), offset \(NumberFormat.short(state.offset.x)),\(NumberFormat.short(state.offset.y)), circle diameter \(NumberFormat.short(model.diameter))\(rotatedFrom.map { " after turning from \($0)" } ?? "")"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(to: ReducedImage(image))
-    }
-
     /// Below zoom 1 the screen shows the picture reduced, so that much of it is enough.
     public func reducedInput(for input: Size) -> Size? {
         let zoom = layout(for: input).state.zoom
         return zoom < 1 ? input.scaledUp(by: zoom) : nil
     }
 
-    public func apply(to source: ReducedImage) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let source = input.wholeSource
         let input = source.fullSize
         let (model, state) = layout(for: input)
         let z = state.zoom, o = state.offset

@@ -108,9 +108,9 @@ public struct CompositeStage: Transform, DeclaredStage {
     /// The masking blends (dest-in, dest-out) give the picture alpha: the overlay's.
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha || blend.isMask }
 
-    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
 
-    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let (strip, position) = (input.pixels, input.position)
         let picture = position.pictureSize
         let placed = try Self.located {
             try OverlayCache.shared.image(at: overlay, options: LoadOptions.current, kernel: kernel, linearLight: linearLight) { stored in

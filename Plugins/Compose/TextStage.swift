@@ -115,9 +115,9 @@ public struct TextStage: Transform, DeclaredStage {
     /// at its place in the picture gets the text's rows that fall there.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
 
-    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let (strip, position) = (input.pixels, input.position)
         guard let drawn = try drawnOnce() else { return strip }
         let origin = gravity.origin(of: drawn.size, on: position.pictureSize, offset: offset)
         return try Compositor.composite(drawn, onto: strip, at: (origin.x, origin.y - position.top), opacity: opacity)

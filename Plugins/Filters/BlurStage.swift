@@ -26,11 +26,7 @@ public struct BlurStage: Transform, DeclaredStage {
         return "Gaussian σ \(NumberFormat.short(sigma)): \(taps) taps across, then \(taps) down, premultiplied, edges clamped"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(toWindow: image, rows: 0..<image.height)
-    }
-
-    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
-        try Convolution.gaussian(sigma: sigma).apply(to: window, rows: rows) { $0.store() }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try Convolution.gaussian(sigma: sigma).apply(to: input.pixels, rows: input.local(rows)) { $0.store() }
     }
 }

@@ -59,17 +59,13 @@ public struct ConvolveStage: Transform, DeclaredStage {
             + ", premultiplied, edges clamped"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(toWindow: image, rows: 0..<image.height)
-    }
-
-    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
         let sum = weights.reduce(0, +), scale = divisor(sum: sum)
         let convolution = Convolution(width: size.width, height: size.height, weights: weights.map { Float($0 / scale) })
         // The alpha lane comes out as Σw·α / scale; × scale / sum normalises it.
         let alphaFactor = Float(sum > 0 ? scale / sum : 0), keepsAlpha = sum <= 0
         let offset = Float(self.offset)
-        return try convolution.apply(to: window, rows: rows) { row in
+        return try convolution.apply(to: input.pixels, rows: input.local(rows)) { row in
             let channels = row.channels
             for i in 0..<row.width {
                 let v = row.filtered[i], s = row.source + i * channels, t = row.target + i * channels

@@ -28,8 +28,10 @@ public struct MedianStage: Transform, DeclaredStage {
         "median of each channel over \(size)×\(size) pixels"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        guard size > 1 else { return image }
-        return try MedianFilter(radius: size / 2).apply(to: image)
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let local = input.local(rows)
+        let made = size > 1 ? try MedianFilter(radius: size / 2).apply(to: input.pixels) : input.pixels
+        // The filter makes the whole window; the rows asked for are the middle of it.
+        return local == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: local.lowerBound, width: made.width, height: local.count))
     }
 }

@@ -40,16 +40,12 @@ public struct SharpenStage: Transform, DeclaredStage {
             + (threshold > 0 ? " where it exceeds \(NumberFormat.short(threshold)) levels" : "")
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(toWindow: image, rows: 0..<image.height)
-    }
-
-    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
         let amount = Float(self.amount), threshold = Float(self.threshold)
         // Rec. 709 weights on 0…1 values giving levels (0…255).
         let luma = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0) * 255
         let lumaBytes = SIMD3<Float>(0.2126, 0.7152, 0.0722)
-        return try Convolution.gaussian(sigma: sigma).apply(to: window, rows: rows) { row in
+        return try Convolution.gaussian(sigma: sigma).apply(to: input.pixels, rows: input.local(rows)) { row in
             let channels = row.channels
             for i in 0..<row.width {
                 var blurred = row.filtered[i]

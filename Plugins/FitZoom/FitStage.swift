@@ -2,7 +2,7 @@ import ImagePipeCore
 
 /// `fit WxH [zoom=1] [upscale=true]` — seed 004's fit-to-screen zoom: the whole picture in a
 /// W×H viewport, aspect kept, at `zoom` × the fitting zoom.
-public struct FitStage: ReducingResampleStage, DeclaredStage {
+public struct FitStage: ShrinkOnLoadStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "fit", summary: "Scale to fit inside WxH, keeping the aspect: a fit-to-screen zoom (seed 004)",
         example: "fit 1280x720", start: FitStage(1, 1), [
@@ -43,10 +43,6 @@ public struct FitStage: ReducingResampleStage, DeclaredStage {
         return "scale ×\(NumberFormat.short(Double(output.width) / Double(input.width))) (zmin \(NumberFormat.short(FitViewport(viewport: size, imageSize: input).minimumZoom)) × zoom \(NumberFormat.short(zoom)))"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(to: ReducedImage(image))
-    }
-
     /// A fit needs no more than its output: a reduced decode at least that large will do.
     public func reducedInput(for input: Size) -> Size? {
         let output = outputSize(for: input)
@@ -59,24 +55,20 @@ public struct FitStage: ReducingResampleStage, DeclaredStage {
         return WholeResampling(size: output, kernel: kernel)
     }
 
-    public func apply(to source: ReducedImage) throws -> Image {
-        try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize), kernel: kernel, linearLight: linearLight)
-    }
-
     /// Each strip of the output from the window of input rows its kernel reaches, as `resize`.
     public var stageClass: StageClass { .resample }
 
-    /// The whole picture's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
+    /// The whole picture's resampling from the decode's rows, through the decode's mapping.
     private func windowed(_ reduction: DecodeReduction) throws -> WindowedResampling {
         try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.wholePicture, to: outputSize(for: reduction.fullSize),
                                       kernel: kernel, linearLight: linearLight)
     }
 
-    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
-        try windowed(reduction).sourceRows(forOutput: rows)
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        try windowed(input).sourceRows(forOutput: rows)
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        try windowed(reduction).rows(outputRows, fromWindow: window, top: windowTop)
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try windowed(input.picture).rows(rows, fromWindow: input.pixels, top: input.top)
     }
 }

@@ -7,7 +7,7 @@ import ImagePipeCore
 /// `crop WxH position=…` — a rectangle of that size placed at an anchor, or where attention or
 /// entropy finds the content, and cut to the picture where it is larger: ImageMagick's
 /// `-gravity … -crop WxH`, libvips' `smartcrop`, imgproxy's `c:`.
-public struct CropStage: Transform, DeclaredStage {
+public struct CropStage: RearrangingStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "crop", summary: "Cut out a rectangle X,Y,WxH, or WxH at a position, in pixels or percentages (lossless)",
         example: "crop 10,20,300x200", start: CropStage(Rect(x: 0, y: 0, width: 1, height: 1)), [
@@ -68,15 +68,6 @@ public struct CropStage: Transform, DeclaredStage {
         return "cut \(pixels.width)x\(pixels.height) at \(pixels.x),\(pixels.y) (pixels shared, no copy)"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        var pixels = try pixels(in: image.size)
-        if let strategy = smartStrategy {
-            let window = try SmartCrop.window(width: Double(pixels.width), height: Double(pixels.height), in: ReducedImage(image), strategy: strategy)
-            pixels = Rect(x: Int(window.x), y: Int(window.y), width: pixels.width, height: pixels.height)
-        }
-        return try image.cropped(to: pixels)
-    }
-
     /// The analysis that places the rectangle, when one does.
     private var smartStrategy: SmartCrop.Strategy? { rect.isPlaced ? nil : position.strategy }
 
@@ -85,14 +76,20 @@ public struct CropStage: Transform, DeclaredStage {
     /// entropy needs the whole picture first.
     public var stageClass: StageClass { smartStrategy == nil ? .resample : .whole }
 
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        let y = try pixels(in: inputSize).y
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        guard smartStrategy == nil else { return 0..<input.decodedSize.height }
+        let y = try pixels(in: input.decodedSize).y
         return (rows.lowerBound + y)..<(rows.upperBound + y)
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        let pixels = try pixels(in: inputSize)
-        return try window.cropped(to: Rect(x: pixels.x, y: outputRows.lowerBound + pixels.y - windowTop, width: pixels.width, height: outputRows.count))
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        var pixels = try pixels(in: input.picture.decodedSize)
+        if let strategy = smartStrategy {
+            // A whole stage: the rectangle is placed from every pixel.
+            let window = try SmartCrop.window(width: Double(pixels.width), height: Double(pixels.height), in: input.wholeSource, strategy: strategy)
+            pixels = Rect(x: Int(window.x), y: Int(window.y), width: pixels.width, height: pixels.height)
+        }
+        return try input.pixels.cropped(to: Rect(x: pixels.x, y: rows.lowerBound + pixels.y - input.top, width: pixels.width, height: rows.count))
     }
 
     public func rearrangement(for input: Size) throws -> PixelRearrangement? {

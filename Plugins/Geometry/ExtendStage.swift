@@ -53,7 +53,8 @@ public struct ExtendStage: Transform, DeclaredStage {
     /// to the lowest row any later strip shows (a repeated bottom border shows the picture's top
     /// again, so with it every window starts at the first row). A row wholly of color shows the
     /// nearest input row (a window holds at least one).
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        let inputSize = input.decodedSize
         let height = inputSize.height, end = top + height + bottom
         let shown = rows.compactMap { mode.source(of: $0 - top, length: height) }
         // Strips come down the picture, so the lowest row a later strip shows is the next
@@ -66,7 +67,10 @@ public struct ExtendStage: Transform, DeclaredStage {
         return low..<max(high, low + 1)
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+    public func makeRows(_ outputRows: Range<Int>, from input: StageInput) throws -> Image {
+        // Nothing added: the rows as they came.
+        if top == 0, right == 0, bottom == 0, left == 0, input.rows == outputRows { return input.pixels }
+        let (window, windowTop, inputSize) = (input.pixels, input.top, input.picture.decodedSize)
         let width = inputSize.width + left + right
         // A translucent color makes RGB rows RGBA, their own pixels opaque.
         let hasAlpha = outputHasAlpha(inputHasAlpha: window.hasAlpha)
@@ -92,10 +96,5 @@ public struct ExtendStage: Transform, DeclaredStage {
                 }
             }
         }
-    }
-
-    public func apply(to image: Image) throws -> Image {
-        if top == 0 && right == 0 && bottom == 0 && left == 0 { return image }
-        return try image.extended(top: top, right: right, bottom: bottom, left: left, mode: mode, background: color)
     }
 }

@@ -1,7 +1,7 @@
 import ImagePipeCore
 
 /// `flop` — the picture mirrored left to right, as sharp's `flop`: lossless, RGB stays RGB.
-public struct FlopStage: Transform, DeclaredStage {
+public struct FlopStage: RearrangingStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "flop", summary: "Mirror left to right, lossless", example: "flop", start: FlopStage(), [])
 
@@ -13,7 +13,7 @@ public struct FlopStage: Transform, DeclaredStage {
     /// encodes at once).
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image { try image.flippedHorizontally() }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.flippedHorizontally() }
 
     public func rearrangement(for input: Size) -> PixelRearrangement? { .orient(.flop) }
 }

@@ -7,7 +7,7 @@ import ImagePipeCore
 ///
 /// Cover crops and scales in one pass (only the window is resampled), and the first `resize`
 /// of a pipeline lets a JPEG decode reduced (shrink-on-load), as `fit` and `slice` do.
-public struct ResizeStage: ReducingResampleStage, DeclaredStage {
+public struct ResizeStage: ShrinkOnLoadStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "resize", summary: "Resize to a width and/or height, fitted as sharp does (cover, contain, fill, inside, outside)",
         example: "resize 640x480 fit=contain", start: ResizeStage(ResizeSize(1, 1)), [
@@ -195,8 +195,6 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         }
     }
 
-    public func apply(to image: Image) throws -> Image { try apply(to: ReducedImage(image)) }
-
     /// The window is scaled to the output, so the picture is needed at that scale at most.
     public func reducedInput(for input: Size) -> Size? {
         let layout = layout(for: input)
@@ -232,13 +230,14 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         return low..<max(low, min(rows.upperBound - top, layout.scaled.height))
     }
 
-    /// The window's resampling from the decode's rows, mapped as `apply(to: ReducedImage)` maps it.
+    /// The window's resampling from the decode's rows, through the decode's mapping.
     private func windowed(_ layout: Layout, _ reduction: DecodeReduction) throws -> WindowedResampling {
         try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.map(layout.window), to: layout.scaled, kernel: kernel,
                                linearLight: linearLight)
     }
 
-    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+    public func inputRows(forOutput rows: Range<Int>, of reduction: DecodeReduction) throws -> Range<Int> {
+        guard position.strategy == nil else { return 0..<reduction.decodedSize.height }
         let layout = layout(for: reduction.fullSize)
         let scaled = scaledRows(layout, rows)
         guard !scaled.isEmpty else {
@@ -250,27 +249,21 @@ public struct ResizeStage: ReducingResampleStage, DeclaredStage {
         return try windowed(layout, reduction).sourceRows(forOutput: scaled)
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        let layout = layout(for: reduction.fullSize)
-        let scaled = scaledRows(layout, outputRows)
-        let band = scaled.isEmpty ? nil : try windowed(layout, reduction).rows(scaled, fromWindow: window, top: windowTop)
-        guard layout.output != layout.scaled || translucentCanvas else { return band! }
-        // The canvas's rows, as `apply(to:)` places the whole picture (with no band, the window
-        // goes past the right edge: bars alone).
-        let top = Int(layout.origin.y) + scaled.lowerBound - outputRows.lowerBound
-        return try Image.canvas(size: Size(layout.output.width, outputRows.count), background: background, placing: band ?? window,
-                                at: band == nil ? (layout.output.width, 0) : (Int(layout.origin.x), top))
-    }
-
-    public func apply(to source: ReducedImage) throws -> Image {
-        let layout = layout(for: source.fullSize)
-        var window = source.map(layout.window)
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let layout = layout(for: input.picture.fullSize)
         if let strategy = position.strategy {
-            window = try SmartCrop.window(width: window.width, height: window.height, in: source, strategy: strategy)
+            // A whole stage: the window is chosen from every pixel.
+            let source = input.wholeSource
+            let mapped = source.map(layout.window)
+            let window = try SmartCrop.window(width: mapped.width, height: mapped.height, in: source, strategy: strategy)
+            return try source.image.resampled(from: window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
         }
-        let scaled = try source.image.resampled(from: window, to: layout.scaled, kernel: kernel, linearLight: linearLight)
-        guard layout.output != layout.scaled || translucentCanvas else { return scaled }
-        return try Image.canvas(size: layout.output, background: background, placing: scaled,
-                                at: (Int(layout.origin.x), Int(layout.origin.y)))
+        let scaled = scaledRows(layout, rows)
+        let band = scaled.isEmpty ? nil : try windowed(layout, input.picture).rows(scaled, fromWindow: input.pixels, top: input.top)
+        guard layout.output != layout.scaled || translucentCanvas else { return band! }
+        // The canvas's rows (with no band, the window goes past the right edge: bars alone).
+        let top = Int(layout.origin.y) + scaled.lowerBound - rows.lowerBound
+        return try Image.canvas(size: Size(layout.output.width, rows.count), background: background, placing: band ?? input.pixels,
+                                at: band == nil ? (layout.output.width, 0) : (Int(layout.origin.x), top))
     }
 }

@@ -30,7 +30,7 @@ public struct TrimStage: Transform, DeclaredStage, SurveyingStage {
         self.lineArt = lineArt
     }
 
-    public var outputSizeIsUpperBound: Bool { true }
+    public var sizeIsUpperBound: Bool { true }
 
     /// The largest it can be: nothing trimmed.
     public func outputSize(for input: Size) -> Size { input }
@@ -46,7 +46,8 @@ public struct TrimStage: Transform, DeclaredStage, SurveyingStage {
     }
 
     /// Crops to the content and notes the box kept (`run --json`, `explain --pixels`).
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         let rect = try content(of: image) ?? Rect(x: 0, y: 0, width: image.width, height: image.height)
         Self.note(rect, of: image.size)
         return rect.width == image.width && rect.height == image.height ? image : try image.cropped(to: rect)
@@ -77,5 +78,5 @@ public struct TrimStage: Transform, DeclaredStage, SurveyingStage {
 
     /// Before its survey, a streamed run plans trim as the largest crop it can be: every row
     /// from its own.
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) -> Range<Int> { rows }
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) -> Range<Int> { rows }
 }

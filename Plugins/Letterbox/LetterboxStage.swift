@@ -49,10 +49,6 @@ public struct LetterboxStage: Transform, DeclaredStage {
         return "picture at \(x),\(y) on a \(size) canvas of \(color)"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try Image.canvas(size: size, background: color, placing: image, at: placement(for: image.size))
-    }
-
     /// Each output row is an input row (or the part of it the window shows) with the color
     /// beside it, or color alone: a resample stage, whose strips come from the input rows they
     /// hold (RGBA when the bars are translucent).
@@ -62,13 +58,15 @@ public struct LetterboxStage: Transform, DeclaredStage {
 
     /// The input rows under output `rows`; for rows wholly in a bar, the nearest input row (a
     /// window holds at least one, and never moves back).
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        let inputSize = input.decodedSize
         let top = placement(for: inputSize).y
         let first = min(max(0, rows.lowerBound - top), inputSize.height - 1)
         return first..<max(first + 1, min(inputSize.height, rows.upperBound - top))
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
+    public func makeRows(_ outputRows: Range<Int>, from input: StageInput) throws -> Image {
+        let (window, windowTop, inputSize) = (input.pixels, input.top, input.picture.decodedSize)
         let (left, top) = placement(for: inputSize)
         // The input columns the canvas shows, and where they land.
         let from = max(0, -left), to = min(inputSize.width, size.width - left)

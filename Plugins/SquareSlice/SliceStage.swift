@@ -8,7 +8,7 @@ import ImagePipeCore
 /// memory beyond the decode does not grow with the picture. With an anchored window the stage is
 /// a resample stage, and a streamed run makes its strips from the rows of the window alone; a
 /// smart offset chooses the window from the whole picture.
-public struct SliceStage: ReducingResampleStage, DeclaredStage {
+public struct SliceStage: ShrinkOnLoadStage, DeclaredStage {
     public static let declaration = StageDeclaration(
         "slice", summary: "Cut a WxH slice the picture always covers, zoomed and placed like a scroll view (seed 001)",
         example: "slice 300x300 zoom=1.5 offset=0.5,0", start: SliceStage(), [
@@ -58,10 +58,6 @@ public struct SliceStage: ReducingResampleStage, DeclaredStage {
         return "window \(NumberFormat.short(window.width))x\(NumberFormat.short(window.height))+\(NumberFormat.short(window.x))+\(NumberFormat.short(window.y)) at zoom \(NumberFormat.short(model.zoom(factor: zoom))) (zmin \(NumberFormat.short(model.minimumZoom)), zmax \(NumberFormat.short(model.maximumZoom))), cut and scaled in one pass"
     }
 
-    public func apply(to image: Image) throws -> Image {
-        try apply(to: ReducedImage(image))
-    }
-
     /// The window is scaled by the zoom, so the picture is needed at zoom × its size at most.
     public func reducedInput(for input: Size) -> Size? {
         let model = SliceViewport(slice: size, imageSize: input)
@@ -77,19 +73,17 @@ public struct SliceStage: ReducingResampleStage, DeclaredStage {
                                kernel: kernel, linearLight: linearLight)
     }
 
-    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
-        try windowed(reduction).sourceRows(forOutput: rows)
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        guard offset.strategy == nil else { return 0..<input.decodedSize.height }
+        return try windowed(input).sourceRows(forOutput: rows)
     }
 
-    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        try windowed(reduction).rows(outputRows, fromWindow: window, top: windowTop)
-    }
-
-    public func apply(to source: ReducedImage) throws -> Image {
-        var window = source.map(window(for: source.fullSize))
-        if let strategy = offset.strategy {
-            window = try SmartCrop.window(width: window.width, height: window.height, in: source, strategy: strategy)
-        }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        guard let strategy = offset.strategy else { return try windowed(input.picture).rows(rows, fromWindow: input.pixels, top: input.top) }
+        // A whole stage: the window is placed from every pixel.
+        let source = input.wholeSource
+        let mapped = source.map(window(for: source.fullSize))
+        let window = try SmartCrop.window(width: mapped.width, height: mapped.height, in: source, strategy: strategy)
         return try source.image.resampled(from: window, to: size, kernel: kernel, linearLight: linearLight)
     }
 }

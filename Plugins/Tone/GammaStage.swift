@@ -36,7 +36,7 @@ public struct GammaStage: Transform, DeclaredStage {
     /// Each pixel alone: the run may stream it.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image {
-        try image.mapChannels(Self.table(gamma: gamma))
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try input.pixels.mapChannels(Self.table(gamma: gamma))
     }
 }

@@ -26,7 +26,7 @@ public struct GrayscaleStage: Transform, DeclaredStage {
     /// R = G = B: JPEG is written gray.
     public var makesGray: Bool { true }
 
-    public func apply(to image: Image) throws -> Image {
-        try (linear ? Luma.linearLight : Luma.encoded).map(image, colors: Luma.grays)
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try (linear ? Luma.linearLight : Luma.encoded).map(input.pixels, colors: Luma.grays)
     }
 }

@@ -29,7 +29,7 @@ public struct LinearStage: Transform, DeclaredStage {
     /// Each pixel alone: the run may stream it.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image {
-        try image.mapChannels((0..<256).map { UInt8(min(255, max(0, (a * Double($0) + b).rounded()))) })
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try input.pixels.mapChannels((0..<256).map { UInt8(min(255, max(0, (a * Double($0) + b).rounded()))) })
     }
 }

@@ -41,9 +41,9 @@ public struct ModulateStage: Transform, DeclaredStage {
     /// Each pixel alone: the run may stream it.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
         // Turning (a*, b*) by the hue angle and scaling it by saturation is LCh's C × s, h + hue.
         try LabAdjustment(lightnessScale: Float(brightness), lightnessOffset: Float(lightness), saturation: Float(saturation), hue: hue)
-            .apply(to: image)
+            .apply(to: input.pixels)
     }
 }

@@ -22,7 +22,8 @@ public struct NegateStage: Transform, DeclaredStage {
     /// Each pixel alone: the run may stream it.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         let inverse = (0...255).map { UInt8(255 - $0) }
         return try image.mapChannels(red: inverse, green: inverse, blue: inverse, alpha: alpha ? inverse : nil)
     }

@@ -53,7 +53,8 @@ public struct NormalizeStage: Transform, DeclaredStage, SurveyingStage {
         return stage
     }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         // An animation's frames all take the first frame's stretch, so that they keep their tones.
         let histogram = surveyed ?? FrameDecisions.decide {
             var histogram = LightnessHistogram()

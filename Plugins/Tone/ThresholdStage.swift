@@ -33,7 +33,8 @@ public struct ThresholdStage: Transform, DeclaredStage {
     /// Black and white when it compares luma.
     public var makesGray: Bool { grayscale }
 
-    public func apply(to image: Image) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         let table = (0..<256).map { $0 >= level ? UInt8(255) : 0 }
         guard grayscale else { return try image.mapChannels(table) }
         return try Luma.linearLight.map(image, colors: table.flatMap { [$0, $0, $0] })

@@ -43,7 +43,7 @@ public struct TintStage: Transform, DeclaredStage {
     /// Each pixel alone: the run may stream it.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image {
-        try Luma.linearLight.map(image, colors: table())
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try Luma.linearLight.map(input.pixels, colors: table())
     }
 }

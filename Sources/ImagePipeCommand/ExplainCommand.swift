@@ -141,6 +141,7 @@ struct ExplainCommand {
                 case let .area(radius): "area stage: each strip from \(radius) row\(radius == 1 ? "" : "s") above and below, \(rows)"
                 case .resample: "resample stage: each strip at its own size from the input rows it needs, \(rows)"
                 case .turn: "turning stage: the rows before it kept in tiles (in a temporary file past \(MemoryBudget.describe(TileCache.discThreshold))), \(rows)"
+                case .whole: "whole stage: the picture before it gathered in memory, its output made at once, \(rows)"
                 case .survey: "surveying stage: measures every pixel in a first read, then works strip by strip" + (share.bytes > 0 ? ", \(rows)" : "")
                 case .write: "writing stage: each strip handed on as it passes to another output's stages and encoder, on a thread of their own, \(rows)"
                 }

@@ -138,8 +138,8 @@ public enum PluginExport {
                                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
         stage, pixbuf, windowTop, width, height, firstRow, rowCount, failure in
         applied(pixbuf, failure) { window in
-            try box(stage).stage.apply(toWindow: window, windowTop: Int(windowTop), inputSize: Size(Int(width), Int(height)),
-                                       outputRows: Int(firstRow)..<(Int(firstRow) + Int(rowCount)))
+            try box(stage).stage.makeRows(Int(firstRow)..<(Int(firstRow) + Int(rowCount)),
+                                          from: StageInput(pixels: window, top: Int(windowTop), picture: .none(Size(Int(width), Int(height)))))
         }
     }
 
@@ -176,7 +176,7 @@ public enum PluginExport {
                                                   UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
         stage, firstRow, rowCount, width, height, inputFirst, inputCount, failure in
         named(inputFirst, inputCount, failure) {
-            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), inputSize: Size(Int(width), Int(height)))
+            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), of: .none(Size(Int(width), Int(height))))
         }
     }
 
@@ -200,7 +200,7 @@ public enum PluginExport {
                                                      UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
         stage, width, height, reducedWidth, reducedHeight, failure in
         do {
-            guard let size = try box(stage).stage.reducedInput(for: Size(Int(width), Int(height))) else { return 0 }
+            guard let size = try box(stage).stage.shrinkOnLoad?.reducedInput(for: Size(Int(width), Int(height))) else { return 0 }
             reducedWidth?.pointee = Int32(clamping: size.width)
             reducedHeight?.pointee = Int32(clamping: size.height)
             return 1
@@ -217,7 +217,7 @@ public enum PluginExport {
                                                         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
         stage, width, height, outputWidth, outputHeight, kernel, failure in
         do {
-            guard let resampling = try box(stage).stage.wholeResampling(for: Size(Int(width), Int(height))) else { return 0 }
+            guard let resampling = try box(stage).stage.shrinkOnLoad?.wholeResampling(for: Size(Int(width), Int(height))) else { return 0 }
             outputWidth?.pointee = Int32(clamping: resampling.size.width)
             outputHeight?.pointee = Int32(clamping: resampling.size.height)
             kernel?.pointee = resampling.kernel?.interfaceNumber ?? 0
@@ -248,26 +248,22 @@ public enum PluginExport {
                                                          UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
         stage, firstRow, rowCount, given, inputFirst, inputCount, failure in
         named(inputFirst, inputCount, failure) {
-            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), reduction: reduction(given))
+            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), of: reduction(given))
         }
     }
 
-    /// Output rows from a window of a reduced decode; the whole decode for a stage that takes it
-    /// whole (`apply(to: ReducedImage)`).
+    /// Output rows from a window of a reduced decode; the whole decode for a stage that is not a
+    /// resample stage.
     private static let applyWindowReduced: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<imagepipe_reduction>?,
                                                            Int32, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
         stage, pixbuf, windowTop, given, firstRow, rowCount, failure in
         applied(pixbuf, failure) { window in
             let stage = box(stage).stage, reduction = try reduction(given)
             let rows = Int(firstRow)..<(Int(firstRow) + Int(rowCount))
-            guard stage.stageClass == .resample else {
-                guard windowTop == 0, window.size == reduction.decodedSize else {
-                    throw StageError("\(stage.stageSchema.name) takes a reduced decode whole, not in strips")
-                }
-                let made = try stage.apply(to: ReducedImage(image: window, fullSize: reduction.fullSize, mapping: reduction.mapping))
-                return rows == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: rows.lowerBound, width: made.width, height: rows.count))
+            guard stage.stageClass == .resample || (windowTop == 0 && window.size == reduction.decodedSize) else {
+                throw StageError("\(stage.stageSchema.name) takes a reduced decode whole, not in strips")
             }
-            return try stage.apply(toWindow: window, windowTop: Int(windowTop), reduction: reduction, outputRows: rows)
+            return try stage.makeRows(rows, from: StageInput(pixels: window, top: Int(windowTop), picture: reduction))
         }
     }
 

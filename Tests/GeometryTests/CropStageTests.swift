@@ -72,7 +72,7 @@ import TestSupport
             let result = try stage.apply(to: source)
             #expect(result.size == Size(11, 11), "\(position)")
             #expect(result.pixel(x: 0, y: 0) == source.pixel(x: corner.0, y: corner.1), "\(position): \(result.pixel(x: 0, y: 0))")
-            #expect(try stage.stageClass == .resample && stage.rearrangement(for: source.size) == .crop(Rect(x: corner.0, y: corner.1, width: 11, height: 11)))
+            #expect(try stage.stageClass == .resample && stage.rearranging?.rearrangement(for: source.size) == .crop(Rect(x: corner.0, y: corner.1, width: 11, height: 11)))
         }
         // Larger than the picture on one side: cut to it, placed on the other.
         let wide = try StageText.parse(CropStage.self, "500x10 position=bottom")
@@ -83,7 +83,7 @@ import TestSupport
         let flat = try Synthetic.objectOnFlat(200, 120, object: Rect(x: 150, y: 80, width: 40, height: 30))
         let smart = try StageText.parse(CropStage.self, "60x40 position=attention")
         let cut = try smart.apply(to: flat)
-        #expect(try cut.size == Size(60, 40) && smart.stageClass == .whole && smart.rearrangement(for: flat.size) == nil)
+        #expect(try cut.size == Size(60, 40) && smart.stageClass == .whole && smart.rearranging?.rearrangement(for: flat.size) == nil)
         let busy = (0..<60).flatMap { x in (0..<40).map { cut.pixel(x: x, y: $0) } }.filter { $0 != Color(red: 90, green: 100, blue: 110) }.count
         #expect(busy >= 30 * 25, "only \(busy) pixels of the object in the attention crop")
         // A corner and a position together are refused: which one would win?

@@ -13,10 +13,11 @@ private struct RowMean: Transform, DeclaredStage {
 
     var stageClass: StageClass { .area(radius: radius) }
     func outputSize(for input: Size) -> Size { input }
-    func apply(to image: Image) throws -> Image {
-        try Image.make(size: image.size, hasAlpha: false) { writer in
-            for y in 0..<image.height {
-                let target = writer.row(y)
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels, local = input.local(rows)
+        return try Image.make(size: Size(image.width, rows.count), hasAlpha: false) { writer in
+            for y in local {
+                let target = writer.row(y - local.lowerBound)
                 for i in 0..<image.width * 3 {
                     var sum = 0
                     for k in -radius...radius { sum += Int(image.row(min(max(y + k, 0), image.height - 1))[i]) }
@@ -32,7 +33,7 @@ private struct Negative: Transform, DeclaredStage {
     static let declaration = StageDeclaration("negative", summary: "Invert (test stage)", start: Negative(), [])
     var stageClass: StageClass { .point }
     func outputSize(for input: Size) -> Size { input }
-    func apply(to image: Image) throws -> Image { try image.mapChannels((0...255).map { UInt8(255 - $0) }) }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.mapChannels((0...255).map { UInt8(255 - $0) }) }
 }
 
 /// `crop` and `resize` as resample stages: streamed strip by strip through `StripChain` (a
@@ -156,7 +157,7 @@ private struct Negative: Transform, DeclaredStage {
     /// A crop's window is the strip's rows shifted down: memory follows the strip.
     @Test func aCropsWindowIsItsStripShiftedDown() throws {
         let crop = CropStage(Rect(x: 3, y: 4000, width: 50, height: 300))
-        #expect(try crop.inputRows(forOutput: 10..<42, inputSize: Size(60, 5000)) == 4010..<4042)
+        #expect(try crop.inputRows(forOutput: 10..<42, of: .none(Size(60, 5000))) == 4010..<4042)
         let input = try Self.picture(60, 5000)
         let run = try Self.streamed(input, through: [crop, RowMean(radius: 2)], strip: nil)
         #expect(run.bytes == Self.bytes(try RowMean(radius: 2).apply(to: crop.apply(to: input))))

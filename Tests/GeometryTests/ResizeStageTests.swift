@@ -163,7 +163,7 @@ import TestSupport
         let reduced = ReducedImage(image: half, fullSize: full.size, mapping: PixelMapping(scaleX: 0.5, scaleY: 0.5))
         for text in ["100x100", "100x100 fit=contain", "90x fit=inside", "50x70 fit=fill", "33%"] {
             let stage = try parse(text)
-            #expect(stage.reducedInput(for: full.size) != nil, "\(text)")
+            #expect(try stage.shrinkOnLoad?.reducedInput(for: full.size) != nil, "\(text)")
             let a = try stage.apply(to: full), b = try stage.apply(to: reduced)
             #expect(a.size == b.size)
             var largest = 0
@@ -175,8 +175,8 @@ import TestSupport
             }
             #expect(largest <= 3, "\(text): differs by \(largest)")
         }
-        #expect(try parse("800x").reducedInput(for: full.size) == nil)
-        #expect(try parse("400x300").reducedInput(for: full.size) == nil)
+        #expect(try parse("800x").shrinkOnLoad?.reducedInput(for: full.size) == nil)
+        #expect(try parse("400x300").shrinkOnLoad?.reducedInput(for: full.size) == nil)
     }
 
     @Test func explanationsSayTheScaleAndTheWindow() throws {

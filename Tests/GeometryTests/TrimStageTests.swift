@@ -55,7 +55,7 @@ import TestSupport
 
     @Test func theSizeIsAnUpperBoundInThePlan() throws {
         let stage = TrimStage()
-        #expect(stage.outputSizeIsUpperBound)
+        #expect(stage.outputSizeIsUpperBound && stage.sizeIsUpperBound)
         #expect(stage.outputSize(for: Size(20, 10)) == Size(20, 10))
         #expect(stage.explanation(for: Size(20, 10))!.hasPrefix("at most 20x10"))
         // A pipeline that trims and goes on: the run checks the trim against its bound and the

@@ -11,8 +11,9 @@ import TestSupport
     struct Invert: Transform, DeclaredStage {
         static let declaration = StageDeclaration("inverse", summary: "Invert the colours", start: Invert(), [])
         func outputSize(for input: Size) -> Size { input }
-        func apply(to image: Image) throws -> Image {
-            try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
+        func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+            let image = input.pixels
+            return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
                 for y in 0..<image.height {
                     let source = image.row(y), target = writer.row(y)
                     for i in 0..<source.count {
@@ -69,8 +70,8 @@ import TestSupport
 
         public func outputSize(for input: Size) -> Size { input }
 
-        public func apply(to image: Image) throws -> Image {
-            let step = 255.0 / Double(levels - 1), channels = image.channelCount
+        public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+            let image = input.pixels, step = 255.0 / Double(levels - 1), channels = image.channelCount
             return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
                 for y in 0..<image.height {
                     let source = image.row(y), target = writer.row(y)

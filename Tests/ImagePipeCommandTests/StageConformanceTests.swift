@@ -73,28 +73,22 @@ struct BrokenStage: Transform, DeclaredStage {
     func outputSize(for input: Size) -> Size { lie == .sizeUntold ? Size(input.width + 1, input.height) : input }
 
     /// Darkens by the row's place in the picture; `blindToItsPlace` forgets a strip's place.
-    func apply(to strip: Image, at position: StripPosition) throws -> Image {
-        let top = lie == .blindToItsPlace ? 0 : position.top
-        return try Image.make(size: strip.size, hasAlpha: strip.hasAlpha) { writer in
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let strip = try input.pixels.cropped(to: Rect(x: 0, y: rows.lowerBound - input.top, width: input.pixels.width, height: rows.count))
+        let top = lie == .blindToItsPlace ? 0 : rows.lowerBound
+        let made = try Image.make(size: strip.size, hasAlpha: strip.hasAlpha) { writer in
             for y in 0..<strip.height {
                 let row = writer.row(y)
                 for (i, byte) in strip.row(y).enumerated() { row[i] = byte / 2 &+ UInt8(truncatingIfNeeded: top + y) }
             }
         }
+        // Only the whole picture grows: strips keep their size, as the run checks them.
+        let whole = rows == 0..<input.picture.decodedSize.height
+        return lie == .growsAsAPoint && whole ? try made.extended(top: 0, right: 0, bottom: 1, left: 0, mode: .color) : made
     }
 
-    func apply(to image: Image) throws -> Image {
-        let made = try apply(to: image, at: .whole(image.size))
-        return lie == .growsAsAPoint ? try made.extended(top: 0, right: 0, bottom: 1, left: 0, mode: .color) : made
-    }
-
-    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+    func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
         // Every other strip reaches back to the top: the next one's window starts below it again.
         (rows.lowerBound / max(1, rows.count)) % 2 == 1 ? 0..<rows.upperBound : rows
-    }
-
-    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        try apply(to: window.cropped(to: Rect(x: 0, y: outputRows.lowerBound - windowTop, width: window.width, height: outputRows.count)),
-                  at: StripPosition(top: outputRows.lowerBound, pictureSize: inputSize))
     }
 }

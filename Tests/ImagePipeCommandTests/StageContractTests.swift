@@ -29,7 +29,7 @@ import TestSupport
     func aRearrangementIsWhatTheStageDoes(text: String) throws {
         let stage = try #require(try StandardPlugins.compiler.compile(text).transforms.first)
         let source = try Synthetic.image(9, 6) { x, y in Color(red: UInt8(x * 20), green: UInt8(y * 30), blue: UInt8(x * y)) }
-        guard let rearrangement = try stage.rearrangement(for: source.size) else {
+        guard let rearrangement = try stage.rearranging?.rearrangement(for: source.size) else {
             #expect(text.hasPrefix("blur") || text.contains("30"), "\(text) says it makes new pixels")
             return
         }

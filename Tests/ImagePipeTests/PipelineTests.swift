@@ -61,7 +61,8 @@ import TestSupport
     private struct ContextProbe: Transform, DeclaredStage {
         static let declaration = StageDeclaration("context-probe", summary: "Reports its context (test stage)", start: ContextProbe(), [])
         func outputSize(for input: Size) -> Size { StageContext.current.scaling == .fast ? Size(1, 1) : input }
-        func apply(to image: Image) throws -> Image {
+        func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+            let image = input.pixels
             try StageContext.checkCancelled()
             return try image.scaled(to: outputSize(for: image.size))
         }

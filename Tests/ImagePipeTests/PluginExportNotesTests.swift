@@ -8,7 +8,8 @@ import TestSupport
 struct NoteSize: Transform, DeclaredStage {
     static let declaration = StageDeclaration("note-size", summary: "Note the picture's size (test stage)", start: NoteSize(), [])
     func outputSize(for input: Size) -> Size { input }
-    func apply(to image: Image) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         StageNote.record(StageNote(name: "size", text: "\(image.size)", value: .array([.number(Double(image.width)), .number(Double(image.height))])))
         return image
     }
@@ -19,7 +20,8 @@ struct NoteSize: Transform, DeclaredStage {
 struct NoteContext: Transform, DeclaredStage {
     static let declaration = StageDeclaration("note-context", summary: "Note the stage's context (test stage)", start: NoteContext(), [])
     func outputSize(for input: Size) -> Size { input }
-    func apply(to image: Image) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         let context = StageContext.current
         StageNote.record(StageNote(name: "context", text: "", value: .array([
             .string(context.scaling.rawValue), .number(Double(context.maxPixels ?? 0)), .number(context.cancellation == nil ? 0 : 1),

@@ -6,23 +6,20 @@ import TestSupport
 
 /// `halve-whole`: the whole picture at half its size with a box filter (test stage), which says
 /// so through `wholeResampling(for:)`, so a JPEG's decoder may do it in its planes.
-struct HalveWhole: ReducingResampleStage, DeclaredStage {
+struct HalveWhole: ShrinkOnLoadStage, DeclaredStage {
     static let declaration = StageDeclaration("halve-whole", summary: "Halve the picture (test stage)", start: HalveWhole(), [])
     func outputSize(for input: Size) -> Size { Size(max(1, input.width / 2), max(1, input.height / 2)) }
     var stageClass: StageClass { .resample }
-    func apply(to image: Image) throws -> Image { try apply(to: ReducedImage(image)) }
     func reducedInput(for input: Size) -> Size? { outputSize(for: input) }
     func wholeResampling(for input: Size) -> WholeResampling? { WholeResampling(size: outputSize(for: input), kernel: .box) }
-    func apply(to source: ReducedImage) throws -> Image {
-        try source.image.resampled(from: source.wholePicture, to: outputSize(for: source.fullSize), kernel: .box)
-    }
-    func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+    func inputRows(forOutput rows: Range<Int>, of reduction: DecodeReduction) throws -> Range<Int> {
         try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.wholePicture, to: outputSize(for: reduction.fullSize),
                                kernel: .box, linearLight: false).sourceRows(forOutput: rows)
     }
-    func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.wholePicture, to: outputSize(for: reduction.fullSize),
-                               kernel: .box, linearLight: false).rows(outputRows, fromWindow: window, top: windowTop)
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let reduction = input.picture
+        return try WindowedResampling(sourceSize: reduction.decodedSize, region: reduction.wholePicture, to: outputSize(for: reduction.fullSize),
+                                      kernel: .box, linearLight: false).rows(rows, fromWindow: input.pixels, top: input.top)
     }
 }
 
@@ -47,9 +44,9 @@ struct HalveWhole: ReducingResampleStage, DeclaredStage {
 
     @Test func theHostReadsItBack() throws {
         let stage = try ExternalStage(table: ExternalStage.Table(pointer: Self.table), schema: HalveWhole.schema, arguments: Arguments())
-        #expect(try stage.wholeResampling(for: Size(801, 600)) == WholeResampling(size: Size(400, 300), kernel: .box))
+        #expect(try stage.shrinkOnLoad?.wholeResampling(for: Size(801, 600)) == WholeResampling(size: Size(400, 300), kernel: .box))
         let noting = try ExternalStage(table: ExternalStage.Table(pointer: Self.table), schema: NoteSize.schema, arguments: Arguments())
-        #expect(try noting.wholeResampling(for: Size(801, 600)) == nil)
+        #expect(try noting.shrinkOnLoad?.wholeResampling(for: Size(801, 600)) == nil)
     }
 
     /// Through the plugin, the stage on a JPEG is planned for the decoder's planes, and the run

@@ -27,18 +27,20 @@ struct TestScale: Transform, DeclaredStage {
         return try WindowedResampling(sourceSize: input, region: region, to: size, kernel: kernel, linearLight: linearLight)
     }
 
-    func apply(to image: Image) throws -> Image {
-        try image.resampled(from: region ?? Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), to: size,
-                            kernel: kernel, linearLight: linearLight)
+    func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        try resampling(input.decodedSize).sourceRows(forOutput: rows)
     }
 
-    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        try resampling(inputSize).sourceRows(forOutput: rows)
-    }
-
-    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        heights.withLock { $0.append(window.height) }
-        return try resampling(inputSize).rows(outputRows, fromWindow: window, top: windowTop)
+    /// The whole picture through `Image.resampled`, apart from the windows' code, so that the
+    /// tests hold the windows to it; a window through `WindowedResampling`.
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
+        if input.rows == 0..<input.picture.decodedSize.height, rows == 0..<size.height {
+            return try image.resampled(from: region ?? Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), to: size,
+                                       kernel: kernel, linearLight: linearLight)
+        }
+        heights.withLock { $0.append(image.height) }
+        return try resampling(input.picture.decodedSize).rows(rows, fromWindow: image, top: input.top)
     }
 }
 
@@ -50,11 +52,10 @@ struct TestBadWindow: Transform, DeclaredStage {
 
     var stageClass: StageClass { .resample }
     func outputSize(for input: Size) -> Size { input }
-    func apply(to image: Image) throws -> Image { image }
-    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+    func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
         outside ? rows.lowerBound..<(rows.upperBound + 1) : (rows.lowerBound > 0 ? 0 : 1)..<rows.upperBound
     }
-    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image { window }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { input.pixels }
 }
 
 /// Drives `StripChain` as the streamed run does, from a picture in memory: a decoder that

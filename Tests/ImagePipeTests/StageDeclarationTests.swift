@@ -32,7 +32,7 @@ private struct Frame: Transform, DeclaredStage, Hashable {
     }
 
     func outputSize(for input: Size) -> Size { size }
-    func apply(to image: Image) -> Image { image }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { input.pixels }
 }
 
 @Suite struct StageDeclarationTests {

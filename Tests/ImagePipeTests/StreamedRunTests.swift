@@ -18,7 +18,8 @@ struct StripInvert: Transform, DeclaredStage {
     var stageClass: StageClass { .point }
     func outputSize(for input: Size) -> Size { input }
 
-    func apply(to image: Image) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         let seen = heights.withLock { heights in
             heights.append(image.height)
             return heights.reduce(0, +)
@@ -42,12 +43,13 @@ struct StripBox: Transform, DeclaredStage {
     var stageClass: StageClass { .area(radius: radius) }
     func outputSize(for input: Size) -> Size { input }
 
-    func apply(to image: Image) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         heights.withLock { $0.append(image.height) }
-        let rowBytes = image.width * image.channelCount
-        return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
-            for y in 0..<image.height {
-                let target = writer.row(y)
+        let rowBytes = image.width * image.channelCount, local = input.local(rows)
+        return try Image.make(size: Size(image.width, rows.count), hasAlpha: image.hasAlpha) { writer in
+            for y in local {
+                let target = writer.row(y - local.lowerBound)
                 for i in 0..<rowBytes {
                     var sum = 0
                     for k in -radius...radius { sum += Int(image.rowStart(min(max(y + k, 0), image.height - 1))[i]) }

@@ -39,7 +39,8 @@ struct StripLevel: Transform, DeclaredStage, SurveyingStage {
         return stage
     }
 
-    func apply(to image: Image) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels
         let shift = self.shift ?? {
             var survey = RedSum(shown: Locked([]))
             survey.look(at: image, at: StripPosition(top: 0, pictureSize: image.size))
@@ -59,7 +60,7 @@ struct EndlessSurvey: Transform, DeclaredStage, SurveyingStage {
     struct Nothing: PixelSurvey { mutating func look(at rows: Image, at position: StripPosition) {} }
     func newSurvey() -> Nothing { Nothing() }
     func surveyed(by survey: Nothing) -> any Transform { self }
-    func apply(to image: Image) throws -> Image { image }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { input.pixels }
 }
 
 /// A resample stage that does not say which rows it reads: refused, where it trapped.
@@ -67,7 +68,7 @@ struct SilentResample: Transform, DeclaredStage {
     static let declaration = StageDeclaration("silent-resample", summary: "Halves the height (test stage)", start: SilentResample(), [])
     var stageClass: StageClass { .resample }
     func outputSize(for input: Size) -> Size { Size(input.width, max(1, input.height / 2)) }
-    func apply(to image: Image) throws -> Image { image }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { input.pixels }
 }
 
 /// A stage that surveys the picture first: the streamed run reads the picture once for the
@@ -109,10 +110,7 @@ struct SilentResample: Transform, DeclaredStage {
     }
 
     @Test func aResampleStageWithoutItsRowsIsAnError() throws {
-        let error = #expect(throws: StageError.self) { try SilentResample().inputRows(forOutput: 0..<2, inputSize: Size(4, 8)) }
+        let error = #expect(throws: StageError.self) { try SilentResample().inputRows(forOutput: 0..<2, of: .none(Size(4, 8))) }
         #expect(error?.message.contains("silent-resample says it is a resample stage") == true, "\(String(describing: error))")
-        #expect(throws: StageError.self) {
-            try SilentResample().apply(toWindow: Synthetic.gradient(4, 8), windowTop: 0, inputSize: Size(4, 8), outputRows: 0..<4)
-        }
     }
 }

@@ -6,11 +6,11 @@ import TestSupport
 
 /// `test-turn`: turns or mirrors the picture by a `Dihedral`, moving whole pixels; it says so
 /// (`rearrangement`), which lets a streamed run read its input through a tile cache.
-struct TestTurn: Transform, DeclaredStage {
+struct TestTurn: RearrangingStage, DeclaredStage {
     static let declaration = StageDeclaration("test-turn", summary: "Turn or mirror (test stage)", start: TestTurn(turn: .identity), [])
     var turn: Dihedral
     func outputSize(for input: Size) -> Size { turn.size(of: input) }
-    func apply(to image: Image) throws -> Image { try image.turned(by: turn) }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.turned(by: turn) }
     func rearrangement(for input: Size) -> PixelRearrangement? { .orient(turn) }
 }
 

@@ -16,7 +16,7 @@ public struct TestCrop: Transform, DeclaredStage {
     }
 
     public func outputSize(for input: Size) throws -> Size { try rect(for: input).size }
-    public func apply(to image: Image) throws -> Image { try image.cropped(to: rect(for: image.size)) }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.cropped(to: rect(for: input.pixels.size)) }
 }
 
 /// `half`: halves both sides, rounding up.
@@ -24,7 +24,7 @@ public struct TestHalf: Transform, DeclaredStage {
     public static let declaration = StageDeclaration("half", summary: "Halve the size (test stage)", start: TestHalf(), [])
     public init() {}
     public func outputSize(for input: Size) -> Size { Size((input.width + 1) / 2, (input.height + 1) / 2) }
-    public func apply(to image: Image) throws -> Image { try image.scaled(to: outputSize(for: image.size)) }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.scaled(to: outputSize(for: input.pixels.size)) }
 }
 
 /// `every-type …`: one parameter of every type, for schema tests.
@@ -48,7 +48,7 @@ public struct TestEveryType: Transform, DeclaredStage {
     public var count = 1, ratio = 1.0, box = Size(10, 10), spot = Point.zero, anchor = Anchor.center, tint = Color.black
     public var turn = Angle.zero, share = 50.0, mode = "fast", flag = false, label = "", file: String?, dash: [Double] = [4, 4]
     public func outputSize(for input: Size) -> Size { input }
-    public func apply(to image: Image) -> Image { image }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { input.pixels }
 }
 
 public enum TestRegistry {

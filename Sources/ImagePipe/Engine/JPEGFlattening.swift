@@ -9,5 +9,5 @@ struct JPEGFlattening: Transform, DeclaredStage {
     func outputSize(for input: Size) -> Size { input }
     var stageClass: StageClass { .point }
     func outputHasAlpha(inputHasAlpha: Bool) -> Bool { false }
-    func apply(to image: Image) throws -> Image { try image.flattened(onto: background) }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.flattened(onto: background) }
 }

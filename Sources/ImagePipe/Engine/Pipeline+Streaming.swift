@@ -217,6 +217,7 @@ extension Pipeline {
                 if let (index, stage) = level.windowed {
                     let role: StreamedMemory.Role = switch stage.stageClass {
                     case _ where level.readsTiles: .turn
+                    case _ where level.gathers: .whole
                     case _ where stage.awaitsSurvey: .survey
                     case let .area(radius): .area(radius: radius)
                     default: .resample

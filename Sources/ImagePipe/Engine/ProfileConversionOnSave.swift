@@ -10,7 +10,7 @@ struct ProfileConversionOnSave: Transform, DeclaredStage {
 
     func outputSize(for input: Size) -> Size { input }
     var stageClass: StageClass { .point }
-    func apply(to image: Image) throws -> Image { try image.converted(from: from, to: to, intent: .perceptual) }
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image { try input.pixels.converted(from: from, to: to, intent: .perceptual) }
 
     static func == (a: Self, b: Self) -> Bool { a.from.bytes == b.from.bytes && a.to.bytes == b.to.bytes }
 }

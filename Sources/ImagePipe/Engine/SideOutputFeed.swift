@@ -14,9 +14,9 @@ struct SideOutputFeed: Transform, DeclaredStage {
 
     func outputSize(for input: Size) -> Size { input }
     var stageClass: StageClass { .point }
-    func apply(to image: Image) -> Image { image }
 
-    func apply(to strip: Image, at position: StripPosition) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let (strip, position) = (input.pixels, input.position)
         try output?.write(strip, top: position.top)
         return strip
     }

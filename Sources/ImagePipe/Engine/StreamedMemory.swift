@@ -12,19 +12,22 @@ public struct StreamedMemory: Sendable, Equatable {
         case resample
         /// Moves whole pixels out of order, read through a cache of tiles.
         case turn
+        /// Makes its output from the whole picture, gathered into memory first (a smart crop).
+        case whole
         /// Measures every pixel in a first read, then works as a point or resample stage.
         case survey
         /// Hands each strip, as it passes, to another output's stages and encoder on a thread of
         /// their own (a tee, a branch).
         case write
 
-        /// The class's name, as `explain --json` gives it: point, area, resample, turn, survey, write.
+        /// The class's name, as `explain --json` gives it: point, area, resample, turn, whole, survey, write.
         public var name: String {
             switch self {
             case .point: "point"
             case .area: "area"
             case .resample: "resample"
             case .turn: "turn"
+            case .whole: "whole"
             case .survey: "survey"
             case .write: "write"
             }

@@ -6,7 +6,7 @@ import Dispatch
 /// Level 0 is the decode ring with the point stages before the first area or resample stage,
 /// worked in place strip by strip as rows come. Each area or resample stage starts a level of
 /// its own, with its own size: for a strip of its output it asks the stage which rows of the
-/// level before it needs (`Transform.inputRows(forOutput:inputSize:)`: an area stage's rows
+/// level before it needs (`Transform.inputRows(forOutput:of:)`: an area stage's rows
 /// `radius` above and below, a crop's rows further down, a reduction's many rows), copies that
 /// window out (the ring there may wrap), keeps the strip's rows of what the stage makes from it
 /// in a ring of its own, at its own width, and the point stages after it work there in place.
@@ -36,9 +36,17 @@ final class StripChain: @unchecked Sendable {
         /// The windowed stage is a point stage that adds or drops alpha: it cannot work in the
         /// rows before it, so it makes rows of its own from exactly the same rows.
         var changesAlpha = false
+        /// The windowed stage is a whole stage (a smart crop): its level gathers every row below
+        /// into one picture, a cache in memory, and makes its output from it at once; the
+        /// levels before and after it still stream.
+        var gathers = false
 
         /// Whether the level reads the rows below out of order, through a tile cache.
         var readsTiles: Bool { turn != nil || warp != nil }
+
+        /// Whether the level reads every row below before it makes any (a tile cache, or the
+        /// gathered picture).
+        var readsAll: Bool { readsTiles || gathers }
 
         /// Whether a stage of the level must see every row, whatever the levels after it read:
         /// a tee or a branch writing another file.
@@ -47,7 +55,7 @@ final class StripChain: @unchecked Sendable {
         /// The level with its stages' places in the pipeline given by `number`.
         func renumbered(_ number: (Int) -> Int) -> Level {
             Level(windowed: windowed.map { (number($0.index), $0.stage) }, points: points.map { (number($0.index), $0.stage) }, turn: turn,
-                  warp: warp, reduction: reduction, hasAlpha: hasAlpha, changesAlpha: changesAlpha)
+                  warp: warp, reduction: reduction, hasAlpha: hasAlpha, changesAlpha: changesAlpha, gathers: gathers)
         }
 
         /// The stage's output from the level below's `input`.
@@ -55,18 +63,13 @@ final class StripChain: @unchecked Sendable {
 
         /// The rows of the level below, `input` large, that output `rows` are made from.
         func inputRows(forOutput rows: Range<Int>, input: Size) throws -> Range<Int> {
-            let stage = windowed!.stage
             if changesAlpha { return rows }
-            guard let reduction else { return try stage.inputRows(forOutput: rows, inputSize: input) }
-            return try stage.inputRows(forOutput: rows, reduction: reduction)
+            return try windowed!.stage.inputRows(forOutput: rows, of: reduction ?? .none(input))
         }
 
         /// Output `rows` from `window`, the rows of the level below (`input` large) from `top`.
         func apply(toWindow window: Image, windowTop top: Int, input: Size, outputRows rows: Range<Int>) throws -> Image {
-            let stage = windowed!.stage
-            if changesAlpha { return try stage.apply(to: window, at: StripPosition(top: top, pictureSize: input)) }
-            guard let reduction else { return try stage.apply(toWindow: window, windowTop: top, inputSize: input, outputRows: rows) }
-            return try stage.apply(toWindow: window, windowTop: top, reduction: reduction, outputRows: rows)
+            try windowed!.stage.makeRows(rows, from: StageInput(pixels: window, top: top, picture: reduction ?? .none(input)))
         }
     }
 
@@ -105,6 +108,8 @@ final class StripChain: @unchecked Sendable {
     private var rings: [Ring]
     /// Each turning level's copy of the rows below it, once they are all made.
     private var caches: [TileCache?]
+    /// Each gathering level's output, made once every row below it is.
+    private var gathered: [Image?]
     /// Whether each level's tile cache is kept in memory (`tilesInMemory(_:_:room:)`).
     private let tilesInMemory: [Bool]
     /// Each windowed level's window, reused strip after strip.
@@ -170,7 +175,7 @@ final class StripChain: @unchecked Sendable {
         let first = transforms.prefix { ($0 as? SideOutputFeed)?.tracesDecode == true }.count
         if let reduction {
             guard first < transforms.count, transforms[first].stageClass == .resample,
-                  (try? transforms[first].inputRows(forOutput: 0..<1, reduction: reduction)) != nil else { return nil }
+                  (try? transforms[first].inputRows(forOutput: 0..<1, of: reduction)) != nil else { return nil }
         }
         var hasAlpha = inputHasAlpha
         for (offset, stage) in transforms.enumerated() {
@@ -191,9 +196,13 @@ final class StripChain: @unchecked Sendable {
             case .whole:
                 if let warp = stage as? any WarpingStage, warp.warps(size) {
                     levels.append(Level(windowed: (offset + 1, stage), points: [], warp: warp, hasAlpha: alpha))
-                } else {
-                    guard alpha == hasAlpha, case let .orient(turn)? = try? stage.rearrangement(for: size) else { return nil }
+                } else if alpha == hasAlpha, case let .orient(turn)? = try? stage.rearranging?.rearrangement(for: size) {
                     levels.append(Level(windowed: (offset + 1, stage), points: [], turn: turn, hasAlpha: alpha))
+                } else {
+                    // The whole picture is a cache in front of the stage; a survey still surveys,
+                    // and a size known only from the pixels cannot be laid out.
+                    guard !stage.awaitsSurvey, !stage.outputSizeIsUpperBound else { return nil }
+                    levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha, gathers: true))
                 }
             default: return nil
             }
@@ -229,12 +238,12 @@ final class StripChain: @unchecked Sendable {
     /// level before, never moving back.
     static func layouts(of levels: [Level], size: Size, rowStride: Int, decodeStrip: Int, stripRows: Int? = nil) throws -> [Layout] {
         var layouts = [Layout(size: size, rowStride: rowStride, strip: decodeStrip, window: 0, hasAlpha: levels[0].hasAlpha)]
-        let bytes = stripBytes(levels: levels.count { !$0.readsTiles } - 1)
+        let bytes = stripBytes(levels: levels.count { !$0.readsAll } - 1)
         for level in levels.dropFirst() {
             let (_, stage) = level.windowed!
             let input = layouts[layouts.count - 1].size
-            if level.readsTiles {
-                // The rows below are copied into the tile cache a strip at a time.
+            if level.readsAll {
+                // The rows below are copied into the tile cache (or the gathered picture) a strip at a time.
                 let output = try level.turn.map { $0.size(of: input) } ?? stage.outputSize(for: input)
                 layouts.append(Layout(size: output, rowStride: output.width * (level.hasAlpha ? 4 : 3), strip: stripRows ?? turnStripRows,
                                       window: layouts[layouts.count - 1].strip, hasAlpha: level.hasAlpha))
@@ -291,6 +300,7 @@ final class StripChain: @unchecked Sendable {
         self.located = located
         rings = [Ring(pixels: decodeRing, rows: decodeRingRows)]
         caches = Array(repeating: nil, count: levels.count)
+        gathered = Array(repeating: nil, count: levels.count)
         var room = tileRoom
         tilesInMemory = Self.tilesInMemory(levels, layouts, room: &room)
         windows = [nil]
@@ -347,6 +357,9 @@ final class StripChain: @unchecked Sendable {
                 bytes += (inMemory[level] ? TileCache.storedBytes(for: below.size, channels: below.channels) ?? 0 : 0)
                     + TileCache.bufferBytes(for: below.size, channels: below.channels)
                     + 2 * min(layout.strip, layout.size.height) * layout.rowStride
+            } else if levels[level].gathers {
+                // The picture below, gathered, and the stage's output made from it.
+                bytes += min(Int.max / 4, below.size.height * below.rowStride) + min(Int.max / 4, layout.size.height * layout.rowStride)
             }
             return bytes
         }
@@ -461,6 +474,7 @@ final class StripChain: @unchecked Sendable {
         }
         if let turn = levels[level].turn { return try makeTurned(level: level, by: turn, upTo: wanted) }
         if let warp = levels[level].warp { return try makeWarped(level: level, by: warp, upTo: wanted) }
+        if levels[level].gathers { return try makeGathered(level: level, upTo: wanted) }
         let layout = layouts[level], below = layouts[level - 1]
         let height = layout.size.height, target = min(height, wanted)
         let (index, stage) = levels[level].windowed!
@@ -557,6 +571,52 @@ final class StripChain: @unchecked Sendable {
         return cache
     }
 
+    /// A gathering level's rows up to `wanted`: the first time, every row of the level below is
+    /// copied into one picture as it is made, and the stage makes its whole output from it;
+    /// then each strip is that output's rows, with the level's point stages on them.
+    private func makeGathered(level: Int, upTo wanted: Int) throws -> Int {
+        let layout = layouts[level], below = layouts[level - 1]
+        let (index, stage) = levels[level].windowed!
+        let height = layout.size.height, target = min(height, wanted)
+        guard rings[level].made < target else { return rings[level].made }
+        if gathered[level] == nil {
+            var complete = true
+            let picture = try Image.make(size: below.size, hasAlpha: below.hasAlpha) { writer in
+                var y = 0
+                while y < below.size.height {
+                    let end = min(below.size.height, y + below.strip)
+                    guard try pull(level: level - 1, upTo: end, from: y) else {
+                        complete = false // the decode failed: the run fails with it
+                        return
+                    }
+                    for row in y..<end { (writer.base + row * writer.rowStride).update(from: slot(level - 1, row), count: below.size.width * below.channels) }
+                    rings[level - 1].read = end
+                    y = end
+                }
+            }
+            guard complete else { return rings[level].made }
+            gathered[level] = try located(index) {
+                let made = try stage.makeRows(0..<layout.size.height, from: .whole(picture))
+                guard made.size == layout.size, made.hasAlpha == layout.hasAlpha else {
+                    throw Self.brokenPromise(made, of: layout.size, alpha: layout.hasAlpha, "from the whole picture")
+                }
+                return made
+            }
+        }
+        let made = gathered[level]!
+        while rings[level].made < target {
+            let first = rings[level].made, end = min(height, first + layout.strip)
+            for y in first..<end { slot(level, y).update(from: made.rowStart(y), count: layout.size.width * layout.channels) }
+            try Self.applyPoints(levels[level].points, toRows: slot(level, first), size: Size(layout.size.width, end - first),
+                                 rowStride: layout.rowStride, hasAlpha: layout.hasAlpha,
+                                 at: StripPosition(top: first, pictureSize: layout.size), located: located)
+            rings[level].made = end
+        }
+        // The output is let go with its last row.
+        if rings[level].made == height { gathered[level] = nil }
+        return rings[level].made
+    }
+
     /// Output tiles a warping level makes at a time across a strip: wide enough that a tile's
     /// fixed costs vanish, narrow enough that the input under a turned tile stays small.
     static let warpTileColumns = 256
@@ -628,7 +688,8 @@ final class StripChain: @unchecked Sendable {
         var current = start ?? view
         for (index, stage) in stages {
             current = try located(index) {
-                let result = try stage.apply(to: current, at: position)
+                let result = try stage.makeRows(position.top..<(position.top + size.height),
+                                                from: StageInput(pixels: current, top: position.top, picture: .none(position.pictureSize)))
                 guard result.size == size, result.hasAlpha == hasAlpha else { throw brokenPromise(result, of: size, alpha: hasAlpha, "row by row") }
                 return result
             }

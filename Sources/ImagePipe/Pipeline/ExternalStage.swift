@@ -2,7 +2,7 @@ import CImagePipePlugin
 
 /// A stage made by a plugin loaded at run time, used through the C interface of
 /// `imagepipe_plugin.h`: its arguments cross as canonical text, pictures as GdkPixbufs.
-struct ExternalStage: Transform, @unchecked Sendable {
+struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
     /// Stands in for the static schema a compiled type has; the real one is `stageSchema`.
     static let schema = Schema(name: "external-stage", summary: "A stage from a plugin loaded at run time", parameters: [])
 
@@ -200,7 +200,7 @@ struct ExternalStage: Transform, @unchecked Sendable {
         if traits & IMAGEPIPE_STAGE_RESAMPLE != 0, applyWindow != nil, inputRowsOf != nil { return .resample }
         return .whole
     }
-    var outputSizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
+    var sizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
     var makesGray: Bool { traits & IMAGEPIPE_STAGE_MAKES_GRAY != 0 }
     func outputHasAlpha(inputHasAlpha: Bool) -> Bool {
         inputHasAlpha ? traits & IMAGEPIPE_STAGE_DROPS_ALPHA == 0 : traits & IMAGEPIPE_STAGE_ADDS_ALPHA != 0
@@ -227,7 +227,32 @@ struct ExternalStage: Transform, @unchecked Sendable {
         return Size(Int(width), Int(height))
     }
 
-    func apply(to image: Image) throws -> Image {
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        if !input.picture.isFull { return try makeRows(rows, fromReduced: input) }
+        let size = input.picture.decodedSize
+        let whole = input.top == 0 && input.pixels.height == size.height
+        // The whole picture goes through the plugin's apply, which every plugin has; strips and
+        // windows through apply_window, where the plugin gives it.
+        if whole, try stageClass == .whole || rows == 0..<outputSize(for: size).height { return try apply(to: input.pixels) }
+        guard let applyWindow else {
+            // A plugin without apply_window: a point stage's strip is a picture of its own, an
+            // area stage's window is made whole and the rows kept.
+            let made = try apply(to: input.pixels)
+            let local = input.local(rows)
+            guard stageClass != .point, local != 0..<made.height else { return made }
+            return try made.cropped(to: Rect(x: 0, y: local.lowerBound, width: made.width, height: local.count))
+        }
+        try Self.checkInterfaceSize(size)
+        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
+            applyWindow(handle.stage, UnsafeMutableRawPointer(input.pixels.pixbuf), Int32(input.top), Int32(size.width), Int32(size.height),
+                        Int32(rows.lowerBound), Int32(rows.count), error)
+        } }))
+        try recordNotes()
+        return result
+    }
+
+    /// The plugin's apply on a whole picture.
+    private func apply(to image: Image) throws -> Image {
         let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
             handle.table.pointee.apply(handle.stage, UnsafeMutableRawPointer(image.pixbuf), error)
         } }))
@@ -235,26 +260,11 @@ struct ExternalStage: Transform, @unchecked Sendable {
         return result
     }
 
-    func apply(to strip: Image, at position: StripPosition) throws -> Image {
-        guard applyWindow != nil else { return try apply(to: strip) }
-        return try apply(toWindow: strip, windowTop: position.top, inputSize: position.pictureSize,
-                         outputRows: position.top..<(position.top + strip.height))
-    }
-
-    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        guard let applyWindow else { return try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows) }
-        try Self.checkInterfaceSize(inputSize)
-        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
-            applyWindow(handle.stage, UnsafeMutableRawPointer(window.pixbuf), Int32(windowTop), Int32(inputSize.width), Int32(inputSize.height),
-                        Int32(outputRows.lowerBound), Int32(outputRows.count), error)
-        } }))
-        try recordNotes()
-        return result
-    }
-
-    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
+    func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        if !input.isFull { return try inputRows(forOutput: rows, ofReduced: input) }
+        let inputSize = input.decodedSize
         guard let inputRowsOf, stageClass == .resample || surveyedClass == .resample else {
-            return try defaultInputRows(forOutput: rows, inputSize: inputSize)
+            return try defaultInputRows(forOutput: rows, of: input)
         }
         var first: Int32 = 0, count: Int32 = 0
         _ = try handle.call { error -> Bool? in
@@ -298,17 +308,10 @@ struct ExternalStage: Transform, @unchecked Sendable {
         return Size(Int(width), Int(height))
     }
 
-    func apply(to source: ReducedImage) throws -> Image {
-        guard reduced != nil, !source.isFull else { return try apply(to: source.image) }
-        return try apply(toWindow: source.image, windowTop: 0, reduction: source.reduction,
-                         outputRows: 0..<outputSize(for: source.fullSize).height)
-    }
-
-    func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
-        guard let reduced, !reduction.isFull, stageClass == .resample else {
-            guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
-            return try inputRows(forOutput: rows, inputSize: reduction.fullSize)
-        }
+    /// `inputRows(forOutput:of:)` on the rows of a decode reduced for the stage.
+    private func inputRows(forOutput rows: Range<Int>, ofReduced reduction: DecodeReduction) throws -> Range<Int> {
+        guard let reduced else { throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none") }
+        guard stageClass == .resample else { return 0..<reduction.decodedSize.height }
         var first: Int32 = 0, count: Int32 = 0
         var given = try Self.interface(reduction)
         _ = try handle.call { error -> Bool? in
@@ -320,15 +323,14 @@ struct ExternalStage: Transform, @unchecked Sendable {
         return Int(first)..<(Int(first) + Int(count))
     }
 
-    func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        guard let reduced, !reduction.isFull else {
-            guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
-            return try apply(toWindow: window, windowTop: windowTop, inputSize: reduction.fullSize, outputRows: outputRows)
-        }
-        var given = try Self.interface(reduction)
+    /// `makeRows(_:from:)` on the rows of a decode reduced for the stage (the whole decode, for a
+    /// stage that is not a resample stage).
+    private func makeRows(_ rows: Range<Int>, fromReduced input: StageInput) throws -> Image {
+        guard let reduced else { throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none") }
+        var given = try Self.interface(input.picture)
         let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
-            reduced.applyWindow(handle.stage, UnsafeMutableRawPointer(window.pixbuf), Int32(windowTop), &given,
-                                Int32(outputRows.lowerBound), Int32(outputRows.count), error)
+            reduced.applyWindow(handle.stage, UnsafeMutableRawPointer(input.pixels.pixbuf), Int32(input.top), &given,
+                                Int32(rows.lowerBound), Int32(rows.count), error)
         } }))
         try recordNotes()
         return result

@@ -141,7 +141,7 @@ extension Pipeline {
         var crop: Rect?
         var current = turn.size(of: stored)
         for (offset, transform) in transforms.enumerated() {
-            guard let rearrangement = try? transform.rearrangement(for: current) else {
+            guard let rearrangement = try? transform.rearranging?.rearrangement(for: current) else {
                 return .failure(StageError("\(transform.stageSchema.name) (stage \(offset + 1)) is not a quarter turn, mirror or crop"))
             }
             let whole = turn.size(of: stored)

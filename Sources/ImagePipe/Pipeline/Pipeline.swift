@@ -89,13 +89,13 @@ public struct Pipeline: Sendable {
             return PreparedRun(description: description, plan: unreduced, animation: animation)
         }
         guard options.shrinkOnLoad, let headroom = options.scaling.decodeHeadroom, let first = transforms.first,
-              let needed = try withLocation(stage: 1, { try first.reducedInput(for: description.size) }) else {
+              let needed = try withLocation(stage: 1, { try first.shrinkOnLoad?.reducedInput(for: description.size) }) else {
             return PreparedRun(description: description, plan: unreduced)
         }
         // Headroom: the kernel then has real pixels to filter, not the DCT's box average.
         let wanted = Size(min(description.size.width, needed.width * headroom), min(description.size.height, needed.height * headroom))
         let reduced = description.reducedSize(atLeast: wanted)
-        if reduced == description.size, let resampling = try withLocation(stage: 1, { try first.wholeResampling(for: description.size) }),
+        if reduced == description.size, let resampling = try withLocation(stage: 1, { try first.shrinkOnLoad?.wholeResampling(for: description.size) }),
            source is Load, description.header?.resamplesInPlanes == true {
             // The decoder does the stage's work in the JPEG's planes (the stage then passes its
             // decode on): the chroma planes are filtered at their own size, the colors made once.

@@ -17,7 +17,7 @@ public struct Tee: Transform, Sink, DeclaredStage {
     public init(_ save: Save) { self.save = save }
 
     public func outputSize(for input: Size) -> Size { input }
-    public func apply(to image: Image) -> Image { image }
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) -> Image { input.pixels }
     public func destination(in context: RunContext) throws -> String { try save.destination(in: context) }
     public func write(_ image: Image, in context: RunContext) throws -> String { try save.write(image, in: context) }
 }

@@ -66,161 +66,103 @@ extension Stage {
     }
 }
 
-/// A stage that maps one image to another.
+/// A stage that maps one picture to another: a stage of a class (`StageClass`: point, area,
+/// resample or whole) with one method that makes output rows from the input rows the class says
+/// they need (`makeRows(_:from:)`), as a GEGL operation has one `process()` and a libvips
+/// operation one generate function. What else a stage may do (be decoded for at a reduced size,
+/// move pixels losslessly, survey its input, warp it) it declares apart, through
+/// `ShrinkOnLoadStage`, `RearrangingStage`, `SurveyingStage` and `WarpingStage`.
 public protocol Transform: Stage {
-    /// The size `apply` will produce from an input of `input` size, computed without pixels.
-    /// Throws `StageError` when the geometry is impossible (a crop outside the picture).
+    /// The size the stage makes from an input of `input` size, computed without pixels. Throws
+    /// `StageError` when the geometry is impossible (a crop outside the picture).
     func outputSize(for input: Size) throws -> Size
-    /// Whether the output size depends on the pixels (`trim`): `outputSize(for:)` is then the
-    /// largest size `apply` may give, and the plan after this stage an estimate. False for
-    /// every stage whose geometry the header decides.
-    var outputSizeIsUpperBound: Bool { get }
-    func apply(to image: Image) throws -> Image
-    /// What the stage will do to a picture of this size, in a few words, for `imagepipe explain`
-    /// (scale factors, crop rectangles, circles); nil when the sizes say it all.
-    func explanation(for input: Size) throws -> String?
-    /// Bytes the stage holds beside its input and output picture while it applies to one of
-    /// `input` size: a text's drawn layout, an overlay and its scaled copy. Worked out without
-    /// pixels, like `outputSize(for:)`, so that a memory budget counts them before the work
-    /// (`Plan.estimatedPeakBytes`); throws `StageError` when that work is refused. 0 unless the
-    /// stage says so.
-    func heldBytes(for input: Size) throws -> Int
-    /// The smallest picture that gives this stage's full-quality output from a picture of
-    /// `input` size, when it only shrinks: the planner may then decode the source reduced (JPEG
-    /// scales in the DCT) and call `apply(to:)` with a `ReducedImage`. nil when every pixel is
-    /// needed.
-    func reducedInput(for input: Size) throws -> Size?
-    /// When the stage's whole work on a picture of `input` size is resampling all of it to a
-    /// smaller size (no crop, no mask, no linear light): that size and kernel, so that a decoder
-    /// that resamples as it decodes (a JPEG's planes) may do the work in the stage's place; the
-    /// stage is then given a decode of its output's size, mapped onto the picture whole, which
-    /// it passes on as it is. nil (the default) when the stage does more.
-    func wholeResampling(for input: Size) throws -> WholeResampling?
-    /// Applies the stage to a decode that may be smaller than the picture it stands for: the
-    /// geometry is worked out for `source.fullSize`, then mapped onto the decode's pixels
-    /// through `source.map`, exactly.
-    func apply(to source: ReducedImage) throws -> Image
-    /// How output rows depend on input rows (`StageClass`): what lets the run work in strips.
-    /// `whole` unless the stage says more: `point` when each output row is made from the same
-    /// input row alone, at the same size (tone curves, color changes), an area filter its radius,
-    /// a crop or a scale `resample`. A promise the stage makes: tests hold every stage that makes
-    /// it to the same pixels on strips as on the whole picture.
+    /// How output rows depend on input rows: what lets a run work in strips. `whole` unless the
+    /// stage says more: `point` when each output row is made from the same input row alone, at
+    /// the same size (tone curves, color changes), an area filter its radius, a crop or a scale
+    /// `resample`. A promise the stage makes: the conformance harness (`StageConformance`) holds
+    /// every stage to the same pixels in strips as on the whole picture.
     var stageClass: StageClass { get }
-    /// A point stage's output for `strip`, rows of the picture at `position`: what the streamed
-    /// run asks of every point stage, strip after strip. The default is `apply(to:)`, for stages
-    /// whose rows do not depend on where they lie; a stage whose rows do (a vignette, an overlay
-    /// at a place) works out its geometry on `position.pictureSize` and makes the strip's rows
-    /// of it, and its `apply(to:)` is this at `.whole(image.size)`.
-    func apply(to strip: Image, at position: StripPosition) throws -> Image
-    /// An area stage's output rows `rows` of `window`, the input rows `radius` above and below
-    /// them (fewer at the picture's edges, which the window's edges then are): an image of just
-    /// those rows. The default makes the whole window and keeps those rows; a filter can make
-    /// only them (`Convolution.apply(to:rows:finish:)`), which is what the streamed run asks of
-    /// every area stage, strip after strip.
-    func apply(toWindow window: Image, rows: Range<Int>) throws -> Image
-    /// The input rows (in the whole input picture's coordinates, inside `0..<inputSize.height`)
-    /// that output `rows` are made from: what the streamed run hands `apply(toWindow:windowTop:
-    /// inputSize:outputRows:)`. A `resample` stage must say; the default is `rows` for a point
-    /// stage, the rows `radius` around them (clamped to the picture) for an area stage, and the
-    /// whole input for a whole stage.
-    func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int>
-    /// Output `outputRows` (full output width) made from `window`, the input rows
-    /// `windowTop..<windowTop + window.height` at full input width, which are exactly
-    /// `inputRows(forOutput: outputRows, inputSize:)`; `inputSize` is the whole input's. The
-    /// streamed run asks this of every `area` and `resample` stage, strip after strip, and holds
-    /// the rows to the whole picture's `apply(to:)` byte for byte (tests do). A `resample` stage
-    /// must say, and so must an area stage whose rows depend on where they lie; the default works
-    /// any other class out from the methods above.
-    func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image
-    /// `inputRows(forOutput:inputSize:)` for the first stage of a streamed run whose decode was
-    /// reduced for it (`reducedInput`): rows of the decode, `reduction.decodedSize` large, for
-    /// output planned on `reduction.fullSize`. A resample stage that gives a `reducedInput` says,
-    /// and the run then streams its reduced decode; the default takes only a full decode (a
-    /// reduced one is then decoded whole, for `apply(to: ReducedImage)`).
-    func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int>
-    /// `apply(toWindow:windowTop:inputSize:outputRows:)` on rows of a reduced decode, which are
-    /// exactly `inputRows(forOutput: outputRows, reduction:)`; the rows are those of
-    /// `apply(to: ReducedImage)` on the whole decode, byte for byte.
-    func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image
-    /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
-    /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
-    /// gray component. False unless the stage says so.
-    var makesGray: Bool { get }
+    /// The input rows output `rows` are made from, in the coordinates of `input`'s decoded
+    /// picture (inside `0..<input.decodedSize.height`). `input` is the whole input: its size,
+    /// and for the first stage of a run whose decode was reduced for it (`ShrinkOnLoadStage`)
+    /// the decode's size and mapping; `.none(size)` otherwise. A `resample` stage must say; the
+    /// default is `rows` for a point stage, the rows `radius` around them (clamped to the
+    /// picture) for an area stage, and the whole input for a whole stage.
+    func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int>
+    /// The stage's work: output `rows` (at the output's full width) made from `input`, the input
+    /// rows `inputRows(forOutput: rows, of: input.picture)` named. A point stage is given the
+    /// same rows it makes, an area stage the rows `radius` around them, a resample stage its
+    /// window, and a whole stage the whole input, asked for every output row (where its size
+    /// depends on the pixels, the rows of the largest it may be, and it makes what it makes). A
+    /// stage whose rows depend on where they lie (a vignette, an overlay at a place) works its
+    /// geometry out on `input.picture` and makes these rows of it, so strips show no bands. A
+    /// run asks for strips from several threads at once: the method keeps no state.
+    func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image
     /// Whether the stage's output has an alpha channel, from whether its input has: what the
     /// streamed run sizes each level's rows by (RGB, or RGBA once a stage adds alpha). The
     /// default keeps the input's; a stage that adds alpha (a circle cut out, `ensure-alpha`) or
     /// drops it (`flatten`) says so.
     func outputHasAlpha(inputHasAlpha: Bool) -> Bool
-    /// What the stage does to a picture of `input` size when it only moves whole pixels (a
-    /// quarter turn, a mirror, a crop), so that a JPEG may be turned or cut without decoding
-    /// (`save lossless=`); nil when it makes new pixels. A promise the stage makes: tests hold
-    /// each such stage's `apply` to the same pixels moved.
-    func rearrangement(for input: Size) throws -> PixelRearrangement?
+    /// Whether every output pixel is gray (R = G = B) whatever the input: when no stage changes
+    /// the picture after this one (a `tee` passes it on as it was), JPEG is written with one
+    /// gray component. False unless the stage says so.
+    var makesGray: Bool { get }
+    /// What the stage will do to a picture of this size, in a few words, for `imagepipe explain`
+    /// (scale factors, crop rectangles, circles); nil when the sizes say it all.
+    func explanation(for input: Size) throws -> String?
+    /// Bytes the stage holds beside its input and output rows while it works on one of `input`
+    /// size: a text's drawn layout, an overlay and its scaled copy. Worked out without pixels,
+    /// like `outputSize(for:)`, so that a memory budget counts them before the work
+    /// (`Plan.estimatedPeakBytes`); throws `StageError` when that work is refused. 0 unless the
+    /// stage says so.
+    func heldBytes(for input: Size) throws -> Int
 }
 
 extension Transform {
-    public func rearrangement(for input: Size) throws -> PixelRearrangement? { nil }
-    public var outputSizeIsUpperBound: Bool { false }
     public var stageClass: StageClass { .whole }
-
-    public func apply(to strip: Image, at position: StripPosition) throws -> Image { try apply(to: strip) }
-
-    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
-        let made = try apply(to: window)
-        return rows == 0..<made.height ? made : try made.cropped(to: Rect(x: 0, y: rows.lowerBound, width: made.width, height: rows.count))
-    }
-
-    public func inputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        try defaultInputRows(forOutput: rows, inputSize: inputSize)
-    }
-
-    /// What `inputRows(forOutput:inputSize:)` is unless the stage says more: each class's rows.
-    public func defaultInputRows(forOutput rows: Range<Int>, inputSize: Size) throws -> Range<Int> {
-        switch stageClass {
-        case .point: rows
-        case let .area(radius): max(0, rows.lowerBound - radius)..<min(inputSize.height, rows.upperBound + radius)
-        case .whole: 0..<inputSize.height
-        // Thrown, not trapped: a stage author's slip is a refusal naming the stage, in every build.
-        case .resample: throw StageError("\(stageSchema.name) says it is a resample stage, so it must say which input rows its output rows need (inputRows(forOutput:inputSize:)); a bug in the stage")
-        }
-    }
-
-    public func apply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        try defaultApply(toWindow: window, windowTop: windowTop, inputSize: inputSize, outputRows: outputRows)
-    }
-
-    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
-        guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
-        return try inputRows(forOutput: rows, inputSize: reduction.fullSize)
-    }
-
-    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        guard reduction.isFull else { throw StageError("\(stageSchema.name) takes a reduced decode whole, not in strips") }
-        return try apply(toWindow: window, windowTop: windowTop, inputSize: reduction.fullSize, outputRows: outputRows)
-    }
-
-    /// What `apply(toWindow:windowTop:inputSize:outputRows:)` does unless the stage says more:
-    /// each class's output rows from the stage's other methods.
-    public func defaultApply(toWindow window: Image, windowTop: Int, inputSize: Size, outputRows: Range<Int>) throws -> Image {
-        switch stageClass {
-        case .point: return try apply(to: window, at: StripPosition(top: windowTop, pictureSize: inputSize))
-        case .area: return try apply(toWindow: window, rows: (outputRows.lowerBound - windowTop)..<(outputRows.upperBound - windowTop))
-        case .whole:
-            let made = try apply(to: window)
-            return outputRows == 0..<made.height ? made
-                : try made.cropped(to: Rect(x: 0, y: outputRows.lowerBound, width: made.width, height: outputRows.count))
-        case .resample: throw StageError("\(stageSchema.name) says it is a resample stage, so it must make its output rows from a window of input rows (apply(toWindow:windowTop:inputSize:outputRows:)); a bug in the stage")
-        }
-    }
     public var makesGray: Bool { false }
     public func outputHasAlpha(inputHasAlpha: Bool) -> Bool { inputHasAlpha }
     public func explanation(for input: Size) throws -> String? { nil }
     public func heldBytes(for input: Size) throws -> Int { 0 }
-    public func reducedInput(for input: Size) throws -> Size? { nil }
-    public func wholeResampling(for input: Size) throws -> WholeResampling? { nil }
 
-    public func apply(to source: ReducedImage) throws -> Image {
-        guard source.isFull else { throw StageError("cannot work on a \(source.image.size) picture standing for \(source.fullSize)") }
-        return try apply(to: source.image)
+    public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        try defaultInputRows(forOutput: rows, of: input)
     }
+
+    /// What `inputRows(forOutput:of:)` is unless the stage says more: each class's rows.
+    public func defaultInputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
+        let height = input.decodedSize.height
+        switch stageClass {
+        case .point: return rows
+        case let .area(radius): return max(0, rows.lowerBound - radius)..<min(height, rows.upperBound + radius)
+        case .whole: return 0..<height
+        // Thrown, not trapped: a stage author's slip is a refusal naming the stage, in every build.
+        case .resample: throw StageError("\(stageSchema.name) says it is a resample stage, so it must say which input rows its output rows need (inputRows(forOutput:of:)); a bug in the stage")
+        }
+    }
+
+    /// The stage on a whole picture: every output row made from every input row.
+    public func apply(to image: Image) throws -> Image {
+        try apply(to: ReducedImage(image))
+    }
+
+    /// The stage on a whole decode that may be smaller than the picture it stands for (reduced
+    /// for it, `ShrinkOnLoadStage`): the geometry is the full picture's, mapped onto the
+    /// decode's pixels.
+    public func apply(to source: ReducedImage) throws -> Image {
+        guard source.isFull || shrinkOnLoad != nil else {
+            throw StageError("cannot work on a \(source.image.size) picture standing for \(source.fullSize)")
+        }
+        return try makeRows(0..<outputSize(for: source.fullSize).height, from: StageInput(source))
+    }
+
+    /// Whether the stage's size depends on the pixels (`trim`): `outputSize(for:)` is then the
+    /// largest size it may make, and the plan after it an estimate. Said by a `SurveyingStage`.
+    public var outputSizeIsUpperBound: Bool { (self as? any SurveyingStage)?.sizeIsUpperBound ?? false }
+
+    /// The stage as one that may be decoded for at a reduced size, if it is.
+    public var shrinkOnLoad: (any ShrinkOnLoadStage)? { self as? any ShrinkOnLoadStage }
+
+    /// The stage as one that may only move whole pixels, if it is.
+    public var rearranging: (any RearrangingStage)? { self as? any RearrangingStage }
 }

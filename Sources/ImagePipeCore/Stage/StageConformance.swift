@@ -3,12 +3,13 @@ import Foundation
 /// Holds a stage to the promises its class makes (`StageClass`), the way a streamed run relies
 /// on them: on seeded random pictures of odd shapes, with and without alpha, every strip the run
 /// could ask for (strips of 1, 7 and 32 rows by default), made on several threads at once, must
-/// be the rows of the stage's `apply(to:)` on the whole picture, byte for byte; the output's size
+/// be the rows the stage makes of the whole picture (`makeRows(_:from:)` given every row), byte
+/// for byte; the output's size
 /// and alpha must be what the stage says before any pixel (`outputSize(for:)`,
 /// `outputHasAlpha(inputHasAlpha:)`); a resample stage's windows must stay inside the picture
 /// and never move back; a surveying stage must give, after a survey in strips, a stage of the
 /// class it announced that makes the same pixels; a stage that only moves pixels
-/// (`rearrangement(for:)`) must move them as it says. The project holds every stage of its
+/// (`RearrangingStage`) must move them as it says. The project holds every stage of its
 /// registry to it, and a stage package's tests can do the same with one line:
 ///
 ///     #expect(StageConformance().findings(for: MyStage()) == [])
@@ -85,13 +86,13 @@ public struct StageConformance: Sendable {
         for height in stripHeights {
             findings += checkStrips(stage, on: picture, giving: whole, height: height, name: "\(name), strips of \(height)")
         }
-        if stage.stageClass == .resample, let reduced = try? stage.reducedInput(for: picture.size), reduced != picture.size {
+        if stage.stageClass == .resample, let reduced = try? stage.shrinkOnLoad?.reducedInput(for: picture.size), reduced != picture.size {
             findings += checkReducedStrips(stage, on: picture.size, decodedAt: reduced, name: "\(name), decoded at \(reduced)")
         }
         return findings
     }
 
-    /// A resample stage that asks for a reduced decode (`reducedInput(for:)`): its strips from a
+    /// A resample stage that asks for a reduced decode (`ShrinkOnLoadStage`): its strips from a
     /// reduced decode's rows against its output from the whole reduced decode.
     private func checkReducedStrips(_ stage: any Transform, on fullSize: Size, decodedAt size: Size, name: String) -> [String] {
         let decoded = Self.picture(size, hasAlpha: false, seed: seed &+ 0xDEC0DE)
@@ -105,8 +106,7 @@ public struct StageConformance: Sendable {
 
     /// A streamed run's strips of `height` output rows, made by the stage's class method on
     /// `threads` threads at once, against the whole picture's rows; with `reduction`, from the
-    /// rows of a reduced decode (`picture`). A stage that takes a reduced decode only whole
-    /// (`inputRows(forOutput:reduction:)` refuses) is not at fault: the run then decodes it whole.
+    /// rows of a reduced decode (`picture`).
     private func checkStrips(_ stage: any Transform, on picture: Image, giving whole: Image, height: Int, reduction: DecodeReduction? = nil,
                              name: String) -> [String] {
         let stageClass = stage.stageClass
@@ -120,9 +120,9 @@ public struct StageConformance: Sendable {
             let rows = first..<min(whole.height, first + height)
             let window: Range<Int>
             do {
-                window = try reduction.map { try stage.inputRows(forOutput: rows, reduction: $0) } ?? stage.inputRows(forOutput: rows, inputSize: picture.size)
+                window = try stage.inputRows(forOutput: rows, of: reduction ?? .none(picture.size))
             } catch {
-                return reduction == nil ? ["\(name): inputRows(forOutput: \(rows)) refused: \(error)"] : []
+                return ["\(name): inputRows(forOutput: \(rows)) refused: \(error)"]
             }
             guard !window.isEmpty, window.lowerBound >= 0, window.upperBound <= picture.height else {
                 return ["\(name): inputRows(forOutput: \(rows)) is \(window), outside the picture's rows 0..<\(picture.height)"]
@@ -140,13 +140,7 @@ public struct StageConformance: Sendable {
                 let (rows, window) = strips[index]
                 do {
                     let input = try picture.cropped(to: Rect(x: 0, y: window.lowerBound, width: picture.width, height: window.count))
-                    let made = if let reduction {
-                        try stage.apply(toWindow: input, windowTop: window.lowerBound, reduction: reduction, outputRows: rows)
-                    } else if stageClass == .point {
-                        try stage.apply(to: input, at: StripPosition(top: window.lowerBound, pictureSize: picture.size))
-                    } else {
-                        try stage.apply(toWindow: input, windowTop: window.lowerBound, inputSize: picture.size, outputRows: rows)
-                    }
+                    let made = try stage.makeRows(rows, from: StageInput(pixels: input, top: window.lowerBound, picture: reduction ?? .none(picture.size)))
                     let expected = try whole.cropped(to: Rect(x: 0, y: rows.lowerBound, width: whole.width, height: rows.count))
                     if !Self.same(made, expected) {
                         found.withLock { $0.append("\(name): rows \(rows) differ from the whole picture's\(Self.firstDifference(made, expected))") }
@@ -184,7 +178,7 @@ public struct StageConformance: Sendable {
     /// A stage that says it only moves pixels (which lossless JPEG runs trust) must move every
     /// one where its turn or crop says.
     private func checkRearrangement(_ stage: any Transform, on picture: Image, giving whole: Image, name: String) -> [String] {
-        guard let rearrangement = try? stage.rearrangement(for: picture.size) else { return [] }
+        guard let rearrangement = try? stage.rearranging?.rearrangement(for: picture.size) else { return [] }
         for y in 0..<picture.height {
             for x in 0..<picture.width {
                 let to: (x: Int, y: Int)

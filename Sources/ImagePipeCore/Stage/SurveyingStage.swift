@@ -3,7 +3,7 @@
 /// time only so that the stage looks at every strip of its input (its `Survey`), the second
 /// through the stage the survey made (`surveyed(by:)`), of `surveyedClass`. Memory stays that
 /// of strips; the price is a second decode, where a whole picture would hold the decode once.
-/// The ordinary run calls `apply(to:)` on the whole picture, which must give the same pixels as
+/// Given the whole picture (`makeRows(_:from:)` as a `whole` stage), it must give the same pixels as
 /// the surveyed stage does on strips (a promise tests hold).
 public protocol SurveyingStage: Transform {
     associatedtype Survey: PixelSurvey
@@ -17,6 +17,14 @@ public protocol SurveyingStage: Transform {
     /// `whole` when the stage does not survey after all (a plugin's stage that cannot): it then
     /// runs on the whole picture.
     var surveyedClass: StageClass { get }
+    /// Whether the size the stage makes depends on the pixels (`trim`): `outputSize(for:)` is
+    /// then the largest it may make, `explain` says "at most", and the plan after it is an
+    /// estimate. False unless the stage says so.
+    var sizeIsUpperBound: Bool { get }
+}
+
+extension SurveyingStage {
+    public var sizeIsUpperBound: Bool { false }
 }
 
 extension Transform {

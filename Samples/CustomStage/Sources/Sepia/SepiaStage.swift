@@ -15,8 +15,8 @@ public struct SepiaStage: Transform, DeclaredStage {
     /// Each pixel is toned on its own: a point stage, which a run streams strip by strip.
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image {
-        let mix = amount / 100, channels = image.channelCount
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels, mix = amount / 100, channels = image.channelCount
         return try Image.make(size: image.size, hasAlpha: image.hasAlpha) { writer in
             for y in 0..<image.height {
                 let source = image.row(y), target = writer.row(y)

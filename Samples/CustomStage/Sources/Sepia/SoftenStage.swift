@@ -24,9 +24,8 @@ public struct SoftenStage: Transform, DeclaredStage {
         return Convolution(separable: ConvolutionKernel(Array(repeating: 1 / Float(taps), count: taps)))
     }
 
-    public func apply(to image: Image) throws -> Image { try box.apply(to: image) }
-
-    public func apply(toWindow window: Image, rows: Range<Int>) throws -> Image {
-        try box.apply(to: window, rows: rows) { $0.store() }
+    /// `input` holds the rows `radius` around `rows` (fewer at the picture's edges).
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        try box.apply(to: input.pixels, rows: input.local(rows)) { $0.store() }
     }
 }

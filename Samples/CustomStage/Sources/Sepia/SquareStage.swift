@@ -5,8 +5,9 @@ import ImagePipeCore
 /// input's rows at another size, so it is a resample stage: it names the input rows each strip
 /// of output needs, and makes the strip from a window of exactly those. A square that shrinks
 /// needs the picture no larger than its scale: it says so (`reducedInput`), a JPEG is then
-/// decoded reduced in the DCT, and the stage works on the decode's rows (the `reduction:` forms).
-public struct SquareStage: ReducingResampleStage, DeclaredStage {
+/// decoded reduced in the DCT, and the stage works on the decode's rows (`input.picture` says how
+/// the full picture maps onto them).
+public struct SquareStage: ShrinkOnLoadStage, DeclaredStage {
     public static let declaration = StageDeclaration("square", summary: "Cut the largest centered square", example: "square 128",
                                                      start: SquareStage(), [
         Param(\.size, "size", .integer(0...16384), default: 0, positional: true,
@@ -41,13 +42,6 @@ public struct SquareStage: ReducingResampleStage, DeclaredStage {
                                       linearLight: false)
     }
 
-    public func apply(to image: Image) throws -> Image { try apply(to: ReducedImage(image)) }
-
-    public func apply(to source: ReducedImage) throws -> Image {
-        if cutsOnly(source.reduction) { return try source.image.cropped(to: square(in: source.fullSize)) }
-        return try scaling(source.reduction).rows(0..<outputSize(for: source.fullSize).height, fromWindow: source.image, top: 0)
-    }
-
     /// The square scaled to its output needs the picture at that scale at most.
     public func reducedInput(for input: Size) -> Size? {
         let side = min(input.width, input.height)
@@ -56,16 +50,16 @@ public struct SquareStage: ReducingResampleStage, DeclaredStage {
 
     /// Output rows `rows` are the input's rows as far down as the square's top, or, scaled, the
     /// rows the kernel reaches.
-    public func inputRows(forOutput rows: Range<Int>, reduction: DecodeReduction) throws -> Range<Int> {
+    public func inputRows(forOutput rows: Range<Int>, of reduction: DecodeReduction) throws -> Range<Int> {
         guard cutsOnly(reduction) else { return try scaling(reduction).sourceRows(forOutput: rows) }
         let top = square(in: reduction.fullSize).y
         return (rows.lowerBound + top)..<(rows.upperBound + top)
     }
 
-    /// `window` holds the decode's rows from `windowTop`, at its full width.
-    public func apply(toWindow window: Image, windowTop: Int, reduction: DecodeReduction, outputRows: Range<Int>) throws -> Image {
-        guard cutsOnly(reduction) else { return try scaling(reduction).rows(outputRows, fromWindow: window, top: windowTop) }
-        let square = square(in: reduction.fullSize)
-        return try window.cropped(to: Rect(x: square.x, y: square.y + outputRows.lowerBound - windowTop, width: square.width, height: outputRows.count))
+    /// `input` holds the decode's rows `inputRows` named, at its full width.
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        guard cutsOnly(input.picture) else { return try scaling(input.picture).rows(rows, fromWindow: input.pixels, top: input.top) }
+        let square = square(in: input.picture.fullSize)
+        return try input.pixels.cropped(to: Rect(x: square.x, y: square.y + rows.lowerBound - input.top, width: square.width, height: rows.count))
     }
 }

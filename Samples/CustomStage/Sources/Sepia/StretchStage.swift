@@ -25,15 +25,15 @@ public struct StretchStage: Transform, DeclaredStage, SurveyingStage {
         return stage
     }
 
-    /// The ordinary run: the whole picture surveyed here, then stretched as a strip would be.
-    public func apply(to image: Image) throws -> Image {
-        var range = range ?? ChannelRange()
-        if self.range == nil { try range.look(at: image, at: .whole(image.size)) }
-        return try surveyed(by: range).apply(to: image, at: .whole(image.size))
-    }
-
-    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
-        guard let range else { return try apply(to: strip) }
+    /// Before a survey (a whole stage, given the whole picture) it surveys the picture itself;
+    /// after, each strip is stretched on its own.
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let strip = input.pixels
+        guard let range else {
+            var range = ChannelRange()
+            try range.look(at: strip, at: input.position)
+            return try surveyed(by: range).makeRows(rows, from: input)
+        }
         // A table per channel: value → stretched value (a flat channel is left as it is).
         let tables = (0..<3).map { c in
             let low = Int(range.low[c]), span = Int(range.high[c]) - low

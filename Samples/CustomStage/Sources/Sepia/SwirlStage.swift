@@ -28,8 +28,9 @@ public struct SwirlStage: Transform, DeclaredStage, WarpingStage {
 
     public var stageClass: StageClass { .whole }
 
-    public func apply(to image: Image) throws -> Image {
-        let whole = Rect(x: 0, y: 0, width: image.width, height: image.height)
+    /// The whole picture (a streamed run asks for tiles through `render` instead).
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let image = input.pixels, whole = Rect(x: 0, y: 0, width: image.width, height: image.height)
         return try render(whole, from: image, at: whole, inputSize: image.size)
     }
 

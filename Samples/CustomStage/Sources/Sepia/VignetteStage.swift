@@ -2,7 +2,7 @@ import ImagePipeCore
 
 /// `vignette [strength=60%]`: darkens the picture toward its corners. Each row depends on where
 /// it lies in the picture, so the stage makes a strip's rows from the strip's place
-/// (`StripPosition`): a streamed run then shows no bands at the strips' seams.
+/// (`input.top` in a picture of `input.picture`'s size): a streamed run then shows no bands at the strips' seams.
 public struct VignetteStage: Transform, DeclaredStage {
     public static let declaration = StageDeclaration("vignette", summary: "Darken the picture toward its corners", example: "vignette 40%",
                                                      start: VignetteStage(), [
@@ -17,9 +17,8 @@ public struct VignetteStage: Transform, DeclaredStage {
 
     public var stageClass: StageClass { .point }
 
-    public func apply(to image: Image) throws -> Image { try apply(to: image, at: .whole(image.size)) }
-
-    public func apply(to strip: Image, at position: StripPosition) throws -> Image {
+    public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
+        let (strip, position) = (input.pixels, input.position)
         let center = (x: Double(position.pictureSize.width) / 2, y: Double(position.pictureSize.height) / 2)
         let farthest = center.x * center.x + center.y * center.y, channels = strip.channelCount
         return try Image.make(size: strip.size, hasAlpha: strip.hasAlpha) { writer in
