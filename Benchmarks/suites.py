@@ -2,7 +2,8 @@
 """Remakes Tests/Fixtures/suites/manifest.json and the reference decodes beside it.
 
 Every picture file under Tests/Fixtures/suites/<suite>/ (PngSuite, bmpsuite, Pillow's test
-images, libwebp's test data; each suite's README.md says where it came from) is decoded by the
+images, libwebp's test data, AVIFs made with avifenc; the folder's README.md says where each came
+from and under what terms) is decoded by the
 reference decoders, and the manifest gives each file its expected class for ImagePipe:
 
   right        decoded within `tolerance` levels (each channel, alpha-weighted) of the stored
@@ -64,6 +65,9 @@ SUITE_PICTURE = ("bmpsuite's own reference picture ({}), the first of the three 
                  "data leaves undefined are transparent; Chromium's createImageBitmap gives them black, another of the three")
 EMBEDDED = "a BMP holding a {} (meant for printers): its embedded stream, decoded by Pillow (Pillow and Chromium refuse the BMP)"
 
+CLAP = ("a clean aperture (clap) crop: libvips (libheif) shows the cropped picture, as the AVIF specification asks "
+        "of readers; Pillow 13 and Chromium 156 show the whole coded picture")
+
 # Files decided otherwise than by the rule above: class, reference and why. `use` picks the
 # decoder whose picture is the reference.
 OVERRIDES = {
@@ -85,6 +89,10 @@ OVERRIDES = {
     "bmpsuite/q/rgb24png.bmp": {"class": "right", "reference": "Pillow", "use": "embedded", "agrees": [], "note": EMBEDDED.format("PNG")},
     "pillow/avif/hopper.avif": {"class": "right", "reference": "Pillow", "use": "Pillow", "agrees": ["Chromium"], "tolerance": 32, "psnr": 40.0,
                                 "note": "known: 4:2:0 chroma upsampled by libheif (ImagePipe's reader, and libvips') otherwise than by libavif (Pillow) and Chromium: up to 30 levels at sharp color edges, 40.6 dB"},
+    "avif/clap.avif": {"class": "right", "reference": "libvips", "use": "libvips", "agrees": [], "note": CLAP},
+    "avif/clap-irot3.avif": {"class": "right", "reference": "libvips", "use": "libvips", "agrees": [], "note": CLAP},
+    "avif/yuv420.avif": {"class": "right", "reference": "Pillow", "use": "Pillow", "agrees": ["Chromium"], "tolerance": 58, "psnr": 35.0,
+                         "note": "known: 4:2:0 chroma upsampled by libheif (ImagePipe's reader; libvips gives the same pixels) otherwise than by libavif (Pillow) and Chromium: up to 58 levels at the sharp color edges of bmpsuite's picture, 35.7 dB"},
     "pillow/apng/chunk_multi_actl.png": {"class": "right", "reference": "Pillow", "use": "Pillow", "agrees": [], "note": "two acTL chunks: Pillow reads it as a still PNG (\"Invalid APNG\"), its IDAT, as ImagePipe does; Chromium shows another picture"},
     "bmpsuite/q/pal1huffmsb.bmp": {"class": "unsupported", "reference": "Pillow", "note": "OS/2 Huffman (fax) compression: not read (docs/formats.md), nor by Pillow or Chromium"},
     "bmpsuite/q/rgba64.bmp": {"class": "unsupported", "reference": "Pillow", "note": "64 bits per pixel: not read (docs/formats.md), nor by Pillow or Chromium"},
