@@ -1,5 +1,5 @@
 import Foundation
-@testable import ImagePipe
+import ImagePipe
 import ImagePipeCore
 import Testing
 
