@@ -3,8 +3,8 @@
 
 Every picture file under Tests/Fixtures/suites/<suite>/ (PngSuite, bmpsuite, Pillow's test
 images, libwebp's test data, AVIFs made with avifenc; the folder's README.md says where each came
-from and under what terms) is decoded by the
-reference decoders, and the manifest gives each file its expected class for ImagePipe:
+from and under what terms) is decoded by the reference decoders, and the manifest gives each
+file its expected class for ImagePipe:
 
   right        decoded within `tolerance` levels (each channel, alpha-weighted) of the stored
                reference decode, references/<suite>/<file>.png (8-bit RGBA);
@@ -17,12 +17,16 @@ The reference decoders:
             as ImagePipe converts them; EXIF orientation applied as ImagePipe applies it);
   Chromium  (Debian's headless Chromium through Selenium: the first frame as a canvas reads it,
             color-managed to sRGB, EXIF orientation applied);
-  libvips   (pyvips), consulted for agreement.
+  libvips   (pyvips), consulted for agreement;
+  the gAMA formula, for a PNG whose colors only a gAMA chunk describes (gamma_decode).
 
-A file both Pillow and Chromium decode to the same picture (within 2 levels) is `right` against
-Pillow's decode. Where they differ, Chromium decides (ImagePipe reads files as browsers show
-them: gAMA and cHRM, questionable BMPs), and the note says by how much Pillow differs. A file
-Pillow refuses is `refused`. OVERRIDES holds the files decided otherwise, each with why.
+The rule, in order: an animation is `right` against Pillow's first frame of it (an APNG's
+default image is not a frame); a PNG with only gAMA against the formula; a file Pillow and
+Chromium decode to the same picture (within 2 levels) against Pillow's decode; where they
+differ, or only Chromium reads it, against Chromium's (ImagePipe reads files as browsers show
+them: cHRM, tRNS, questionable BMPs), and the note says how Pillow differs; a file only Pillow
+reads against Pillow's; a file neither reads is `refused`. OVERRIDES holds the files decided
+otherwise, each with why.
 
 ImagePipe's test (SuiteConformanceTests) reads only the committed files: it needs neither
 Python nor a browser.
