@@ -75,9 +75,14 @@ struct PNGDecodeSession {
     }
 
     /// Reads the chunks after the image data (EXIF and XMP may come there), judging their damage
-    /// as a warning: the pixels are whole.
+    /// as a warning: the pixels are whole. A bad CRC here is a critical chunk's, damage: libspng
+    /// checks the last IDAT chunk's CRC only when it moves past it, after the last row (PngSuite's
+    /// xcsn0g01 was read), and it discards ancillary chunks with bad CRCs below `fail=warning`.
     func finishChunks() throws {
         let status = spng_decode_chunks(context)
+        if status == SPNG_ECHUNK_CRC.rawValue, stream.failure == nil, options.refuses(.error) {
+            throw ImageError(.corrupt, path: path, reason: "a chunk of the PNG's image data fails its CRC check")
+        }
         guard status != 0, stream.failure != nil || options.refuses(.warning) else { return }
         throw failure(status, "chunks after its image data")
     }
