@@ -30,17 +30,56 @@ import TestSupport
 
     @Test func theWindowKeepsTheMostOfWhatScoresNotItsPeak() throws {
         // One red square on the left, and two smaller ones on the right that together score
-        // more and fit in one window: the window takes both small ones (centred on the peak,
-        // it took the single larger square).
+        // more (longer edges) and fit in one window: the window takes both small ones (centred
+        // on the peak, it took the single larger square). The picture is narrower than the
+        // analysis copy, so the squares' edges stay sharp: a scaled copy blends them into
+        // one-pixel lines of colors found nowhere else, which count as rare.
         let single = Rect(x: 20, y: 42, width: 16, height: 16)
-        let pair = [Rect(x: 196, y: 44, width: 12, height: 12), Rect(x: 272, y: 44, width: 12, height: 12)]
-        let picture = try Synthetic.image(300, 100) { x, y in
+        let pair = [Rect(x: 146, y: 44, width: 12, height: 12), Rect(x: 222, y: 44, width: 12, height: 12)]
+        let picture = try Synthetic.image(250, 100) { x, y in
             let inside = ([single] + pair).contains { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }
             return inside ? Color(red: 220, green: 30, blue: 30) : Color(red: 90, green: 100, blue: 110)
         }
-        let whole = Region(x: 0, y: 0, width: 300, height: 100)
+        let whole = Region(x: 0, y: 0, width: 250, height: 100)
         let window = try SmartCrop.window(width: 100, height: 100, in: picture, area: whole, strategy: .attention)
         #expect(pair.allSatisfy { contains(window, $0) }, "\(window)")
+    }
+
+    @Test func aWarmTexturedWallDoesNotOutweighASmallSubject() throws {
+        // A portrait: a small white lantern in a blue sky above a wall of orange bricks (the
+        // held-out lighthouse photo's trap). The bricks fill half the picture with a skin-like,
+        // saturated colour and regular mortar edges; what stands out is the lantern.
+        let lantern = Rect(x: 45, y: 30, width: 30, height: 30)
+        let picture = try Synthetic.image(120, 360) { x, y in
+            if y >= 160 {
+                let mortar = y % 10 == 0 || (x + 12 * ((y / 10) % 2)) % 24 == 0
+                return mortar ? Color(red: 150, green: 140, blue: 130) : Color(red: 185, green: 105, blue: 75)
+            }
+            if x >= lantern.x && x < lantern.maxX && y >= lantern.y && y < lantern.maxY {
+                return (x - lantern.x) % 10 < 2 ? Color(red: 60, green: 60, blue: 60) : Color(red: 235, green: 235, blue: 230)
+            }
+            return Color(red: 70, green: 120, blue: 210)
+        }
+        let whole = Region(x: 0, y: 0, width: 120, height: 360)
+        let window = try SmartCrop.window(width: 120, height: 120, in: picture, area: whole, strategy: .attention)
+        #expect(contains(window, lantern), "\(window)")
+    }
+
+    @Test func aSmallRareColorBeatsAWideTexture() throws {
+        // A red kite in a plain blue sky, and a bank of finely textured cloud at the left: the
+        // cloud holds more edges in all, but the kite is the one thing of its color.
+        let kite = Rect(x: 230, y: 45, width: 8, height: 8)
+        let picture = try Synthetic.image(300, 100) { x, y in
+            if x < 110 {
+                let v = UInt8(180 + 60 * ((x * 7 + y * 13) % 11) / 10)
+                return Color(red: v, green: v, blue: v + 10)
+            }
+            if x >= kite.x && x < kite.maxX && y >= kite.y && y < kite.maxY { return Color(red: 230, green: 40, blue: 30) }
+            return Color(red: 40, green: 90, blue: 200)
+        }
+        let whole = Region(x: 0, y: 0, width: 300, height: 100)
+        let window = try SmartCrop.window(width: 100, height: 100, in: picture, area: whole, strategy: .attention)
+        #expect(contains(window, kite), "\(window)")
     }
 
     @Test func transparentPixelsDrawNoAttention() throws {

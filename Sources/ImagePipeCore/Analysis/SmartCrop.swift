@@ -6,9 +6,10 @@ import Glibc
 /// The analysis needs pixels: it runs after decoding, on a small copy of the picture.
 ///
 /// - `attention`: each pixel of the small copy scores its edges (the magnitude of the luma
-///   Laplacian), how close its colour is to a skin tone, and its saturation; the score map is
-///   blurred at about a tenth of the window's diagonal, and the window goes where it holds the
-///   most of the blurred score.
+///   Laplacian) and how rare its color is in the picture; the score map is pooled over a few
+///   pixels and squared (a subject's packed evidence outweighs a texture's thin spread), blurred
+///   at about a tenth of the window's diagonal, and the window goes where it holds the most of
+///   the blurred score.
 /// - `entropy`: the window starts as the whole picture and loses strips, an eighth of the window
 ///   at most, from whichever side (left or right, top or bottom) has the lower entropy of its
 ///   luma histogram, until it has the window's size.
@@ -74,34 +75,54 @@ public enum SmartCrop {
         return (luma, weight)
     }
 
-    /// The top-left corner of the window that holds the most of the blurred score map.
+    /// The top-left corner of the window that holds the most of the attention map.
+    ///
+    /// Each pixel scores its edges (the magnitude of the luma Laplacian: what is in focus) and
+    /// the rarity of its color (how little of the picture has a color like it: a kite in the
+    /// sky, a bottle in a warm room). Each of the two maps is divided by its mean, so that
+    /// neither wins by its units, and the rarity counts half. No skin or saturation test: both
+    /// were fooled by large warm or saturated surroundings (brick walls, wooden floors, blue
+    /// skies), which are common colors and so not rare. The map is then blurred a little and
+    /// squared, so that evidence packed in one place (a subject) outweighs the same amount
+    /// spread thinly over a textured background (grass, bricks, clouds).
     static func attentionCorner(_ image: Image, luma: [Float], weight: [Float],
                                 window: (width: Double, height: Double)) -> (x: Double, y: Double) {
         let width = image.width, height = image.height, channels = image.channelCount
-        // The direction of a typical skin tone in RGB (libvips uses the same idea in Lab).
-        let skin: (Float, Float, Float) = (0.78, 0.57, 0.44)
-        let skinLength = (skin.0 * skin.0 + skin.1 * skin.1 + skin.2 * skin.2).squareRoot()
-        var score = [Float](repeating: 0, count: width * height)
+        let count = width * height
+        // Colors in 8 levels a channel (512 bins), counted by their opacity.
+        var edge = [Float](repeating: 0, count: count)
+        var bin = [Int](repeating: 0, count: count)
+        var histogram = [Float](repeating: 0, count: 512)
+        var opacity: Float = 0
         for y in 0..<height {
             let row = image.row(y)
             for x in 0..<width {
                 let i = y * width + x, s = x * channels
-                let l = luma[i]
                 // Edges: |4·L − the four neighbours| (edges mirrored at the border).
                 let left = luma[y * width + max(x - 1, 0)], right = luma[y * width + min(x + 1, width - 1)]
                 let up = luma[max(y - 1, 0) * width + x], down = luma[min(y + 1, height - 1) * width + x]
-                let edge = abs(4 * l - left - right - up - down)
-                let r = Float(row[s]), g = Float(row[s + 1]), b = Float(row[s + 2])
-                let length = (r * r + g * g + b * b).squareRoot()
-                var skinScore: Float = 0
-                if length > 0, l > 40, l < 240 {
-                    let cosine = (r * skin.0 + g * skin.1 + b * skin.2) / (length * skinLength)
-                    skinScore = max(0, 1 - (1 - cosine) / 0.02) * 100
-                }
-                let chroma = max(r, g, b) - min(r, g, b)
-                let saturation: Float = chroma > 60 && l > 20 ? chroma * 0.5 : 0
-                score[i] = (edge + skinScore + saturation) * weight[i]
+                edge[i] = abs(4 * luma[i] - left - right - up - down) * weight[i]
+                bin[i] = Int(row[s] >> 5) << 6 | Int(row[s + 1] >> 5) << 3 | Int(row[s + 2] >> 5)
+                histogram[bin[i]] += weight[i]
+                opacity += weight[i]
             }
+        }
+        // A color's rarity in bits (−log2 of its share of the picture), less 6: a color that
+        // covers a 64th of the picture or more is background, however vivid.
+        let rarityOfBin = histogram.map { $0 > 0 && opacity > 0 ? max(0, -log2($0 / opacity) - 6) : 0 }
+        var rarity = [Float](repeating: 0, count: count)
+        for i in 0..<count { rarity[i] = rarityOfBin[bin[i]] * weight[i] }
+        func meanOf(_ values: [Float]) -> Float { values.reduce(0, +) / Float(count) }
+        let edgeMean = meanOf(edge), rarityMean = meanOf(rarity)
+        let edgeScale: Float = edgeMean > 0 ? 1 / edgeMean : 0, rarityScale: Float = rarityMean > 0 ? 0.5 / rarityMean : 0
+        var score = [Float](repeating: 0, count: count)
+        for i in 0..<count { score[i] = edge[i] * edgeScale + rarity[i] * rarityScale }
+        // Pooled over a few pixels, then squared (over the mean, to keep the numbers near 1).
+        boxBlur(&score, width: width, height: height, radius: 2)
+        boxBlur(&score, width: width, height: height, radius: 2)
+        let scoreMean = meanOf(score)
+        if scoreMean > 0 {
+            for i in 0..<count { score[i] = (score[i] / scoreMean) * (score[i] / scoreMean) }
         }
         // Two boxes of 0.12 of the window's diagonal, about a Gaussian of a tenth of it: a subject
         // smaller than the window then weighs most with the window centred on it.

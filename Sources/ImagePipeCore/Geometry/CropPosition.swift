@@ -4,7 +4,7 @@
 /// Text: any anchor (`center`, `top-left`, `0.3,0`, `120px,40px`), `attention` or `entropy`.
 public enum CropPosition: Hashable, Sendable, CustomStringConvertible {
     case anchor(Anchor)
-    /// The window goes where edges, skin tones and saturated colour gather.
+    /// The window goes where edges and colors rare in the picture gather.
     case attention
     /// The window keeps the busiest part: the side of least entropy is trimmed away, repeatedly.
     case entropy
