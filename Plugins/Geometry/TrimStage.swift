@@ -5,7 +5,7 @@ import ImagePipeCore
 /// differs from the background by more than the threshold in some channel.
 ///
 /// Its output size depends on the pixels, so the plan gives the input size as an upper bound
-/// (`outputSizeIsUpperBound`) and `explain` says "at most". A streamed run surveys the picture
+/// (`sizeIsUpperBound`) and `explain` says "at most". A streamed run surveys the picture
 /// first (`ContentBoxScanner`, which the whole picture's `contentBounds` uses too), then crops
 /// it as `crop` does, strip by strip.
 public struct TrimStage: Transform, DeclaredStage, SurveyingStage {

@@ -39,12 +39,16 @@ import TestSupport
                 && webp.standardOutput.contains("(the last rows gathered into the output picture, for an encoder that takes it whole: about "),
                 "\(webp.standardOutput)")
         // Not streamed: the memory line gives the run's own reason.
-        for (pipeline, output, reason) in [("grayscale | crop 100x100 position=attention", "out.jpg", "as crop needs the whole picture"),
-                                           ("tee - | grayscale", "out.png", "as a tee to standard output, or with a stage that takes whole pictures")] {
+        for (pipeline, output, reason) in [("tee - | grayscale", "out.png", "as a tee to standard output, or with a stage that takes whole pictures")] {
             let ordinary = try CommandRunner.run(["explain", "-e", pipeline, "in.jpg", "-o", output], in: directory.path)
             #expect(ordinary.status == 0 && !ordinary.standardOutput.contains("streamed:")
                     && ordinary.standardOutput.contains("at the peak, whole pictures, \(reason)"), "\(pipeline) → \(output): \(ordinary.standardOutput)")
         }
+        // A whole stage streams behind the picture gathered before it.
+        let smart = try CommandRunner.run(["explain", "-e", "grayscale | crop 100x100 position=attention | gamma 1.2", "in.jpg", "-o", "out.jpg"],
+                                          in: directory.path)
+        #expect(smart.standardOutput.contains("streamed: ") && smart.standardOutput.contains("whole stage: the picture before it gathered in memory"),
+                "\(smart.standardOutput)")
         // The switch the tests compare with: every stage on the whole picture.
         let asked = try CommandRunner.run(["explain", "-e", "grayscale", "in.jpg", "-o", "out.jpg"], in: directory.path,
                                           environment: CommandRunner.wholePictures)
@@ -323,6 +327,19 @@ import TestSupport
         #expect(tiled.size == Size(300, 422) && tiled.pixel(x: 10, y: 5) == tiled.pixel(x: 10, y: 216), "the repeated picture below the picture")
     }
 
+    /// A whole stage (a smart crop) streams behind the picture gathered before it: the stages
+    /// before stream into it, those after stream from its output, two in one chain, to the
+    /// ordinary run's bytes.
+    @Test func aWholeStageStreamsBehindTheGatheredPicture() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.photo(300, 211), to: "in.jpg")
+        for pipeline in ["crop 120x90 position=attention | blur 1", "blur 1 | resize 100x100 position=entropy | grayscale",
+                         "circle-crop size=80 position=attention", "sharpen | slice 90x60 offset=entropy | rotate 90",
+                         "gamma 1.2 | crop 100x100 position=attention | fit 50x50 | crop 40x40 position=entropy"] {
+            try Self.expectStreamsToTheOrdinaryBytes(pipeline, "in.jpg", output: "png", in: directory)
+        }
+    }
+
     /// A PNG with alpha streams as RGBA rows (an alpha color type, gray with alpha, a palette
     /// with tRNS), through every class of stage, to the ordinary run's bytes; into a
     /// JPEG the rows are flattened as the whole picture is.
@@ -487,12 +504,14 @@ import TestSupport
 
     /// A memory budget reserves what the run holds: a streamed run's rings of rows, not the
     /// whole pictures of the ordinary run. The same picture fits a budget streamed, and is
-    /// refused it through a stage that needs the whole picture; `explain` says which and how much.
+    /// refused it on whole pictures, or through a whole stage that gathers the picture; `explain`
+    /// says which and how much.
     @Test func aStreamedRunReservesItsRowsNotThePicture() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write(Self.photo(3000, 2000), to: "in.jpg")
-        func estimate(_ pipeline: String) throws -> (bytes: Double, streams: Bool) {
-            let explained = try CommandRunner.run(["explain", "--json", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path)
+        func estimate(_ pipeline: String, environment: [String: String] = [:]) throws -> (bytes: Double, streams: Bool) {
+            let explained = try CommandRunner.run(["explain", "--json", "-e", pipeline, "in.jpg", "-o", "out.jpg"], in: directory.path,
+                                                  environment: environment)
             guard case let .object(fields)? = JSONValue.parse(explained.standardOutput),
                   case let .number(bytes)? = fields.first(where: { $0.0 == "estimatedPeakBytes" })?.1,
                   case let .bool(streams)? = fields.first(where: { $0.0 == "streams" })?.1 else {
@@ -501,21 +520,31 @@ import TestSupport
             }
             return (bytes, streams)
         }
-        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1 | crop 2900x1900 position=attention")
-        #expect(streamed.streams && !whole.streams)
+        let streamed = try estimate("gamma 1.1"), whole = try estimate("gamma 1.1", environment: CommandRunner.wholePictures)
+        let gathered = try estimate("gamma 1.1 | crop 2900x1900 position=attention")
+        #expect(streamed.streams && !whole.streams && gathered.streams)
         // 3000x2000 RGB rows in a 4 MiB ring, libjpeg's coefficients for its Huffman tables
-        // (18 MB), the libraries: far below two whole pictures and the encoder's copies.
+        // (18 MB), the libraries: far below two whole pictures and the encoder's copies. The
+        // smart crop holds its input and output pictures (18 MB and 16.5 MB) beside that.
         #expect(streamed.bytes < 100 * 1_048_576 && whole.bytes > 120 * 1_048_576, "\(streamed) \(whole)")
+        #expect(gathered.bytes > streamed.bytes + 34 * 1_000_000 && gathered.bytes < whole.bytes, "\(streamed) \(gathered) \(whole)")
         let text = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(text.standardOutput.contains("at the peak, rows of the streamed run (what --max-memory reserves)"), "\(text.standardOutput)")
-        // Not streamed: the stage that needs the whole picture is named.
-        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1 | crop 2900x1900 position=attention", "in.jpg", "-o", "out.jpg"], in: directory.path)
-        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as crop needs the whole picture"), "\(wholeText.standardOutput)")
+        // Not streamed: the reason is named.
+        let wholeText = try CommandRunner.run(["explain", "-e", "gamma 1.1", "in.jpg", "-o", "out.jpg"], in: directory.path,
+                                              environment: CommandRunner.wholePictures)
+        #expect(wholeText.standardOutput.contains("at the peak, whole pictures, as IMAGEPIPE_WHOLE_PICTURES asks"), "\(wholeText.standardOutput)")
         let budget = "\(Int(streamed.bytes) / 1_048_576 + 4)M"
         let fits = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1", "in.jpg", "-o", "a.jpg"], in: directory.path)
         #expect(fits.status == 0, "\(fits.standardError)")
         let refused = try CommandRunner.run(["run", "--max-memory", budget, "-e", "gamma 1.1 | crop 2900x1900 position=attention", "in.jpg", "-o", "b.jpg"], in: directory.path)
         #expect(refused.status != 0 && refused.standardError.contains("needs about"), "\(refused.standardError)")
+        // The gathering run makes the ordinary run's bytes.
+        let roomy = try CommandRunner.run(["run", "-e", "gamma 1.1 | crop 2900x1900 position=attention", "in.jpg", "-o", "c.jpg"], in: directory.path)
+        let ordinary = try CommandRunner.run(["run", "-e", "gamma 1.1 | crop 2900x1900 position=attention", "in.jpg", "-o", "d.jpg"], in: directory.path,
+                                             environment: CommandRunner.wholePictures)
+        #expect(roomy.status == 0 && ordinary.status == 0, "\(roomy.standardError)\(ordinary.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("c.jpg"))) == Data(contentsOf: URL(fileURLWithPath: directory.file("d.jpg"))))
     }
 
     /// libvips' "Speed and Memory Use" pipeline (a crop, a 0.9× linear resize, a 3×3

@@ -308,9 +308,11 @@ struct StripBox: Transform, DeclaredStage {
         let streamed = try Self.output(of: pipeline, input: cmyk, streamed: true, in: directory)
         #expect(cmykStage.heights.withLock { $0 } == [32, 16])
         #expect(streamed == (try Self.output(of: pipeline, input: cmyk, streamed: false, in: directory)))
-        // A stage that is not row-local is not streamed either.
+        // A whole stage after it streams behind the picture gathered before it: the point stage
+        // before still gets strips, and the file is the ordinary run's.
         let mixed = StripInvert()
-        try Pipeline(transforms: [mixed, TestHalf()]).run(in: RunContext(input: input, output: directory.file("crop.jpg")))
-        #expect(mixed.heights.withLock { $0 } == [200])
+        let halved = try Self.output(of: Pipeline(transforms: [mixed, TestHalf()]), input: input, streamed: true, in: directory)
+        #expect(mixed.heights.withLock { $0 } == [32, 32, 32, 32, 32, 32, 8])
+        #expect(halved == (try Self.output(of: Pipeline(transforms: [StripInvert(), TestHalf()]), input: input, streamed: false, in: directory)))
     }
 }

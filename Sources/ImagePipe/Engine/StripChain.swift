@@ -68,7 +68,7 @@ final class StripChain: @unchecked Sendable {
         }
 
         /// Output `rows` from `window`, the rows of the level below (`input` large) from `top`.
-        func apply(toWindow window: Image, windowTop top: Int, input: Size, outputRows rows: Range<Int>) throws -> Image {
+        func makeRows(_ rows: Range<Int>, fromWindow window: Image, windowTop top: Int, input: Size) throws -> Image {
             try windowed!.stage.makeRows(rows, from: StageInput(pixels: window, top: top, picture: reduction ?? .none(input)))
         }
     }
@@ -186,9 +186,7 @@ final class StripChain: @unchecked Sendable {
             case .point where alpha != hasAlpha:
                 levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha, changesAlpha: true))
             case .point:
-                let last = levels.removeLast()
-                levels.append(Level(windowed: last.windowed, points: last.points + [(offset + 1, stage)], turn: last.turn, warp: last.warp,
-                                    reduction: last.reduction, hasAlpha: last.hasAlpha, changesAlpha: last.changesAlpha))
+                levels[levels.count - 1].points.append((offset + 1, stage))
             case let .area(radius) where radius >= 0:
                 levels.append(Level(windowed: (offset + 1, stage), points: [], hasAlpha: alpha))
             case .resample:
@@ -505,7 +503,7 @@ final class StripChain: @unchecked Sendable {
             let made = try located(index) {
                 let view = try Image.viewing(rows: window, size: Size(below.size.width, needed.count), rowStride: below.rowStride,
                                              hasAlpha: below.hasAlpha)
-                let result = try levels[level].apply(toWindow: view, windowTop: needed.lowerBound, input: below.size, outputRows: first..<end)
+                let result = try levels[level].makeRows(first..<end, fromWindow: view, windowTop: needed.lowerBound, input: below.size)
                 guard result.size == strip, result.hasAlpha == layout.hasAlpha else {
                     throw Self.brokenPromise(result, of: strip, alpha: layout.hasAlpha, "from a window of input rows")
                 }

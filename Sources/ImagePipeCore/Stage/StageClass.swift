@@ -12,9 +12,9 @@ public enum StageClass: Sendable, Equatable {
     case area(radius: Int)
     /// Each output row is made from a window of input rows, at a size that may differ from the
     /// input's (crops, scaling): the stage says which input rows a range of output rows needs
-    /// (`Transform.inputRows(forOutput:inputSize:)`, in the whole input's coordinates) and
+    /// (`Transform.inputRows(forOutput:of:)`, in the whole input's coordinates) and
     /// makes those output rows, at the output's full width, from a window holding exactly
-    /// those input rows at the input's full width (`Transform.apply(toWindow:windowTop:…)`),
+    /// those input rows at the input's full width (`Transform.makeRows(_:from:)`),
     /// as libvips' regions do. RGB stays RGB. The window must not move back: a later range of
     /// output rows never needs input rows above an earlier range's.
     case resample

@@ -13,7 +13,7 @@ public protocol SurveyingStage: Transform {
     func surveyed(by survey: Survey) throws -> any Transform
     /// The class of the stage `surveyed(by:)` makes, known before any pixel is decoded: `point`
     /// or `resample` streams (a run plans with it before the survey; a resample stage as the
-    /// largest it can be, so the stage also gives `inputRows(forOutput:inputSize:)` for that).
+    /// largest it can be, so the stage also gives `inputRows(forOutput:of:)` for that).
     /// `whole` when the stage does not survey after all (a plugin's stage that cannot): it then
     /// runs on the whole picture.
     var surveyedClass: StageClass { get }
