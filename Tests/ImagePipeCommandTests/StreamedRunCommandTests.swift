@@ -338,6 +338,19 @@ import TestSupport
                          "gamma 1.2 | crop 100x100 position=attention | fit 50x50 | crop 40x40 position=entropy"] {
             try Self.expectStreamsToTheOrdinaryBytes(pipeline, "in.jpg", output: "png", in: directory)
         }
+        // What the stage noted (the window it chose) reaches the run's JSON as it does on whole
+        // pictures, for the pipeline's own stages and a branch's last group's.
+        for pipeline in ["blur 1 | crop 120x90 position=attention | grayscale", "branch { save a.png } { crop 60x60 position=entropy | blur 1 }"] {
+            let streamed = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg", "-o", "n.png"], in: directory.path)
+            let whole = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg", "-o", "n.png"], in: directory.path,
+                                              environment: CommandRunner.wholePictures)
+            func notes(_ json: String) -> String? {
+                guard let range = json.range(of: #""window""#) else { return nil }
+                return String(json[range.lowerBound...].prefix(80))
+            }
+            #expect(notes(streamed.standardOutput) != nil && notes(streamed.standardOutput) == notes(whole.standardOutput),
+                    "\(pipeline): \(streamed.standardOutput) \(whole.standardOutput)")
+        }
     }
 
     /// A PNG with alpha streams as RGBA rows (an alpha color type, gray with alpha, a palette

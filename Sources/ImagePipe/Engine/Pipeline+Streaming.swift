@@ -330,7 +330,7 @@ extension Pipeline {
         }
         // Numbered as `streamingSave` numbers them: the branch, each group's stages and save,
         // then the last group's stages.
-        let first = transforms.count + 2 + branch.groups.dropLast().reduce(0) { $0 + $1.transforms.count + 1 }
+        guard let first = lastGroupFirstNumber else { return nil }
         let tail = last.transforms.enumerated().map { (number: first + $0.offset, stage: $0.element) }
         return PendingSurvey(stage: last.transforms[index] as! any SurveyingStage, number: first + index,
                              inGroup: ([branch.groups.count], index + 1), before: own + tail[..<index]) { made in
@@ -615,7 +615,26 @@ extension Pipeline {
                                      seconds: seconds)
             }
         }
-        return .written(RunResult(plan: prepared.plan, written: files, outputSize: output.size))
+        var result = RunResult(plan: prepared.plan, written: files, outputSize: output.size)
+        for (number, noted) in chain.notes { record(noted, ofStageNumbered: number, in: &result) }
+        return .written(result)
+    }
+
+    /// The number `streamingSave` gives the first stage of a branch's last group: after the
+    /// pipeline's own stages, the branch, and each other group's stages and save.
+    private var lastGroupFirstNumber: Int? {
+        guard let branch = sink as? Branch else { return nil }
+        return transforms.count + 2 + branch.groups.dropLast().reduce(0) { $0 + $1.transforms.count + 1 }
+    }
+
+    /// Puts what the stage numbered `number` in the streamed run noted where the run of whole
+    /// pictures puts it: a stage of the pipeline's own, or of a branch's last group.
+    private func record(_ notes: [StageNote], ofStageNumbered number: Int, in result: inout RunResult) {
+        if number <= transforms.count {
+            result.notes[number] = notes
+        } else if let branch = sink as? Branch, let first = lastGroupFirstNumber, number >= first {
+            result.groupNotes[[branch.groups.count], default: [:]][number - first + 1] = notes
+        }
     }
 
     /// Joins the decoder of a streamed read whose rows are no longer read, and throws its failure,

@@ -110,6 +110,9 @@ final class StripChain: @unchecked Sendable {
     private var caches: [TileCache?]
     /// Each gathering level's output, made once every row below it is.
     private var gathered: [Image?]
+    /// What each gathering level's stage noted as it made its output (a smart crop's window), by
+    /// the stage's number in the run.
+    private(set) var notes: [Int: [StageNote]] = [:]
     /// Whether each level's tile cache is kept in memory (`tilesInMemory(_:_:room:)`).
     private let tilesInMemory: [Bool]
     /// Each windowed level's window, reused strip after strip.
@@ -594,10 +597,11 @@ final class StripChain: @unchecked Sendable {
             }
             guard complete else { return rings[level].made }
             gathered[level] = try located(index) {
-                let made = try stage.makeRows(0..<layout.size.height, from: .whole(picture))
+                let (made, noted) = try StageNote.collecting { try stage.makeRows(0..<layout.size.height, from: .whole(picture)) }
                 guard made.size == layout.size, made.hasAlpha == layout.hasAlpha else {
                     throw Self.brokenPromise(made, of: layout.size, alpha: layout.hasAlpha, "from the whole picture")
                 }
+                if !noted.isEmpty { notes[index] = noted }
                 return made
             }
         }
