@@ -148,9 +148,10 @@ import TestSupport
         let cases: [(String, String)] = [
             (notELF, "cannot be loaded: "),
             (try fixture("NO_ENTRY", in: directory), "not an ImagePipe plugin: it has no imagepipe_plugin_entry function"),
-            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface version 999; this imagepipe speaks version 2"),
-            (try fixture("OLD_V1", in: directory), "built for plugin interface version 1; this imagepipe speaks version 2"),
-            (try fixture("SHORT_TABLE", in: directory), "its function table is 48 bytes, shorter than the 56 this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h"),
+            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface 999; this imagepipe loads interface 3"),
+            (try fixture("OLD_V1", in: directory), "built for plugin interface 1; this imagepipe loads interface 3"),
+            (try fixture("V2", in: directory), "built for plugin interface 2; this imagepipe loads interface 3"),
+            (try fixture("SHORT_TABLE", in: directory), "its function table is 64 bytes, shorter than the 72 this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h"),
             (try fixture("FAILS", in: directory), "failed while registering: the licence server cannot be reached"),
             (try fixture("CLASH", in: directory), "plugin 'fixture': stage 'fit' is already defined by plugin 'fit-zoom'"),
             (try fixture("NO_SCHEMA_VERSION", in: directory), "its description has no schemaVersion; this imagepipe reads version 1"),
@@ -178,12 +179,13 @@ import TestSupport
         #expect(result.standardOutput.contains("usage: fake [level=1]") && result.standardOutput.contains("plugin: fixture (\(plugin))"), "\(result.standardOutput)")
     }
 
-    /// What a plugin's stage decided from the pixels (its `notes`) reaches `run --json` as a
-    /// compiled stage's notes do; a plugin built before the field existed still loads and runs.
+    /// What a plugin's stage decided from the pixels (make_rows' `notes`) reaches `run --json` as
+    /// a compiled stage's notes do; a table that ends before the optional fields (shrink, survey,
+    /// warp) loads and runs, and a stage that notes nothing adds no note.
     @Test func aPluginsNotesReachTheRunsJSON() throws {
         let directory = try TemporaryDirectory.forPlugins()
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
-        for (variant, noted) in [("NOTES", true), ("BEFORE_NOTES", false)] {
+        for (variant, noted) in [("NOTES", true), ("BEFORE_OPTIONAL", false)] {
             let plugin = try fixture(variant, in: directory, gdkPixbuf: true)
             let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "out-\(variant).png"],
                                             in: directory.path)
@@ -193,7 +195,7 @@ import TestSupport
         }
     }
 
-    /// A plugin's stage works in the run's context (`set_context`): its scaling mode and pixel
+    /// A plugin's stage works in the run's context (given with every make_rows): its scaling mode and pixel
     /// limit, and a time limit that stops its own long loop rather than waiting for it.
     @Test func aPluginsStageWorksInTheRunsContext() throws {
         let directory = try TemporaryDirectory.forPlugins()
@@ -217,7 +219,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.file("thin-out.png")))
     }
 
-    /// What a plugin's stage promises crosses the interface (`traits`, `explain`): a row-local
+    /// What a plugin's stage promises crosses the interface (`traits`, `plan`'s explanation): a point
     /// stage streams as a compiled one does, to the ordinary run's bytes; a stage whose planned
     /// size is only the largest it gives (trim-like) runs instead of failing as a broken plan.
     @Test func aPluginsStagePromisesWhatACompiledOneDoes() throws {
@@ -262,7 +264,7 @@ import TestSupport
         let trimmed = try CommandRunner.run(["run", "--plugin", trim, "-e", "fake", "in.jpg", "-o", "trimmed.png"], in: directory.path)
         #expect(trimmed.status == 0, "\(trimmed.standardError)")
         #expect(try Image.load(path: directory.file("trimmed.png")).size == Size(62, 38))
-        // A plugin that promises nothing (built before the field) is run on whole pictures, as before.
+        // A whole stage (a plugin that promises nothing) is run on whole pictures.
         let plain = try fixture("NOTES", in: directory, gdkPixbuf: true)
         let whole = try CommandRunner.run(["explain", "--plugin", plain, "-e", "fake", "in.jpg", "-o", "out.jpg"], in: directory.path)
         #expect(!whole.standardOutput.contains("streamed"), "\(whole.standardOutput)")
@@ -287,7 +289,7 @@ import TestSupport
                 "\(made.pixel(x: 0, y: 45)) \(made.pixel(x: 60, y: 45))")
     }
 
-    /// Strips and windows cross the interface with their place in the picture (`apply_window`):
+    /// Strips and windows cross the interface with their place in the picture (make_rows' `top`):
     /// a position-dependent point stage (a vignette) streams with no bands, and a resample stage
     /// (every other row) streams from the windows it names (`input_rows`), both to the bytes of
     /// the whole picture at once.
