@@ -34,6 +34,8 @@ public enum PluginExport {
         let registry: Registry
         let description: Result<UnsafeMutablePointer<CChar>, StageError>
         let table: UnsafeMutablePointer<imagepipe_plugin>
+        let survey: UnsafeMutablePointer<imagepipe_survey_functions>
+        let warp: UnsafeMutablePointer<imagepipe_warp_functions>
 
         init(plugin: Plugin) {
             var registry = Registry()
@@ -46,19 +48,22 @@ public enum PluginExport {
                 ("stages", .array(plugin.stages.map { SchemaCoding.encode($0.schema) })),
             ])
             description = problem.map { .failure(StageError($0)) } ?? .success(strdup(json.text)!)
+            survey = .allocate(capacity: 1)
+            survey.initialize(to: imagepipe_survey_functions(
+                size: UInt32(MemoryLayout<imagepipe_survey_functions>.size), begin: PluginExport.surveyBegin,
+                look: PluginExport.surveyLook, finish: PluginExport.surveyFinish, free: PluginExport.surveyFree))
+            warp = .allocate(capacity: 1)
+            warp.initialize(to: imagepipe_warp_functions(
+                size: UInt32(MemoryLayout<imagepipe_warp_functions>.size), warps: PluginExport.warps,
+                input_rect: PluginExport.warpInputRect, render: PluginExport.warpRender))
             table = .allocate(capacity: 1)
             table.initialize(to: imagepipe_plugin(
                 interface_version: IMAGEPIPE_PLUGIN_INTERFACE_VERSION,
                 table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
-                describe: PluginExport.describe, create: PluginExport.create, output_size: PluginExport.outputSize,
-                apply: PluginExport.apply, destroy: PluginExport.destroy, free_string: { free($0) }, notes: PluginExport.notes,
-                traits: PluginExport.traits, explain: PluginExport.explain, area_radius: PluginExport.areaRadius,
-                apply_window: PluginExport.applyWindow, input_rows: PluginExport.inputRows, set_context: PluginExport.setContext,
-                reduced_input: PluginExport.reducedInput, input_rows_reduced: PluginExport.inputRowsReduced,
-                apply_window_reduced: PluginExport.applyWindowReduced, survey_begin: PluginExport.surveyBegin,
-                survey_look: PluginExport.surveyLook, survey_finish: PluginExport.surveyFinish, survey_free: PluginExport.surveyFree,
-                warps: PluginExport.warps, warp_input_rect: PluginExport.warpInputRect, warp_render: PluginExport.warpRender,
-                whole_resampling: PluginExport.wholeResampling))
+                describe: PluginExport.describe, create: PluginExport.create, destroy: PluginExport.destroy,
+                free_string: { free($0) }, traits: PluginExport.traits, plan: PluginExport.plan,
+                input_rows: PluginExport.inputRows, make_rows: PluginExport.makeRows, shrink: PluginExport.shrink,
+                survey: UnsafePointer(survey), warp: UnsafePointer(warp)))
         }
 
         /// The stage a call in the language's text names (the host sends the name and the
@@ -115,12 +120,18 @@ public enum PluginExport {
         return nil
     }
 
-    private static let outputSize: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = { stage, width, height, outWidth, outHeight, failure in
+    /// The size the stage makes from a width x height input and, when the host asks, what it
+    /// will do in a few words.
+    private static let plan: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                             UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, width, height, outWidth, outHeight, explanation, failure in
         do {
-            let size = try box(stage).stage.outputSize(for: Size(Int(width), Int(height)))
+            let stage = box(stage).stage, input = Size(Int(width), Int(height))
+            let size = try stage.outputSize(for: input)
             guard size.width <= Int(Int32.max), size.height <= Int(Int32.max) else { throw StageError("\(size) is too large") }
             outWidth?.pointee = Int32(size.width)
             outHeight?.pointee = Int32(size.height)
+            if let explanation { explanation.pointee = try stage.explanation(for: input).map { strdup($0) } ?? nil }
             return 0
         } catch {
             report("\(error)", failure)
@@ -128,42 +139,37 @@ public enum PluginExport {
         }
     }
 
-    private static let apply: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = { stage, pixbuf, failure in
-        applied(pixbuf, failure) { try box(stage).stage.apply(to: $0) }
-    }
-
-    /// A strip or window at its place in the picture: the stage's rows as the compiled-in stage
-    /// makes them in a streamed run.
-    private static let applyWindow: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
-                                                    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
-        stage, pixbuf, windowTop, width, height, firstRow, rowCount, failure in
-        applied(pixbuf, failure) { window in
-            try box(stage).stage.makeRows(Int(firstRow)..<(Int(firstRow) + Int(rowCount)),
-                                          from: StageInput(pixels: window, top: Int(windowTop), picture: .none(Size(Int(width), Int(height)))))
-        }
-    }
-
-    /// `body` on the host's picture: its result with a reference for the host, and what the stage
-    /// recorded kept for `notes`; nil with the reason on a failure.
-    private static func applied(_ pixbuf: UnsafeMutableRawPointer?, _ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                _ body: (Image) throws -> Image) -> UnsafeMutableRawPointer? {
+    /// The one method that makes pixels: output rows from the host's input rows, at their place
+    /// in the input, in the run's context the host gave with the call.
+    private static let makeRows: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?, UnsafeMutableRawPointer?, Int32,
+                                                 UnsafePointer<imagepipe_reduction>?, Int32, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                                 UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        stage, context, pixbuf, top, given, firstRow, rowCount, notes, failure in
         guard let pixbuf else {
             report("no picture", failure)
             return nil
         }
-        return made(failure) { UnsafeMutableRawPointer(try body(Image(retaining: OpaquePointer(pixbuf))).retainedPixbuf()) }
+        return made(context, notes, failure) {
+            let stage = box(stage).stage, picture = try reduction(given)
+            let rows = Int(firstRow)..<(Int(firstRow) + Int(rowCount))
+            let input = StageInput(pixels: Image(retaining: OpaquePointer(pixbuf)), top: Int(top), picture: picture)
+            // A reduced decode is only for a stage that asked for one, and is taken in strips only by a resample stage.
+            guard picture.isFull || (stage.shrinkOnLoad != nil && (stage.stageClass == .resample || input.rows == 0..<picture.decodedSize.height)) else {
+                throw StageError("\(stage.stageSchema.name) takes a reduced decode whole, and only when it asked for one")
+            }
+            return UnsafeMutableRawPointer(try stage.makeRows(rows, from: input).retainedPixbuf())
+        }
     }
 
-    /// `body` in the run's context the host gave this thread: what it made, handed to the host with
-    /// a reference of its own (a picture, a stage), and what the stage recorded kept for `notes`;
-    /// nil with the reason on a failure.
-    private static func made(_ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    /// `body` in the run's context the host gave with the call: what it made, handed to the host
+    /// with a reference of its own (a picture, a stage), and what the stage recorded written to
+    /// `notes` as JSON; nil with the reason on a failure.
+    private static func made(_ given: UnsafePointer<imagepipe_stage_context>?, _ notes: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                             _ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                              _ body: () throws -> UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         do {
-            let thread = UInt(pthread_self())
-            let context = pending.withLock { $0[thread]?.context.take() } ?? StageContext()
-            let (result, notes) = try context.bound { try StageNote.collecting { try body() } }
-            pending.withLock { $0[thread, default: Exchange()].notes = notes.isEmpty ? nil : notes }
+            let (result, recorded) = try context(given).bound { try StageNote.collecting { try body() } }
+            if let notes, !recorded.isEmpty { notes.pointee = strdup(JSONValue.array(recorded.map(\.json)).text) }
             return result
         } catch {
             report("\(error)", failure)
@@ -171,20 +177,32 @@ public enum PluginExport {
         }
     }
 
-    /// A resample stage's input rows for a strip of its output.
-    private static let inputRows: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<Int32>?,
-                                                  UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
-        stage, firstRow, rowCount, width, height, inputFirst, inputCount, failure in
-        named(inputFirst, inputCount, failure) {
-            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), of: .none(Size(Int(width), Int(height))))
+    /// The host's context as the stage's `StageContext`; the stage runs as if alone (`good`
+    /// scaling, no pixel limit, never asked to stop) when the host gave none or a shorter one.
+    private static func context(_ given: UnsafePointer<imagepipe_stage_context>?) -> StageContext {
+        guard let given, Int(given.pointee.size) >= MemoryLayout<imagepipe_stage_context>.size else { return StageContext() }
+        let host = given.pointee
+        // The host's run and its should_stop stay valid until the call this context came with returns.
+        let asking = host.should_stop.map { shouldStop in
+            let run = HostRun(pointer: host.run)
+            return Cancellation(asking: { shouldStop(run.pointer) != 0 })
         }
+        return StageContext(scaling: ScalingMode(interfaceNumber: host.scaling), maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil,
+                            cancellation: asking)
     }
 
-    /// The input rows `rows` gives, written where the host asked: 0, or 1 with the reason.
-    private static func named(_ inputFirst: UnsafeMutablePointer<Int32>?, _ inputCount: UnsafeMutablePointer<Int32>?,
-                              _ failure: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ rows: () throws -> Range<Int>) -> Int32 {
+    /// The host's `run`, which only the host's `should_stop` reads.
+    private struct HostRun: @unchecked Sendable {
+        let pointer: UnsafeRawPointer?
+    }
+
+    /// The input rows output rows are made from, of the input the host describes.
+    private static let inputRows: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<imagepipe_reduction>?,
+                                                  UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                                  UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, firstRow, rowCount, given, inputFirst, inputCount, failure in
         do {
-            let rows = try rows()
+            let rows = try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), of: reduction(given))
             inputFirst?.pointee = Int32(clamping: rows.lowerBound)
             inputCount?.pointee = Int32(clamping: rows.count)
             return 0
@@ -194,77 +212,40 @@ public enum PluginExport {
         }
     }
 
-    /// The smallest decode a stage that only shrinks needs (`reducedInput(for:)`): 1 with it, 0
-    /// when it needs the full picture.
-    private static let reducedInput: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
-        stage, width, height, reducedWidth, reducedHeight, failure in
+    /// Shrink-on-load (`ShrinkOnLoadStage`): 0 when the stage needs every pixel, 1 with the
+    /// smallest decode it needs, 2 with that and the resampling that is its whole work.
+    private static let shrink: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                               UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                               UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
+        stage, width, height, reducedWidth, reducedHeight, wholeWidth, wholeHeight, kernel, failure in
         do {
-            guard let size = try box(stage).stage.shrinkOnLoad?.reducedInput(for: Size(Int(width), Int(height))) else { return 0 }
+            let input = Size(Int(width), Int(height))
+            guard let shrinking = box(stage).stage.shrinkOnLoad, let size = try shrinking.reducedInput(for: input) else { return 0 }
             reducedWidth?.pointee = Int32(clamping: size.width)
             reducedHeight?.pointee = Int32(clamping: size.height)
-            return 1
-        } catch {
-            report("\(error)", failure)
-            return -1
-        }
-    }
-
-    /// A stage's whole work when that is resampling the whole picture (`wholeResampling(for:)`):
-    /// 1 with the size and kernel, 0 when the stage does more.
-    private static let wholeResampling: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
-                                                        UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                                        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
-        stage, width, height, outputWidth, outputHeight, kernel, failure in
-        do {
-            guard let resampling = try box(stage).stage.shrinkOnLoad?.wholeResampling(for: Size(Int(width), Int(height))) else { return 0 }
-            outputWidth?.pointee = Int32(clamping: resampling.size.width)
-            outputHeight?.pointee = Int32(clamping: resampling.size.height)
+            guard let resampling = try shrinking.wholeResampling(for: input) else { return 1 }
+            wholeWidth?.pointee = Int32(clamping: resampling.size.width)
+            wholeHeight?.pointee = Int32(clamping: resampling.size.height)
             kernel?.pointee = resampling.kernel?.interfaceNumber ?? 0
-            return 1
+            return 2
         } catch {
             report("\(error)", failure)
             return -1
         }
     }
 
-    /// The host's reduction, checked.
+    /// The host's description of the input, checked.
     private static func reduction(_ given: UnsafePointer<imagepipe_reduction>?) throws -> DecodeReduction {
         guard let given, given.pointee.size >= UInt32(MemoryLayout<imagepipe_reduction>.size) else {
-            throw StageError("the host gave no reduction, or a shorter one than this plugin knows")
+            throw StageError("the host gave no input description, or a shorter one than this plugin knows")
         }
         let r = given.pointee
         guard r.full_width > 0, r.full_height > 0, r.decoded_width > 0, r.decoded_height > 0,
               [r.scale_x, r.scale_y, r.offset_x, r.offset_y].allSatisfy(\.isFinite) else {
-            throw StageError("the host gave a reduction of no size or with a map that is not finite")
+            throw StageError("the host gave an input of no size or with a map that is not finite")
         }
         return DecodeReduction(fullSize: Size(Int(r.full_width), Int(r.full_height)), decodedSize: Size(Int(r.decoded_width), Int(r.decoded_height)),
                                mapping: PixelMapping(scaleX: r.scale_x, scaleY: r.scale_y, offsetX: r.offset_x, offsetY: r.offset_y))
-    }
-
-    /// A resample stage's rows of a reduced decode for a strip of its output.
-    private static let inputRowsReduced: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<imagepipe_reduction>?,
-                                                         UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                                         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
-        stage, firstRow, rowCount, given, inputFirst, inputCount, failure in
-        named(inputFirst, inputCount, failure) {
-            try box(stage).stage.inputRows(forOutput: Int(firstRow)..<(Int(firstRow) + Int(rowCount)), of: reduction(given))
-        }
-    }
-
-    /// Output rows from a window of a reduced decode; the whole decode for a stage that is not a
-    /// resample stage.
-    private static let applyWindowReduced: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<imagepipe_reduction>?,
-                                                           Int32, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
-        stage, pixbuf, windowTop, given, firstRow, rowCount, failure in
-        applied(pixbuf, failure) { window in
-            let stage = box(stage).stage, reduction = try reduction(given)
-            let rows = Int(firstRow)..<(Int(firstRow) + Int(rowCount))
-            guard stage.stageClass == .resample || (windowTop == 0 && window.size == reduction.decodedSize) else {
-                throw StageError("\(stage.stageSchema.name) takes a reduced decode whole, not in strips")
-            }
-            return try stage.makeRows(rows, from: StageInput(pixels: window, top: Int(windowTop), picture: reduction))
-        }
     }
 
     /// A survey under way: the stage's own, kept until the host frees it.
@@ -314,10 +295,12 @@ public enum PluginExport {
         }
     }
 
-    /// The stage the survey made, with what it noted kept for `notes`.
-    private static let surveyFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
-        survey, failure in
-        made(failure) { Unmanaged.passRetained(StageBox(try surveyBox(survey).finish())).toOpaque() }
+    /// The stage the survey made, in the run's context, with what it noted written to `notes`.
+    private static let surveyFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?,
+                                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
+        survey, context, notes, failure in
+        made(context, notes, failure) { Unmanaged.passRetained(StageBox(try surveyBox(survey).finish())).toOpaque() }
     }
 
     private static let surveyFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { survey in
@@ -347,11 +330,11 @@ public enum PluginExport {
         }
     }
 
-    private static let warpRender: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, UnsafeMutableRawPointer?,
-                                                   UnsafePointer<imagepipe_rect>?, Int32, Int32,
+    private static let warpRender: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?, UnsafePointer<imagepipe_rect>?,
+                                                   UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, Int32, Int32,
                                                    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer? = {
-        stage, output, pixbuf, input, width, height, failure in
-        made(failure) {
+        stage, context, output, pixbuf, input, width, height, failure in
+        made(context, nil, failure) {
             guard let warping = box(stage).stage as? any WarpingStage, let output else { throw StageError("no warping stage or no rectangle") }
             let source = pixbuf.map { Image(retaining: OpaquePointer($0)) }
             let made = try warping.render(rect(output.pointee), from: source, at: source == nil ? nil : input.map { rect($0.pointee) },
@@ -360,51 +343,21 @@ public enum PluginExport {
         }
     }
 
-    /// What passes between the host and a stage around one apply, on the apply's thread: the
-    /// run's context, given right before it (`set_context`), in which the stage works as it does
-    /// compiled in; and what the apply recorded, until the host asks right after it (`notes`).
-    /// Pictures of a batch go through one stage on several threads, so it is kept per thread.
-    private struct Exchange {
-        var context: StageContext?
-        var notes: [StageNote]?
-    }
-
-    private static let pending = Locked<[UInt: Exchange]>([:])
-
-    private static let setContext: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?) -> Void = { _, given in
-        let thread = UInt(pthread_self())
-        guard let given, Int(given.pointee.size) >= MemoryLayout<imagepipe_stage_context>.size else {
-            pending.withLock { $0[thread]?.context = nil }
-            return
-        }
-        let host = given.pointee
-        // The host's run and its should_stop stay valid until the apply this context is for returns.
-        let asking = host.should_stop.map { shouldStop in
-            let run = HostRun(pointer: host.run)
-            return Cancellation(asking: { shouldStop(run.pointer) != 0 })
-        }
-        pending.withLock {
-            $0[thread, default: Exchange()].context = StageContext(scaling: ScalingMode(interfaceNumber: host.scaling), maxPixels: host.max_pixels > 0 ? Int(host.max_pixels) : nil, cancellation: asking)
-        }
-    }
-
-    /// The host's `run`, which only the host's `should_stop` reads.
-    private struct HostRun: @unchecked Sendable {
-        let pointer: UnsafeRawPointer?
-    }
-
-    private static let notes: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? = { _ in
-        let thread = UInt(pthread_self())
-        guard let notes = pending.withLock({ $0.removeValue(forKey: thread)?.notes }) else { return nil }
-        return strdup(JSONValue.array(notes.map(\.json)).text)
-    }
-
-    /// What the stage promises, so that the host streams it and plans it as it would the stage
-    /// compiled in.
-    private static let traits: @convention(c) (UnsafeMutableRawPointer?) -> UInt32 = { stage in
+    /// What the stage is, so that the host streams it and plans it as it would the stage
+    /// compiled in: its class (an area stage's radius written to `radius`) and its promises.
+    private static let traits: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UInt32 = { stage, radius in
         let stage = box(stage).stage
-        return (stage.stageClass == .point ? IMAGEPIPE_STAGE_ROW_LOCAL : 0) | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
-            | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0) | (stage.stageClass == .resample ? IMAGEPIPE_STAGE_RESAMPLE : 0)
+        let stageClass: UInt32
+        switch stage.stageClass {
+        case .whole: stageClass = IMAGEPIPE_CLASS_WHOLE
+        case .point: stageClass = IMAGEPIPE_CLASS_POINT
+        case let .area(size):
+            stageClass = IMAGEPIPE_CLASS_AREA
+            radius?.pointee = Int32(clamping: size)
+        case .resample: stageClass = IMAGEPIPE_CLASS_RESAMPLE
+        }
+        return stageClass | (stage.outputSizeIsUpperBound ? IMAGEPIPE_STAGE_SIZE_UPPER_BOUND : 0)
+            | (stage.makesGray ? IMAGEPIPE_STAGE_MAKES_GRAY : 0)
             | (stage.outputHasAlpha(inputHasAlpha: false) ? IMAGEPIPE_STAGE_ADDS_ALPHA : 0)
             | (stage.outputHasAlpha(inputHasAlpha: true) ? 0 : IMAGEPIPE_STAGE_DROPS_ALPHA)
             | (stage.awaitsSurvey ? surveyTraits(stage) : 0)
@@ -417,18 +370,6 @@ public enum PluginExport {
         case .resample?: IMAGEPIPE_STAGE_SURVEYS_TO_RESAMPLE
         default: 0
         }
-    }
-
-    /// An area stage's radius, so that the host runs it on windows of rows as it runs the stock
-    /// filters; -1 for any other class.
-    private static let areaRadius: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { stage in
-        guard case let .area(radius) = box(stage).stage.stageClass else { return -1 }
-        return Int32(clamping: radius)
-    }
-
-    private static let explain: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>? = { stage, width, height in
-        guard let text = try? box(stage).stage.explanation(for: Size(Int(width), Int(height))) else { return nil }
-        return strdup(text)
     }
 
     private static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { stage in

@@ -22,11 +22,9 @@ public enum SchemaFuzzCheck {
     nonisolated(unsafe) private static var table = imagepipe_plugin(
         interface_version: IMAGEPIPE_PLUGIN_INTERFACE_VERSION, table_size: UInt32(MemoryLayout<imagepipe_plugin>.size),
         describe: { _ in UnsafePointer(SchemaFuzzCheck.description) },
-        create: { _, _, _ in nil }, output_size: { _, _, _, _, _, _ in 1 }, apply: { _, _, _ in nil }, destroy: { _ in },
-        free_string: { free($0) }, notes: nil, traits: nil, explain: nil, area_radius: nil, apply_window: nil, input_rows: nil,
-        set_context: nil, reduced_input: nil, input_rows_reduced: nil, apply_window_reduced: nil, survey_begin: nil,
-        survey_look: nil, survey_finish: nil, survey_free: nil, warps: nil, warp_input_rect: nil, warp_render: nil,
-        whole_resampling: nil)
+        create: { _, _, _ in nil }, destroy: { _ in }, free_string: { free($0) }, traits: nil,
+        plan: { _, _, _, _, _, _, _ in 1 }, input_rows: nil, make_rows: { _, _, _, _, _, _, _, _, _ in nil },
+        shrink: nil, survey: nil, warp: nil)
 
     /// The stock stages: the names a plugin may not take.
     private static let stock = Registry(plugins: StandardPlugins.all)

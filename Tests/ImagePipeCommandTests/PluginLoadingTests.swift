@@ -148,9 +148,10 @@ import TestSupport
         let cases: [(String, String)] = [
             (notELF, "cannot be loaded: "),
             (try fixture("NO_ENTRY", in: directory), "not an ImagePipe plugin: it has no imagepipe_plugin_entry function"),
-            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface version 999; this imagepipe speaks version 2"),
-            (try fixture("OLD_V1", in: directory), "built for plugin interface version 1; this imagepipe speaks version 2"),
-            (try fixture("SHORT_TABLE", in: directory), "its function table is 48 bytes, shorter than the 56 this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h"),
+            (try fixture("WRONG_VERSION", in: directory), "built for plugin interface 999; this imagepipe loads interface 3"),
+            (try fixture("OLD_V1", in: directory), "built for plugin interface 1; this imagepipe loads interface 3"),
+            (try fixture("V2", in: directory), "built for plugin interface 2; this imagepipe loads interface 3"),
+            (try fixture("SHORT_TABLE", in: directory), "its function table is 64 bytes, shorter than the 72 this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h"),
             (try fixture("FAILS", in: directory), "failed while registering: the licence server cannot be reached"),
             (try fixture("CLASH", in: directory), "plugin 'fixture': stage 'fit' is already defined by plugin 'fit-zoom'"),
             (try fixture("NO_SCHEMA_VERSION", in: directory), "its description has no schemaVersion; this imagepipe reads version 1"),
@@ -178,32 +179,38 @@ import TestSupport
         #expect(result.standardOutput.contains("usage: fake [level=1]") && result.standardOutput.contains("plugin: fixture (\(plugin))"), "\(result.standardOutput)")
     }
 
-    /// What a plugin's stage decided from the pixels (its `notes`) reaches `run --json` as a
-    /// compiled stage's notes do; a plugin built before the field existed still loads and runs.
+    /// What a plugin's stage decided from the pixels (make_rows' `notes`) reaches `run --json` as
+    /// a compiled stage's notes do; a table that ends before the optional fields (shrink, survey,
+    /// warp) loads and runs, and a stage that notes nothing adds no note.
     @Test func aPluginsNotesReachTheRunsJSON() throws {
         let directory = try TemporaryDirectory.forPlugins()
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
-        for (variant, noted) in [("NOTES", true), ("BEFORE_NOTES", false)] {
+        for (variant, noted) in [("NOTES", true), ("BEFORE_OPTIONAL", false)] {
             let plugin = try fixture(variant, in: directory, gdkPixbuf: true)
+            // On whole pictures: the streamed run's gathering level for a whole stage drops every
+            // whole stage's notes, compiled ones too (`crop position=attention`), a matter of the
+            // strip chain, not of the interface.
             let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "out-\(variant).png"],
-                                            in: directory.path)
+                                            in: directory.path, environment: CommandRunner.wholePictures)
             #expect(run.status == 0, "\(variant): \(run.standardError)")
             #expect(run.standardOutput.contains("\"text\":\"copied by the fixture\"") == noted, "\(variant): \(run.standardOutput)")
             #expect(try Image.load(path: directory.file("out-\(variant).png")).size == Size(6, 4))
         }
     }
 
-    /// A plugin's stage works in the run's context (`set_context`): its scaling mode and pixel
+    /// A plugin's stage works in the run's context (given with every make_rows): its scaling mode and pixel
     /// limit, and a time limit that stops its own long loop rather than waiting for it.
     @Test func aPluginsStageWorksInTheRunsContext() throws {
         let directory = try TemporaryDirectory.forPlugins()
         let plugin = try fixture("CONTEXT", in: directory, gdkPixbuf: true)
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
+        // On whole pictures, where a whole stage's notes reach the JSON (see aPluginsNotesReachTheRunsJSON).
         let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "--scaling", "fast", "--max-pixels", "5000000",
-                                         "-e", "fake", "in.png", "-o", "out.png"], in: directory.path)
+                                         "-e", "fake", "in.png", "-o", "out.png"], in: directory.path, environment: CommandRunner.wholePictures)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains(#""value":[0,5000000]"#), "\(run.standardOutput)")
-        let plain = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "plain.png"], in: directory.path)
+        let plain = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "plain.png"], in: directory.path,
+                                          environment: CommandRunner.wholePictures)
         #expect(plain.standardOutput.contains(#""value":[1,"#), "good by default: \(plain.standardOutput)")
 
         // On a picture one pixel wide the fixture works until the run says stop (or 20 s).
@@ -217,7 +224,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.file("thin-out.png")))
     }
 
-    /// What a plugin's stage promises crosses the interface (`traits`, `explain`): a row-local
+    /// What a plugin's stage promises crosses the interface (`traits`, `plan`'s explanation): a point
     /// stage streams as a compiled one does, to the ordinary run's bytes; a stage whose planned
     /// size is only the largest it gives (trim-like) runs instead of failing as a broken plan.
     @Test func aPluginsStagePromisesWhatACompiledOneDoes() throws {
@@ -262,10 +269,10 @@ import TestSupport
         let trimmed = try CommandRunner.run(["run", "--plugin", trim, "-e", "fake", "in.jpg", "-o", "trimmed.png"], in: directory.path)
         #expect(trimmed.status == 0, "\(trimmed.standardError)")
         #expect(try Image.load(path: directory.file("trimmed.png")).size == Size(62, 38))
-        // A plugin that promises nothing (built before the field) is run on whole pictures, as before.
+        // A whole stage (a plugin that promises nothing) is given the whole picture, gathered before it.
         let plain = try fixture("NOTES", in: directory, gdkPixbuf: true)
         let whole = try CommandRunner.run(["explain", "--plugin", plain, "-e", "fake", "in.jpg", "-o", "out.jpg"], in: directory.path)
-        #expect(!whole.standardOutput.contains("streamed"), "\(whole.standardOutput)")
+        #expect(whole.standardOutput.contains("whole stage: the picture before it gathered"), "\(whole.standardOutput)")
     }
 
     /// A stage that adds alpha says so in its traits: its rows are RGBA from there on, and the
@@ -287,7 +294,7 @@ import TestSupport
                 "\(made.pixel(x: 0, y: 45)) \(made.pixel(x: 60, y: 45))")
     }
 
-    /// Strips and windows cross the interface with their place in the picture (`apply_window`):
+    /// Strips and windows cross the interface with their place in the picture (make_rows' `top`):
     /// a position-dependent point stage (a vignette) streams with no bands, and a resample stage
     /// (every other row) streams from the windows it names (`input_rows`), both to the bytes of
     /// the whole picture at once.

@@ -40,6 +40,6 @@ import TestSupport
         #expect(found.status == 0 && found.standardOutput == "{\"name\":\"fixture\",\"stages\":[\"fake\"]}\n", "\(found.standardOutput)")
         try FixturePlugin.build("WRONG_VERSION", at: plugin)
         let refused = try CommandRunner.run(["__scan-plugin", plugin])
-        #expect(refused.standardOutput == "{\"refused\":\"built for plugin interface version 999; this imagepipe speaks version 2\"}\n", "\(refused.standardOutput)")
+        #expect(refused.standardOutput == "{\"refused\":\"built for plugin interface 999; this imagepipe loads interface 3\"}\n", "\(refused.standardOutput)")
     }
 }

@@ -31,64 +31,70 @@ struct NoteContext: Transform, DeclaredStage {
     }
 }
 
-/// ImagePipePluginKit's table hands the host what a stage recorded in its last apply, once,
-/// on the thread that applied it (the host side is PluginLoadingTests.aPluginsNotesReachTheRunsJSON),
-/// and applies a stage in the context the host gave for it.
+/// ImagePipePluginKit's table hands the host what a stage recorded in a make_rows call through
+/// that call's `notes` (the host side is PluginLoadingTests.aPluginsNotesReachTheRunsJSON), and
+/// makes the rows in the context the host gave with the call.
 @Suite struct PluginExportNotesTests {
     /// One table per process (`PluginExport.table` makes it once), shared by the tests of this
     /// file and PluginWholeResamplingTests.
     nonisolated(unsafe) static let exported = PluginExport.table(for: Plugin(name: "noting", summary: "",
                                                                               stages: [NoteSize.self, NoteContext.self, HalveWhole.self]))
         .assumingMemoryBound(to: imagepipe_plugin.self)
-    static let table = exported.pointee
+    static var table: imagepipe_plugin { exported.pointee }
 
-    @Test func theLastApplysNotesAreGivenOnceOnItsThread() throws {
-        let table = Self.table
-        var error: UnsafeMutablePointer<CChar>?
-        let stage = try #require(table.create("note-size", "", &error))
-        defer { table.destroy(stage) }
-        let picture = try Synthetic.gradient(5, 3)
-        let pixbuf = picture.retainedPixbuf()
-        let owner = Image(adopting: pixbuf) // gives the reference back at the end
-        let result = try #require(table.apply(stage, UnsafeMutableRawPointer(pixbuf), &error))
-        #expect(Image(adopting: OpaquePointer(result)).size == Size(5, 3))
-        withExtendedLifetime(owner) {}
-        let text = try #require(table.notes(stage))
-        #expect(String(cString: text) == #"[{"name":"size","text":"5x3","value":[5,3]}]"#)
-        table.free_string(text)
-        #expect(table.notes(stage) == nil, "given once")
+    /// A picture's whole input, as the host describes it.
+    static func whole(_ size: Size) -> imagepipe_reduction {
+        imagepipe_reduction(size: UInt32(MemoryLayout<imagepipe_reduction>.size), full_width: Int32(size.width), full_height: Int32(size.height),
+                            decoded_width: Int32(size.width), decoded_height: Int32(size.height), scale_x: 1, scale_y: 1, offset_x: 0, offset_y: 0)
     }
 
-    /// set_context's scaling, limit and should_stop reach the stage's next apply on the thread,
+    /// `stage`'s make_rows on the whole of `picture` in `context`: whether it made a picture, its
+    /// notes, its error.
+    static func madeRows(_ stage: UnsafeMutableRawPointer, of picture: Image,
+                         in context: imagepipe_stage_context?) -> (picture: Image?, notes: String?, error: String?) {
+        var notes: UnsafeMutablePointer<CChar>?, failure: UnsafeMutablePointer<CChar>?
+        var input = whole(picture.size)
+        let pixbuf = picture.retainedPixbuf()
+        defer { _ = Image(adopting: pixbuf) } // gives the reference back
+        let result: UnsafeMutableRawPointer?
+        if var context {
+            result = table.make_rows(stage, &context, UnsafeMutableRawPointer(pixbuf), 0, &input, 0, Int32(picture.height), &notes, &failure)
+        } else {
+            result = table.make_rows(stage, nil, UnsafeMutableRawPointer(pixbuf), 0, &input, 0, Int32(picture.height), &notes, &failure)
+        }
+        let text = notes.map { text in defer { table.free_string(text) }; return String(cString: text) }
+        let message = failure.map { text in defer { table.free_string(text) }; return String(cString: text) }
+        return (result.map { Image(adopting: OpaquePointer($0)) }, text, message)
+    }
+
+    @Test func aCallsNotesComeWithIt() throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let stage = try #require(Self.table.create("note-size", "", &error))
+        defer { Self.table.destroy(stage) }
+        let made = Self.madeRows(stage, of: try Synthetic.gradient(5, 3), in: nil)
+        #expect(made.picture?.size == Size(5, 3))
+        #expect(made.notes == #"[{"name":"size","text":"5x3","value":[5,3]}]"#)
+        #expect(made.error == nil)
+    }
+
+    /// The context's scaling, limit and should_stop reach the stage in the call they came with,
     /// and that one only.
     @Test func aStageWorksInTheContextTheHostGave() throws {
-        let table = Self.table
         var error: UnsafeMutablePointer<CChar>?
-        let stage = try #require(table.create("note-context", "", &error))
-        defer { table.destroy(stage) }
-        let owner = try Synthetic.gradient(3, 2)
-        func applied(_ context: imagepipe_stage_context?) -> (picture: Bool, notes: String?, error: String?) {
-            if var context { table.set_context(stage, &context) }
-            var failure: UnsafeMutablePointer<CChar>?
-            let pixbuf = owner.retainedPixbuf()
-            defer { _ = Image(adopting: pixbuf) } // gives the reference back
-            let result = table.apply(stage, UnsafeMutableRawPointer(pixbuf), &failure)
-            if let result { _ = Image(adopting: OpaquePointer(result)) }
-            let notes = table.notes(stage).map { text in defer { table.free_string(text) }; return String(cString: text) }
-            let message = failure.map { text in defer { table.free_string(text) }; return String(cString: text) }
-            return (result != nil, notes, message)
-        }
+        let stage = try #require(Self.table.create("note-context", "", &error))
+        defer { Self.table.destroy(stage) }
+        let picture = try Synthetic.gradient(3, 2)
         let never: @convention(c) (UnsafeRawPointer?) -> Int32 = { _ in 0 }
         let always: @convention(c) (UnsafeRawPointer?) -> Int32 = { _ in 1 }
         let size = UInt32(MemoryLayout<imagepipe_stage_context>.size)
 
-        let given = applied(imagepipe_stage_context(size: size, scaling: 0, max_pixels: 1234, should_stop: never, run: nil))
-        #expect(given.picture)
+        let given = Self.madeRows(stage, of: picture, in: imagepipe_stage_context(size: size, scaling: 0, max_pixels: 1234, should_stop: never, run: nil))
+        #expect(given.picture != nil)
         #expect(given.notes == #"[{"name":"context","text":"","value":["fast",1234,1]}]"#)
-        let none = applied(nil)
-        #expect(none.notes == #"[{"name":"context","text":"","value":["good",178956970,0]}]"#, "a context is for one apply")
-        let stop = applied(imagepipe_stage_context(size: size, scaling: 2, max_pixels: 0, should_stop: always, run: nil))
-        #expect(!stop.picture)
+        let none = Self.madeRows(stage, of: picture, in: nil)
+        #expect(none.notes == #"[{"name":"context","text":"","value":["good",178956970,0]}]"#, "a context is for one call")
+        let stop = Self.madeRows(stage, of: picture, in: imagepipe_stage_context(size: size, scaling: 2, max_pixels: 0, should_stop: always, run: nil))
+        #expect(stop.picture == nil)
         #expect(stop.error?.contains("stopped") == true, "\(stop.error ?? "no error")")
     }
 }

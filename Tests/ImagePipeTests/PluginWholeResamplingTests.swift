@@ -24,7 +24,7 @@ struct HalveWhole: ShrinkOnLoadStage, DeclaredStage {
 }
 
 /// The plugin table carries `wholeResampling` both ways: ImagePipePluginKit exports a stage's
-/// answer (`whole_resampling`), and the host's `ExternalStage` reads it back, so a plugin's stage
+/// answer (`shrink`'s 2, with its size and kernel), and the host's `ExternalStage` reads it back, so a plugin's stage
 /// is resampled in a JPEG's planes as a built-in one is.
 @Suite struct PluginWholeResamplingTests {
     static var table: UnsafePointer<imagepipe_plugin> { UnsafePointer(PluginExportNotesTests.exported) }
@@ -32,14 +32,15 @@ struct HalveWhole: ShrinkOnLoadStage, DeclaredStage {
     @Test func theTableSaysWhatTheStageResamples() throws {
         let table = Self.table.pointee
         var error: UnsafeMutablePointer<CChar>?
-        var width: Int32 = 0, height: Int32 = 0, kernel: Int32 = -1
+        var reducedWidth: Int32 = 0, reducedHeight: Int32 = 0, width: Int32 = 0, height: Int32 = 0, kernel: Int32 = -1
         let halve = try #require(table.create("halve-whole", "", &error))
         defer { table.destroy(halve) }
-        #expect(table.whole_resampling(halve, 801, 600, &width, &height, &kernel, &error) == 1)
+        #expect(table.shrink(halve, 801, 600, &reducedWidth, &reducedHeight, &width, &height, &kernel, &error) == 2)
+        #expect((reducedWidth, reducedHeight) == (400, 300))
         #expect((width, height, kernel) == (400, 300, IMAGEPIPE_KERNEL_BOX))
         let noting = try #require(table.create("note-size", "", &error))
         defer { table.destroy(noting) }
-        #expect(table.whole_resampling(noting, 801, 600, &width, &height, &kernel, &error) == 0, "a stage that says nothing")
+        #expect(table.shrink(noting, 801, 600, &reducedWidth, &reducedHeight, &width, &height, &kernel, &error) == 0, "a stage that says nothing")
     }
 
     @Test func theHostReadsItBack() throws {

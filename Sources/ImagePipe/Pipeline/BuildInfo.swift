@@ -78,7 +78,7 @@ public enum BuildInfo {
     /// not linked, so a package of the program names them among its dependencies itself.
     public static let librariesOpenedOnFirstUse = [IMAGEPIPE_LIBHEIF, IMAGEPIPE_LIBAVIF]
 
-    /// `plugin interface 2, schema 1; built with Swift 6.3.1 (…)` and the libraries opened on
+    /// `plugin interface 3, schema 1; built with Swift 6.3.1 (…)` and the libraries opened on
     /// first use: for `imagepipe --version`.
     public static var summary: String {
         """

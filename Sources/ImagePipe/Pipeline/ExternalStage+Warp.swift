@@ -1,7 +1,7 @@
 import CImagePipePlugin
 
-/// A plugin's stage whose output pixels come from input pixels anywhere (`warps`,
-/// `warp_input_rect`, `warp_render`): a streamed run keeps its input in the tile cache and makes
+/// A plugin's stage whose output pixels come from input pixels anywhere (its table's `warp`:
+/// `warps`, `input_rect`, `render`): a streamed run keeps its input in the tile cache and makes
 /// its output in rectangles, as it does for a compiled-in `WarpingStage`.
 extension ExternalStage: WarpingStage {
     func warps(_ input: Size) -> Bool {
@@ -31,9 +31,9 @@ extension ExternalStage: WarpingStage {
         try Self.checkInterfaceSize(input)
         var output = Self.interface(rect), given = sourceRect.map(Self.interface) ?? imagepipe_rect()
         let width = Int32(input.width), height = Int32(input.height)
-        let made = try inContext { try handle.call { error in
-            guard let source, sourceRect != nil else { return warpFields.render(handle.stage, &output, nil, nil, width, height, error) }
-            return warpFields.render(handle.stage, &output, UnsafeMutableRawPointer(source.pixbuf), &given, width, height, error)
+        let made = try inContext { context in try handle.call { error in
+            guard let source, sourceRect != nil else { return warpFields.render(handle.stage, context, &output, nil, nil, width, height, error) }
+            return warpFields.render(handle.stage, context, &output, UnsafeMutableRawPointer(source.pixbuf), &given, width, height, error)
         } }
         return Image(adopting: OpaquePointer(made))
     }

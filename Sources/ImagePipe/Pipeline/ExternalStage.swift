@@ -23,91 +23,57 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
     struct Table: @unchecked Sendable {
         let pointer: UnsafePointer<imagepipe_plugin>
 
-        /// The fields every plugin of this interface version has: all up to `free_string`.
-        static let requiredSize = MemoryLayout<imagepipe_plugin>.offset(of: \imagepipe_plugin.notes)!
+        /// The fields every plugin of this interface version has: all up to `make_rows`.
+        static let requiredSize = MemoryLayout<imagepipe_plugin>.offset(of: \imagepipe_plugin.make_rows)! + MemoryLayout<UnsafeRawPointer>.size
 
         /// Whether the plugin's table is long enough to hold the field at `field`.
         private func has(_ field: PartialKeyPath<imagepipe_plugin>) -> Bool {
             Int(pointer.pointee.table_size) >= MemoryLayout<imagepipe_plugin>.offset(of: field)! + MemoryLayout<UnsafeRawPointer>.size
         }
 
-        /// The plugin's `notes`, `traits`, `explain` and `area_radius`, when its table holds them.
-        var notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)? {
-            has(\imagepipe_plugin.notes) ? pointer.pointee.notes : nil
-        }
-        var traits: (@convention(c) (UnsafeMutableRawPointer?) -> UInt32)? {
-            has(\imagepipe_plugin.traits) ? pointer.pointee.traits : nil
-        }
-        var explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)? {
-            has(\imagepipe_plugin.explain) ? pointer.pointee.explain : nil
-        }
-        var areaRadius: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)? {
-            has(\imagepipe_plugin.area_radius) ? pointer.pointee.area_radius : nil
-        }
-        var applyWindow: ApplyWindow? { has(\imagepipe_plugin.apply_window) ? pointer.pointee.apply_window : nil }
-        var inputRows: InputRows? { has(\imagepipe_plugin.input_rows) ? pointer.pointee.input_rows : nil }
-        var setContext: SetContext? { has(\imagepipe_plugin.set_context) ? pointer.pointee.set_context : nil }
-        /// The three fields of a stage that takes a reduced decode, when the table holds them all.
-        var reduced: Reduced? {
-            guard has(\imagepipe_plugin.apply_window_reduced), let size = pointer.pointee.reduced_input,
-                  let rows = pointer.pointee.input_rows_reduced, let apply = pointer.pointee.apply_window_reduced else { return nil }
-            return Reduced(size: size, inputRows: rows, applyWindow: apply)
-        }
-        /// A stage's `whole_resampling`, when the table holds it beside the reduced decode's fields.
-        var wholeResampling: WholeResamplingField? {
-            guard reduced != nil, has(\imagepipe_plugin.whole_resampling) else { return nil }
-            return pointer.pointee.whole_resampling
-        }
-        /// The four fields of a stage that surveys, when the table holds them all.
+        /// The plugin's `shrink`, when its table holds it.
+        var shrink: Shrink? { has(\imagepipe_plugin.shrink) ? pointer.pointee.shrink : nil }
+
+        /// The four functions of a stage that surveys, when the table holds them all.
         var survey: SurveyFields? {
-            guard has(\imagepipe_plugin.survey_free), let begin = pointer.pointee.survey_begin, let look = pointer.pointee.survey_look,
-                  let finish = pointer.pointee.survey_finish, let free = pointer.pointee.survey_free else { return nil }
+            guard has(\imagepipe_plugin.survey), let given = pointer.pointee.survey,
+                  Int(given.pointee.size) >= MemoryLayout<imagepipe_survey_functions>.size, let begin = given.pointee.begin,
+                  let look = given.pointee.look, let finish = given.pointee.finish, let free = given.pointee.free else { return nil }
             return SurveyFields(begin: begin, look: look, finish: finish, free: free)
         }
-        /// The three fields of a stage that warps, when the table holds them all.
+
+        /// The three functions of a stage that warps, when the table holds them all.
         var warp: WarpFields? {
-            guard has(\imagepipe_plugin.warp_render), let warps = pointer.pointee.warps, let inputRect = pointer.pointee.warp_input_rect,
-                  let render = pointer.pointee.warp_render else { return nil }
+            guard has(\imagepipe_plugin.warp), let given = pointer.pointee.warp,
+                  Int(given.pointee.size) >= MemoryLayout<imagepipe_warp_functions>.size, let warps = given.pointee.warps,
+                  let inputRect = given.pointee.input_rect, let render = given.pointee.render else { return nil }
             return WarpFields(warps: warps, inputRect: inputRect, render: render)
         }
     }
 
     typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-    typealias WholeResamplingField = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
-                                                     UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, ErrorOut) -> Int32
+    typealias TextOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    typealias Shrink = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                                       UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, ErrorOut) -> Int32
+    typealias InputRows = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<imagepipe_reduction>?, UnsafeMutablePointer<Int32>?,
+                                          UnsafeMutablePointer<Int32>?, ErrorOut) -> Int32
 
-    /// A plugin's `survey_begin`, `survey_look`, `survey_finish` and `survey_free`.
+    /// A plugin's survey functions: `begin`, `look`, `finish` and `free`.
     struct SurveyFields {
         let begin: @convention(c) (UnsafeMutableRawPointer?, ErrorOut) -> UnsafeMutableRawPointer?
         let look: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, ErrorOut) -> Int32
-        let finish: @convention(c) (UnsafeMutableRawPointer?, ErrorOut) -> UnsafeMutableRawPointer?
+        let finish: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?, TextOut, ErrorOut) -> UnsafeMutableRawPointer?
         let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
     }
 
-    /// A plugin's `warps`, `warp_input_rect` and `warp_render`.
+    /// A plugin's warp functions: `warps`, `input_rect` and `render`.
     struct WarpFields {
         let warps: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> Int32
         let inputRect: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, Int32, Int32, UnsafeMutablePointer<imagepipe_rect>?,
                                        ErrorOut) -> Int32
-        let render: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?,
-                                    Int32, Int32, ErrorOut) -> UnsafeMutableRawPointer?
+        let render: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?, UnsafePointer<imagepipe_rect>?,
+                                    UnsafeMutableRawPointer?, UnsafePointer<imagepipe_rect>?, Int32, Int32, ErrorOut) -> UnsafeMutableRawPointer?
     }
-
-    /// A plugin's `reduced_input`, `input_rows_reduced` and `apply_window_reduced`.
-    struct Reduced {
-        let size: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                  UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
-        let inputRows: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<imagepipe_reduction>?, UnsafeMutablePointer<Int32>?,
-                                       UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
-        let applyWindow: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<imagepipe_reduction>?, Int32, Int32,
-                                         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer?
-    }
-
-    typealias ApplyWindow = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, Int32,
-                                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> UnsafeMutableRawPointer?
-    typealias SetContext = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<imagepipe_stage_context>?) -> Void
-    typealias InputRows = @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutablePointer<Int32>?,
-                                          UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
 
     /// Owns the plugin's stage object.
     final class Handle: @unchecked Sendable {
@@ -159,46 +125,39 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
         stageSchema = schema
         self.arguments = arguments
         handle = Handle(table: plugin.pointer, stage: made)
-        notes = plugin.notes
-        explain = plugin.explain
-        traits = plugin.traits?(made) ?? 0
-        areaRadius = Int(plugin.areaRadius?(made) ?? -1)
-        applyWindow = plugin.applyWindow
-        inputRowsOf = plugin.inputRows
-        setContext = plugin.setContext
-        reduced = plugin.reduced
-        wholeResamplingField = plugin.wholeResampling
+        var radius: Int32 = -1
+        traits = plugin.pointer.pointee.traits?(made, &radius) ?? IMAGEPIPE_CLASS_WHOLE
+        areaRadius = Int(radius)
+        inputRowsOf = plugin.pointer.pointee.input_rows
+        shrink = plugin.shrink
         surveyFields = traits & (IMAGEPIPE_STAGE_SURVEYS_TO_POINT | IMAGEPIPE_STAGE_SURVEYS_TO_RESAMPLE) != 0 ? plugin.survey : nil
         warpFields = plugin.warp
     }
 
-    /// The survey fields of a stage whose traits say it surveys; nil for any other.
+    /// The survey functions of a stage whose traits say it surveys; nil for any other.
     let surveyFields: SurveyFields?
     let warpFields: WarpFields?
-
-    private let reduced: Reduced?
-    private let wholeResamplingField: WholeResamplingField?
-
-    let applyWindow: ApplyWindow?
-    private let setContext: SetContext?
+    private let shrink: Shrink?
     let inputRowsOf: InputRows?
 
-    private let notes: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>?)?
-    private let explain: (@convention(c) (UnsafeMutableRawPointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?)?
-    /// What the plugin's stage promised (`IMAGEPIPE_STAGE_*`), asked once when it was made.
+    /// What the plugin's stage is (`IMAGEPIPE_CLASS_*`) and promised (`IMAGEPIPE_STAGE_*`),
+    /// asked once when it was made.
     let traits: UInt32
 
-    /// An area stage's radius, asked once when it was made; -1 for any other stage.
+    /// An area stage's radius, asked with its traits; -1 when the plugin gave none.
     private let areaRadius: Int
 
     var stageClass: StageClass {
         // Until its survey has made the stage it works as.
         if surveyedClass != .whole { return .whole }
-        if traits & IMAGEPIPE_STAGE_ROW_LOCAL != 0 { return .point }
-        if areaRadius >= 0 { return .area(radius: areaRadius) }
-        // A resample stage streams only through both of its fields.
-        if traits & IMAGEPIPE_STAGE_RESAMPLE != 0, applyWindow != nil, inputRowsOf != nil { return .resample }
-        return .whole
+        switch traits & IMAGEPIPE_CLASS_MASK {
+        case IMAGEPIPE_CLASS_POINT: return .point
+        // An area stage without its radius, or a resample stage without input_rows, has not said
+        // which rows it needs: it runs on the whole picture.
+        case IMAGEPIPE_CLASS_AREA where areaRadius >= 0: return .area(radius: areaRadius)
+        case IMAGEPIPE_CLASS_RESAMPLE where inputRowsOf != nil: return .resample
+        default: return .whole
+        }
     }
     var sizeIsUpperBound: Bool { traits & IMAGEPIPE_STAGE_SIZE_UPPER_BOUND != 0 }
     var makesGray: Bool { traits & IMAGEPIPE_STAGE_MAKES_GRAY != 0 }
@@ -207,8 +166,9 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
     }
 
     func explanation(for input: Size) throws -> String? {
-        guard let explain, input.width <= Int(Int32.max), input.height <= Int(Int32.max),
-              let text = explain(handle.stage, Int32(input.width), Int32(input.height)) else { return nil }
+        var text: UnsafeMutablePointer<CChar>?
+        _ = try plan(input, explanation: &text)
+        guard let text else { return nil }
         defer { handle.table.pointee.free_string(text) }
         return String(cString: text)
     }
@@ -218,122 +178,90 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
     }
 
     func outputSize(for input: Size) throws -> Size {
+        try plan(input, explanation: nil)
+    }
+
+    /// The plugin's plan for a picture of `input` size: the size it makes, and what it will do
+    /// when `explanation` is given.
+    private func plan(_ input: Size, explanation: TextOut) throws -> Size {
         try Self.checkInterfaceSize(input)
         var width: Int32 = 0, height: Int32 = 0
         _ = try handle.call { error -> Bool? in
-            handle.table.pointee.output_size(handle.stage, Int32(input.width), Int32(input.height), &width, &height, error) == 0 ? true : nil
+            handle.table.pointee.plan(handle.stage, Int32(input.width), Int32(input.height), &width, &height, explanation, error) == 0 ? true : nil
         }
         guard width > 0, height > 0 else { throw StageError("the plugin planned an empty \(width)x\(height) picture") }
         return Size(Int(width), Int(height))
     }
 
     func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
-        if !input.picture.isFull { return try makeRows(rows, fromReduced: input) }
-        let size = input.picture.decodedSize
-        let whole = input.top == 0 && input.pixels.height == size.height
-        // The whole picture goes through the plugin's apply, which every plugin has; strips and
-        // windows through apply_window, where the plugin gives it.
-        if whole, try stageClass == .whole || rows == 0..<outputSize(for: size).height { return try apply(to: input.pixels) }
-        guard let applyWindow else {
-            // A plugin without apply_window: a point stage's strip is a picture of its own, an
-            // area stage's window is made whole and the rows kept.
-            let made = try apply(to: input.pixels)
-            let local = input.local(rows)
-            guard stageClass != .point, local != 0..<made.height else { return made }
-            return try made.cropped(to: Rect(x: 0, y: local.lowerBound, width: made.width, height: local.count))
+        if !input.picture.isFull, shrink == nil {
+            throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none")
         }
-        try Self.checkInterfaceSize(size)
-        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
-            applyWindow(handle.stage, UnsafeMutableRawPointer(input.pixels.pixbuf), Int32(input.top), Int32(size.width), Int32(size.height),
-                        Int32(rows.lowerBound), Int32(rows.count), error)
-        } }))
-        try recordNotes()
-        return result
-    }
-
-    /// The plugin's apply on a whole picture.
-    private func apply(to image: Image) throws -> Image {
-        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
-            handle.table.pointee.apply(handle.stage, UnsafeMutableRawPointer(image.pixbuf), error)
-        } }))
-        try recordNotes()
+        try Self.checkInterfaceSize(input.picture.decodedSize)
+        var given = try Self.interface(input.picture)
+        var notes: UnsafeMutablePointer<CChar>?
+        defer { if let notes { handle.table.pointee.free_string(notes) } }
+        let made = try inContext { context in try handle.call { error in
+            handle.table.pointee.make_rows(handle.stage, context, UnsafeMutableRawPointer(input.pixels.pixbuf), Int32(input.top), &given,
+                                           Int32(rows.lowerBound), Int32(rows.count), &notes, error)
+        } }
+        let result = Image(adopting: OpaquePointer(made))
+        try record(notes)
         return result
     }
 
     func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
-        if !input.isFull { return try inputRows(forOutput: rows, ofReduced: input) }
-        let inputSize = input.decodedSize
         guard let inputRowsOf, stageClass == .resample || surveyedClass == .resample else {
+            guard input.isFull else {
+                guard shrink != nil else { throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none") }
+                // Any class but resample takes its reduced decode whole.
+                return 0..<input.decodedSize.height
+            }
             return try defaultInputRows(forOutput: rows, of: input)
         }
         var first: Int32 = 0, count: Int32 = 0
+        var given = try Self.interface(input)
         _ = try handle.call { error -> Bool? in
-            inputRowsOf(handle.stage, Int32(rows.lowerBound), Int32(rows.count), Int32(inputSize.width), Int32(inputSize.height),
-                        &first, &count, error) == 0 ? true : nil
+            inputRowsOf(handle.stage, Int32(rows.lowerBound), Int32(rows.count), &given, &first, &count, error) == 0 ? true : nil
         }
         // Checked before a range is made of them: a negative count would trap in the range.
-        guard count > 0, first >= 0, Int(first) + Int(count) <= inputSize.height else {
-            throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(inputSize) picture")
+        guard count > 0, first >= 0, Int(first) + Int(count) <= input.decodedSize.height else {
+            throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(input.decodedSize) picture")
         }
         return Int(first)..<(Int(first) + Int(count))
+    }
+
+    /// What the plugin's `shrink` says of a picture of `input` size: 0, 1 or 2 with the sizes.
+    private func shrinking(_ input: Size) throws -> (answer: Int32, reduced: Size, whole: Size, kernel: Int32) {
+        guard let shrink else { return (0, input, input, 0) }
+        try Self.checkInterfaceSize(input)
+        var width: Int32 = 0, height: Int32 = 0, wholeWidth: Int32 = 0, wholeHeight: Int32 = 0, kernel: Int32 = 0
+        let answer = try handle.call { error -> Int32? in
+            let answer = shrink(handle.stage, Int32(input.width), Int32(input.height), &width, &height, &wholeWidth, &wholeHeight, &kernel, error)
+            return answer < 0 ? nil : answer
+        }
+        return (answer, Size(Int(width), Int(height)), Size(Int(wholeWidth), Int(wholeHeight)), kernel)
     }
 
     func wholeResampling(for input: Size) throws -> WholeResampling? {
-        guard let field = wholeResamplingField else { return nil }
-        try Self.checkInterfaceSize(input)
-        var width: Int32 = 0, height: Int32 = 0, kernel: Int32 = 0
-        let answer = try handle.call { error -> Int32? in
-            let answer = field(handle.stage, Int32(input.width), Int32(input.height), &width, &height, &kernel, error)
-            return answer < 0 ? nil : answer
+        let said = try shrinking(input)
+        guard said.answer == 2 else { return nil }
+        let size = said.whole, kernel = said.kernel
+        guard size.width > 0, size.height > 0, size.width < input.width, size.height < input.height,
+              kernel == 0 || Kernel(interfaceNumber: kernel) != nil else {
+            throw StageError("the plugin said it resamples a \(input) picture to \(size.width)x\(size.height) with kernel \(kernel)")
         }
-        guard answer == 1 else { return nil }
-        guard width > 0, height > 0, width < input.width, height < input.height, kernel == 0 || Kernel(interfaceNumber: kernel) != nil else {
-            throw StageError("the plugin said it resamples a \(input) picture to \(width)x\(height) with kernel \(kernel)")
-        }
-        return WholeResampling(size: Size(Int(width), Int(height)), kernel: Kernel(interfaceNumber: kernel))
+        return WholeResampling(size: size, kernel: Kernel(interfaceNumber: kernel))
     }
 
     func reducedInput(for input: Size) throws -> Size? {
-        guard let reduced else { return nil }
-        try Self.checkInterfaceSize(input)
-        var width: Int32 = 0, height: Int32 = 0
-        let answer = try handle.call { error -> Int32? in
-            let answer = reduced.size(handle.stage, Int32(input.width), Int32(input.height), &width, &height, error)
-            return answer < 0 ? nil : answer
+        let said = try shrinking(input)
+        guard said.answer >= 1 else { return nil }
+        let size = said.reduced
+        guard size.width > 0, size.height > 0, size.width <= input.width, size.height <= input.height else {
+            throw StageError("the plugin asked for a \(size.width)x\(size.height) decode of a \(input) picture")
         }
-        guard answer == 1 else { return nil }
-        guard width > 0, height > 0, width <= input.width, height <= input.height else {
-            throw StageError("the plugin asked for a \(width)x\(height) decode of a \(input) picture")
-        }
-        return Size(Int(width), Int(height))
-    }
-
-    /// `inputRows(forOutput:of:)` on the rows of a decode reduced for the stage.
-    private func inputRows(forOutput rows: Range<Int>, ofReduced reduction: DecodeReduction) throws -> Range<Int> {
-        guard let reduced else { throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none") }
-        guard stageClass == .resample else { return 0..<reduction.decodedSize.height }
-        var first: Int32 = 0, count: Int32 = 0
-        var given = try Self.interface(reduction)
-        _ = try handle.call { error -> Bool? in
-            reduced.inputRows(handle.stage, Int32(rows.lowerBound), Int32(rows.count), &given, &first, &count, error) == 0 ? true : nil
-        }
-        guard count > 0, first >= 0, Int(first) + Int(count) <= reduction.decodedSize.height else {
-            throw StageError("the plugin named input rows \(first) to \(Int(first) + Int(count) - 1) of a \(reduction.decodedSize) decode")
-        }
-        return Int(first)..<(Int(first) + Int(count))
-    }
-
-    /// `makeRows(_:from:)` on the rows of a decode reduced for the stage (the whole decode, for a
-    /// stage that is not a resample stage).
-    private func makeRows(_ rows: Range<Int>, fromReduced input: StageInput) throws -> Image {
-        guard let reduced else { throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none") }
-        var given = try Self.interface(input.picture)
-        let result = Image(adopting: OpaquePointer(try inContext { try handle.call { error in
-            reduced.applyWindow(handle.stage, UnsafeMutableRawPointer(input.pixels.pixbuf), Int32(input.top), &given,
-                                Int32(rows.lowerBound), Int32(rows.count), error)
-        } }))
-        try recordNotes()
-        return result
+        return size
     }
 
     /// A size the interface's 32-bit numbers hold, else a refusal.
@@ -351,10 +279,9 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
                                    scale_x: mapping.scaleX, scale_y: mapping.scaleY, offset_x: mapping.offsetX, offset_y: mapping.offsetY)
     }
 
-    /// `apply`, a call of the plugin's apply on this thread, with the run's context given to the
-    /// plugin first (`set_context`), kept alive until the call returns.
-    func inContext<T>(_ apply: () throws -> T) rethrows -> T {
-        guard let setContext else { return try apply() }
+    /// `body`, a call of the plugin that makes pixels, given the run's context, which stays
+    /// alive (its cancellation too) until the call returns.
+    func inContext<T>(_ body: (UnsafePointer<imagepipe_stage_context>) throws -> T) rethrows -> T {
         let context = StageContext.current
         return try withExtendedLifetime(context.cancellation) {
             var given = imagepipe_stage_context(
@@ -363,8 +290,7 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
                 max_pixels: Int64(context.maxPixels ?? 0),
                 should_stop: context.cancellation == nil ? nil : Self.shouldStop,
                 run: context.cancellation.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })
-            setContext(handle.stage, &given)
-            return try apply()
+            return try body(&given)
         }
     }
 
@@ -374,11 +300,10 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
         return Unmanaged<Cancellation>.fromOpaque(run).takeUnretainedValue().isCancelled ? 1 : 0
     }
 
-    /// Passes on what the plugin's stage decided in the apply just made, as the run's notes.
-    func recordNotes() throws {
-        guard let notes, let text = notes(handle.stage) else { return }
-        defer { handle.table.pointee.free_string(text) }
-        let said = String(cString: text)
+    /// Passes on what the plugin's stage decided in the call just made (its `*notes`), as the run's notes.
+    func record(_ notes: UnsafeMutablePointer<CChar>?) throws {
+        guard let notes else { return }
+        let said = String(cString: notes)
         guard let items = JSONValue.parse(said)?.arrayValue else { throw StageError("the plugin's notes are not a JSON array: \(said.prefix(80))") }
         for item in items {
             guard let name = item["name"]?.stringValue, let text = item["text"]?.stringValue, let value = item["value"] else {

@@ -1,7 +1,7 @@
 import CGdkPixbuf
 import CImagePipePlugin
 
-/// The survey of a plugin's stage (`survey_begin`), which the plugin keeps and frees when this
+/// The survey of a plugin's stage (its survey functions' `begin`), which the plugin keeps and frees when this
 /// lets go of it.
 struct ExternalSurvey: PixelSurvey {
     private final class Owner {
@@ -39,9 +39,20 @@ struct ExternalSurvey: PixelSurvey {
         }
     }
 
-    /// The stage the survey made, for the caller to own.
+    /// The stage the survey made, for the caller to own; what the stage noted as it finished is
+    /// recorded as the run's notes.
     func finish() throws -> UnsafeMutableRawPointer {
         let (owner, survey) = try begun()
-        return try owner.stage.inContext { try owner.stage.handle.call { error in owner.fields.finish(survey, error) } }
+        let handle = owner.stage.handle
+        var notes: UnsafeMutablePointer<CChar>?
+        defer { if let notes { handle.table.pointee.free_string(notes) } }
+        let made = try owner.stage.inContext { context in try handle.call { error in owner.fields.finish(survey, context, &notes, error) } }
+        do {
+            try owner.stage.record(notes)
+        } catch {
+            handle.table.pointee.destroy(made)
+            throw error
+        }
+        return made
     }
 }

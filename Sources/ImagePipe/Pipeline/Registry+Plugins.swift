@@ -59,10 +59,10 @@ extension Registry {
         func refuse(_ reason: String) -> PluginLoadError { PluginLoadError(path: path, reason: reason) }
         let version = Int(table.pointee.interface_version)
         guard version == Self.pluginInterfaceVersion else {
-            throw refuse("built for plugin interface version \(version); this imagepipe speaks version \(Self.pluginInterfaceVersion)")
+            throw refuse("built for plugin interface \(version); this imagepipe loads interface \(Self.pluginInterfaceVersion)")
         }
-        // Fields appended later are ignored; fields this build calls must be there (notes,
-        // appended after free_string, only when the plugin has it).
+        // Fields appended later are ignored; the fields up to make_rows must be there (shrink,
+        // survey and warp only when the plugin has them).
         let size = Int(table.pointee.table_size), needed = ExternalStage.Table.requiredSize
         guard size >= needed else {
             throw refuse("its function table is \(size) bytes, shorter than the \(needed) this imagepipe calls; rebuild it against this imagepipe's imagepipe_plugin.h")

@@ -7,7 +7,8 @@
 /// hands rows to, rather than passing it through each of a stage's `apply` methods: so every
 /// stage and every helper a stage calls (the resampler, the row bands, the convolution) sees
 /// the same context without any signature carrying it. A plugin loaded at run time is handed the
-/// same context through its table's `set_context` field before each apply, and ImagePipePluginKit
+/// same context with every call of its table's `make_rows` (and a survey's `finish`, a warp's
+/// `render`), and ImagePipePluginKit
 /// binds it in the plugin's own copy of the framework: a stage reads it the same way compiled in
 /// or loaded.
 public struct StageContext: Sendable {
