@@ -187,13 +187,13 @@ import TestSupport
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
         for (variant, noted) in [("NOTES", true), ("BEFORE_OPTIONAL", false)] {
             let plugin = try fixture(variant, in: directory, gdkPixbuf: true)
-            // On whole pictures: the streamed run's gathering level for a whole stage drops every
-            // whole stage's notes, compiled ones too (`crop position=attention`), a matter of the
-            // strip chain, not of the interface.
-            let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "out-\(variant).png"],
-                                            in: directory.path, environment: CommandRunner.wholePictures)
-            #expect(run.status == 0, "\(variant): \(run.standardError)")
-            #expect(run.standardOutput.contains("\"text\":\"copied by the fixture\"") == noted, "\(variant): \(run.standardOutput)")
+            // Streamed (the whole stage behind its gathering level) and on whole pictures alike.
+            for environment in [[:], CommandRunner.wholePictures] {
+                let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "out-\(variant).png"],
+                                                in: directory.path, environment: environment)
+                #expect(run.status == 0, "\(variant): \(run.standardError)")
+                #expect(run.standardOutput.contains("\"text\":\"copied by the fixture\"") == noted, "\(variant) \(environment): \(run.standardOutput)")
+            }
             #expect(try Image.load(path: directory.file("out-\(variant).png")).size == Size(6, 4))
         }
     }
@@ -204,13 +204,11 @@ import TestSupport
         let directory = try TemporaryDirectory.forPlugins()
         let plugin = try fixture("CONTEXT", in: directory, gdkPixbuf: true)
         _ = try directory.write(Synthetic.gradient(6, 4).encoded(as: .png), to: "in.png")
-        // On whole pictures, where a whole stage's notes reach the JSON (see aPluginsNotesReachTheRunsJSON).
         let run = try CommandRunner.run(["run", "--json", "--plugin", plugin, "--scaling", "fast", "--max-pixels", "5000000",
-                                         "-e", "fake", "in.png", "-o", "out.png"], in: directory.path, environment: CommandRunner.wholePictures)
+                                         "-e", "fake", "in.png", "-o", "out.png"], in: directory.path)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains(#""value":[0,5000000]"#), "\(run.standardOutput)")
-        let plain = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "plain.png"], in: directory.path,
-                                          environment: CommandRunner.wholePictures)
+        let plain = try CommandRunner.run(["run", "--json", "--plugin", plugin, "-e", "fake", "in.png", "-o", "plain.png"], in: directory.path)
         #expect(plain.standardOutput.contains(#""value":[1,"#), "good by default: \(plain.standardOutput)")
 
         // On a picture one pixel wide the fixture works until the run says stop (or 20 s).

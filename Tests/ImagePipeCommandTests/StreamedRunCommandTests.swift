@@ -340,13 +340,16 @@ import TestSupport
         }
         // What the stage noted (the window it chose) reaches the run's JSON as it does on whole
         // pictures, for the pipeline's own stages and a branch's last group's.
-        for pipeline in ["blur 1 | crop 120x90 position=attention | grayscale", "branch { save a.png } { crop 60x60 position=entropy | blur 1 }"] {
-            let streamed = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg", "-o", "n.png"], in: directory.path)
-            let whole = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg", "-o", "n.png"], in: directory.path,
+        for (pipeline, output) in [("blur 1 | crop 120x90 position=attention | grayscale", ["-o", "n.png"]),
+                                   ("branch { save a.png } { crop 60x60 position=entropy | blur 1 | save b.png }", [])] {
+            let streamed = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg"] + output, in: directory.path)
+            let whole = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg"] + output, in: directory.path,
                                               environment: CommandRunner.wholePictures)
+            #expect(streamed.status == 0 && whole.status == 0, "\(streamed.standardError)\(whole.standardError)")
+            // The notes, with the group and stage each belongs to, are the JSON's last field.
             func notes(_ json: String) -> String? {
-                guard let range = json.range(of: #""window""#) else { return nil }
-                return String(json[range.lowerBound...].prefix(80))
+                guard json.contains(#""name":"window""#), let range = json.range(of: #""notes":"#) else { return nil }
+                return String(json[range.lowerBound...])
             }
             #expect(notes(streamed.standardOutput) != nil && notes(streamed.standardOutput) == notes(whole.standardOutput),
                     "\(pipeline): \(streamed.standardOutput) \(whole.standardOutput)")
