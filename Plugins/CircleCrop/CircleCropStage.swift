@@ -106,19 +106,20 @@ public struct CircleCropStage: ShrinkOnLoadStage, DeclaredStage {
     }
 
     public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
-        guard position.strategy == nil else { return 0..<input.decodedSize.height }
+        // A smart window is chosen from the whole input, as a whole stage's.
+        guard position.strategy == nil else { return try defaultInputRows(forOutput: rows, of: input) }
         return try windowed(input).sourceRows(forOutput: rows)
     }
 
     public func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
-        let half = Double(try outputSize(for: input.picture.fullSize).width) / 2
+        let output = try outputSize(for: input.picture.fullSize), half = Double(output.width) / 2
         if let strategy = position.strategy {
             // A whole stage: the circle is placed from every pixel; only its square is scaled.
             let source = input.wholeSource
             let (center, radius) = try circle(in: source.fullSize)
             let square = source.map(Region(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
             let window = try SmartCrop.window(width: square.width, height: square.height, in: source, strategy: strategy)
-            let scaled = try source.image.resampled(from: window, to: try outputSize(for: source.fullSize), kernel: kernel, linearLight: linearLight)
+            let scaled = try source.image.resampled(from: window, to: output, kernel: kernel, linearLight: linearLight)
             return try CirclePainter.cutOut(scaled, center: Point(half, half), radius: half)
         }
         let band = try windowed(input.picture).rows(rows, fromWindow: input.pixels, top: input.top)

@@ -77,7 +77,8 @@ public struct CropStage: RearrangingStage, DeclaredStage {
     public var stageClass: StageClass { smartStrategy == nil ? .resample : .whole }
 
     public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
-        guard smartStrategy == nil else { return 0..<input.decodedSize.height }
+        // A smart window is chosen from the whole input, as a whole stage's.
+        guard smartStrategy == nil else { return try defaultInputRows(forOutput: rows, of: input) }
         let y = try pixels(in: input.decodedSize).y
         return (rows.lowerBound + y)..<(rows.upperBound + y)
     }

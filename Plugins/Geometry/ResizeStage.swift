@@ -237,7 +237,8 @@ public struct ResizeStage: ShrinkOnLoadStage, DeclaredStage {
     }
 
     public func inputRows(forOutput rows: Range<Int>, of reduction: DecodeReduction) throws -> Range<Int> {
-        guard position.strategy == nil else { return 0..<reduction.decodedSize.height }
+        // A smart window is chosen from the whole input, as a whole stage's.
+        guard position.strategy == nil else { return try defaultInputRows(forOutput: rows, of: reduction) }
         let layout = layout(for: reduction.fullSize)
         let scaled = scaledRows(layout, rows)
         guard !scaled.isEmpty else {

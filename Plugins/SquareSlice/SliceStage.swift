@@ -74,7 +74,8 @@ public struct SliceStage: ShrinkOnLoadStage, DeclaredStage {
     }
 
     public func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
-        guard offset.strategy == nil else { return 0..<input.decodedSize.height }
+        // A smart window is chosen from the whole input, as a whole stage's.
+        guard offset.strategy == nil else { return try defaultInputRows(forOutput: rows, of: input) }
         return try windowed(input).sourceRows(forOutput: rows)
     }
 

@@ -156,22 +156,14 @@ extension Pipeline {
     /// The save a streamed run ends in, with the groups of a branch that are written beside it
     /// and the stages of the last group, which lead to the save: nil when the pipeline ends
     /// otherwise (a branch within a group), or when a group beside the last has a surveying
-    /// stage or a whole stage that gathers (a tee there is a side output its group's chain feeds).
+    /// stage (a tee there is a side output its group's chain feeds).
     private var streamedEnding: (save: Save, groups: [Pipeline], tail: [any Transform])? {
         if let save = sink as? Save { return (save, [], []) }
         guard let branch = sink as? Branch, let last = branch.groups.last, let save = last.sink as? Save,
               branch.groups.dropLast().allSatisfy({ group in
-                  group.sink is Save && !group.transforms.contains { $0.awaitsSurvey || Self.gathers($0) }
+                  group.sink is Save && !group.transforms.contains { $0.awaitsSurvey }
               }) else { return nil }
         return (save, Array(branch.groups.dropLast()), last.transforms)
-    }
-
-    /// Whether `stage` would take a gathering level (a smart crop): a side output's chain does not
-    /// yet carry what such a stage notes to the run's result, so a group beside the last with one
-    /// takes the run of whole pictures.
-    private static func gathers(_ stage: any Transform) -> Bool {
-        stage.stageClass == .whole && !(stage is Tee) && !(stage is any WarpingStage) && !stage.surveys
-            && (try? stage.rearranging?.rearrangement(for: Size(2, 2))).flatMap { $0 } == nil
     }
 
     /// `metadata` of the picture after `stages`, from the decode's: as gray as the last stage

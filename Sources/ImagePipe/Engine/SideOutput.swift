@@ -54,7 +54,9 @@ final class SideOutput: @unchecked Sendable {
 
     /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
     /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
-    /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
+    /// standard output, or a stage of a class the chain cannot pull (a surveying one included), or
+    /// a whole stage that gathers the picture (a smart crop): what it notes (the window chosen)
+    /// would not reach the run's result from a side output's chain.
     /// A `tee` among the stages is a side output of its own, which this one's chain feeds.
     init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform],
           traced: TracedStage? = nil) {
@@ -76,7 +78,7 @@ final class SideOutput: @unchecked Sendable {
         }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
         guard let levels = StripChain.levels(of: chained + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
-                                             inputHasAlpha: rowsHaveAlpha) else { return nil }
+                                             inputHasAlpha: rowsHaveAlpha), !levels.contains(where: \.gathers) else { return nil }
         self.save = save
         destination = target.path
         format = target.format

@@ -16,8 +16,7 @@ struct SideOutputFeed: Transform, DeclaredStage {
     var stageClass: StageClass { .point }
 
     func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
-        let (strip, position) = (input.pixels, input.position)
-        try output?.write(strip, top: position.top)
-        return strip
+        try output?.write(input.pixels, top: input.top)
+        return input.pixels
     }
 }

@@ -194,9 +194,7 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
     }
 
     func makeRows(_ rows: Range<Int>, from input: StageInput) throws -> Image {
-        if !input.picture.isFull, shrink == nil {
-            throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none")
-        }
+        if !input.picture.isFull, shrink == nil { throw unaskedReduction }
         try Self.checkInterfaceSize(input.picture.decodedSize)
         var given = try Self.interface(input.picture)
         var notes: UnsafeMutablePointer<CChar>?
@@ -210,10 +208,15 @@ struct ExternalStage: ShrinkOnLoadStage, @unchecked Sendable {
         return result
     }
 
+    /// A decode reduced for a stage that has no `shrink`: a bug in the run.
+    private var unaskedReduction: StageError {
+        StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none")
+    }
+
     func inputRows(forOutput rows: Range<Int>, of input: DecodeReduction) throws -> Range<Int> {
         guard let inputRowsOf, stageClass == .resample || surveyedClass == .resample else {
             guard input.isFull else {
-                guard shrink != nil else { throw StageError("\(stageSchema.name) was given a decode reduced for it, though it asked for none") }
+                guard shrink != nil else { throw unaskedReduction }
                 // Any class but resample takes its reduced decode whole.
                 return 0..<input.decodedSize.height
             }
