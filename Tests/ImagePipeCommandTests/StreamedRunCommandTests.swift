@@ -218,6 +218,9 @@ import TestSupport
                                  // Tees in a group beside the last: fed by the group's own chain.
                                  ("branch { grayscale | tee {mode}-c.png | blur 1 | tee {mode}-d.jpg quality=70 | rotate 90 | save {mode}-a.jpg } { resize 50% | save {mode}.png }",
                                   ["c.png", "d.jpg", "a.jpg"]),
+                                 // A smart crop in a group beside the last: that group's chain gathers the picture for it.
+                                 ("branch { blur 1 | crop 120x90 position=attention | tee {mode}-b.jpg | sharpen | save {mode}-a.png } { flop | save {mode}.png }",
+                                  ["a.png", "b.jpg"]),
                                  // Encoders that take a whole picture: their rows gathered beside the run.
                                  ("tee {mode}-a.webp | fit 200x200 | tee {mode}-b.gif | tee {mode}-c.png palette=true | blur 1", ["a.webp", "b.gif", "c.png"]),
                                  ("branch { fit 100x100 | save {mode}-a.avif speed=10 } { save {mode}-b.bmp } { sharpen | save {mode}.png }", ["a.avif", "b.bmp"])] {
@@ -339,9 +342,10 @@ import TestSupport
             try Self.expectStreamsToTheOrdinaryBytes(pipeline, "in.jpg", output: "png", in: directory)
         }
         // What the stage noted (the window it chose) reaches the run's JSON as it does on whole
-        // pictures, for the pipeline's own stages and a branch's last group's.
+        // pictures, for the pipeline's own stages and a branch's groups' (the last, and one beside it).
         for (pipeline, output) in [("blur 1 | crop 120x90 position=attention | grayscale", ["-o", "n.png"]),
-                                   ("branch { save a.png } { crop 60x60 position=entropy | blur 1 | save b.png }", [])] {
+                                   ("branch { save a.png } { crop 60x60 position=entropy | blur 1 | save b.png }", []),
+                                   ("branch { gamma 1.2 | crop 50x70 position=attention | save c.png } { crop 60x60 position=entropy | save d.png }", [])] {
             let streamed = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg"] + output, in: directory.path)
             let whole = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg"] + output, in: directory.path,
                                               environment: CommandRunner.wholePictures)

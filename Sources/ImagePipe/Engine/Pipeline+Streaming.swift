@@ -108,7 +108,8 @@ extension Pipeline {
         if sink is Branch, !trace(sink, number: branch, size: size) { return whole("a trace of it cannot be written") }
         for (offset, group) in groups.enumerated() {
             guard let save = group.sink as? Save,
-                  let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else {
+                  let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before,
+                                        group: [offset + 1]) else {
                 return whole("a branch's group to standard output, or with a stage that takes whole pictures")
             }
             // A trace sees a group's own stages only in a run of whole pictures.
@@ -617,6 +618,7 @@ extension Pipeline {
         }
         var result = RunResult(plan: prepared.plan, written: files, outputSize: output.size)
         for (number, noted) in chain.notes { record(noted, ofStageNumbered: number, in: &result) }
+        for (side, _, _) in sides { if let group = side.group { result.groupNotes[group, default: [:]].merge(side.notes) { $1 } } }
         return .written(result)
     }
 

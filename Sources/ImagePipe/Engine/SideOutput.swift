@@ -25,6 +25,8 @@ final class SideOutput: @unchecked Sendable {
     /// For a trace's picture: the stage it shows. Its file is written outside the run's output
     /// gate and folder, as the trace's others are, and is not one of the run's outputs.
     let traced: TracedStage?
+    /// For a branch's group: its path (`RunResult.groupNotes`), where what its stages note goes.
+    let group: [Int]?
 
     /// The side outputs of the tees among its own stages, which its chain feeds (a branch
     /// group's `tee`), and, for one of those, the side output whose chain feeds it; both are
@@ -51,15 +53,19 @@ final class SideOutput: @unchecked Sendable {
     private let failure = Locked<(any Error)?>(nil)
     /// The size of the picture written, once started.
     private(set) var outputSize: Size
+    /// Its chain while it runs, let go of (with its rings) once the file is written.
+    private var chain: StripChain?
+    /// What its own stages noted (a smart crop's window), by their place among `stages` from 1
+    /// (its chain's numbering, and a branch group's); set by `finish`.
+    private(set) var notes: [Int: [StageNote]] = [:]
 
     /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
-    /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
-    /// standard output, or a stage of a class the chain cannot pull (a surveying one included), or
-    /// a whole stage that gathers the picture (a smart crop): what it notes (the window chosen)
-    /// would not reach the run's result from a side output's chain.
+    /// `rowsHaveAlpha`) that went through `stagesBefore` first, a branch's `group` at that path
+    /// when it is one, or nil when it cannot stream:
+    /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
     /// A `tee` among the stages is a side output of its own, which this one's chain feeds.
     init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform],
-          traced: TracedStage? = nil) {
+          group: [Int]? = nil, traced: TracedStage? = nil) {
         // (A pyramid beside the run's output is written by the ordinary run.)
         guard let target = try? save.target(in: context), target.path != "-", save.pyramidLayout(path: target.path) == nil else { return nil }
         var chained: [any Transform] = [], nested: [SideOutput] = []
@@ -78,7 +84,7 @@ final class SideOutput: @unchecked Sendable {
         }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
         guard let levels = StripChain.levels(of: chained + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
-                                             inputHasAlpha: rowsHaveAlpha), !levels.contains(where: \.gathers) else { return nil }
+                                             inputHasAlpha: rowsHaveAlpha) else { return nil }
         self.save = save
         destination = target.path
         format = target.format
@@ -87,6 +93,7 @@ final class SideOutput: @unchecked Sendable {
         self.flattening = flattening
         self.levels = levels
         self.stagesBefore = stagesBefore + stages
+        self.group = group
         self.traced = traced
         outputSize = output
         rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
@@ -176,6 +183,7 @@ final class SideOutput: @unchecked Sendable {
                                    located: located)
         outputSize = chain.output.size
         startedLayouts = chain.layouts
+        self.chain = chain
         let (save, destination, format, failure) = (save, destination, format, failure)
         let stageContext = StageContext.current
         guard let encoder = WorkerThread<Void>.started({
@@ -220,6 +228,8 @@ final class SideOutput: @unchecked Sendable {
     func finish() throws {
         pushed?.finish()
         try encoder?.join()
+        notes = chain?.notes ?? [:]
+        chain = nil
     }
 
     /// Stops the encoder, which then writes nothing, and waits for it (the run failed elsewhere).
