@@ -25,10 +25,15 @@ final class Interruption: Sendable {
     /// How long the pictures in progress have to stop after SIGTERM before the process ends.
     static let termGrace = 0.9
 
+    /// The queue the handlers run on: a queue of its own gets a thread even while the stages'
+    /// work fills every thread of the global queue (on a loaded machine a run of blurs finished
+    /// and landed its file before a handler on the global queue ran).
+    private let queue = DispatchQueue(label: "imagepipe.signals", qos: .userInteractive)
+
     func install(onePicture: Bool) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [self] in
                 let first = signalNumber.withLock { current -> Bool in
                     defer { if current == nil { current = number } }
@@ -37,7 +42,7 @@ final class Interruption: Sendable {
                 if first, onePicture || number == SIGTERM {
                     cancellation.cancel()
                     if !onePicture { Console.error("stopping: the pictures in progress are given up") }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(Self.termGrace * 1000))) {
+                    queue.asyncAfter(deadline: .now() + .milliseconds(Int(Self.termGrace * 1000))) {
                         ImageFile.removeTemporaryFiles()
                         Console.error("stopped at once")
                         _exit(128 + number)
