@@ -41,8 +41,9 @@ extension Pipeline {
 
     /// The input's settings, when this run keeps any: a JPEG input whose pixels the stages only
     /// move, saved as one JPEG (not a pyramid) without `quality=` or without `chroma=`. `bytes`
-    /// is the file when the lossless attempt read it; else it is read here (a file that can be
-    /// read only once, a FIFO, is not read twice: its run encodes at the defaults).
+    /// is the file when the lossless attempt read it; else its segments up to the first scan are
+    /// read here (a file that can be read only once, a FIFO, is not read twice: its run encodes
+    /// at the defaults).
     func keptJPEGEncoding(in context: RunContext, prepared: PreparedRun, bytes: [UInt8]?) -> KeptJPEGEncoding? {
         guard let load = source as? Load, let save = sink as? Save, save.options.quality == nil || save.options.chroma == .auto,
               let header = prepared.description.header, header.format == "jpeg",
@@ -50,12 +51,15 @@ extension Pipeline {
         let options = load.loadOptions(in: context)
         let orientation = options.applyOrientation ? prepared.description.orientation : 1
         guard case .success = losslessGeometry(stored: header.storedSize, orientation: orientation) else { return nil }
-        var file = bytes ?? context.inputBytes
-        if file == nil, let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path) {
-            file = try? ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline)
+        let facts: CodingFacts
+        if let file = bytes ?? context.inputBytes {
+            facts = CodingFacts.read(file, format: .jpeg)
+        } else if let path = try? load.resolvedPath(in: context), path != "-", ImageFile.isRegularFile(path),
+                  let read = try? CodingFacts.jpeg(path: path, limit: options.maxInputBytes, deadline: options.deadline) {
+            facts = read
+        } else {
+            return nil
         }
-        guard let file else { return nil }
-        let facts = CodingFacts.read(file, format: .jpeg)
         let chroma: ChromaSubsampling? = switch facts.chroma {
         case "4:4:4", "4:4:0": .c444
         case "4:2:2", "4:1:1": .c422

@@ -7,6 +7,26 @@ extension CodingFacts {
         return facts
     }
 
+    /// The facts of the JPEG file at `path`, read up to its first scan only: the tables and the
+    /// frame header come before it, and a 300-megapixel file's 118 MB need not be held for them.
+    static func jpeg(path: String, limit: Int?, deadline: ContinuousClock.Instant?) throws -> CodingFacts {
+        var bytes: [UInt8] = [], offset = 2
+        try ImageFile.readChunks(path: path, limit: limit, deadline: deadline) { chunk in
+            bytes += chunk
+            // Marker by marker, as `readJPEG` walks them, up to the first scan's.
+            while offset + 4 <= bytes.count {
+                guard bytes[offset] == 0xFF else { offset += 1; continue }
+                let marker = bytes[offset + 1]
+                if marker == 0xDA || marker == 0xD9 { return false }
+                if marker == 0xFF { offset += 1; continue }
+                if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+                offset += 2 + max(2, Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+            }
+            return true
+        }
+        return jpeg(bytes)
+    }
+
     /// libjpeg's standard luminance table (ITU T.81 Annex K), row by row.
     static let standardLumaRows: [Int] = [
         16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
