@@ -253,8 +253,13 @@ struct ExplainCommand {
                 if let memory, memory.gathersOutput {
                     how += " (the last rows gathered into the output picture, for an encoder that takes it whole: about \(MemoryBudget.describe(memory.coding)) with its copies)"
                 }
-                // A branch's last group goes on in the run's own chain, its surveys with it.
-                let chained = pipeline.transforms + ((pipeline.sink as? Branch)?.groups.last?.transforms ?? [])
+                // A branch's last group goes on in the run's own chain, its surveys with it (and
+                // so down the last groups of branches within).
+                var chained = pipeline.transforms, spine = pipeline
+                while let last = (spine.sink as? Branch)?.groups.last {
+                    chained += last.transforms
+                    spine = last
+                }
                 let surveys = chained.filter(\.awaitsSurvey).map(\.stageSchema.name)
                 if surveys.count == 1 {
                     how += " (read twice: the first read lets \(surveys[0]) measure every pixel, the second streams through what it found)"

@@ -218,6 +218,14 @@ import TestSupport
                                  // Tees in a group beside the last: fed by the group's own chain.
                                  ("branch { grayscale | tee {mode}-c.png | blur 1 | tee {mode}-d.jpg quality=70 | rotate 90 | save {mode}-a.jpg } { resize 50% | save {mode}.png }",
                                   ["c.png", "d.jpg", "a.jpg"]),
+                                 // Branches within groups: their groups but the last are side outputs of side outputs,
+                                 // or of the run's own chain down its last groups.
+                                 ("branch { fit 200x200 | branch { save {mode}-a.jpg } { sharpen | tee {mode}-c.png | save {mode}-b.png } } { blur 1 | save {mode}.png }",
+                                  ["a.jpg", "b.png", "c.png"]),
+                                 ("blur 1 | branch { save {mode}-a.jpg } { fit 200x200 | branch { rotate 90 | save {mode}-b.jpg } { grayscale | save {mode}.png } }",
+                                  ["a.jpg", "b.jpg"]),
+                                 ("branch { branch { branch { save {mode}-a.png } { flop | save {mode}-b.png } } { save {mode}-c.jpg } } { resize 50% | branch { save {mode}-d.tif } { normalize | save {mode}.png } }",
+                                  ["a.png", "b.png", "c.jpg", "d.tif"]),
                                  // A smart crop in a group beside the last: that group's chain gathers the picture for it.
                                  ("branch { blur 1 | crop 120x90 position=attention | tee {mode}-b.jpg | sharpen | save {mode}-a.png } { flop | save {mode}.png }",
                                   ["a.png", "b.jpg"]),
@@ -345,7 +353,8 @@ import TestSupport
         // pictures, for the pipeline's own stages and a branch's groups' (the last, and one beside it).
         for (pipeline, output) in [("blur 1 | crop 120x90 position=attention | grayscale", ["-o", "n.png"]),
                                    ("branch { save a.png } { crop 60x60 position=entropy | blur 1 | save b.png }", []),
-                                   ("branch { gamma 1.2 | crop 50x70 position=attention | save c.png } { crop 60x60 position=entropy | save d.png }", [])] {
+                                   ("branch { gamma 1.2 | crop 50x70 position=attention | save c.png } { crop 60x60 position=entropy | save d.png }", []),
+                                   ("branch { branch { crop 50x50 position=attention | save e.png } { save f.png } } { fit 100x100 | branch { save g.png } { crop 40x40 position=entropy | save h.png } }", [])] {
             let streamed = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg"] + output, in: directory.path)
             let whole = try CommandRunner.run(["run", "--json", "-e", pipeline, "in.jpg"] + output, in: directory.path,
                                               environment: CommandRunner.wholePictures)

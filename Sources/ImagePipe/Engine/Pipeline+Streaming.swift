@@ -50,8 +50,8 @@ extension Pipeline {
         }
         guard let load = source as? Load else { return whole("its source is not a file") }
         guard prepared.animation == nil else { return whole("its frames go through the stages one at a time") }
-        guard let (save, groups, tail) = streamedEnding else {
-            return whole("a branch within a group, or a surveying stage in a group other than the last, takes whole pictures")
+        guard !surveysOffTheChain else {
+            return whole("a surveying stage in a branch's group other than the last takes whole pictures")
         }
         guard let header = description.header, let format = SourceFormat(rawValue: header.format) else { return whole("its format is not known before decoding") }
         guard let path = try? load.resolvedPath(in: context) else { return whole("its input is not known") }
@@ -62,7 +62,6 @@ extension Pipeline {
         let reduction = Self.reduction(plan: plan, description: description)
         let stored = decodedWhole || !description.turned ? plan.decodeSize : plan.decodeSize.transposed
         let orientation = decodedWhole ? 1 : description.orientation
-        guard let target = try? save.target(in: context) else { return whole("its output is not known") }
         // The chain's stages, each numbered as `explain` numbers it: a branch's group feeds as
         // the branch, the last group's stages as their rows under it.
         var stages: [(number: Int, stage: any Transform)] = []
@@ -74,7 +73,7 @@ extension Pipeline {
         func trace(_ stage: any Stage, number: Int, group: String? = nil, size: Size, standsFor: Size? = nil) -> Bool {
             guard let trace = context.trace else { return true }
             let save = Save(path: trace.directory + "/" + TraceWriter.fileName(index: number, stage: stage), format: .png, options: TraceWriter.pictureOptions)
-            guard let side = SideOutput(save: save, in: SideOutput.traceContext(of: context), stages: [], size: size, rowsHaveAlpha: hasAlpha,
+            guard let side = SideOutput(save: save, in: SideOutput.traceContext(of: context), steps: [], size: size, rowsHaveAlpha: hasAlpha,
                                         stagesBefore: before, traced: TracedStage(number: number, stage: stage, group: group, standsFor: standsFor)) else {
                 return false
             }
@@ -84,7 +83,7 @@ extension Pipeline {
         }
         func add(_ stage: any Transform, number: Int, group: String? = nil) -> Bool {
             if let tee = stage as? Tee {
-                guard let side = SideOutput(save: tee.save, in: context, stages: [], size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else { return false }
+                guard let side = SideOutput(save: tee.save, in: context, steps: [], size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else { return false }
                 sides.append(side)
                 stages.append((number, SideOutputFeed(output: side)))
             } else {
@@ -105,29 +104,46 @@ extension Pipeline {
         }
         let branch = transforms.count + 1
         var number = branch + 1
+        // Where each stage of a branch's groups in the run's chain stands, for what it notes.
+        var places: [Int: (path: [Int], place: Int)] = [:]
         if sink is Branch, !trace(sink, number: branch, size: size) { return whole("a trace of it cannot be written") }
-        for (offset, group) in groups.enumerated() {
-            guard let save = group.sink as? Save,
-                  let side = SideOutput(save: save, in: context, stages: group.transforms, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before,
-                                        group: [offset + 1]) else {
-                return whole("a branch's group to standard output, or with a stage that takes whole pictures")
+        // Down the last groups of the branches: the groups beside each last one are side outputs
+        // fed where their branch stands (numbered as `explain` numbers their rows), and the last
+        // one's stages go on in the run's own chain, to the save that ends it.
+        var spine = self, groupPath: [Int] = []
+        while let fork = spine.sink as? Branch, let last = fork.groups.last {
+            let forkNumber = groupPath.isEmpty ? branch : number
+            if !groupPath.isEmpty { number += 1 }
+            for (offset, group) in fork.groups.dropLast().enumerated() {
+                // A trace sees a group's own stages only in a run of whole pictures.
+                guard context.trace == nil || (groupPath.isEmpty && group.transforms.isEmpty && group.sink is Save) else {
+                    return whole("a trace shows the stages of a branch's group other than the last, and a branch within a group, in whole pictures")
+                }
+                guard let side = SideOutput(group: group, path: groupPath + [offset + 1], in: context, size: size, rowsHaveAlpha: hasAlpha, stagesBefore: before) else {
+                    return whole("a branch's group to standard output, or with a stage that takes whole pictures")
+                }
+                sides.append(side)
+                sides += side.allNested
+                stages.append((forkNumber, SideOutputFeed(output: side)))
+                number += Self.rows(of: group)
+                guard trace(side.save, number: number - 1, group: Branch.label(of: groupPath + [offset + 1]), size: size) else { return whole("a trace of it cannot be written") }
             }
-            // A trace sees a group's own stages only in a run of whole pictures.
-            guard context.trace == nil || group.transforms.isEmpty else {
-                return whole("a trace shows the stages of a branch's group other than the last in whole pictures")
+            groupPath.append(fork.groups.count)
+            guard context.trace == nil || groupPath.count == 1 else {
+                return whole("a trace shows the stages of a branch's group other than the last, and a branch within a group, in whole pictures")
             }
-            sides.append(side)
-            sides += side.nested
-            stages.append((branch, SideOutputFeed(output: side)))
-            number += group.transforms.count + 1
-            guard trace(save, number: number - 1, group: Branch.label(of: [offset + 1]), size: size) else { return whole("a trace of it cannot be written") }
+            for (offset, stage) in last.transforms.enumerated() {
+                guard add(stage, number: number, group: Branch.label(of: groupPath)) else { return whole("a tee to standard output, or with a stage that takes whole pictures") }
+                places[number] = (groupPath, offset + 1)
+                number += 1
+            }
+            spine = last
         }
-        let lastGroup = sink is Branch ? Branch.label(of: [groups.count + 1]) : nil
-        for stage in tail {
-            guard add(stage, number: number, group: lastGroup) else { return whole("a tee to standard output, or with a stage that takes whole pictures") }
-            number += 1
+        guard let save = spine.sink as? Save else { return whole("its output is not a file") }
+        guard let target = try? save.target(in: context) else { return whole("its output is not known") }
+        guard trace(save, number: sink is Branch ? number : branch, group: groupPath.isEmpty ? nil : Branch.label(of: groupPath), size: size) else {
+            return whole("a trace of it cannot be written")
         }
-        guard trace(save, number: sink is Branch ? number : branch, group: lastGroup, size: size) else { return whole("a trace of it cannot be written") }
         // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
         // flattens a whole one.
         let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
@@ -151,20 +167,28 @@ extension Pipeline {
         for side in sides { side.shareTileRoom(&room) }
         return .success(StreamedSave(save: save, destination: target.path, format: target.format, levels: levels.map { $0.renumbered { numbers[$0] } },
                                      storedSize: stored, decodedWhole: decodedWhole, flattening: flattening, sides: sides,
-                                     tileRoom: room, stagesBefore: before))
+                                     tileRoom: room, stagesBefore: before, groupPlaces: places))
     }
 
-    /// The save a streamed run ends in, with the groups of a branch that are written beside it
-    /// and the stages of the last group, which lead to the save: nil when the pipeline ends
-    /// otherwise (a branch within a group), or when a group beside the last has a surveying
-    /// stage (a tee there is a side output its group's chain feeds).
-    private var streamedEnding: (save: Save, groups: [Pipeline], tail: [any Transform])? {
-        if let save = sink as? Save { return (save, [], []) }
-        guard let branch = sink as? Branch, let last = branch.groups.last, let save = last.sink as? Save,
-              branch.groups.dropLast().allSatisfy({ group in
-                  group.sink is Save && !group.transforms.contains { $0.awaitsSurvey }
-              }) else { return nil }
-        return (save, Array(branch.groups.dropLast()), last.transforms)
+    /// Whether a surveying stage stands where the streamed run cannot read the picture again
+    /// for it: in a branch's group beside the last, whose side output sees the rows once. (The
+    /// pipeline's own and those down its last groups are read twice.)
+    private var surveysOffTheChain: Bool {
+        func stages(of pipeline: Pipeline) -> [any Transform] {
+            pipeline.transforms + ((pipeline.sink as? Branch)?.groups.flatMap(stages) ?? [])
+        }
+        var spine = self, beside: [any Transform] = []
+        while let fork = spine.sink as? Branch, let last = fork.groups.last {
+            beside += fork.groups.dropLast().flatMap(stages)
+            spine = last
+        }
+        return beside.contains(where: \.awaitsSurvey)
+    }
+
+    /// The rows `explain` gives a branch's `group`: its stages, and its save or its branch's row
+    /// and the rows of that branch's groups.
+    static func rows(of group: Pipeline) -> Int {
+        group.transforms.count + ((group.sink as? Branch).map { 1 + $0.groups.reduce(0) { $0 + rows(of: $1) } } ?? 1)
     }
 
     /// `metadata` of the picture after `stages`, from the decode's: as gray as the last stage
@@ -303,12 +327,14 @@ extension Pipeline {
     }
 
     /// The first stage that has yet to survey the picture: among the pipeline's own stages, or
-    /// among those of a branch's last group, which go on in the run's own chain.
+    /// among those of a branch's last group (and its branch's last group, and so down), which go
+    /// on in the run's own chain.
     struct PendingSurvey {
         let stage: any SurveyingStage
         /// Its number, as `explain` numbers the stages.
         let number: Int
-        /// For a stage of the branch's last group: that group's path and the stage's place in it.
+        /// For a stage of a branch's last group (down the last groups): that group's path and
+        /// the stage's place in it.
         var inGroup: (path: [Int], stage: Int)? = nil
         /// The stages whose rows it surveys, with their numbers (a branch's other groups are
         /// left out: they write in the run's own read).
@@ -318,28 +344,41 @@ extension Pipeline {
     }
 
     var pendingSurvey: PendingSurvey? {
-        let own = transforms.enumerated().map { (number: $0.offset + 1, stage: $0.element) }
-        if let index = transforms.firstIndex(where: \.awaitsSurvey) {
-            return PendingSurvey(stage: transforms[index] as! any SurveyingStage, number: index + 1, before: Array(own[..<index])) { made in
-                var next = self
-                next.transforms[index] = made
-                return next
+        // Down the spine of last groups, the stages numbered as `streamingDecision` numbers them:
+        // the pipeline's own, then after each branch's row and the rows of its other groups,
+        // its last group's.
+        var before: [(number: Int, stage: any Transform)] = []
+        var spine = self, path: [Int] = [], number = 1
+        while true {
+            for (offset, stage) in spine.transforms.enumerated() {
+                guard let surveying = stage as? any SurveyingStage, stage.awaitsSurvey else {
+                    before.append((number, stage))
+                    number += 1
+                    continue
+                }
+                let at = path
+                return PendingSurvey(stage: surveying, number: number, inGroup: at.isEmpty ? nil : (at, offset + 1), before: before) { made in
+                    self.replacingStage(inGroup: at, at: offset, with: made)
+                }
             }
+            guard let fork = spine.sink as? Branch, let last = fork.groups.last else { return nil }
+            number += 1 + fork.groups.dropLast().reduce(0) { $0 + Self.rows(of: $1) }
+            path.append(fork.groups.count)
+            spine = last
         }
-        guard let branch = sink as? Branch, let last = branch.groups.last, let index = last.transforms.firstIndex(where: \.awaitsSurvey) else {
-            return nil
-        }
-        // Numbered as `streamingSave` numbers them: the branch, each group's stages and save,
-        // then the last group's stages.
-        guard let first = lastGroupFirstNumber else { return nil }
-        let tail = last.transforms.enumerated().map { (number: first + $0.offset, stage: $0.element) }
-        return PendingSurvey(stage: last.transforms[index] as! any SurveyingStage, number: first + index,
-                             inGroup: ([branch.groups.count], index + 1), before: own + tail[..<index]) { made in
-            var groups = branch.groups, next = self
-            groups[groups.count - 1].transforms[index] = made
-            next.sink = Branch(groups: groups)
+    }
+
+    /// This pipeline with `stage` at `index` among the stages of the group at `path` ([] its own).
+    private func replacingStage(inGroup path: [Int], at index: Int, with stage: any Transform) -> Pipeline {
+        var next = self
+        guard let first = path.first, let branch = sink as? Branch else {
+            next.transforms[index] = stage
             return next
         }
+        var groups = branch.groups
+        groups[first - 1] = groups[first - 1].replacingStage(inGroup: Array(path.dropFirst()), at: index, with: stage)
+        next.sink = Branch(groups: groups)
+        return next
     }
 
     /// What a survey came to: the stage it made and what it noted then, or the decode, when
@@ -617,27 +656,21 @@ extension Pipeline {
             }
         }
         var result = RunResult(plan: prepared.plan, written: files, outputSize: output.size)
-        for (number, noted) in chain.notes { record(noted, ofStageNumbered: number, in: &result) }
-        for (side, _, _) in sides { if let group = side.group { result.groupNotes[group, default: [:]].merge(side.notes) { $1 } } }
+        // What the stages noted goes where the run of whole pictures puts it: the pipeline's own
+        // stages', and each branch group's by its path.
+        for (number, noted) in chain.notes {
+            if number <= transforms.count {
+                result.notes[number] = noted
+            } else if let (path, place) = streamed.groupPlaces[number] {
+                result.groupNotes[path, default: [:]][place] = noted
+            }
+        }
+        for (side, _, _) in sides {
+            for (path, noted) in side.notes { result.groupNotes[path, default: [:]].merge(noted) { $1 } }
+        }
         return .written(result)
     }
 
-    /// The number `streamingSave` gives the first stage of a branch's last group: after the
-    /// pipeline's own stages, the branch, and each other group's stages and save.
-    private var lastGroupFirstNumber: Int? {
-        guard let branch = sink as? Branch else { return nil }
-        return transforms.count + 2 + branch.groups.dropLast().reduce(0) { $0 + $1.transforms.count + 1 }
-    }
-
-    /// Puts what the stage numbered `number` in the streamed run noted where the run of whole
-    /// pictures puts it: a stage of the pipeline's own, or of a branch's last group.
-    private func record(_ notes: [StageNote], ofStageNumbered number: Int, in result: inout RunResult) {
-        if number <= transforms.count {
-            result.notes[number] = notes
-        } else if let branch = sink as? Branch, let first = lastGroupFirstNumber, number >= first {
-            result.groupNotes[[branch.groups.count], default: [:]][number - first + 1] = notes
-        }
-    }
 
     /// Joins the decoder of a streamed read whose rows are no longer read, and throws its failure,
     /// unless it stopped only because the reader did (a stage or the encoder failed, and says why).

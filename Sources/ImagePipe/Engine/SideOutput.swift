@@ -25,8 +25,9 @@ final class SideOutput: @unchecked Sendable {
     /// For a trace's picture: the stage it shows. Its file is written outside the run's output
     /// gate and folder, as the trace's others are, and is not one of the run's outputs.
     let traced: TracedStage?
-    /// For a branch's group: its path (`RunResult.groupNotes`), where what its stages note goes.
-    let group: [Int]?
+    /// Where each stage of its chain stands in the branch's groups (by the chain's numbering):
+    /// what it notes goes there (`RunResult.groupNotes`).
+    private let places: [Int: (path: [Int], place: Int)]
 
     /// The side outputs of the tees among its own stages, which its chain feeds (a branch
     /// group's `tee`), and, for one of those, the side output whose chain feeds it; both are
@@ -55,32 +56,68 @@ final class SideOutput: @unchecked Sendable {
     private(set) var outputSize: Size
     /// Its chain while it runs, let go of (with its rings) once the file is written.
     private var chain: StripChain?
-    /// What its own stages noted (a smart crop's window), by their place among `stages` from 1
-    /// (its chain's numbering, and a branch group's); set by `finish`.
-    private(set) var notes: [Int: [StageNote]] = [:]
+    /// What its own stages noted (a smart crop's window), by group and place as a run of whole
+    /// pictures gives them; set by `finish`.
+    private(set) var notes: RunResult.GroupNotes = [:]
 
-    /// The side output of `stages` and `save` on a `size` picture (RGBA rows with
-    /// `rowsHaveAlpha`) that went through `stagesBefore` first, a branch's `group` at that path
-    /// when it is one, or nil when it cannot stream:
+    /// Its side outputs, theirs after each, each after the one that feeds it.
+    var allNested: [SideOutput] { nested.flatMap { [$0] + $0.allNested } }
+
+    /// One step of a side output's chain: a stage of the branch's group at `path` (nil outside
+    /// a branch), at `place` in it from 1, or a group beside the last of a branch within the
+    /// group, which a side output of its own writes from the rows there.
+    enum Step {
+        case stage(any Transform, path: [Int]?, place: Int)
+        case group(Pipeline, path: [Int])
+    }
+
+    /// The side output of a branch's `group` at `path`: its stages, and when it ends in a branch
+    /// of its own, that branch's groups but the last as side outputs its chain feeds, then the
+    /// last's stages, and so down to the save that ends it. Nil as the designated initializer
+    /// gives it.
+    convenience init?(group: Pipeline, path: [Int], in context: RunContext, size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform]) {
+        var steps: [Step] = [], current = group, at = path
+        while let branch = current.sink as? Branch, let last = branch.groups.last {
+            steps += current.transforms.enumerated().map { .stage($0.element, path: at, place: $0.offset + 1) }
+            steps += branch.groups.dropLast().enumerated().map { .group($0.element, path: at + [$0.offset + 1]) }
+            (current, at) = (last, at + [branch.groups.count])
+        }
+        steps += current.transforms.enumerated().map { .stage($0.element, path: at, place: $0.offset + 1) }
+        guard let save = current.sink as? Save else { return nil }
+        self.init(save: save, in: context, steps: steps, size: size, rowsHaveAlpha: rowsHaveAlpha, stagesBefore: stagesBefore)
+    }
+
+    /// The side output of `steps` and `save` on a `size` picture (RGBA rows with
+    /// `rowsHaveAlpha`) that went through `stagesBefore` first, or nil when it cannot stream:
     /// standard output, or a stage of a class the chain cannot pull (a surveying one included).
-    /// A `tee` among the stages is a side output of its own, which this one's chain feeds.
-    init?(save: Save, in context: RunContext, stages: [any Transform], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform],
-          group: [Int]? = nil, traced: TracedStage? = nil) {
+    /// A `tee` among the stages, and a group of a branch within, are side outputs of their own,
+    /// which this one's chain feeds.
+    init?(save: Save, in context: RunContext, steps: [Step], size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform],
+          traced: TracedStage? = nil) {
         // (A pyramid beside the run's output is written by the ordinary run.)
         guard let target = try? save.target(in: context), target.path != "-", save.pyramidLayout(path: target.path) == nil else { return nil }
-        var chained: [any Transform] = [], nested: [SideOutput] = []
+        var chained: [any Transform] = [], nested: [SideOutput] = [], before = stagesBefore
+        var places: [Int: (path: [Int], place: Int)] = [:]
         var (alpha, output) = (rowsHaveAlpha, size)
-        for (offset, stage) in stages.enumerated() {
-            if let tee = stage as? Tee {
-                guard let side = SideOutput(save: tee.save, in: context, stages: [], size: output, rowsHaveAlpha: alpha,
-                                            stagesBefore: stagesBefore + stages[..<offset]) else { return nil }
+        for step in steps {
+            switch step {
+            case let .group(group, path):
+                guard let side = SideOutput(group: group, path: path, in: context, size: output, rowsHaveAlpha: alpha, stagesBefore: before) else { return nil }
                 nested.append(side)
                 chained.append(SideOutputFeed(output: side))
-                continue
+            case let .stage(tee as Tee, _, _):
+                guard let side = SideOutput(save: tee.save, in: context, steps: [], size: output, rowsHaveAlpha: alpha, stagesBefore: before) else { return nil }
+                nested.append(side)
+                chained.append(SideOutputFeed(output: side))
+                before.append(tee)
+            case let .stage(stage, path, place):
+                guard let next = try? stage.outputSize(for: output) else { return nil }
+                (alpha, output) = (stage.outputHasAlpha(inputHasAlpha: alpha), next)
+                chained.append(stage)
+                before.append(stage)
+                // The chain numbers its stages from 1.
+                if let path { places[chained.count] = (path, place) }
             }
-            guard let next = try? stage.outputSize(for: output) else { return nil }
-            (alpha, output) = (stage.outputHasAlpha(inputHasAlpha: alpha), next)
-            chained.append(stage)
         }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
         guard let levels = StripChain.levels(of: chained + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
@@ -92,8 +129,8 @@ final class SideOutput: @unchecked Sendable {
         self.rowsHaveAlpha = rowsHaveAlpha
         self.flattening = flattening
         self.levels = levels
-        self.stagesBefore = stagesBefore + stages
-        self.group = group
+        self.stagesBefore = before
+        self.places = places
         self.traced = traced
         outputSize = output
         rowStride = RowHandoff.Start.rowStride(width: size.width, channels: rowsHaveAlpha ? 4 : 3)
@@ -228,7 +265,9 @@ final class SideOutput: @unchecked Sendable {
     func finish() throws {
         pushed?.finish()
         try encoder?.join()
-        notes = chain?.notes ?? [:]
+        for (index, noted) in chain?.notes ?? [:] {
+            if let (path, place) = places[index] { notes[path, default: [:]][place] = noted }
+        }
         chain = nil
     }
 

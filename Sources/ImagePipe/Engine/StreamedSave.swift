@@ -27,6 +27,9 @@ struct StreamedSave {
     var tileRoom = TileCache.discThreshold
     /// Every stage the picture saved went through (a branch's last group's included).
     var stagesBefore: [any Transform] = []
+    /// Where the chain's stages from a branch's groups stand (by their numbers): the group's
+    /// path and the place in it, where what they note goes (`RunResult.groupNotes`).
+    var groupPlaces: [Int: (path: [Int], place: Int)] = [:]
 
     /// Whether the save's encoder takes only a whole picture (WebP, AVIF, GIF, BMP, ICO, a
     /// palette PNG): the chain's last rows are gathered into a picture in memory, a cache before
