@@ -63,11 +63,11 @@ final class SideOutput: @unchecked Sendable {
     /// Its side outputs, theirs after each, each after the one that feeds it.
     var allNested: [SideOutput] { nested.flatMap { [$0] + $0.allNested } }
 
-    /// One step of a side output's chain: a stage of the branch's group at `path` (nil outside
-    /// a branch), at `place` in it from 1, or a group beside the last of a branch within the
-    /// group, which a side output of its own writes from the rows there.
+    /// One step of a side output's chain: a stage of the branch's group at `path`, at `place` in
+    /// it from 1, or a group beside the last of a branch within the group, which a side output
+    /// of its own writes from the rows there.
     enum Step {
-        case stage(any Transform, path: [Int]?, place: Int)
+        case stage(any Transform, path: [Int], place: Int)
         case group(Pipeline, path: [Int])
     }
 
@@ -77,12 +77,12 @@ final class SideOutput: @unchecked Sendable {
     /// gives it.
     convenience init?(group: Pipeline, path: [Int], in context: RunContext, size: Size, rowsHaveAlpha: Bool, stagesBefore: [any Transform]) {
         var steps: [Step] = [], current = group, at = path
-        while let branch = current.sink as? Branch, let last = branch.groups.last {
+        while true {
             steps += current.transforms.enumerated().map { .stage($0.element, path: at, place: $0.offset + 1) }
+            guard let branch = current.sink as? Branch, let last = branch.groups.last else { break }
             steps += branch.groups.dropLast().enumerated().map { .group($0.element, path: at + [$0.offset + 1]) }
             (current, at) = (last, at + [branch.groups.count])
         }
-        steps += current.transforms.enumerated().map { .stage($0.element, path: at, place: $0.offset + 1) }
         guard let save = current.sink as? Save else { return nil }
         self.init(save: save, in: context, steps: steps, size: size, rowsHaveAlpha: rowsHaveAlpha, stagesBefore: stagesBefore)
     }
@@ -116,7 +116,7 @@ final class SideOutput: @unchecked Sendable {
                 chained.append(stage)
                 before.append(stage)
                 // The chain numbers its stages from 1.
-                if let path { places[chained.count] = (path, place) }
+                places[chained.count] = (path, place)
             }
         }
         let flattening = target.format == .jpeg && alpha ? save.options.background : nil
