@@ -215,6 +215,30 @@ int imagepipe_tiff_read_fields(imagepipe_tiff_reader *reader, struct imagepipe_t
     return 0;
 }
 
+int imagepipe_tiff_levels(imagepipe_tiff_reader *reader, uint16_t *directories, uint32_t *widths, uint32_t *heights, int capacity) {
+    TIFF *tiff = reader->tiff;
+    uint32_t width = 0, height = 0;
+    int count = 0;
+    if (!TIFFSetDirectory(tiff, 0) || !TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height)) return 0;
+    /* A directory count past 2^16 is not a pyramid's; stop well before libtiff's own bound. */
+    for (uint16_t index = 1; count < capacity && index < 1024 && TIFFReadDirectory(tiff); index++) {
+        uint32_t kind = 0, w = 0, h = 0;
+        if (!TIFFGetField(tiff, TIFFTAG_SUBFILETYPE, &kind) || !(kind & FILETYPE_REDUCEDIMAGE)) break;
+        if (!TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &h)) break;
+        if (w == 0 || h == 0 || w >= width || h >= height) break;
+        directories[count] = index;
+        widths[count] = width = w;
+        heights[count] = height = h;
+        count++;
+    }
+    TIFFSetDirectory(tiff, 0);
+    return count;
+}
+
+int imagepipe_tiff_set_directory(imagepipe_tiff_reader *reader, uint16_t index) {
+    return TIFFSetDirectory(reader->tiff, index) ? 0 : -1;
+}
+
 int imagepipe_tiff_jpeg_as_rgb(imagepipe_tiff_reader *reader) {
     return TIFFSetField(reader->tiff, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB) ? 0 : -1;
 }

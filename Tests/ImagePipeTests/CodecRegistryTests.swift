@@ -68,8 +68,9 @@ import TestSupport
     }
 
     /// A format said to decode reduced decodes a plan that only shrinks at a fraction of its
-    /// size; the others decode whole.
-    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .gif, .tiff, .bmp, .avif])
+    /// size; the others decode whole. (A TIFF decodes reduced when it holds a pyramid, which
+    /// ImagePipe does not write: TIFFPyramidTests.)
+    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .gif, .bmp, .avif])
     func reducedDecodingIsWhatTheRegistrySays(format: ImageFormat) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("picture.\(format.rawValue)")

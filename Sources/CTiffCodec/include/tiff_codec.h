@@ -55,6 +55,15 @@ const struct imagepipe_tiff_messages *imagepipe_tiff_reader_messages(const image
 /* Reads the first directory's fields into *fields; 0 on success. */
 int imagepipe_tiff_read_fields(imagepipe_tiff_reader *reader, struct imagepipe_tiff_fields *fields);
 
+/* The smaller copies of the picture stored after its first directory, as a pyramid stores them
+ * (libvips' `tiffsave --pyramid`, most slide and map formats): the directories that follow it
+ * marked FILETYPE_REDUCEDIMAGE, each smaller than the one before. Up to `capacity` of them, as
+ * their directory numbers and sizes; gives how many. The reader is left at the first directory. */
+int imagepipe_tiff_levels(imagepipe_tiff_reader *reader, uint16_t *directories, uint32_t *widths, uint32_t *heights, int capacity);
+
+/* Makes directory `index` (0 the first) the one read; 0 on success. */
+int imagepipe_tiff_set_directory(imagepipe_tiff_reader *reader, uint16_t index);
+
 /* Asks libjpeg to give RGB for a JPEG-compressed YCbCr picture (TIFFTAG_JPEGCOLORMODE); 0 on success.
  * The strips then decode as RGB, 3 samples a pixel, and read_fields says so. */
 int imagepipe_tiff_jpeg_as_rgb(imagepipe_tiff_reader *reader);

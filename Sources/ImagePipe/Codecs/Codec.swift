@@ -19,6 +19,10 @@ protocol Codec: Sendable {
     /// and its header read from memory.
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader
 
+    /// The size its decoder gives a picture with `header` when asked for one at least `target`
+    /// (`LoadOptions.atLeast`), both as stored: the full size unless `capabilities.reducedDecode`.
+    func reducedSize(of header: ImageHeader, atLeast target: Size) -> Size
+
     /// Decodes the file held whole in `bytes` (a still picture: an animation's first frame).
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image
 
@@ -83,6 +87,8 @@ protocol Codec: Sendable {
 }
 
 extension Codec {
+    func reducedSize(of header: ImageHeader, atLeast target: Size) -> Size { header.storedSize }
+
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
         PrefixHeaderReader.wholeFile(options: options, path: path)
     }

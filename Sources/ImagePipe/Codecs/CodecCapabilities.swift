@@ -6,8 +6,9 @@ public struct CodecCapabilities: Sendable {
     public let reader: String
     /// The library that encodes it; nil when ImagePipe does not write it.
     public let writer: String?
-    /// Decodes reduced, at 1/2, 1/4 or 1/8 of the size (JPEG's DCT scaling): a plan that only
-    /// shrinks decodes no more pixels than it needs (shrink-on-load).
+    /// Decodes reduced: a JPEG at 1/2, 1/4 or 1/8 of the size (its DCT scaling), a TIFF pyramid
+    /// at one of its smaller levels. A plan that only shrinks decodes no more pixels than it
+    /// needs (shrink-on-load); `Codec.reducedSize(of:atLeast:)` says how far.
     public var reducedDecode = false
     /// Hands out rows in order as it decodes them, so that a run can stream them through the
     /// stages (`Codec.rowSource`, `Pipeline+Streaming`).

@@ -26,6 +26,10 @@ public struct ImageHeader: Hashable, Sendable {
     /// A JPEG's DCT coefficients in bytes (every component's blocks, padded to whole MCUs, two
     /// bytes a coefficient): what a lossless turn or crop holds per copy. 0 for other formats.
     public var coefficientBytes = 0
+    /// The smaller copies of the picture the file stores (a TIFF pyramid's levels), largest
+    /// first, as stored (before the orientation's turn): a plan that only shrinks decodes the
+    /// smallest that is still large enough.
+    public var reducedLevels: [Size] = []
 
     public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
                 rowsHaveAlpha: Bool = false) {

@@ -20,10 +20,10 @@ public struct SourceDescription: Sendable {
     public var turned: Bool { (5...8).contains(orientation) }
 
     /// The size a decode allowed to shrink to no smaller than `atLeast` gives: the smallest DCT
-    /// scaling of a JPEG that is still that large, else the full size.
+    /// scaling of a JPEG, or pyramid level of a TIFF, that is still that large, else the full size.
     public func reducedSize(atLeast target: Size) -> Size {
-        guard decodesReduced, let header else { return size }
-        let reduced = PixbufDecoder.jpegReducedSize(stored: header.storedSize, atLeast: turned ? target.transposed : target)
+        guard decodesReduced, let header, let format = SourceFormat(rawValue: header.format) else { return size }
+        let reduced = Codecs.of(format).reducedSize(of: header, atLeast: turned ? target.transposed : target)
         return turned ? reduced.transposed : reduced
     }
 

@@ -12,6 +12,11 @@ struct JPEGCodec: Codec {
         try JPEGHeader.read(bytes, path: path).imageHeader
     }
 
+    /// libjpeg's DCT scaling: 1/2, 1/4 or 1/8.
+    func reducedSize(of header: ImageHeader, atLeast target: Size) -> Size {
+        PixbufDecoder.jpegReducedSize(stored: header.storedSize, atLeast: target)
+    }
+
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader { JPEGHeader.Reader(path: path) }
 
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {

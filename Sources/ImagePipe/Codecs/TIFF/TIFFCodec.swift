@@ -1,9 +1,16 @@
-/// TIFF through libtiff, both ways: the first page, strip by strip (`TIFFDecoder`), written from
-/// rows in strips or tiles (`TIFFEncoder`).
+/// TIFF through libtiff, both ways: the first page, strip by strip (`TIFFDecoder`), or one of
+/// the smaller copies a pyramid stores after it, written from rows in strips or tiles
+/// (`TIFFEncoder`).
 struct TIFFCodec: Codec {
     var format: SourceFormat { .tiff }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libtiff", writer: "libtiff", rowsInOrder: true, writesRows: true, tiles: true, metadata: ["icc", "xmp"])
+        CodecCapabilities(reader: "libtiff", writer: "libtiff", reducedDecode: true, rowsInOrder: true, writesRows: true, tiles: true,
+                          metadata: ["icc", "xmp"])
+    }
+
+    /// A pyramid's smallest level that is still large enough; the full size for a file without one.
+    func reducedSize(of header: ImageHeader, atLeast target: Size) -> Size {
+        TIFFDecoder.level(of: header.reducedLevels, atLeast: target).map { header.reducedLevels[$0] } ?? header.storedSize
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {

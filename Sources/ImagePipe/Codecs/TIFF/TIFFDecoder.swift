@@ -6,7 +6,9 @@ import CTiffCodec
 /// (8 and 16 bits; gray, RGB, CMYK and CIELab; strips or tiles; one plane or one per sample) are read
 /// sample by sample, 16 bits rounded to 8; the rest (palette, 1 to 4 bits, YCbCr, LogLuv, …) go
 /// through the RGBA interface in storage order. The picture is then turned by its orientation tag
-/// and color managed as every decode is. Only the first directory is read.
+/// and color managed as every decode is. Only the first directory is read, or, for a plan that
+/// shrinks, one of the smaller copies a pyramid stores after it (`reducedLevels`), the first
+/// directory's orientation, profile and XMP kept.
 enum TIFFDecoder {
     /// The header of TIFF data: the first directory's size and orientation.
     static func header(of bytes: [UInt8], path: String?) throws -> ImageHeader {
@@ -19,9 +21,26 @@ enum TIFFDecoder {
             // JPEG-compressed YCbCr is read as RGB (libjpeg converts it), as `decode` asks.
             let jpegRGB = fields.compression == COMPRESSION_JPEG && fields.photometric == PHOTOMETRIC_YCBCR
                 && fields.planar_config == PLANARCONFIG_CONTIG
-            return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
-                               orientation: orientation(of: fields), rowsInOrder: TIFFSampleLayout(fields, jpegRGB: jpegRGB)?.streams ?? false)
+            var header = ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
+                                     orientation: orientation(of: fields), rowsInOrder: TIFFSampleLayout(fields, jpegRGB: jpegRGB)?.streams ?? false)
+            header.reducedLevels = levels(reader).map(\.size)
+            return header
         }
+    }
+
+    /// The pyramid's levels after the first directory: their directories and sizes, largest first.
+    private static func levels(_ reader: OpaquePointer) -> [(directory: UInt16, size: Size)] {
+        let capacity = 32
+        var directories = [UInt16](repeating: 0, count: capacity), widths = [UInt32](repeating: 0, count: capacity)
+        var heights = [UInt32](repeating: 0, count: capacity)
+        let count = Int(imagepipe_tiff_levels(reader, &directories, &widths, &heights, Int32(capacity)))
+        return (0..<count).map { (directories[$0], Size(Int(widths[$0]), Int(heights[$0]))) }
+    }
+
+    /// Which of `levels` (largest first) a decode asked for a picture at least `target` (both as
+    /// stored) reads: the smallest still that large; nil for the full picture.
+    static func level(of levels: [Size], atLeast target: Size) -> Int? {
+        levels.lastIndex { $0.width >= target.width && $0.height >= target.height }
     }
 
     /// The first directory's ICC profile and XMP packet, without decoding the pixels (`imagepipe info`).
@@ -49,13 +68,26 @@ enum TIFFDecoder {
 
     private static func decode(_ reader: OpaquePointer, options: LoadOptions, path: String?, handoff: RowHandoff?) throws -> Image {
         var fields = try readFields(reader, path: path)
+        var metadata = ImageMetadata()
+        metadata.sourceProfile = copied(fields.icc, fields.icc_size)
+        metadata.xmp = copied(fields.xmp, fields.xmp_size)
+        let storedTurn = orientation(of: fields)
+        // A plan that shrinks reads the smallest pyramid level still large enough; the picture's
+        // orientation, profile and XMP are its first directory's, which a level may not repeat.
+        if let wanted = options.atLeast {
+            let turned = options.applyOrientation && (5...8).contains(storedTurn)
+            let levels = levels(reader)
+            if let level = level(of: levels.map(\.size), atLeast: turned ? wanted.transposed : wanted) {
+                guard imagepipe_tiff_set_directory(reader, levels[level].directory) == 0 else {
+                    throw ImageError(.corrupt, path: path, reason: "cannot read its pyramid level of \(levels[level].size)\(errorSuffix(reader))")
+                }
+                fields = try readFields(reader, path: path)
+            }
+        }
         let size = Size(Int(fields.width), Int(fields.height))
         // Before any pixel memory: the size is the directory's word alone.
         try ImageHeader(storedSize: size, format: SourceFormat.tiff.loaderName).checkPixels(limit: options.maxPixels, path: path)
         try options.checkDeadline(path: path)
-        var metadata = ImageMetadata()
-        metadata.sourceProfile = copied(fields.icc, fields.icc_size)
-        metadata.xmp = copied(fields.xmp, fields.xmp_size)
         // libjpeg turns JPEG-compressed YCbCr into RGB itself, so it reads as RGB samples.
         var jpegRGB = false
         if fields.compression == COMPRESSION_JPEG, fields.photometric == PHOTOMETRIC_YCBCR, fields.planar_config == PLANARCONFIG_CONTIG,
@@ -63,7 +95,7 @@ enum TIFFDecoder {
             jpegRGB = true
             fields = try readFields(reader, path: path)
         }
-        let turn = options.applyOrientation ? orientation(of: fields) : 1
+        let turn = options.applyOrientation ? storedTurn : 1
         metadata.orientationApplied = options.applyOrientation
         let layout = TIFFSampleLayout(fields, jpegRGB: jpegRGB)
         // The rows go as stored: a streamed run turns them upright itself (a turning level).

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import ImagePipe
+import TestSupport
+
+/// A TIFF pyramid (the smaller copies of the picture that libvips' `tiffsave --pyramid`, slide
+/// scanners and map tools store after it, marked as reduced images) is read at its smallest level
+/// still large enough for a plan that only shrinks, as a JPEG is decoded reduced in the DCT.
+@Suite struct TIFFPyramidTests {
+    /// A pyramid whose levels differ from its picture (a red picture, a blue half-size level, a
+    /// green quarter-size one) shows which one a run read: each plan reads the level its size
+    /// asks for, a plan that does not shrink the picture itself, streamed or not; the first
+    /// directory's orientation turns every level.
+    @Test func aShrinkingPlanReadsTheSmallestLevelLargeEnough() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python("""
+            from PIL import Image
+            d = '\(directory.path)'
+            full = Image.new('RGB', (800, 600), (200, 30, 30))
+            half = Image.new('RGB', (400, 300), (30, 30, 200))
+            quarter = Image.new('RGB', (200, 150), (30, 200, 30))
+            full.save(d + '/lying.tif', save_all=True, append_images=[half, quarter], tiffinfo={254: 1})
+            full.save(d + '/turned.tif', save_all=True, append_images=[half, quarter], tiffinfo={254: 1, 274: 6})
+            full.save(d + '/plain.tif')
+            """)
+        // The good scaling decodes at least twice the output: 150x113 wants 300x225, the half level.
+        for (input, pipeline, decoded, color, size) in [("lying.tif", "fit 150x150", "400x300", Color(red: 30, green: 30, blue: 200), Size(150, 113)),
+                                                        ("lying.tif", "fit 80x80", "200x150", Color(red: 30, green: 200, blue: 30), Size(80, 60)),
+                                                        ("lying.tif", "crop 10,10,50x50", nil, Color(red: 200, green: 30, blue: 30), Size(50, 50)),
+                                                        ("turned.tif", "fit 80x80", "150x200", Color(red: 30, green: 200, blue: 30), Size(60, 80)),
+                                                        ("plain.tif", "fit 80x80", nil, Color(red: 200, green: 30, blue: 30), Size(80, 60))] {
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, input, "-o", "out.png"], in: directory.path)
+            let said = decoded.map { ["as \($0)", "shrink-on-load"] } ?? ["decoded at full size"]
+            #expect(said.allSatisfy(explain.standardOutput.contains), "\(input) \(pipeline): \(explain.standardOutput)")
+            for (name, environment) in [("streamed", [String: String]()), ("whole", CommandRunner.wholePictures)] {
+                let run = try CommandRunner.run(["run", "-e", pipeline, input, "-o", "\(name).png"], in: directory.path, environment: environment)
+                #expect(run.status == 0, "\(run.standardError)")
+                let made = try Image.load(path: directory.file("\(name).png"))
+                let middle = made.pixel(x: made.size.width / 2, y: made.size.height / 2)
+                #expect(made.size == size && Self.near(middle, color), "\(input) \(pipeline) \(name): \(made.size) \(middle)")
+            }
+        }
+        // Without shrink-on-load, the picture itself.
+        let full = try CommandRunner.run(["run", "--no-shrink-on-load", "-e", "fit 80x80", "lying.tif", "-o", "full.png"], in: directory.path)
+        #expect(full.status == 0, "\(full.standardError)")
+        #expect(Self.near(try Image.load(path: directory.file("full.png")).pixel(x: 40, y: 30), Color(red: 200, green: 30, blue: 30)))
+    }
+
+    /// Whether two colors are the same but for rounding.
+    static func near(_ a: Color, _ b: Color) -> Bool {
+        abs(Int(a.red) - Int(b.red)) <= 2 && abs(Int(a.green) - Int(b.green)) <= 2 && abs(Int(a.blue) - Int(b.blue)) <= 2
+    }
+
+    /// A pyramid libvips wrote, of a smooth picture: a thumbnail from its level is the thumbnail
+    /// of the whole picture within a small tolerance, and the header lists the levels.
+    @Test func libvipsPyramidsThumbnailAsTheWholePicture() throws {
+        let directory = try TemporaryDirectory()
+        let source = try directory.write(Synthetic.gradient(1024, 768).encoded(as: .png), to: "in.png")
+        let made = try CommandRunner.runProgram("/usr/bin/vips", ["tiffsave", source, directory.file("pyramid.tif"), "--tile", "--pyramid",
+                                                                   "--tile-width", "64", "--tile-height", "64"])
+        #expect(made.status == 0, "\(made.standardError)")
+        let header = try ImageHeader.read(path: directory.file("pyramid.tif"))
+        #expect(header.reducedLevels == [Size(512, 384), Size(256, 192), Size(128, 96), Size(64, 48)], "\(header.reducedLevels)")
+        for (name, arguments) in [("level", [String]()), ("full", ["--no-shrink-on-load"])] {
+            let run = try CommandRunner.run(["run"] + arguments + ["-e", "fit 100x100", "pyramid.tif", "-o", "\(name).png"], in: directory.path)
+            #expect(run.status == 0, "\(run.standardError)")
+        }
+        let (level, full) = (try Image.load(path: directory.file("level.png")), try Image.load(path: directory.file("full.png")))
+        #expect(level.size == Size(100, 75) && full.size == level.size)
+        #expect(SampleTests.largestDifference(level, full) <= 4)
+    }
+}
