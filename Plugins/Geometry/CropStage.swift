@@ -97,3 +97,12 @@ public struct CropStage: RearrangingStage, DeclaredStage {
         smartStrategy == nil ? .crop(try pixels(in: input)) : nil
     }
 }
+
+extension CropStage: RegionOnLoadStage {
+    /// The crop's own columns; every column for a smart window, chosen from the whole input.
+    public func inputColumns(of input: DecodeReduction) throws -> Range<Int> {
+        guard smartStrategy == nil else { return 0..<input.decodedSize.width }
+        let rect = try pixels(in: input.decodedSize)
+        return rect.x..<(rect.x + rect.width)
+    }
+}

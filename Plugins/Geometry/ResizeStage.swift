@@ -268,3 +268,12 @@ public struct ResizeStage: ShrinkOnLoadStage, DeclaredStage {
                                 at: band == nil ? (layout.output.width, 0) : (Int(layout.origin.x), top))
     }
 }
+
+extension ResizeStage: RegionOnLoadStage {
+    /// The columns under the kernel across the region scaled; every column for a smart window,
+    /// chosen from the whole input.
+    public func inputColumns(of reduction: DecodeReduction) throws -> Range<Int> {
+        guard position.strategy == nil else { return 0..<reduction.decodedSize.width }
+        return try windowed(layout(for: reduction.fullSize), reduction).sourceColumns
+    }
+}

@@ -228,6 +228,9 @@ struct ExplainCommand {
                     "decoded \(reduced), resampled to \(plan.decodeSize) in its planes as it decodes (\(first.stage.stageSchema.name)'s work with \(resampling.kernel?.rawValue ?? "its kernel"), the chroma at its own size, the colors made once)\(turned); scaling \(plan.scaling.summary)"
                 } ?? "decoded \(reduced)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
+            if let region = plan.decodeRegion, prepared.description.decodesRegions {
+                how += "; only the strips or tiles under the \(region.width)x\(region.height) at \(region.x),\(region.y) that \(plan.steps[0].stage.stageSchema.name) reads are decoded"
+            }
             if let animation = prepared.animation {
                 let frames = animation.frames.count == animation.frameCount ? "all \(animation.frameCount) frames"
                     : animation.frames.count == 1 ? "frame \(animation.frames.lowerBound) of \(animation.frameCount)"

@@ -46,6 +46,39 @@ import TestSupport
         #expect(Self.near(try Image.load(path: directory.file("full.png")).pixel(x: 40, y: 30), Color(red: 200, green: 30, blue: 30)))
     }
 
+    /// A crop or a resize of a region first reads only the strips or tiles under it: a tiled
+    /// TIFF whose last tile is damaged crops well away from that tile (a run that decodes it all
+    /// fails), and the pixels are those of a run that decodes every tile (a traced one).
+    @Test func aRegionReadsOnlyTheTilesUnderIt() throws {
+        let directory = try TemporaryDirectory()
+        let source = try directory.write(Synthetic.gradient(512, 384).encoded(as: .png), to: "in.png")
+        let made = try CommandRunner.runProgram("/usr/bin/vips", ["tiffsave", source, directory.file("tiled.tif"), "--tile",
+                                                                   "--tile-width", "64", "--tile-height", "64", "--compression", "deflate"])
+        #expect(made.status == 0, "\(made.standardError)")
+        for pipeline in ["crop 70,10,100x90", "resize 50x40 fit=fill region=130,70,200x160"] {
+            let explain = try CommandRunner.run(["explain", "-e", pipeline, "tiled.tif", "-o", "out.png"], in: directory.path)
+            #expect(explain.standardOutput.contains("only the strips or tiles under the"), "\(explain.standardOutput)")
+            let read = try CommandRunner.run(["run", "-e", pipeline, "tiled.tif", "-o", "region.png"], in: directory.path)
+            let traced = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "tiled.tif", "-o", "whole.png"], in: directory.path)
+            #expect(read.status == 0 && traced.status == 0, "\(read.standardError)\(traced.standardError)")
+            let region = try Data(contentsOf: URL(fileURLWithPath: directory.file("region.png")))
+            #expect(region == (try Data(contentsOf: URL(fileURLWithPath: directory.file("whole.png")))), "\(pipeline)")
+        }
+        // The last tile's data overwritten: only a run that reads it fails.
+        try ColorReference.python("""
+            from PIL import Image
+            path = '\(directory.path)/tiled.tif'
+            offsets, counts = Image.open(path).tag_v2[324], Image.open(path).tag_v2[325]
+            data = bytearray(open(path, 'rb').read())
+            data[offsets[-1]:offsets[-1] + counts[-1]] = b'\\xff' * counts[-1]
+            open('\(directory.path)/damaged.tif', 'wb').write(bytes(data))
+            """)
+        let near = try CommandRunner.run(["run", "-e", "crop 0,0,100x100", "damaged.tif", "-o", "near.png"], in: directory.path)
+        #expect(near.status == 0, "\(near.standardError)")
+        let all = try CommandRunner.run(["run", "-e", "negate | crop 0,0,100x100", "damaged.tif", "-o", "all.png"], in: directory.path)
+        #expect(all.status != 0 && all.standardError.contains("damaged.tif"), "\(all.standardError)")
+    }
+
     /// Whether two colors are the same but for rounding.
     static func near(_ a: Color, _ b: Color) -> Bool {
         abs(Int(a.red) - Int(b.red)) <= 2 && abs(Int(a.green) - Int(b.green)) <= 2 && abs(Int(a.blue) - Int(b.blue)) <= 2

@@ -16,7 +16,8 @@ public struct CodecCapabilities: Sendable {
     /// Encodes rows in order as they come, so that a run can stream the stages' strips into it
     /// (`Codec.encode(rows:…)`; PNG without a palette).
     public var writesRows = false
-    /// Can store the picture in tiles, each read on its own.
+    /// Can store the picture in tiles, each read on its own: a run whose first stage reads a
+    /// rectangle (`Plan.decodeRegion`) decodes only the strips or tiles under it.
     public var tiles = false
     /// Decodes only from the whole file in memory (the library takes no stream, or the file must
     /// be walked to its end first, to count an animation's frames).

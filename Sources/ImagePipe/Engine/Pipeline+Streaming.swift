@@ -447,6 +447,7 @@ extension Pipeline {
         let path = try load.resolvedPath(in: context)
         var options = load.loadOptions(in: context)
         options.atLeast = prepared.plan.decodeAtLeast
+        options.region = prepared.plan.decodeRegion
         options.decodeResampling = prepared.plan.decodeResampling
         let header = description.header!
         let rowSource: RowSource

@@ -11,6 +11,10 @@ public struct LoadOptions: Hashable, Sendable {
     /// Let the decoder shrink while decoding so that the (oriented) picture is no smaller than
     /// this on either side: JPEG decodes at 1/2, 1/4 or 1/8 in the DCT. nil decodes at full size.
     public var atLeast: Size?
+    /// The rectangle of the decode (as stored, at the size `atLeast` gives) that the run reads
+    /// (`Plan.decodeRegion`): a decoder may pass over what lies outside and leave it black (a
+    /// TIFF's strips and tiles). nil: all of it.
+    public var region: Rect?
     /// Let a decoder that can (a JPEG's, in its planes) resample the whole picture to this size
     /// (the picture's as decoded, EXIF orientation applied when it is) and kernel as it decodes
     /// (`Plan.decodeResampling`). nil decodes at the DCT's size.

@@ -90,7 +90,7 @@ public struct Pipeline: Sendable {
         }
         guard options.shrinkOnLoad, let headroom = options.scaling.decodeHeadroom, let first = transforms.first,
               let needed = try withLocation(stage: 1, { try first.shrinkOnLoad?.reducedInput(for: description.size) }) else {
-            return PreparedRun(description: description, plan: unreduced)
+            return PreparedRun(description: description, plan: try readingRegion(unreduced, description: description, in: context))
         }
         // Headroom: the kernel then has real pixels to filter, not the DCT's box average.
         let wanted = Size(min(description.size.width, needed.width * headroom), min(description.size.height, needed.height * headroom))
@@ -107,9 +107,32 @@ public struct Pipeline: Sendable {
                                                                     decodeAtLeast: wanted, scaling: options.scaling, groups: full.groups,
                                                                     decodeResampling: decided))
         }
-        guard reduced != description.size else { return PreparedRun(description: description, plan: unreduced) }
-        return PreparedRun(description: description, plan: Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced,
-                                                                decodeAtLeast: wanted, scaling: options.scaling, groups: full.groups))
+        guard reduced != description.size else {
+            return PreparedRun(description: description, plan: try readingRegion(unreduced, description: description, in: context))
+        }
+        let shrinking = Plan(sourceSize: full.sourceSize, steps: full.steps, decodeSize: reduced, decodeAtLeast: wanted, scaling: options.scaling,
+                             groups: full.groups)
+        return PreparedRun(description: description, plan: try readingRegion(shrinking, description: description, in: context))
+    }
+
+    /// `plan` with the rectangle of the decode its first stage reads, when that is less than the
+    /// decode (`RegionOnLoadStage`: a crop, a resize of a region): a picture decoded as stored
+    /// (no orientation to turn), not traced (the trace shows the decode).
+    private func readingRegion(_ plan: Plan, description: SourceDescription, in context: RunContext) throws -> Plan {
+        guard source is Load, context.trace == nil, description.orientation == 1, let first = transforms.first as? any RegionOnLoadStage,
+              first.stageClass == .resample, let output = plan.steps.first?.output else { return plan }
+        let decoded = plan.decodeSize
+        let input = decoded == description.size ? DecodeReduction.none(decoded)
+            : DecodeReduction(fullSize: description.size, decodedSize: decoded, mapping: plan.mapping(toDecoded: decoded, description: description))
+        let (rows, columns) = try withLocation(stage: 1) {
+            (try first.inputRows(forOutput: 0..<output.height, of: input), try first.inputColumns(of: input))
+        }
+        let region = Rect(x: columns.lowerBound, y: rows.lowerBound, width: columns.count, height: rows.count)
+        guard region.x >= 0, region.y >= 0, region.width > 0, region.height > 0, region.x + region.width <= decoded.width,
+              region.y + region.height <= decoded.height, region.size != decoded else { return plan }
+        var reading = plan
+        reading.decodeRegion = region
+        return reading
     }
 
     /// Applies the transforms to an image in memory and returns the result, resampling as
@@ -256,8 +279,9 @@ public struct Pipeline: Sendable {
         } else {
             image = try withLocation(stage: 0) {
                 try context.codecTime.decoding {
-                    if let load = source as? Load, let resampling = plan.decodeResampling {
-                        return try load.load(in: context, description: description, atLeast: plan.decodeAtLeast, resampling: resampling)
+                    if let load = source as? Load, plan.decodeResampling != nil || plan.decodeRegion != nil {
+                        return try load.load(in: context, description: description, atLeast: plan.decodeAtLeast, resampling: plan.decodeResampling,
+                                             region: plan.decodeRegion)
                     }
                     return try source.load(in: context, description: description, atLeast: plan.decodeAtLeast)
                 }

@@ -30,6 +30,10 @@ public struct Plan: Sendable {
     public let decodeResampling: WholeResampling?
     /// The speed/quality choice the run uses.
     public let scaling: ScalingMode
+    /// The rectangle of the decode (as stored, at `decodeSize`) that the first stage reads, when
+    /// it reads less than all of it (`RegionOnLoadStage`): a decoder that can pass over the rest
+    /// decodes only this (`LoadOptions.region`).
+    public internal(set) var decodeRegion: Rect?
 
     /// The plans of a branch's groups, each from the picture at the branch (`outputSize`).
     public let groups: [Plan]

@@ -16,6 +16,10 @@ public struct SourceDescription: Sendable {
     /// Whether the format's decoder can decode reduced (`CodecCapabilities.reducedDecode`).
     var decodesReduced: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codecs.of($0).capabilities.reducedDecode } ?? false }
 
+    /// Whether the format's decoder reads only the strips or tiles under a region
+    /// (`CodecCapabilities.tiles`, `Plan.decodeRegion`).
+    public var decodesRegions: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codecs.of($0).capabilities.tiles } ?? false }
+
     /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
     public var turned: Bool { (5...8).contains(orientation) }
 

@@ -130,11 +130,14 @@ public struct Load: ImageSource, DeclaredStage {
     }
 
     /// `load(in:description:atLeast:)`, letting a JPEG's decoder resample the whole picture as
-    /// it decodes (`LoadOptions.decodeResampling`): what a plan with `decodeResampling` asks.
-    public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?, resampling: WholeResampling?) throws -> Image {
+    /// it decodes (`LoadOptions.decodeResampling`): what a plan with `decodeResampling` asks;
+    /// and letting the decoder pass over what lies outside `region` (`Plan.decodeRegion`).
+    public func load(in context: RunContext, description: SourceDescription?, atLeast: Size?, resampling: WholeResampling?,
+                     region: Rect? = nil) throws -> Image {
         let path = try resolvedPath(in: context)
-        let image = try decoded(path: path, options: options(in: context, atLeast: atLeast, resampling: resampling), header: description?.header,
-                                in: context)
+        var options = options(in: context, atLeast: atLeast, resampling: resampling)
+        options.region = region
+        let image = try decoded(path: path, options: options, header: description?.header, in: context)
         if image.metadata.profileTooLarge {
             context.warn(Self.profileWarning(path))
         }

@@ -141,6 +141,18 @@ public struct WindowedResampling: Sendable {
         }
     }
 
+    /// The source columns the output reads, every row of it.
+    public var sourceColumns: Range<Int> {
+        switch method {
+        case let .crop(rect):
+            return rect.x..<(rect.x + rect.width)
+        case let .resample(_, axes):
+            let table = axes.x.table
+            guard let low = table.first.min(), let high = zip(table.first, table.used).map({ $0 + $1 }).max() else { return 0..<0 }
+            return axes.x.sources(of: low).lowerBound..<axes.x.sources(of: high - 1).upperBound
+        }
+    }
+
     /// Output `rows` from `window`, source rows `top..<top + window.height` at the source's full
     /// width, which hold `sourceRows(forOutput: rows)`.
     public func rows(_ rows: Range<Int>, fromWindow window: Image, top: Int) throws -> Image {

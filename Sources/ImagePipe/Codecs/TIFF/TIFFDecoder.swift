@@ -353,6 +353,14 @@ enum TIFFDecoder {
                 try beforeBand(band)
                 for column in 0..<across {
                     try checkStop(options: options, path: path)
+                    let x0 = column * chunk.width, y0 = row * chunk.height
+                    let rows = min(chunk.height, size.height - y0), columns = min(chunk.width, size.width - x0)
+                    // A strip or tile outside the rectangle the run reads is passed over, black.
+                    if let region = options.region, x0 >= region.x + region.width || x0 + columns <= region.x
+                        || y0 >= region.y + region.height || y0 + rows <= region.y {
+                        for y in 0..<rows { (address(y0 + y) + x0 * channels).update(repeating: 0, count: columns * channels) }
+                        continue
+                    }
                     let index = (plane * down + row) * across + column
                     let errorsBefore = messages(reader).errors
                     if !options.refuses(.error) { buffer.initializeMemory(as: UInt8.self, repeating: 0, count: chunkBytes) }
@@ -360,8 +368,6 @@ enum TIFFDecoder {
                     if let damage = damage(reader, got: got, errorsBefore: errorsBefore, what: "\(what) \(index)", options: options, path: path) {
                         throw damage
                     }
-                    let x0 = column * chunk.width, y0 = row * chunk.height
-                    let rows = min(chunk.height, size.height - y0), columns = min(chunk.width, size.width - x0)
                     for y in 0..<rows {
                         let from = buffer + y * chunkRowBytes
                         let to = address(y0 + y) + x0 * channels
