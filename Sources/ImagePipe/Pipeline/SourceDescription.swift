@@ -14,7 +14,7 @@ public struct SourceDescription: Sendable {
     }
 
     /// Whether the format's decoder can decode reduced (`CodecCapabilities.reducedDecode`).
-    var decodesReduced: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codecs.of($0).capabilities.reducedDecode } ?? false }
+    var decodesReduced: Bool { header.map { Codecs.of($0.format).capabilities.reducedDecode } ?? false }
 
     /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
     public var turned: Bool { (5...8).contains(orientation) }

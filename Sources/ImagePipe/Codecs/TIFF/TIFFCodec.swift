@@ -1,9 +1,11 @@
 /// TIFF through libtiff, both ways: the first page, strip by strip (`TIFFDecoder`), written from
 /// rows in strips or tiles (`TIFFEncoder`).
 struct TIFFCodec: Codec {
-    var format: SourceFormat { .tiff }
+    var format: ImageFormat { .tiff }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libtiff", writer: "libtiff", rowsInOrder: true, writesRows: true, tiles: true, metadata: ["icc", "xmp"])
+        // The XMP packet has its tag; the EXIF directory is not written.
+        CodecCapabilities(reader: "libtiff", writer: "libtiff", fileExtensions: ["tif", "tiff"], mediaType: "image/tiff", rowsInOrder: true,
+                          writesRows: true, tiles: true, metadata: ["icc", "xmp"], writtenMetadata: ["icc", "xmp"])
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {

@@ -19,7 +19,7 @@ enum TIFFDecoder {
             // JPEG-compressed YCbCr is read as RGB (libjpeg converts it), as `decode` asks.
             let jpegRGB = fields.compression == COMPRESSION_JPEG && fields.photometric == PHOTOMETRIC_YCBCR
                 && fields.planar_config == PLANARCONFIG_CONTIG
-            return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
+            return ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: .tiff,
                                orientation: orientation(of: fields), rowsInOrder: TIFFSampleLayout(fields, jpegRGB: jpegRGB)?.streams ?? false)
         }
     }
@@ -51,7 +51,7 @@ enum TIFFDecoder {
         var fields = try readFields(reader, path: path)
         let size = Size(Int(fields.width), Int(fields.height))
         // Before any pixel memory: the size is the directory's word alone.
-        try ImageHeader(storedSize: size, format: SourceFormat.tiff.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: size, format: .tiff).checkPixels(limit: options.maxPixels, path: path)
         try options.checkDeadline(path: path)
         var metadata = ImageMetadata()
         metadata.sourceProfile = copied(fields.icc, fields.icc_size)
