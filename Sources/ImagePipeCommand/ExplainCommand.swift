@@ -161,7 +161,7 @@ struct ExplainCommand {
         var text: String {
             var lines: [String] = []
             if let input, let header {
-                var line = "\(input): \(header.format) \(header.storedSize)"
+                var line = "\(input): \(header.format.rawValue) \(header.storedSize)"
                 if let note = header.animationNote { line += ", \(note)" }
                 if header.orientation != 1 { line += ", EXIF orientation \(header.orientation)" }
                 lines.append(line)
@@ -188,7 +188,7 @@ struct ExplainCommand {
             var fields: [(String, JSONValue)] = [("schemaVersion", .number(Double(ExplainCommand.schemaVersion))),
                                                  ("input", input.map(JSONValue.string) ?? .null)]
             if let header {
-                fields += [("format", .string(header.format)), ("storedSize", .dimensions(header.storedSize)),
+                fields += [("format", .string(header.format.rawValue)), ("storedSize", .dimensions(header.storedSize)),
                            ("orientation", .number(Double(header.orientation))), ("frames", .number(Double(header.frameCount)))]
             }
             fields.append(("stages", .array(rows.map { row in
@@ -236,7 +236,7 @@ struct ExplainCommand {
                     : animation.frames.count == 1 ? "frame \(animation.frames.lowerBound) of \(animation.frameCount)"
                     : "frames \(animation.frames.lowerBound)–\(animation.frames.upperBound - 1) of \(animation.frameCount)"
                 let facts = (try? ImageFile.readPicture(path: path, options: context.loadOptions))
-                    .map { ImageInfo.framesText(count: animation.frameCount, coding: CodingFacts.read($0, format: SourceFormat(rawValue: file.format) ?? .gif)) }
+                    .map { ImageInfo.framesText(count: animation.frameCount, coding: CodingFacts.read($0, format: file.format)) }
                 how = "\(frames) decoded one at a time, each composed on the canvas as a viewer shows it and run through the stages"
                     + (animation.animatedOutput ? " into an animation" : "") + (facts.map { " (frames: \($0))" } ?? "") + "; scaling \(plan.scaling.summary)"
             } else if let lossless = pipeline.losslessJPEGSummary(in: context, prepared: prepared) {
@@ -246,7 +246,7 @@ struct ExplainCommand {
                 if let memory, memory.decodedWhole {
                     how += " (decoded whole first, as its decoder gives only whole pictures or it comes from standard input: the picture and a ring of its rows, about \(MemoryBudget.describe(memory.decodeRing)))"
                 } else if let memory {
-                    how += file.format == SourceFormat.webp.loaderName
+                    how += file.format == .webp
                         ? " (the decoded picture, about \(MemoryBudget.describe(memory.decodeRing)), which libwebp writes whole)"
                         : " (decoded rows in a ring of about \(MemoryBudget.describe(memory.decodeRing)))"
                 }

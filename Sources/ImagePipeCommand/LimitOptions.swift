@@ -50,8 +50,8 @@ enum LimitOptions {
         return bytes
     }
 
-    static let defaultFormats = SourceFormat.allCases.filter(SourceFormat.vetted.contains).map(\.rawValue).joined(separator: ", ")
-    static let otherFormats = SourceFormat.allCases.filter { !SourceFormat.vetted.contains($0) }.map(\.rawValue).joined(separator: ", ")
+    static let defaultFormats = ImageFormat.allCases.filter(ImageFormat.vetted.contains).map(\.rawValue).joined(separator: ", ")
+    static let otherFormats = ImageFormat.allCases.filter { !ImageFormat.vetted.contains($0) }.map(\.rawValue).joined(separator: ", ")
 
     /// The load options of the command line (and IMAGEPIPE_ALLOW_FORMATS) over `options`.
     static func apply(_ parser: OptionParser, to options: inout LoadOptions) throws {
@@ -65,8 +65,8 @@ enum LimitOptions {
         for (name, origin) in names {
             let trimmed = name.trimmingSpaces()
             guard !trimmed.isEmpty else { continue }
-            guard let format = SourceFormat(name: trimmed) else {
-                throw UsageError("\(origin): unknown format '\(trimmed)': use one of \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let format = ImageFormat(name: trimmed) else {
+                throw UsageError("\(origin): unknown format '\(trimmed)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             options.allowedFormats.insert(format)
         }

@@ -16,10 +16,10 @@ struct PipelineArguments {
     static let output = CommandOption("-o", "--output", value: "FILE", kind: .file,
                                       help: "Where to write the result: a file, DIR/ (into it), or a template")
     static let outDirectory = CommandOption("--out-dir", value: "DIR", kind: .directory, help: "The directory outputs go into (made if missing)")
-    static let format = CommandOption("--format", value: "FORMAT", kind: .choices(ImageFormat.allCases.map(\.rawValue)),
-                                      help: "Output format (\(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))); default: from the extension") { name in
-        guard let format = ImageFormat(name: name) else {
-            throw UsageError("unknown format '\(name)': use one of \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+    static let format = CommandOption("--format", value: "FORMAT", kind: .choices(ImageFormat.encodable.map(\.rawValue)),
+                                      help: "Output format (\(ImageFormat.encodable.map(\.rawValue).joined(separator: ", "))); default: from the extension") { name in
+        guard let format = ImageFormat(outputName: name) else {
+            throw UsageError("unknown format '\(name)': use one of \(ImageFormat.encodable.map(\.rawValue).joined(separator: ", "))")
         }
         return format
     }

@@ -28,7 +28,7 @@ enum TextFile {
     /// Refuses `bytes` that begin as a picture does (`run photo.gif -o x.webp`: every name after
     /// the pipeline is an input, so the picture was taken for the pipeline).
     private static func refusePicture(_ bytes: [UInt8], path: String, converting: String) throws {
-        guard let format = SourceFormat.sniff(bytes) else { return }
+        guard let format = ImageFormat.sniff(bytes) else { return }
         throw UsageError("'\(path)' is \(format.article) \(format.displayName) picture, not a pipeline: to convert it, run \(converting)")
     }
 }

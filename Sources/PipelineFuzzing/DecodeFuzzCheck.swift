@@ -20,7 +20,7 @@ public enum DecodeFuzzCheck {
             preconditionFailure("reading a header threw \(error), not an ImageError")
         }
         precondition(header.storedSize.width > 0 && header.storedSize.height > 0, "a header with an empty size: \(header)")
-        precondition(SourceFormat.vetted.contains { $0.loaderName == header.format }, "a header in a format not allowed: \(header.format)")
+        precondition(ImageFormat.vetted.contains(header.format), "a header in a format not allowed: \(header.format.rawValue)")
         // Damaged data either way: refused at the strictest level, and as what the decoder makes of it.
         for failOn in [FailOn.warning, .none] {
             var options = options
@@ -47,7 +47,8 @@ public enum DecodeFuzzCheck {
     /// canvas (libwebp refuses others).
     static func checkFrames(_ data: [UInt8], header: ImageHeader, failOnDamage: Bool) {
         // A run refuses a canvas past the pixel limit before any frame (`Load.describe`).
-        guard let format = SourceFormat(rawValue: header.format), format == .gif || format == .webp,
+        let format = header.format
+        guard format == .gif || format == .webp,
               let runLimit = options.maxPixels, header.storedSize.pixelCount <= runLimit else { return }
         let frames = format == .gif ? FrameRectangles.gif(data) : FrameRectangles.webp(data)
         for limit in Set([runLimit, header.storedSize.pixelCount + 64]).sorted() {

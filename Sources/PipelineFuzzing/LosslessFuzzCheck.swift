@@ -16,7 +16,7 @@ public enum LosslessFuzzCheck {
     public static func check(_ bytes: UnsafeBufferPointer<UInt8>) {
         let data = Array(bytes)
         // The size the header reader finds, when it reads the bytes as a JPEG: the crops are cut from it.
-        let stored = (try? ImageHeader.read(bytes: data, options: options)).flatMap { $0.format == "jpeg" ? $0.storedSize : nil }
+        let stored = (try? ImageHeader.read(bytes: data, options: options)).flatMap { $0.format == .jpeg ? $0.storedSize : nil }
         // The last byte picks where the second crop starts, on or off the iMCU grid.
         let pick = Int(data.last ?? 0)
         for turn in Dihedral.all {
@@ -61,7 +61,7 @@ public enum LosslessFuzzCheck {
             } catch {
                 preconditionFailure("a lossless \(turn) wrote a file whose header does not read: \(error)")
             }
-            precondition(header.format == "jpeg", "a lossless \(turn) wrote \(header.format)")
+            precondition(header.format == .jpeg, "a lossless \(turn) wrote \(header.format)")
             if let stored {
                 let asked = crop.map { Size($0.width, $0.height) } ?? turn.size(of: stored)
                 let expected = Size(asked.width - trimmed.left, asked.height - trimmed.top)

@@ -19,7 +19,7 @@ import TestSupport
             let picture = try Image.load(path: images + "/" + name, options: LoadOptions(atLeast: Size(64, 64)))
             let crop = try picture.cropped(to: Rect(x: 0, y: 0, width: min(40, picture.width), height: min(30, picture.height)))
             let stem = String(name.dropLast(4))
-            for format in [ImageFormat.jpeg, .png, .webp, .tiff, .bmp, .gif] where format.isAvailable {
+            for format in [ImageFormat.jpeg, .png, .webp, .tiff, .bmp, .gif] where format.isWritable {
                 let bytes = try crop.encoded(as: format)
                 seeds.append(("\(stem).\(format.rawValue)", bytes))
                 seeds.append(("\(stem)-cut.\(format.rawValue)", Array(bytes.prefix(bytes.count / 2))))
@@ -27,7 +27,7 @@ import TestSupport
             seeds.append(("\(stem)-turned.jpeg", Synthetic.withExifOrientation(try crop.encoded(as: .jpeg), orientation: 6)))
         }
         seeds.append(("animated.gif", InputLimitTests.animatedGIF(width: 20, height: 10, frames: 3)))
-        if ImageFormat.webp.isAvailable { seeds.append(("animated.webp", try InputLimitTests.animatedWebP(canvas: 32, frames: 3))) }
+        if ImageFormat.webp.isWritable { seeds.append(("animated.webp", try InputLimitTests.animatedWebP(canvas: 32, frames: 3))) }
         let regressions = root.appendingPathComponent("Tests/Fuzz/decode-regressions").path
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: regressions)) ?? []).sorted() {
             seeds.append((name, try [UInt8](Data(contentsOf: URL(fileURLWithPath: regressions + "/" + name)))))

@@ -119,12 +119,12 @@ import TestSupport
     }
 
     @Test func sniffingIgnoresTheName() {
-        #expect(SourceFormat.sniff(Array("\u{FEFF}  \n<svg>".utf8)) == .svg)
-        #expect(SourceFormat.sniff(Array("<!-- a long comment --><svg/>".utf8)) == .svg)
-        #expect(SourceFormat.sniff([0x1F, 0x8B, 8, 0]) == .svg, "gzip: librsvg reads svgz")
-        #expect(SourceFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
-        #expect(SourceFormat.sniff(Array("RIFF\0\0\0\0ACON".utf8)) == .ani)
-        #expect(SourceFormat.sniff(Self.tga) == nil)
+        #expect(ImageFormat.sniff(Array("\u{FEFF}  \n<svg>".utf8)) == .svg)
+        #expect(ImageFormat.sniff(Array("<!-- a long comment --><svg/>".utf8)) == .svg)
+        #expect(ImageFormat.sniff([0x1F, 0x8B, 8, 0]) == .svg, "gzip: librsvg reads svgz")
+        #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
+        #expect(ImageFormat.sniff(Array("RIFF\0\0\0\0ACON".utf8)) == .ani)
+        #expect(ImageFormat.sniff(Self.tga) == nil)
         #expect(throws: ImageError(.unsupported, reason: "SVG: not allowed by default", remedy: .allowFormat("svg"))) {
             try Image.decode(Array(Self.svg.utf8))
         }

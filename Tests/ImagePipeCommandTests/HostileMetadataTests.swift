@@ -99,7 +99,7 @@ import TestSupport
         let json = JSONValue.parse(info.standardOutput)
         #expect(json?["width"]?.numberValue == 16 && json?["height"]?.numberValue == 12 && json?["orientation"]?.numberValue == 6,
                 "\(info.standardOutput)")
-        #expect(try ImageHeader.read(path: path) == ImageHeader(storedSize: Size(16, 12), format: "jpeg", orientation: 6))
+        #expect(try ImageHeader.read(path: path) == ImageHeader(storedSize: Size(16, 12), format: .jpeg, orientation: 6))
     }
 
     /// A PNG in Display P3 whose profile, with a private tag, is `profileBytes` long.

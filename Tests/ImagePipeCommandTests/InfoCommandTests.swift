@@ -7,14 +7,14 @@ import TestSupport
 @Suite struct InfoCommandTests {
     /// One small file of every format ImagePipe reads: the writable ones by ImagePipe, HEIC by
     /// libheif, the rest written out by hand (their layouts are simple), with the size each holds.
-    static func everyReadableFormat(in directory: TemporaryDirectory) throws -> [SourceFormat: (name: String, size: Size)] {
+    static func everyReadableFormat(in directory: TemporaryDirectory) throws -> [ImageFormat: (name: String, size: Size)] {
         let picture = try Synthetic.gradient(30, 20)
         let size = Size(30, 20)
-        var files: [SourceFormat: (name: String, size: Size)] = [:]
-        for format in ImageFormat.allCases {
+        var files: [ImageFormat: (name: String, size: Size)] = [:]
+        for format in ImageFormat.encodable {
             let name = "picture.\(format.rawValue)"
             _ = try directory.write(picture.encoded(as: format), to: name)
-            files[SourceFormat(name: format.rawValue)!] = (name, size)
+            files[format] = (name, size)
         }
         try HEICWriter.write(picture, to: directory.file("picture.heic"))
         files[.heif] = ("picture.heic", size)
@@ -65,8 +65,8 @@ import TestSupport
     @Test func infoReadsEveryFormat() throws {
         let directory = try TemporaryDirectory()
         let files = try Self.everyReadableFormat(in: directory)
-        #expect(Set(files.keys) == Set(SourceFormat.allCases), "a file for every readable format")
-        let all = SourceFormat.allCases.map(\.rawValue).joined(separator: ",")
+        #expect(Set(files.keys) == Set(ImageFormat.allCases), "a file for every readable format")
+        let all = ImageFormat.allCases.map(\.rawValue).joined(separator: ",")
         for (format, (name, size)) in files.sorted(by: { $0.key < $1.key }) {
             let result = try CommandRunner.run(["info", "--json", "--allow-format", all, directory.file(name)])
             #expect(result.status == 0, "\(name): \(result.standardError)")
@@ -80,7 +80,7 @@ import TestSupport
             // The text form too, and the picture decodes as the header says.
             let text = try CommandRunner.run(["info", "--allow-format", all, directory.file(name)])
             #expect(text.status == 0 && text.standardOutput.contains("\(size.width)x\(size.height)"), "\(name): \(text.standardOutput)")
-            let decoded = try Image.load(path: directory.file(name), options: LoadOptions(allowedFormats: Set(SourceFormat.allCases)))
+            let decoded = try Image.load(path: directory.file(name), options: LoadOptions(allowedFormats: Set(ImageFormat.allCases)))
             #expect(decoded.size == size, "\(name)")
         }
     }

@@ -18,7 +18,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let path = try Self.tga(in: directory)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        var here = LoadOptions(allowedFormats: SourceFormat.vetted.union([.tga]))
+        var here = LoadOptions(allowedFormats: ImageFormat.vetted.union([.tga]))
         let local = try Image.decode(bytes, options: here)
         here.isolatedDecoder = [CommandRunner.binary, IsolatedDecoder.childCommand]
         let apart = try Image.decode(bytes, options: here)
@@ -30,7 +30,7 @@ import TestSupport
     @Test func aCrashingReaderFailsItsFileOnly() throws {
         let directory = try TemporaryDirectory()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.tga(in: directory))))
-        var options = LoadOptions(allowedFormats: SourceFormat.vetted.union([.tga]))
+        var options = LoadOptions(allowedFormats: ImageFormat.vetted.union([.tga]))
         options.isolatedDecoder = ["/bin/sh", "-c", "kill -SEGV $$"]
         do {
             _ = try Image.decode(bytes, options: options)

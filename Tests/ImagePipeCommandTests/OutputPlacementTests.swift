@@ -142,7 +142,7 @@ import TestSupport
         let result = try CommandRunner.run(["run", "-e", "", "photos", "--out-dir", "o", "-q"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.file("o")).sorted()
-        let gifName = ImageFormat(name: "gif").map { $0.isAvailable } == true ? "b.gif" : "b.png" // once GIF can be written, it keeps its name
+        let gifName = ImageFormat(name: "gif").map { $0.isWritable } == true ? "b.gif" : "b.png" // once GIF can be written, it keeps its name
         #expect(names == ["a.png", gifName, "c.jpg"].sorted())
         #expect(try Image.load(path: directory.file("o/" + gifName)).size == Size(2, 2))
     }

@@ -54,7 +54,7 @@ import TestSupport
             try CircleCropStage(size: 256)
         }
         let png = try avatar.apply(to: Image.decode(jpegBytes)).encoded(as: .png)
-        #expect(try ImageHeader.read(bytes: png) == ImageHeader(storedSize: Size(256, 256), format: "png"))
+        #expect(try ImageHeader.read(bytes: png) == ImageHeader(storedSize: Size(256, 256), format: .png))
     }
 
     /// The guide's minimal stage (Samples/CustomStage/README.md), word for word, so the guide

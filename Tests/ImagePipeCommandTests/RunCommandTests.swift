@@ -21,7 +21,7 @@ import TestSupport
         _ = try directory.write("# convert to JPEG\nload\nsave quality=80\n", to: "convert.pipe")
         let result = try CommandRunner.run(["run", "convert.pipe", "in.png", "-o", "out.jpg"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try ImageHeader.read(path: directory.file("out.jpg")).format == "jpeg")
+        #expect(try ImageHeader.read(path: directory.file("out.jpg")).format == .jpeg)
     }
 
     @Test func typoGivesLocatedErrorWithSuggestionAndStatus2() throws {
@@ -71,11 +71,11 @@ import TestSupport
         let png = try Synthetic.gradient(12, 10).encoded(as: .png)
         let result = try CommandRunner.run(["run", "-e", "fit 6x6", "-", "-o", "-", "--format", "jpeg"], input: png)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try ImageHeader.read(bytes: result.outputBytes) == ImageHeader(storedSize: Size(6, 5), format: "jpeg"))
+        #expect(try ImageHeader.read(bytes: result.outputBytes) == ImageHeader(storedSize: Size(6, 5), format: .jpeg))
         // Without a format named, the input's own.
         let noFormat = try CommandRunner.run(["run", "-e", "", "-", "-o", "-"], input: png)
         #expect(noFormat.status == 0, "\(noFormat.standardError)")
-        #expect(try ImageHeader.read(bytes: noFormat.outputBytes) == ImageHeader(storedSize: Size(12, 10), format: "png"))
+        #expect(try ImageHeader.read(bytes: noFormat.outputBytes) == ImageHeader(storedSize: Size(12, 10), format: .png))
         let garbage = try CommandRunner.run(["run", "-e", "", "-", "-o", "-", "--format", "png"], input: Array("not a picture".utf8))
         #expect(garbage.status == 1)
         #expect(garbage.standardError == "imagepipe: -: unsupported format: not a picture format ImagePipe recognizes by its first bytes\n")

@@ -117,7 +117,7 @@ struct AVIFReaderAgreementTests {
         let bytes = try Self.bt709Sequence(brands: ["avif": "avis", "mif1": "iso8", "miaf": "iso8"])
         let brands = stride(from: 16, to: bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }, by: 4).map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
         #expect(!brands.contains("avif") && !brands.contains("mif1") && brands.contains("avis"), "\(brands)")
-        #expect(SourceFormat.sniff(bytes) == .avif)
+        #expect(ImageFormat.sniff(bytes) == .avif)
         let header = try AVIFCodec().header(of: bytes, options: LoadOptions(), path: nil)
         #expect(header.storedSize == Size(64, 16) && header.frameCount == 2)
         let facts = AVIFCodec().codingFacts(of: bytes)
@@ -132,10 +132,10 @@ struct AVIFReaderAgreementTests {
         for brands in [["msf1", "iso8", "av01"], ["msf1", "MA1B", "iso8"]] {
             let payload = Array("msf1".utf8) + [0, 0, 0, 0] + brands.flatMap { Array($0.utf8) }
             let ftyp = [0, 0, 0, UInt8(8 + payload.count)] + Array("ftyp".utf8) + payload
-            #expect(SourceFormat.sniff(ftyp + [UInt8](repeating: 0, count: 16)) == .avif, "\(brands)")
+            #expect(ImageFormat.sniff(ftyp + [UInt8](repeating: 0, count: 16)) == .avif, "\(brands)")
         }
         let heic = [0, 0, 0, 20] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
-        #expect(SourceFormat.sniff(heic) == .heif)
+        #expect(ImageFormat.sniff(heic) == .heif)
     }
 
     /// Xiph's 3-layer picture (Tests/Fixtures/avif): its operating point and `lsel` choose layer

@@ -38,7 +38,7 @@ import TestSupport
     @Test(arguments: [ImageFormat.png, .bmp, .tiff, .ico])
     func losslessFormatsKeepEveryPixelAndAlpha(format: ImageFormat) throws {
         let original = try Self.withAlpha()
-        let decoded = try Image.decode(original.encoded(as: format), options: LoadOptions(allowedFormats: Set(SourceFormat.allCases)))
+        let decoded = try Image.decode(original.encoded(as: format), options: LoadOptions(allowedFormats: Set(ImageFormat.allCases)))
         #expect(decoded.hasAlpha, "\(format) kept alpha")
         #expect(Self.maxDifference(original, decoded) == 0, "\(format)")
     }
@@ -194,7 +194,7 @@ import TestSupport
         let original = try Synthetic.gradient(64, 48)
         try HEICWriter.write(original, to: path)
         let header = try ImageHeader.read(path: path)
-        #expect(header.format == "heif" && header.storedSize == Size(64, 48))
+        #expect(header.format == .heif && header.storedSize == Size(64, 48))
         let decoded = try Image.load(path: path)
         #expect(decoded.size == Size(64, 48) && Self.maxDifference(original, decoded) <= 12)
     }

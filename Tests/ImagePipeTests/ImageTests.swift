@@ -11,7 +11,7 @@ import TestSupport
         let back = try Image.load(path: directory.file("g.png"))
         #expect(back.size == image.size && back.pixel(x: 6, y: 4) == image.pixel(x: 6, y: 4))
         try image.save(to: directory.file("g.bin"), format: .webp, options: SaveOptions(lossless: true))
-        #expect(try ImageHeader.read(path: directory.file("g.bin")).format == "webp")
+        #expect(try ImageHeader.read(path: directory.file("g.bin")).format == .webp)
         // No format to be had: an error naming the file, and nothing written.
         let error = try #require(throws: ImageError.self) { try image.save(to: directory.file("g.xyz")) }
         #expect(error.path == directory.file("g.xyz") && error.reason.contains("no writable format is .xyz"), "\(error)")
@@ -37,7 +37,7 @@ import TestSupport
             Color(red: UInt8(x * 28), green: UInt8(y * 40), blue: UInt8((x + y) * 9), alpha: alpha ? UInt8(255 - x * 20) : 255) // alpha ≥ 95
         }
         // ICO is written but, as an unvetted format, read only when allowed.
-        let decoded = try Image.decode(original.encoded(as: format), options: LoadOptions(allowedFormats: SourceFormat.vetted.union([.ico])))
+        let decoded = try Image.decode(original.encoded(as: format), options: LoadOptions(allowedFormats: ImageFormat.vetted.union([.ico])))
         #expect(decoded.size == original.size)
         for y in 0..<6 {
             for x in 0..<9 {
@@ -48,7 +48,7 @@ import TestSupport
 
     @Test(arguments: [ImageFormat.jpeg, .webp])
     func lossyRoundTrip(format: ImageFormat) throws {
-        try #require(format.isAvailable, "no \(format) saver installed")
+        try #require(format.isWritable, "no \(format) saver installed")
         let original = try Synthetic.gradient(32, 24)
         let decoded = try Image.decode(original.encoded(as: format, options: SaveOptions(quality: 95)))
         #expect(decoded.size == original.size)
@@ -124,7 +124,7 @@ import TestSupport
 
     @Test func headerFromBytes() throws {
         let tiny = try Synthetic.gradient(12, 10).encoded(as: .png) // under the loader's 128-byte sniff
-        #expect(try ImageHeader.read(bytes: tiny) == ImageHeader(storedSize: Size(12, 10), format: "png"))
+        #expect(try ImageHeader.read(bytes: tiny) == ImageHeader(storedSize: Size(12, 10), format: .png))
         let turned = Synthetic.withExifOrientation(try Synthetic.gradient(40, 20).encoded(as: .jpeg), orientation: 8)
         let header = try ImageHeader.read(bytes: turned)
         #expect(header.orientation == 8 && header.decodedSize(applyingOrientation: true) == Size(20, 40))

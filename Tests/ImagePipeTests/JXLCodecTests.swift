@@ -41,13 +41,13 @@ import TestSupport
     @Test func bothSignaturesAreSniffed() throws {
         let bare = try Self.encoded(Self.picture(), SaveOptions(lossless: true))
         #expect(Array(bare.prefix(2)) == [0xFF, 0x0A])
-        #expect(SourceFormat.sniff(bare) == .jxl)
+        #expect(ImageFormat.sniff(bare) == .jxl)
         var keep = SaveOptions(lossless: true, keep: .all)
         keep.profile = .auto
         let withExif = try Self.picture().withMetadata(ImageMetadata(exif: Self.exif))
         let container = try withExif.encoded(as: .jxl, options: keep)
         #expect(Array(container.prefix(8)) == [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20])
-        #expect(SourceFormat.sniff(container) == .jxl)
+        #expect(ImageFormat.sniff(container) == .jxl)
         #expect(try Image.decode(container).size == Size(37, 23))
     }
 

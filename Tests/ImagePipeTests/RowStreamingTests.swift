@@ -109,9 +109,9 @@ import TestSupport
             for (target, options) in targets {
                 let pipeline = Pipeline(transforms: [StripInvert()], sink: Save(options: options))
                 let context = RunContext(input: input, output: directory.file("out.\(target.rawValue)"))
-                let rowsInOrder = Codecs.of(SourceFormat(rawValue: source.rawValue)!).capabilities.rowsInOrder
+                let rowsInOrder = Codecs.of(source).capabilities.rowsInOrder
                 #expect(pipeline.streams(in: context, prepared: try pipeline.prepare(in: context)), "\(source) → \(target)")
-                let gathers = !Codecs.of(SourceFormat(rawValue: target.rawValue)!).capabilities.writesRows || options.writesPalette
+                let gathers = !Codecs.of(target).capabilities.writesRows || options.writesPalette
                 let memory = pipeline.streamedMemory(in: context, prepared: try pipeline.prepare(in: context))
                 #expect(memory?.gathersOutput == (source != .tiff ? gathers : nil), "\(source) → \(target)")
                 #expect(source == .tiff || memory?.decodedWhole == !rowsInOrder, "\(source) → \(target)")

@@ -37,7 +37,7 @@ import Testing
     }
 
     /// ICO is read only when allowed (`--allow-format ico`); the suites' icons are meant to be read.
-    static let options = LoadOptions(allowedFormats: SourceFormat.vetted.union([.ico]))
+    static let options = LoadOptions(allowedFormats: ImageFormat.vetted.union([.ico]))
 
     /// The largest difference between two pictures and their PSNR, each color weighted by its
     /// alpha (the color of a fully transparent pixel is not seen, and decoders differ in it); a

@@ -29,7 +29,7 @@ package struct BatchInput: Sendable {
     /// be read for ever), each directory is entered once however many links lead to it (a
     /// symbolic link loop would never end), and a name that is not UTF-8, which Swift's text
     /// cannot hold, is reported rather than taken under a mended name that is another file's.
-    package static func collect(_ arguments: [String], recursive: Bool, allowed: Set<SourceFormat> = SourceFormat.vetted) throws
+    package static func collect(_ arguments: [String], recursive: Bool, allowed: Set<ImageFormat> = ImageFormat.vetted) throws
         -> (inputs: [BatchInput], sawDirectory: Bool, passedOver: [PassedOver]) {
         let extensions = ImageFormat.readableExtensions(of: allowed)
         var walk = Walk(recursive: recursive, extensions: extensions)

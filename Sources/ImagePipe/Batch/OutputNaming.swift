@@ -54,7 +54,7 @@ package struct OutputNaming: Sendable {
     /// `.png` (a HEIC in a folder is written as PNG rather than failing the batch).
     package static func defaultName(for input: String?, format: ImageFormat?, prefix: String = "{dir}/") -> String {
         if let format { return prefix + "{stem}." + format.fileExtension }
-        if let input, input != "-", let own = ImageFormat(fileName: input), own.isAvailable { return prefix + "{stem}.{ext}" }
+        if let input, input != "-", let own = ImageFormat(fileName: input), own.isWritable { return prefix + "{stem}.{ext}" }
         return prefix + "{stem}." + ImageFormat.png.fileExtension
     }
 

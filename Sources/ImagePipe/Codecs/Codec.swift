@@ -6,7 +6,7 @@
 /// `CodecRegistryTests` holds the two together.
 protocol Codec: Sendable {
     /// The format's identity.
-    var format: SourceFormat { get }
+    var format: ImageFormat { get }
     /// What the codec can do: its libraries, and which of the pieces below it gives.
     var capabilities: CodecCapabilities { get }
 
@@ -64,6 +64,28 @@ protocol Codec: Sendable {
 
     /// An encoder that takes an animation frame by frame; nil for a format that holds one picture.
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)?
+
+    /// Whether the encoder's library is on this system (`ImageFormat.isWritable`); ImagePipe's
+    /// own encoders and the libraries it links always are.
+    var writerIsInstalled: Bool { get }
+
+    /// Why ImagePipe does not write the format, and what to write instead, for the message that
+    /// refuses an output named so; nil where there is nothing more to say than that it is not
+    /// written.
+    var whyNotWritten: String? { get }
+
+    /// Refuses a picture of `size` the encoder cannot hold, before it is prepared for saving;
+    /// where the encoder tells of it itself, nothing.
+    func checkWritable(_ size: Size) throws(ImageError)
+
+    /// Why an animation that plays `loop` times (0: forever) cannot be written in the format; nil
+    /// when it can.
+    func loopRefusal(_ loop: Int) -> String?
+
+    /// The metadata a save embeds (already checked to parse) as the format holds it, and a
+    /// warning for each block left out; refused when a profile the pixels are in cannot be held.
+    /// By default every block, as it is.
+    func fitted(_ metadata: OutputMetadata) throws -> (metadata: OutputMetadata, warnings: [String])
 
     /// The longest side the encoder writes, where a picture within the pixel limit can reach it,
     /// and what sets it; nil where the format's bound is past any such picture.
@@ -126,6 +148,16 @@ extension Codec {
     }
 
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { nil }
+
+    var writerIsInstalled: Bool { true }
+
+    var whyNotWritten: String? { nil }
+
+    func checkWritable(_ size: Size) throws(ImageError) {}
+
+    func loopRefusal(_ loop: Int) -> String? { nil }
+
+    func fitted(_ metadata: OutputMetadata) throws -> (metadata: OutputMetadata, warnings: [String]) { (metadata, []) }
 
     /// Adam7 in PNG, interlaced GIF.
     var interlacingWords: (yes: String, no: String) { ("interlaced", "not interlaced") }

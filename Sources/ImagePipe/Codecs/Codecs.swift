@@ -1,25 +1,22 @@
-/// The registry of codecs: one conformance to `Codec` per `SourceFormat`, each in its folder
+/// The registry of codecs: one conformance to `Codec` per `ImageFormat`, each in its folder
 /// under `Codecs/`. Loading, header reading, `info`, frames, encoding and streaming look a format
 /// up here rather than switching on it; adding a format is its folder and one line below.
 enum Codecs {
     /// Every format ImagePipe recognizes, vetted ones first (docs/formats.md's order).
     static let registered: [any Codec] = [
         JPEGCodec(), PNGCodec(), WebPCodec(), GIFCodec(), TIFFCodec(), BMPCodec(), AVIFCodec(), JXLCodec(), HEIFCodec(),
-    ] + [SourceFormat.svg, .xpm, .xbm, .tga, .icns, .ani, .qtif, .pnm].map(GdkPixbufCodec.init) + [ICOCodec()]
+    ] + [ImageFormat.svg, .xpm, .xbm, .tga, .icns, .ani, .qtif, .pnm].map(GdkPixbufCodec.init) + [ICOCodec()]
 
-    private static let byFormat: [SourceFormat: any Codec] = Dictionary(uniqueKeysWithValues: registered.map { ($0.format, $0) })
+    private static let byFormat: [ImageFormat: any Codec] = Dictionary(uniqueKeysWithValues: registered.map { ($0.format, $0) })
 
     /// The codec of `format`.
-    static func of(_ format: SourceFormat) -> any Codec { byFormat[format]! }
-
-    /// The codec that writes `format`.
-    static func of(_ format: ImageFormat) -> any Codec { of(format.sourceFormat) }
+    static func of(_ format: ImageFormat) -> any Codec { byFormat[format]! }
 
     /// The header of a picture held in `bytes`, by its format's codec, refusing formats `options`
     /// does not allow.
     static func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         if let limit = options.maxInputBytes, bytes.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
-        let format = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path)
+        let format = try ImageFormat.identify(bytes, allowed: options.allowedFormats, path: path)
         return try of(format).header(of: bytes, options: options, path: path)
     }
 }

@@ -32,7 +32,7 @@ public struct CodingFacts: Sendable {
     public init() {}
 
     /// The facts of a file of `format` held in `bytes`, by its codec; empty for formats read otherwise.
-    public static func read(_ bytes: [UInt8], format: SourceFormat) -> CodingFacts { Codecs.of(format).codingFacts(of: bytes) }
+    public static func read(_ bytes: [UInt8], format: ImageFormat) -> CodingFacts { Codecs.of(format).codingFacts(of: bytes) }
 
     static func big32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
         UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])

@@ -53,7 +53,7 @@ extension Pipeline {
         guard !surveysOffTheChain else {
             return whole("a surveying stage in a branch's group other than the last takes whole pictures")
         }
-        guard let header = description.header, let format = SourceFormat(rawValue: header.format) else { return whole("its format is not known before decoding") }
+        guard let header = description.header, case let format = header.format else { return whole("its format is not known before decoding") }
         guard let path = try? load.resolvedPath(in: context) else { return whole("its input is not known") }
         // A decoder that gives only whole pictures, and standard input, feed the chain from the
         // decoded picture, as the ordinary load makes it (upright, in sRGB, reduced when the
@@ -217,7 +217,7 @@ extension Pipeline {
     public func streamedMemory(in context: RunContext, prepared: PreparedRun) -> StreamedMemory? {
         let plan = prepared.plan
         guard let streamed = streamingSave(in: context, prepared: prepared),
-              let input = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }),
+              let input = prepared.description.header.map({ $0.format }),
               let band = Codecs.of(input).bandRows(height: streamed.storedSize.height) else { return nil }
         let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
         let rowStride = RowHandoff.Start.rowStride(width: stored.width, channels: levels[0].hasAlpha ? 4 : 3)
@@ -455,7 +455,7 @@ extension Pipeline {
             let wholeOptions = options
             rowSource = RowSource.decodedWhole { try load.decoded(path: path, options: wholeOptions, header: header, in: context) }
         } else {
-            guard let source = try RowSource.of(SourceFormat(rawValue: header.format)!, path: path, header: header, options: options) else {
+            guard let source = try RowSource.of(header.format, path: path, header: header, options: options) else {
                 throw ImageError(.unreadable, path: path, reason: "not a regular file")
             }
             rowSource = source

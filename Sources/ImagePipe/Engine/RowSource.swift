@@ -40,7 +40,7 @@ struct RowSource: Sendable {
 
     /// The decoder of the file at `path` (whose header was read) in `format`, by its codec; nil
     /// for a format that does not hand out rows in order.
-    static func of(_ format: SourceFormat, path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? {
+    static func of(_ format: ImageFormat, path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? {
         try Codecs.of(format).rowSource(path: path, header: header, options: options)
     }
 }

@@ -1,5 +1,3 @@
-import CGdkPixbuf
-
 extension Image {
     /// Encodes the picture and writes it to `path` atomically: a failed save leaves no file, and
     /// a file already there as it was. The format is `format`, else the one `path`'s extension
@@ -19,8 +17,8 @@ extension Image {
         }
     }
 
-    /// The picture encoded in `format`. JPEG output of a picture with alpha is flattened onto
-    /// `options.background` first; the pixels are written in the profile `options.profile`
+    /// The picture encoded in `format`. A picture with alpha is flattened onto
+    /// `options.background` first for a format without (JPEG); the pixels are written in the profile `options.profile`
     /// says, with the metadata `options.keep` keeps. A `cancellation` stops the PNG, JPEG and TIFF
     /// encoders between rows, and libwebp at its progress reports (libavif has no way to be
     /// stopped); `warn` hears of metadata left out (`OutputMetadata.checked`).
@@ -35,18 +33,16 @@ extension Image {
     /// into it as they go, the others hand it their file whole.
     func encode(as format: ImageFormat, options: SaveOptions, cancellation: Cancellation?, warn: (String) -> Void,
                 to output: EncoderOutput) throws {
-        if format == .jpeg, hasAlpha {
+        if !format.supportsAlpha, hasAlpha {
             var flat = metadata
             let back = options.background
             flat.grayOnly = metadata.grayOnly && back.red == back.green && back.green == back.blue // gray on a color is not gray
             return try flattened(onto: back).withMetadata(flat).encode(as: format, options: options, cancellation: cancellation, warn: warn,
                                                                         to: output)
         }
-        if format == .ico, width > 256 || height > 256 {
-            throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
-        }
-        let (image, embedded) = try preparedForSaving(as: format, options: options, warn: warn)
         let codec = Codecs.of(format)
+        try codec.checkWritable(size)
+        let (image, embedded) = try preparedForSaving(as: format, options: options, warn: warn)
         if codec.takesRows(options: options) {
             return try codec.encode(rows: RowFeed(image, cancellation: cancellation), options: options, gray: image.metadata.grayOnly,
                                     metadata: embedded, to: output)
@@ -82,18 +78,15 @@ extension Image {
     static func savingPlan(for metadata: ImageMetadata, as format: ImageFormat, options: SaveOptions) throws
         -> (target: [UInt8]?, embedded: OutputMetadata, warnings: [String]) {
         var embedded = OutputMetadata()
-        if format.embedsMetadata {
-            if options.keep.keepsEXIF, let exif = metadata.exif {
-                // The thumbnail shows the picture before the run: left out, as libvips does.
-                var block = ExifBlock(exif).withoutThumbnail()
-                if metadata.orientationApplied { block = block.withOrientationReset() }
-                if options.keep.dropsGPS { block = block.withoutGPS() }
-                embedded.exif = block.bytes
-            }
-            if options.keep.keepsXMP { embedded.xmp = metadata.xmp }
-        } else if format == .tiff, options.keep.keepsXMP {
-            embedded.xmp = metadata.xmp // its XMLPacket tag; the EXIF directory is not written
+        let written = Codecs.of(format).capabilities.writtenMetadata
+        if written.contains("exif"), options.keep.keepsEXIF, let exif = metadata.exif {
+            // The thumbnail shows the picture before the run: left out, as libvips does.
+            var block = ExifBlock(exif).withoutThumbnail()
+            if metadata.orientationApplied { block = block.withOrientationReset() }
+            if options.keep.dropsGPS { block = block.withoutGPS() }
+            embedded.exif = block.bytes
         }
+        if written.contains("xmp"), options.keep.keepsXMP { embedded.xmp = metadata.xmp }
         var gpsWarnings: [String] = []
         if options.keep.dropsGPS, let xmp = embedded.xmp, XMPPacket.holdsGPS(xmp) {
             embedded.xmp = nil
@@ -131,30 +124,10 @@ extension Image {
             }
             (target, embed) = (bytes, true)
         }
-        if !format.embedsProfile { (target, embed) = (nil, false) }
+        if !written.contains("icc") { (target, embed) = (nil, false) }
         if embed { embedded.icc = target ?? ICCProfile.sRGB.bytes }
         let (checked, warnings) = try embedded.checked(for: format)
         return (target, checked, gpsWarnings + warnings)
-    }
-
-    /// The picture as gdk-pixbuf's saver for `type` writes it, with its key/value options.
-    func encodedByGdkPixbuf(type: String, settings: [(String, String)]) throws -> [UInt8] {
-        var keys = settings.map { strdup($0.0) }
-        var values = settings.map { strdup($0.1) }
-        keys.append(nil)
-        values.append(nil)
-        defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        var buffer: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        try checkGError(.unwritable, path: nil) { error in
-            gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &length, type, &keys, &values, error)
-        }
-        defer { g_free(buffer) }
-        guard let buffer else { throw ImageError(.unwritable, reason: "the \(type) encoder gave no data") }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
     }
 
     /// The picture composited over an opaque color, without alpha.

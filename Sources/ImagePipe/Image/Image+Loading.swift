@@ -6,8 +6,9 @@ extension Image {
     public static func load(path: String, options: LoadOptions = LoadOptions(), header known: ImageHeader? = nil) throws -> Image {
         let header = try known ?? ImageHeader.read(path: path, options: options)
         try header.checkPixels(limit: options.maxPixels, path: path)
-        guard let format = SourceFormat(rawValue: header.format), options.allowedFormats.contains(format) else {
-            throw ImageError(.unsupported, path: path, reason: "\(header.format): not an allowed format")
+        let format = header.format
+        guard options.allowedFormats.contains(format) else {
+            throw ImageError(.unsupported, path: path, reason: "\(format.rawValue): not an allowed format")
         }
         // A FIFO or device (no file to open) can be read only once: whole, then decoded.
         guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else {
@@ -23,7 +24,7 @@ extension Image {
 
     static func decode(_ whole: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         if let limit = options.maxInputBytes, whole.count > limit { throw ImageError.tooManyBytes(limit: limit, path: path) }
-        let format = try SourceFormat.identify(whole, allowed: options.allowedFormats, path: path)
+        let format = try ImageFormat.identify(whole, allowed: options.allowedFormats, path: path)
         return try Codecs.of(format).decode(whole, options: options, path: path)
     }
 }

@@ -74,11 +74,11 @@ public enum ImageFile {
         }
     }
 
-    /// The first bytes of the file at `path`, enough to tell its format (`SourceFormat.sniff`);
+    /// The first bytes of the file at `path`, enough to tell its format (`ImageFormat.sniff`);
     /// fewer, or none, when the file is shorter or cannot be read.
     public static func leadingBytes(path: String) -> [UInt8] {
         var start: [UInt8] = []
-        try? readChunks(path: path, chunkSize: SourceFormat.sniffLength) { chunk in
+        try? readChunks(path: path, chunkSize: ImageFormat.sniffLength) { chunk in
             start += chunk
             return false
         }
@@ -101,9 +101,9 @@ public enum ImageFile {
     public static func readPicture(path: String, options: LoadOptions) throws -> [UInt8] {
         var bytes: [UInt8] = []
         try readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline) { chunk in
-            let checked = bytes.count < SourceFormat.sniffLength
+            let checked = bytes.count < ImageFormat.sniffLength
             bytes.append(contentsOf: chunk)
-            if checked, bytes.count >= SourceFormat.sniffLength { _ = try SourceFormat.identify(bytes, allowed: options.allowedFormats, path: path) }
+            if checked, bytes.count >= ImageFormat.sniffLength { _ = try ImageFormat.identify(bytes, allowed: options.allowedFormats, path: path) }
             return true
         }
         return bytes

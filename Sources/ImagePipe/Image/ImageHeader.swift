@@ -1,11 +1,9 @@
-import CGdkPixbuf
-
 /// What a picture file says about itself before any pixel is decoded.
 public struct ImageHeader: Hashable, Sendable {
     /// The stored size, before EXIF orientation.
     public var storedSize: Size
-    /// The gdk-pixbuf loader's name for the format: `jpeg`, `png`, …
-    public var format: String
+    /// The format, told from the file's first bytes.
+    public var format: ImageFormat
     /// The EXIF orientation, 1–8 (1 = as stored).
     public var orientation: Int
     /// How many frames an animated GIF or WebP holds.
@@ -31,7 +29,7 @@ public struct ImageHeader: Hashable, Sendable {
     /// smallest that is still large enough.
     public var reducedLevels: [Size] = []
 
-    public init(storedSize: Size, format: String, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
+    public init(storedSize: Size, format: ImageFormat, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
                 rowsHaveAlpha: Bool = false) {
         self.storedSize = storedSize
         self.format = format
@@ -57,8 +55,7 @@ public struct ImageHeader: Hashable, Sendable {
     /// `an animated GIF of 12 frames`; nil for a still picture.
     public var animationNote: String? {
         guard frameCount > 1 else { return nil }
-        let name = SourceFormat(rawValue: format)?.displayName ?? format
-        return "an animated \(name) of \(frameCount) frames"
+        return "an animated \(format.displayName) of \(frameCount) frames"
     }
 
     /// Whether the orientation turns the picture a quarter (EXIF 5–8 swap width and height).
@@ -101,7 +98,7 @@ public struct ImageHeader: Hashable, Sendable {
         var reader: (any HeaderReader)?
         try chunks { chunk in
             if reader == nil {
-                let format = try SourceFormat.identify(chunk, allowed: options.allowedFormats, path: path)
+                let format = try ImageFormat.identify(chunk, allowed: options.allowedFormats, path: path)
                 reader = try Codecs.of(format).headerReader(file: file, options: options, path: path)
             }
             return try reader!.take(chunk)

@@ -31,7 +31,7 @@ public struct LoadOptions: Hashable, Sendable {
     /// device as it is read); nil for no limit.
     public var maxInputBytes: Int?
     /// The formats that may be decoded: recognised by their first bytes before any loader runs.
-    public var allowedFormats: Set<SourceFormat>
+    public var allowedFormats: Set<ImageFormat>
     /// Whether pictures with a color profile are converted to sRGB (the default) or kept as they are.
     public var color: ColorHandling
     /// The rendering intent of that conversion.
@@ -39,7 +39,7 @@ public struct LoadOptions: Hashable, Sendable {
     /// When decoding must stop: checked between chunks of data fed to a decoder. (The command's
     /// `--timeout` also abandons a decode stuck inside one chunk; see the command's BatchRunner.)
     public var deadline: ContinuousClock.Instant?
-    /// The command that decodes the formats outside `SourceFormat.vetted` in a process of its
+    /// The command that decodes the formats outside `ImageFormat.vetted` in a process of its
     /// own (`IsolatedDecoder`), followed by its arguments; nil decodes them here. The
     /// `imagepipe` command sets itself; an embedding program may set a helper of its own that
     /// calls `IsolatedDecoder.childMain`.
@@ -58,7 +58,7 @@ public struct LoadOptions: Hashable, Sendable {
 
     public init(applyOrientation: Bool = true, maxPixels: Int? = LoadOptions.defaultMaxPixels, atLeast: Size? = nil,
                 shrinkOnLoad: Bool = true, failOn: FailOn = .error, scaling: ScalingMode = .good,
-                maxInputBytes: Int? = LoadOptions.defaultMaxInputBytes, allowedFormats: Set<SourceFormat> = SourceFormat.vetted,
+                maxInputBytes: Int? = LoadOptions.defaultMaxInputBytes, allowedFormats: Set<ImageFormat> = ImageFormat.vetted,
                 deadline: ContinuousClock.Instant? = nil, color: ColorHandling = .srgb, intent: RenderingIntent = .perceptual) {
         self.color = color
         self.intent = intent
@@ -81,7 +81,7 @@ public struct LoadOptions: Hashable, Sendable {
     var failOnDamage: Bool { refuses(.truncated) }
 
     /// Whether `format` is decoded in a process of its own (`isolatedDecoder`).
-    func isolates(_ format: SourceFormat) -> Bool { isolatedDecoder != nil && !SourceFormat.vetted.contains(format) }
+    func isolates(_ format: ImageFormat) -> Bool { isolatedDecoder != nil && !ImageFormat.vetted.contains(format) }
 
     /// Throws when the deadline has passed.
     func checkDeadline(path: String?) throws(ImageError) {

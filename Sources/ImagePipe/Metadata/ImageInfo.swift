@@ -1,7 +1,7 @@
 /// What `imagepipe info` shows of a picture file: format, size, orientation, color profile and
 /// the EXIF facts people look for, read without decoding where the format allows.
 public struct ImageInfo: Sendable {
-    public var format: SourceFormat
+    public var format: ImageFormat
     /// The stored size, before EXIF orientation.
     public var storedSize: Size
     /// The size as shown (turned by the EXIF orientation).
@@ -34,9 +34,7 @@ public struct ImageInfo: Sendable {
     public static func read(bytes: [UInt8], path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
         let header = try Codecs.header(of: bytes, options: options, path: path)
-        guard let format = SourceFormat(rawValue: header.format) else {
-            throw ImageError(.unsupported, path: path, reason: "\(header.format): not a known format")
-        }
+        let format = header.format
         let byteCount = bytes.count
         let codec = Codecs.of(format)
         let metadata = try codec.metadata(of: bytes, path: path)

@@ -5,7 +5,7 @@ extension MetadataScanner {
     /// decoder knows every block's metadata before its first row, wherever the file keeps it (a
     /// WebP's EXIF and XMP follow its image data, as a PNG's text chunks may), and whatever
     /// damage stops the decode.
-    static func walk(_ input: EncodedInput, format: SourceFormat) throws(ImageError) -> ImageMetadata {
+    static func walk(_ input: EncodedInput, format: ImageFormat) throws(ImageError) -> ImageMetadata {
         guard var scanner = MetadataScanner(format: format) else { return ImageMetadata() }
         let windowSize = 1 << 16
         var window: [UInt8] = [], windowStart = 0, offset = 0

@@ -28,7 +28,7 @@ struct MetadataScanner {
     private var emptyExifChunk = false
 
     /// A scanner for `format`, or nil for formats whose metadata is read otherwise.
-    init?(format: SourceFormat) {
+    init?(format: ImageFormat) {
         switch format {
         case .jpeg: container = .jpeg; state = .skip(2)
         case .png: container = .png; state = .skip(8)
@@ -218,7 +218,7 @@ struct MetadataScanner {
     }
 
     /// The metadata of a whole file in memory.
-    static func metadata(of bytes: [UInt8], format: SourceFormat) -> ImageMetadata {
+    static func metadata(of bytes: [UInt8], format: ImageFormat) -> ImageMetadata {
         guard var scanner = MetadataScanner(format: format) else { return ImageMetadata() }
         bytes.withUnsafeBytes { scanner.scan($0) }
         return scanner.metadata

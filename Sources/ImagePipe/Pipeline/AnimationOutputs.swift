@@ -80,7 +80,7 @@ final class AnimationOutputs {
         guard writing else { return }
         if files[stage] == nil {
             let (path, format) = try pipeline.withLocation(stage: stage) { try save.target(in: context) }
-            if format == .avif, let loop = save.options.loop, loop != 0 { throw pipeline.located(StageError(Save.avifLoopRefusal(loop)), stage: stage) }
+            if let loop = save.options.loop, let refusal = Codecs.of(format).loopRefusal(loop) { throw pipeline.located(StageError(refusal), stage: stage) }
             guard let encoder = AnimationEncoding.encoder(for: format, options: save.options, plays: save.options.loop ?? plays()) else {
                 throw pipeline.located(StageError("\(format.rawValue.uppercased()) holds one picture"), stage: stage)
             }

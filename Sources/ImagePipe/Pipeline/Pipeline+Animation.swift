@@ -9,7 +9,7 @@ extension Pipeline {
         let count = header.frameCount
         guard count > 1 || load.frames != nil else { return nil }
         let path = context.input ?? load.path ?? "the input"
-        let name = SourceFormat(rawValue: header.format)?.displayName ?? header.format
+        let name = header.format.displayName
         let oneFrame = stillOutput(in: context)
         let frames: Range<Int>
         switch load.frames {
@@ -49,7 +49,7 @@ extension Pipeline {
                      observe: ((StageEvent) throws -> Void)?) throws -> RunResult {
         guard let load = source as? Load else { throw StageError("only load reads an animation's frames") }
         let end = transforms.count + 1
-        guard let format = prepared.description.header.flatMap({ SourceFormat(rawValue: $0.format) }) else {
+        guard let format = prepared.description.header?.format else {
             throw StageError("the input's format is not known from its header")
         }
         let decoder = try withLocation(stage: 0) { try load.animation(in: context, format: format, canvas: prepared.description.header?.storedSize) }

@@ -46,7 +46,7 @@ extension Pipeline {
     /// at the defaults).
     func keptJPEGEncoding(in context: RunContext, prepared: PreparedRun, bytes: [UInt8]?) -> KeptJPEGEncoding? {
         guard let load = source as? Load, let save = sink as? Save, save.options.quality == nil || save.options.chroma == .auto,
-              let header = prepared.description.header, header.format == "jpeg",
+              let header = prepared.description.header, header.format == .jpeg,
               let target = try? save.target(in: context), target.format == .jpeg, save.pyramidLayout(path: target.path) == nil else { return nil }
         let options = load.loadOptions(in: context)
         let orientation = options.applyOrientation ? prepared.description.orientation : 1
@@ -77,7 +77,7 @@ extension Pipeline {
     /// subsampling that holds the most.
     func heldCodingBytes(_ save: Save, size: Size, gray: Bool, in context: RunContext, prepared: PreparedRun) -> Int {
         let quality = save.options.quality(for: .jpeg)
-        guard save.options.chroma == .auto, sink is Save, source is Load, let header = prepared.description.header, header.format == "jpeg",
+        guard save.options.chroma == .auto, sink is Save, source is Load, let header = prepared.description.header, header.format == .jpeg,
               case .success = losslessGeometry(stored: header.storedSize, orientation: prepared.description.orientation) else {
             return save.options.heldCodingBytes(size: size, gray: gray, quality: quality)
         }

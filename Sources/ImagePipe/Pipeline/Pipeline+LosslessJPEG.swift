@@ -95,7 +95,7 @@ extension Pipeline {
     /// The lossless write of this input, or why it cannot be one. `reading` reads the file's
     /// bytes and metadata (false: only the stages and options are looked at).
     func losslessJPEG(in context: RunContext, prepared: PreparedRun, reading: Bool = true) -> Result<LosslessJPEG, StageError> {
-        guard let load = source as? Load, let save = sink as? Save, let header = prepared.description.header, header.format == "jpeg" else {
+        guard let load = source as? Load, let save = sink as? Save, let header = prepared.description.header, header.format == .jpeg else {
             return .failure(StageError("the input is not a JPEG"))
         }
         guard let target = try? save.target(in: context), target.format == .jpeg else { return .failure(StageError("the output is not JPEG")) }

@@ -14,11 +14,11 @@ public struct SourceDescription: Sendable {
     }
 
     /// Whether the format's decoder can decode reduced (`CodecCapabilities.reducedDecode`).
-    var decodesReduced: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codecs.of($0).capabilities.reducedDecode } ?? false }
+    var decodesReduced: Bool { header.map { Codecs.of($0.format).capabilities.reducedDecode } ?? false }
 
     /// Whether the format's decoder reads only the strips or tiles under a region
     /// (`CodecCapabilities.tiles`, `Plan.decodeRegion`).
-    public var decodesRegions: Bool { header.flatMap { SourceFormat(rawValue: $0.format) }.map { Codecs.of($0).capabilities.tiles } ?? false }
+    public var decodesRegions: Bool { header.map { Codecs.of($0.format).capabilities.tiles } ?? false }
 
     /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
     public var turned: Bool { (5...8).contains(orientation) }
@@ -26,8 +26,8 @@ public struct SourceDescription: Sendable {
     /// The size a decode allowed to shrink to no smaller than `atLeast` gives: the smallest DCT
     /// scaling of a JPEG, or pyramid level of a TIFF, that is still that large, else the full size.
     public func reducedSize(atLeast target: Size) -> Size {
-        guard decodesReduced, let header, let format = SourceFormat(rawValue: header.format) else { return size }
-        let reduced = Codecs.of(format).reducedSize(of: header, atLeast: turned ? target.transposed : target)
+        guard decodesReduced, let header else { return size }
+        let reduced = Codecs.of(header.format).reducedSize(of: header, atLeast: turned ? target.transposed : target)
         return turned ? reduced.transposed : reduced
     }
 

@@ -42,7 +42,7 @@ public enum PyramidLayout: String, CaseIterable, Hashable, Sendable {
     /// The tiles' file extension (without the dot): Deep Zoom names the format as libvips does
     /// (`jpeg`, which its `.dzi` also says); IIIF, Zoomify and Google viewers ask for `jpg`.
     func suffix(for format: ImageFormat) -> String {
-        format == .jpeg && self != .deepzoom ? "jpg" : format.rawValue
+        self == .deepzoom ? format.rawValue : format.fileExtension
     }
 
     /// The name of a file or folder that only a pyramid of this layout has at its root: what

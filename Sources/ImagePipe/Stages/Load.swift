@@ -103,7 +103,7 @@ public struct Load: ImageSource, DeclaredStage {
 
     /// The frames of the animation this load reads, one at a time (`Pipeline.runAnimated`);
     /// `format` and `canvas` are what its header said.
-    public func animation(in context: RunContext, format: SourceFormat, canvas: Size? = nil) throws -> any AnimationDecoder {
+    public func animation(in context: RunContext, format: ImageFormat, canvas: Size? = nil) throws -> any AnimationDecoder {
         let path = try resolvedPath(in: context)
         let options = loadOptions(in: context)
         do {

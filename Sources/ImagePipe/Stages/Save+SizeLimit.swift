@@ -10,7 +10,7 @@ extension Save {
         guard let (path, format) = try? target(in: context), pyramidLayout(path: path) == nil, let limit = Self.longestSide(of: format),
               size.width > limit.pixels || size.height > limit.pixels else { return }
         let (longest, by) = limit
-        let name = format.sourceFormat.displayName
+        let name = format.displayName
         let others = format == .ico ? "PNG" : "PNG or TIFF"
         throw StageError("'\(path)' would be a \(size) \(name), but \(name) holds at most \(longest) pixels on a side (\(by)); make it smaller (resize …), or write \(others)")
     }

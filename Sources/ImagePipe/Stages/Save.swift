@@ -7,7 +7,7 @@ public struct Save: Sink, DeclaredStage {
             Param(\.path, "path", .path, positional: true,
                   help: "The file to write; without it, the output given with -o. `-` writes to standard output."),
             // `auto` is one of the choices (not a missing value): the schema has always shown it so.
-            Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.allCases.map { ($0.rawValue, $0) }), default: nil,
+            Param(\.format, "format", .choice([("auto", nil)] + ImageFormat.encodable.map { ($0.rawValue, $0) }), default: nil,
                   help: "The file format; auto takes it from --format, else from the file's extension. For a tile pyramid, the tiles' format: jpeg (auto), png, webp or avif."),
             Param(\.options.quality, "quality", .integer(1...100), auto: true,
                   help: "JPEG, WebP, AVIF and JPEG XL quality (and TIFF's with tiff-compression=jpeg); auto is 80 for JPEG and TIFF (as sharp; at 4:2:0 with optimized tables, files smaller than libvips' and sharp's defaults make, at a higher SSIM), 80 for WebP (as sharp and Pillow), 50 for AVIF (as sharp and libvips), 90 for JPEG XL (distance 1.0, cjxl's default; quality becomes a distance as cjxl and libvips map it)."),
@@ -74,7 +74,7 @@ public struct Save: Sink, DeclaredStage {
         if let tile = options.tile, tile % 16 != 0 {
             throw ArgumentError.parameter("tile", "tile: TIFF tiles are a multiple of 16 pixels on a side; \(tile) is not (try \(max(16, tile / 16 * 16)))")
         }
-        if format == .avif, let loop = options.loop, loop != 0 { throw ArgumentError.parameter("loop", Self.avifLoopRefusal(loop)) }
+        if let loop = options.loop, let refusal = format.flatMap({ Codecs.of($0).loopRefusal(loop) }) { throw ArgumentError.parameter("loop", refusal) }
         if let effort = options.effort, let range = format.flatMap({ Codecs.of($0).effortRange }), !range.contains(effort) {
             throw ArgumentError.parameter("effort", "effort=\(effort): WebP's effort is 0–6, JPEG XL's 1–9")
         }
@@ -84,11 +84,6 @@ public struct Save: Sink, DeclaredStage {
         if case let .file(path) = options.profile, path.isEmpty {
             throw ArgumentError.parameter("profile", "profile: give srgb, keep, none, auto or the path of an ICC file")
         }
-    }
-
-    /// Why `loop` cannot be written to an AVIF sequence.
-    static func avifLoopRefusal(_ loop: Int) -> String {
-        "loop=\(loop): an AVIF sequence holds no loop count here (libavif 0.11 writes none, and browsers play it forever); write GIF or WebP, or say loop=0"
     }
 
     public var path: String?
@@ -140,7 +135,8 @@ public struct Save: Sink, DeclaredStage {
         guard let format = try format ?? context.outputFormat ?? named ?? (path == "-" ? Self.inputFormat(in: context) : nil) else {
             throw StageError(Self.unknownExtension(path))
         }
-        guard format.isAvailable else {
+        guard format.hasEncoder else { throw StageError(Self.notWritten(format, path: path)) }
+        guard format.isWritable else {
             throw StageError("this system has no \(format.rawValue) saver (gdk-pixbuf's is not installed); it can write \(ImageFormat.writableList)")
         }
         if options.losslessMode == .trim, format != .jpeg {
@@ -155,29 +151,36 @@ public struct Save: Sink, DeclaredStage {
     /// Refused, saying why, when it cannot be told or cannot be written.
     static func inputFormat(in context: RunContext) throws(StageError) -> ImageFormat {
         let remedy = "name one: save format=… or the run's output format"
-        var start = context.inputBytes.map { Array($0.prefix(SourceFormat.sniffLength)) }
+        var start = context.inputBytes.map { Array($0.prefix(ImageFormat.sniffLength)) }
         if start == nil, let input = context.input, input != "-", ImageFile.isRegularFile(input) {
             start = ImageFile.leadingBytes(path: input)
         }
-        let source = start.flatMap { SourceFormat.sniff($0) } ?? context.input.flatMap { PathBytes.splitExtension(PathBytes.lastComponent($0)).ext }.flatMap { SourceFormat(name: $0) }
-        guard let source else {
+        let source = start.flatMap { ImageFormat.sniff($0) } ?? context.input.flatMap { PathBytes.splitExtension(PathBytes.lastComponent($0)).ext }.flatMap { ImageFormat(name: $0) }
+        guard let format = source else {
             throw StageError("writing to standard output needs a format, and the input's cannot be told; \(remedy)", remedy: .nameOutputFormat)
         }
-        guard let format = ImageFormat(name: source.rawValue), format.isAvailable else {
-            throw StageError("writing to standard output in the input's format, \(source.displayName), which cannot be written here; \(remedy) (\(ImageFormat.writableList))",
+        guard format.isWritable else {
+            throw StageError("writing to standard output in the input's format, \(format.displayName), which cannot be written here; \(remedy) (\(ImageFormat.writableList))",
                              remedy: .nameOutputFormat)
         }
         return format
+    }
+
+    /// What can be written, for the messages that refuse an output's format.
+    static var writableHint: String { "it can write \(ImageFormat.writableList) (by extension, or save format=…)" }
+
+    /// Why `format`, which ImagePipe reads but has no encoder for, is not written at `path`.
+    static func notWritten(_ format: ImageFormat, path: String) -> String {
+        "'\(path)': \(Codecs.of(format).whyNotWritten ?? "\(format.displayName) is read but not written"); \(writableHint)"
     }
 
     /// Why `path`'s extension names no writable format, and what can be written.
     static func unknownExtension(_ path: String) -> String {
         let name = Array(PathBytes.lastComponent(path).utf8)
         let ext = name.lastIndex(of: UInt8(ascii: ".")).map { String(decoding: name[($0 + 1)...], as: UTF8.self).lowercased() }
-        let writable = "it can write \(ImageFormat.writableList) (by extension, or save format=…)"
+        let writable = writableHint
+        if let ext, let format = ImageFormat(name: ext), Codecs.of(format).whyNotWritten != nil { return notWritten(format, path: path) }
         switch ext {
-        case "heic", "heif":
-            return "'\(path)': HEIC is read but not written (its HEVC encoder, x265, is not used); write .avif, the same container with AV1; \(writable)"
         case "zip":
             return "'\(path)': a ZIP is written for a tile pyramid only: give layout=deepzoom (or iiif, iiif3, zoomify, google); \(writable)"
         case let ext?:
@@ -189,14 +192,14 @@ public struct Save: Sink, DeclaredStage {
 
     public func write(_ image: Image, in context: RunContext) throws -> String {
         let (path, format) = try target(in: context)
-        if format == .jpeg, image.hasAlpha {
-            context.warn("\(path): JPEG has no alpha; flattened onto \(options.background)")
+        if !format.supportsAlpha, image.hasAlpha {
+            context.warn("\(path): \(format.displayName) has no alpha; flattened onto \(options.background)")
         }
         do {
             try context.cancellation?.check(path: path)
             if let layout = pyramidLayout(path: path) {
                 let (prepared, _) = try image.preparedForSaving(as: format, options: encoderOptions(writing: path), warn: { context.warn("\(path): \($0)") })
-                let flat = format == .jpeg && prepared.hasAlpha ? try prepared.flattened(onto: options.background) : prepared
+                let flat = !format.supportsAlpha && prepared.hasAlpha ? try prepared.flattened(onto: options.background) : prepared
                 try writePyramid(at: path, layout: layout, format: format, in: context) { build in
                     try build(RowFeed(flat, cancellation: context.cancellation))
                 }

@@ -157,7 +157,7 @@ struct EditCommand {
         let shown = reduced.isFull ? try fit.apply(to: image) : try fit.apply(to: reduced)
         let format: ImageFormat = shown.hasAlpha ? .png : .jpeg
         return EditSession.Preview(size: shown.size, bytes: try shown.encoded(as: format, options: SaveOptions(quality: 90)),
-                                   contentType: format == .png ? "image/png" : "image/jpeg")
+                                   contentType: format.mediaType ?? "application/octet-stream")
     }
 
     /// Opens `url` (the launch page, never an address with the token: xdg-open's and the

@@ -16,27 +16,13 @@ enum IIIFFormat: String, Sendable, CaseIterable {
         self = format
     }
 
-    var imageFormat: ImageFormat {
-        switch self {
-        case .jpg: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .gif: .gif
-        case .tif: .tiff
-        }
-    }
+    /// The format the extension names (`jpg` is JPEG, `tif` TIFF).
+    var imageFormat: ImageFormat { ImageFormat(outputName: rawValue)! }
 
-    var mediaType: String {
-        switch self {
-        case .jpg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .gif: "image/gif"
-        case .tif: "image/tiff"
-        }
-    }
+    /// The media type the format's codec declares (each made format has one).
+    var mediaType: String { imageFormat.mediaType ?? "application/octet-stream" }
 
     /// Whether the format holds transparency: what a rotation by an angle uncovers is
     /// transparent in it, else white.
-    var holdsAlpha: Bool { self != .jpg }
+    var holdsAlpha: Bool { imageFormat.supportsAlpha }
 }

@@ -2,7 +2,7 @@ import ImagePipe
 
 /// A format `imagepipe serve` answers in: JPEG, PNG, WebP, AVIF or GIF, the web's picture
 /// formats and the ones docs/serving.md promises. ImagePipe writes TIFF, BMP, ICO and JPEG XL too, but
-/// browsers show none of them inline (JPEG XL only Safari) and ICO has no registered media type, so an address (its
+/// browsers show none of them inline (JPEG XL only Safari, ICO only as a site's icon), so an address (its
 /// `@extension`, imgproxy's `f:`, or `save format=` in its pipeline) that asks for one is
 /// refused (400) rather than answered with a body no client of an image service expects.
 struct ServedFormat: Sendable, Equatable {
@@ -27,7 +27,7 @@ struct ServedFormat: Sendable, Equatable {
     /// The format an extension (`webp`, `jpg`…) names, refused with a 400 when it names no
     /// format or one the server does not answer in; `what` says where the name was read.
     init(named name: String, in what: String) throws(ServeError) {
-        guard let format = ImageFormat(name: name) else {
+        guard let format = ImageFormat(outputName: name) else {
             throw ServeError(400, "\(what) names no picture format; the server answers in \(Self.names)")
         }
         try self.init(format, in: what)
@@ -41,18 +41,9 @@ struct ServedFormat: Sendable, Equatable {
         self = served
     }
 
-    /// The response's Content-Type (RFC 9110 media types as IANA registers them).
-    var mediaType: String {
-        switch format {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .avif: "image/avif"
-        case .gif: "image/gif"
-        // Unreachable: only served formats are made (`init`).
-        case .tiff, .bmp, .ico, .jxl: "application/octet-stream"
-        }
-    }
+    /// The response's Content-Type (RFC 9110 media types as IANA registers them), as the
+    /// format's codec declares it: every served format has one.
+    var mediaType: String { format.mediaType ?? "application/octet-stream" }
 
     /// The format for a request without a named format: the best the client's `Accept` header
     /// takes (`AcceptHeader.best`) of AVIF and WebP, which it must name (clients that send

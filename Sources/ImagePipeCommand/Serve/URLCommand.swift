@@ -24,7 +24,7 @@ struct URLCommand {
         The format to answer in (jpg, png, webp, avif, gif); without it the
         server negotiates from the request's Accept header
         """) { name in
-        guard let format = ImageFormat(name: name).flatMap(ServedFormat.init) else {
+        guard let format = ImageFormat(outputName: name).flatMap(ServedFormat.init) else {
             throw UsageError("--format: '\(name)' is not a format imagepipe serve answers in; it answers in \(ServedFormat.names)")
         }
         return format.format

@@ -6,19 +6,20 @@ import CHeif
 struct AVIFCodec: Codec {
     static let compression = HEIFCompression(libheif: heif_compression_AV1, name: "AV1", plugin: "libheif-plugin-dav1d")
 
-    var format: SourceFormat { .avif }
+    var format: ImageFormat { .avif }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libheif (dav1d or libaom); sequences libavif", writer: "libavif", wholeFile: true, frames: true,
-                          metadata: ["exif", "icc", "xmp"])
+        CodecCapabilities(reader: "libheif (dav1d or libaom); sequences libavif", writer: "libavif", fileExtensions: ["avif"],
+                          mediaType: "image/avif", wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"],
+                          writtenMetadata: ["exif", "icc", "xmp"])
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         try read(bytes, path: path, libheif: { handle in
             // The size as shown is libavif's reading of the container (`AVIFStillFacts`).
             let size = try HEIFDecoder.checked(AVIFStillFacts.read(bytes)?.shownSize ?? HEIFDecoder.statedSize(of: handle), format: format, path: path)
-            return ImageHeader(storedSize: size, format: format.loaderName, frameCount: sequence(in: bytes, still: size)?.frameCount ?? 1)
+            return ImageHeader(storedSize: size, format: format, frameCount: sequence(in: bytes, still: size)?.frameCount ?? 1)
         }, libavif: { facts in
-            ImageHeader(storedSize: facts.size, format: format.loaderName, frameCount: facts.frameCount)
+            ImageHeader(storedSize: facts.size, format: format, frameCount: facts.frameCount)
         })
     }
 
@@ -74,6 +75,12 @@ struct AVIFCodec: Codec {
     }
 
     func animationEncoder(options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? { AVIFAnimationEncoder(options: options) }
+
+    /// A sequence holds no loop count: libavif 0.11 writes none, and browsers play it forever.
+    func loopRefusal(_ loop: Int) -> String? {
+        guard loop != 0 else { return nil }
+        return "loop=\(loop): an AVIF sequence holds no loop count here (libavif 0.11 writes none, and browsers play it forever); write GIF or WebP, or say loop=0"
+    }
 
     /// The one choice of the library that reads an AVIF's still picture: libheif, which applies
     /// the container's turn, mirror and crop, unless it refuses the file and libavif reads it (a

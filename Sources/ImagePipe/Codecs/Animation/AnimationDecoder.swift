@@ -17,14 +17,14 @@ public enum AnimationDecoding {
     /// hold its first frame). `options` gives the pixel limit each frame is held to and the
     /// deadline the frames are decoded by; by default, those of the run in progress
     /// (`LoadOptions.current`).
-    public static func decoder(for bytes: [UInt8], format: SourceFormat, canvas: Size? = nil, options: LoadOptions = .current,
+    public static func decoder(for bytes: [UInt8], format: ImageFormat, canvas: Size? = nil, options: LoadOptions = .current,
                                failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
         try Codecs.of(format).frameDecoder(for: bytes, canvas: canvas, options: options, failOnDamage: failOnDamage, path: path)
     }
 
     /// A decoder over the animation in the file at `path`: a GIF is read as its frames are
     /// decoded, the others whole (libwebp's demuxer and libavif's parser need all of it).
-    public static func decoder(path: String, format: SourceFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
+    public static func decoder(path: String, format: ImageFormat, canvas: Size? = nil, options: LoadOptions, failOnDamage: Bool) throws -> (any AnimationDecoder)? {
         try Codecs.of(format).frameDecoder(path: path, canvas: canvas, options: options, failOnDamage: failOnDamage)
     }
 

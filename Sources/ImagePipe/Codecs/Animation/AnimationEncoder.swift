@@ -8,8 +8,8 @@ public protocol AnimationEncoder: AnyObject {
 
 /// The animation encoder for an output format, nil when the format holds one picture.
 public enum AnimationEncoding {
-    /// Formats that hold an animation: those whose codec has an animation encoder.
-    public static let formats: Set<ImageFormat> = Set(ImageFormat.allCases.filter { Codecs.of($0).capabilities.frames })
+    /// Formats that hold an animation: those whose codec has an encoder, and frames.
+    public static let formats: Set<ImageFormat> = Set(ImageFormat.encodable.filter { Codecs.of($0).capabilities.frames })
 
     public static func encoder(for format: ImageFormat, options: SaveOptions, plays: Int?) -> (any AnimationEncoder)? {
         Codecs.of(format).animationEncoder(options: options, plays: plays)

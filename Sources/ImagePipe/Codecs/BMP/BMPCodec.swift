@@ -1,7 +1,9 @@
 /// BMP, read and written by ImagePipe's own code (`BMPDecoder`, `BMPEncoder`).
 struct BMPCodec: Codec {
-    var format: SourceFormat { .bmp }
-    var capabilities: CodecCapabilities { CodecCapabilities(reader: "ImagePipe", writer: "ImagePipe", wholeFile: true, metadata: ["icc"]) }
+    var format: ImageFormat { .bmp }
+    var capabilities: CodecCapabilities {
+        CodecCapabilities(reader: "ImagePipe", writer: "ImagePipe", fileExtensions: ["bmp"], mediaType: "image/bmp", wholeFile: true, metadata: ["icc"])
+    }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader { try BMPDecoder.header(of: bytes, path: path) }
 

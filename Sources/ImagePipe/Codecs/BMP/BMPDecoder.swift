@@ -11,12 +11,12 @@ enum BMPDecoder {
     /// The header of the BMP at the start of `bytes` (the file, or its first `BMPHeader.prefixLength` bytes).
     static func header(of bytes: [UInt8], path: String?) throws -> ImageHeader {
         let header = try BMPHeader.read(bytes, path: path)
-        return ImageHeader(storedSize: header.size, format: SourceFormat.bmp.loaderName)
+        return ImageHeader(storedSize: header.size, format: .bmp)
     }
 
     static func decode(_ b: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         let header = try BMPHeader.read(b, path: path)
-        try ImageHeader(storedSize: header.size, format: SourceFormat.bmp.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: header.size, format: .bmp).checkPixels(limit: options.maxPixels, path: path)
         if header.compression == .jpeg || header.compression == .png { return try embedded(b, header: header, options: options, path: path) }
         var damage = BMPDamage(options: options, path: path)
         let image = header.isRunLength ? try runLength(b, header: header, damage: &damage, options: options, path: path)

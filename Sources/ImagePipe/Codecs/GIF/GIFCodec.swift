@@ -2,9 +2,10 @@
 /// (`GIFFrameDecoder`), its LZW codes checked by ImagePipe (`GIFDataCheck`); cgif with
 /// libimagequant writes it.
 struct GIFCodec: Codec {
-    var format: SourceFormat { .gif }
+    var format: ImageFormat { .gif }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "giflib", writer: "cgif with libimagequant", wholeFile: true, frames: true)
+        CodecCapabilities(reader: "giflib", writer: "cgif with libimagequant", fileExtensions: ["gif"], mediaType: "image/gif", wholeFile: true,
+                          frames: true)
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {

@@ -81,7 +81,7 @@ struct GIFFrameCounter {
             throw ImageError(.corrupt, path: path, reason: "the GIF's first frame is empty (\(frame.width)x\(frame.height) pixels)")
         }
         let canvas = Size(max(screen.width, frame.x + frame.width), max(screen.height, frame.y + frame.height))
-        return ImageHeader(storedSize: canvas, format: SourceFormat.gif.loaderName, frameCount: frames)
+        return ImageHeader(storedSize: canvas, format: .gif, frameCount: frames)
     }
 
     /// The header of a GIF held in memory.

@@ -37,17 +37,17 @@ public enum IsolatedDecoder {
     }
 
     /// The header of an opt-in format's bytes, read in the child.
-    static func header(of bytes: [UInt8], format: SourceFormat, helper: [String], options: LoadOptions, path: String?) throws -> ImageHeader {
+    static func header(of bytes: [UInt8], format: ImageFormat, helper: [String], options: LoadOptions, path: String?) throws -> ImageHeader {
         let output = try run(bytes, format: format, mode: .header, helper: helper, options: options, path: path)
         let fields = String(decoding: output.prefix { $0 != 0x0A }, as: UTF8.self).split(separator: " ")
         guard fields.count == 3, fields[0] == "IPH1", let width = Int(fields[1]), let height = Int(fields[2]) else {
             throw ImageError(.corrupt, path: path, reason: "the \(format.displayName) reader gave no header")
         }
-        return ImageHeader(storedSize: Size(width, height), format: format.loaderName)
+        return ImageHeader(storedSize: Size(width, height), format: format)
     }
 
     /// The picture an opt-in format's bytes hold, decoded in the child.
-    static func decode(_ bytes: [UInt8], format: SourceFormat, helper: [String], options: LoadOptions, path: String?) throws -> Image {
+    static func decode(_ bytes: [UInt8], format: ImageFormat, helper: [String], options: LoadOptions, path: String?) throws -> Image {
         let output = try run(bytes, format: format, mode: .decode, helper: helper, options: options, path: path)
         guard let newline = output.firstIndex(of: 0x0A) else { throw ImageError(.corrupt, path: path, reason: "the \(format.displayName) reader gave no picture") }
         let fields = String(decoding: output[..<newline], as: UTF8.self).split(separator: " ")
@@ -73,7 +73,7 @@ public enum IsolatedDecoder {
     }
 
     /// Runs the child on `bytes` and returns what it wrote, or the error it gave or died of.
-    private static func run(_ bytes: [UInt8], format: SourceFormat, mode: Mode, helper: [String], options: LoadOptions, path: String?) throws -> [UInt8] {
+    private static func run(_ bytes: [UInt8], format: ImageFormat, mode: Mode, helper: [String], options: LoadOptions, path: String?) throws -> [UInt8] {
         guard let executable = helper.first else { throw ImageError(.unsupported, path: path, reason: "no decoding helper is set") }
         let files = (0..<3).map { _ in tmpfile() }
         defer { for file in files { if let file { fclose(file) } } }
@@ -148,7 +148,7 @@ public enum IsolatedDecoder {
     /// The child's side: limits first, then the file from standard input, the answer on standard
     /// output. Returns the exit status.
     public static func childMain(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 6, let format = SourceFormat(rawValue: arguments[0]), let mode = Mode(rawValue: arguments[1]),
+        guard arguments.count == 6, let format = ImageFormat(rawValue: arguments[0]), let mode = Mode(rawValue: arguments[1]),
               let maxPixels = Int(arguments[2]), let addressSpace = Int(arguments[4]), let cpu = Int(arguments[5]) else {
             fail(ImageError(.unsupported, reason: "the decoding helper was called wrongly"))
             return 2

@@ -19,8 +19,8 @@ final class PixbufDecoder {
     private var scanner: MetadataScanner?
 
     /// A decoder for `format` only: the loader is named, never chosen by gdk-pixbuf's sniffing
-    /// (see `SourceFormat`).
-    init(format: SourceFormat, options: LoadOptions, path: String?, orientation: Int) throws {
+    /// (see `ImageFormat`).
+    init(format: ImageFormat, options: LoadOptions, path: String?, orientation: Int) throws {
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(format.loaderName, &error) else {
             if let error { g_error_free(error) }
@@ -107,24 +107,24 @@ final class PixbufDecoder {
     }
 
     /// A decoder that reads only the header: fed until the loader knows the size, then abandoned.
-    static func headerReader(format: SourceFormat, options: LoadOptions, path: String?) throws -> PixbufDecoder {
+    static func headerReader(format: ImageFormat, options: LoadOptions, path: String?) throws -> PixbufDecoder {
         let decoder = try PixbufDecoder(format: format, options: LoadOptions(maxPixels: nil, deadline: options.deadline), path: path, orientation: 1)
         decoder.stopsAfterHeader = true
         return decoder
     }
 
     /// The header once enough data has been written (`headerReader`), and `orientation`.
-    func header(format: SourceFormat, orientation: Int, frameCount: Int) throws -> ImageHeader {
+    func header(format: ImageFormat, orientation: Int, frameCount: Int) throws -> ImageHeader {
         // Some loaders (TIFF, WebP, small pictures in others) parse only at close.
         if preparedSize == nil { closeIgnoringErrors() }
         guard let size = preparedSize, size.width > 0, size.height > 0 else {
             throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but its header cannot be read")
         }
-        return ImageHeader(storedSize: size, format: format.loaderName, orientation: orientation, frameCount: frameCount)
+        return ImageHeader(storedSize: size, format: format, orientation: orientation, frameCount: frameCount)
     }
 
     /// The header of `bytes` as `format`'s loader reads it, fed until it knows the size.
-    static func header(of bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws -> ImageHeader {
+    static func header(of bytes: [UInt8], format: ImageFormat, options: LoadOptions, path: String?) throws -> ImageHeader {
         let decoder = try headerReader(format: format, options: options, path: path)
         var offset = 0
         while offset < bytes.count, decoder.preparedSize == nil {

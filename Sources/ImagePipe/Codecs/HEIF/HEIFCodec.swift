@@ -5,14 +5,17 @@ import CHeif
 struct HEIFCodec: Codec {
     static let compression = HEIFCompression(libheif: heif_compression_HEVC, name: "HEVC", plugin: "libheif-plugin-libde265")
 
-    var format: SourceFormat { .heif }
+    var format: ImageFormat { .heif }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libheif (libde265)", writer: nil, wholeFile: true, metadata: ["exif", "icc", "xmp"])
+        CodecCapabilities(reader: "libheif (libde265)", writer: nil, fileExtensions: ["heic", "heif"], mediaType: "image/heic", wholeFile: true,
+                          metadata: ["exif", "icc", "xmp"])
     }
+
+    var whyNotWritten: String? { "HEIC is read but not written (its HEVC encoder, x265, is not used); write .avif, the same container with AV1" }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         try HEIFDecoder.withPrimary(bytes, format: format, compression: Self.compression, path: path) { handle in
-            ImageHeader(storedSize: try HEIFDecoder.checked(HEIFDecoder.statedSize(of: handle), format: format, path: path), format: format.loaderName)
+            ImageHeader(storedSize: try HEIFDecoder.checked(HEIFDecoder.statedSize(of: handle), format: format, path: path), format: format)
         }
     }
 

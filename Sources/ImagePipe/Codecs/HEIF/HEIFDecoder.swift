@@ -17,7 +17,7 @@ enum HEIFDecoder {
     }
 
     /// `size`, or an error when it is no size at all.
-    static func checked(_ size: Size, format: SourceFormat, path: String?) throws -> Size {
+    static func checked(_ size: Size, format: ImageFormat, path: String?) throws -> Size {
         guard size.width > 0, size.height > 0 else {
             throw ImageError(.corrupt, path: path, reason: "starts like \(format.article) \(format.displayName) but has no picture size")
         }
@@ -26,7 +26,7 @@ enum HEIFDecoder {
 
     /// Refuses a picture over the pixel limit, one whose file is cut short (at the `fail=` level
     /// that refuses it) and a run past its deadline, before the primary picture is decoded.
-    static func checkBeforeDecoding(_ handle: OpaquePointer, bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws {
+    static func checkBeforeDecoding(_ handle: OpaquePointer, bytes: [UInt8], format: ImageFormat, options: LoadOptions, path: String?) throws {
         let size = statedSize(of: handle)
         if let limit = options.maxPixels, limit > 0, size.pixelCount > limit { throw ImageError.tooManyPixels(size, limit: limit, path: path) }
         try checkTruncation(bytes, format: format, options: options, path: path)
@@ -34,7 +34,7 @@ enum HEIFDecoder {
     }
 
     /// Refuses a file cut short (`truncation`) when `options` refuses that.
-    static func checkTruncation(_ bytes: [UInt8], format: SourceFormat, options: LoadOptions, path: String?) throws {
+    static func checkTruncation(_ bytes: [UInt8], format: ImageFormat, options: LoadOptions, path: String?) throws {
         if options.refuses(.truncated), let cut = truncation(of: bytes, format: format) { throw ImageError(.corrupt, path: path, reason: cut) }
     }
 
@@ -100,7 +100,7 @@ enum HEIFDecoder {
     /// Runs `body` on libheif's primary picture. When libheif cannot read the file or find its
     /// primary picture, `refused` is given the error and may read the file otherwise (by
     /// default the error is thrown).
-    static func withPrimary<T>(_ bytes: [UInt8], format: SourceFormat, compression: HEIFCompression, path: String?,
+    static func withPrimary<T>(_ bytes: [UInt8], format: ImageFormat, compression: HEIFCompression, path: String?,
                                refused: (ImageError) throws -> T = { throw $0 },
                                _ body: (OpaquePointer) throws -> T) throws -> T {
         if let reason = imagepipe_open_libheif() {
@@ -134,7 +134,7 @@ enum HEIFDecoder {
     /// end. libheif reads only the items it needs, so a file cut after the still image (a
     /// sequence's first frame) would otherwise decode as if whole. Bytes after the last box that
     /// start no box (padding, junk libheif ignores) are not a cut.
-    static func truncation(of bytes: [UInt8], format: SourceFormat) -> String? {
+    static func truncation(of bytes: [UInt8], format: ImageFormat) -> String? {
         func big(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
         var offset = 0
         while offset + 8 <= bytes.count, bytes[(offset + 4)..<(offset + 8)].allSatisfy({ (0x20...0x7E).contains($0) }) {

@@ -2,10 +2,10 @@
 /// by libspng, a bitmap one by gdk-pixbuf's loader as an ICO of that entry alone; written by
 /// gdk-pixbuf's saver.
 struct ICOCodec: Codec {
-    var format: SourceFormat { .ico }
+    var format: ImageFormat { .ico }
     var capabilities: CodecCapabilities {
         CodecCapabilities(reader: "its largest entry: libspng (PNG), or gdk-pixbuf in a separate process (bitmap)", writer: "gdk-pixbuf",
-                          wholeFile: true)
+                          fileExtensions: ["ico", "cur"], mediaType: "image/vnd.microsoft.icon", wholeFile: true)
     }
 
     /// The entry that is read.
@@ -23,4 +23,14 @@ struct ICOCodec: Codec {
     }
 
     var longestSide: (pixels: Int, by: String)? { (256, "the format's limit") }
+
+    /// gdk-pixbuf's saver, which a later gdk-pixbuf may be built without.
+    var writerIsInstalled: Bool { GdkPixbufFormats.writableNames.contains(format.loaderName) }
+
+    /// gdk-pixbuf's saver would write a larger picture into a file no reader takes.
+    func checkWritable(_ size: Size) throws(ImageError) {
+        if size.width > 256 || size.height > 256 {
+            throw ImageError(.unwritable, reason: "ICO holds at most 256x256 pixels; this picture is \(size)")
+        }
+    }
 }

@@ -53,7 +53,7 @@ struct ICODirectory {
         }
     }
 
-    var header: ImageHeader { ImageHeader(storedSize: chosenEntry.size, format: SourceFormat.ico.loaderName) }
+    var header: ImageHeader { ImageHeader(storedSize: chosenEntry.size, format: .ico) }
 
     var chosen: Chosen {
         let entry = chosenEntry

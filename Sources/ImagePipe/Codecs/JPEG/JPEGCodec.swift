@@ -2,10 +2,11 @@
 /// (`JPEGHeader`), the decode strict (`StrictJPEG`), rows handed on as libjpeg makes them, and
 /// rows written as they come (`JPEGEncoder`).
 struct JPEGCodec: Codec {
-    var format: SourceFormat { .jpeg }
+    var format: ImageFormat { .jpeg }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libjpeg-turbo", writer: "libjpeg-turbo", reducedDecode: true, rowsInOrder: true, writesRows: true,
-                          metadata: ["exif", "icc", "xmp"])
+        CodecCapabilities(reader: "libjpeg-turbo", writer: "libjpeg-turbo", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"], mediaType: "image/jpeg",
+                          reducedDecode: true, rowsInOrder: true, writesRows: true, metadata: ["exif", "icc", "xmp"],
+                          writtenMetadata: ["exif", "icc", "xmp"], writesAlpha: false)
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
@@ -58,6 +59,8 @@ struct JPEGCodec: Codec {
 
     /// libjpeg's `JPEG_MAX_DIMENSION`.
     var longestSide: (pixels: Int, by: String)? { (65_500, "libjpeg's limit") }
+
+    func fitted(_ metadata: OutputMetadata) throws -> (metadata: OutputMetadata, warnings: [String]) { try JPEGSegmentLimits.fitted(metadata) }
 
     /// 80, as sharp: measured on 14 photos made into 640-px thumbnails
     /// (Benchmarks/save_defaults.py), 80 with 4:2:0 and optimized tables is 0.79× the bytes of

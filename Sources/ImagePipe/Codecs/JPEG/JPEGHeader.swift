@@ -21,7 +21,7 @@ struct JPEGHeader {
     var coefficientBytes = 0
 
     var imageHeader: ImageHeader {
-        var header = ImageHeader(storedSize: storedSize, format: SourceFormat.jpeg.loaderName, orientation: orientation, rowsInOrder: components != 4)
+        var header = ImageHeader(storedSize: storedSize, format: .jpeg, orientation: orientation, rowsInOrder: components != 4)
         header.resamplesInPlanes = planesResample
         header.coefficientBytes = coefficientBytes
         return header

@@ -1,9 +1,10 @@
 /// JPEG XL through libjxl, both ways, from the whole file in memory (`JXLDecoder`,
 /// `JXLFrameDecoder`, `JXLEncoder`, `JXLAnimationEncoder`).
 struct JXLCodec: Codec {
-    var format: SourceFormat { .jxl }
+    var format: ImageFormat { .jxl }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libjxl", writer: "libjxl", wholeFile: true, frames: true, metadata: ["exif", "icc", "xmp"])
+        CodecCapabilities(reader: "libjxl", writer: "libjxl", fileExtensions: ["jxl"], mediaType: "image/jxl", wholeFile: true, frames: true,
+                          metadata: ["exif", "icc", "xmp"], writtenMetadata: ["exif", "icc", "xmp"])
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader { try JXLDecoder.header(of: bytes, path: path) }

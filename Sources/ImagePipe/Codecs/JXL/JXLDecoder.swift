@@ -23,7 +23,7 @@ enum JXLDecoder {
     /// (each frame's header is read, its pixels skipped).
     static func header(of bytes: [UInt8], path: String?) throws -> ImageHeader {
         let walk = try Walk(bytes, path: path)
-        return ImageHeader(storedSize: walk.size, format: SourceFormat.jxl.loaderName, orientation: walk.orientation, frameCount: max(1, walk.delays.count))
+        return ImageHeader(storedSize: walk.size, format: .jxl, orientation: walk.orientation, frameCount: max(1, walk.delays.count))
     }
 
     /// The ICC profile (of the pixels as decoded), EXIF and XMP, without decoding.
@@ -65,7 +65,7 @@ enum JXLDecoder {
             switch try stream.next() {
             case .basicInfo:
                 try checkChannels(stream)
-                try ImageHeader(storedSize: stream.storedSize, format: SourceFormat.jxl.loaderName).checkPixels(limit: options.maxPixels, path: path)
+                try ImageHeader(storedSize: stream.storedSize, format: .jxl).checkPixels(limit: options.maxPixels, path: path)
             case .colorEncoding:
                 metadata.sourceProfile = stream.pixelProfile()
             case .needImageBuffer:

@@ -24,7 +24,7 @@ final class JXLFrameDecoder: AnimationDecoder {
         guard try stream.next() == .basicInfo else { throw stream.damaged("it has no header") }
         try JXLDecoder.checkChannels(stream)
         let stored = stream.storedSize
-        try ImageHeader(storedSize: stored, format: SourceFormat.jxl.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: stored, format: .jxl).checkPixels(limit: options.maxPixels, path: path)
         guard try stream.next() == .colorEncoding else { throw stream.damaged("it has no color encoding") }
         profile = stream.pixelProfile()
         let turns = options.applyOrientation && (5...8).contains(Int(stream.info.orientation.rawValue))

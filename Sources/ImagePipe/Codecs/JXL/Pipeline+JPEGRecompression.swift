@@ -12,7 +12,7 @@ extension Pipeline {
     /// The run's result when it is a JPEG recompression; nil when it is not one.
     func runJPEGRecompressionIfAsked(in context: RunContext, prepared: PreparedRun, observed: Bool) throws -> RunResult? {
         guard !observed, transforms.isEmpty, let load = source as? Load, let save = sink as? Save, save.options.lossless == true,
-              let header = prepared.description.header, header.format == SourceFormat.jpeg.loaderName,
+              let header = prepared.description.header, header.format == .jpeg,
               let target = try? save.target(in: context), target.format == .jxl,
               [.auto, .keep].contains(save.options.profile) else { return nil }
         let options = load.loadOptions(in: context)

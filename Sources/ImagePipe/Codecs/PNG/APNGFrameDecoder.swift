@@ -26,7 +26,7 @@ final class APNGFrameDecoder: AnimationDecoder {
         self.path = path
         canvas = structure.canvas
         plays = structure.announcement.plays
-        try ImageHeader(storedSize: canvas, format: SourceFormat.png.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: canvas, format: .png).checkPixels(limit: options.maxPixels, path: path)
         let (count, overflow) = canvas.pixelCount.multipliedReportingOverflow(by: 4)
         guard !overflow else { throw ImageError(.tooLarge, path: path, reason: "the APNG's \(canvas) canvas is too large to hold") }
         pixels = [UInt8](repeating: 0, count: count)

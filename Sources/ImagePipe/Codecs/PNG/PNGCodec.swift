@@ -2,10 +2,10 @@
 /// APNG's frames (`APNGFrameDecoder`) and writes PNG on libdeflate, rows as they come unless a
 /// palette is chosen from the whole picture (`PaletteQuantizer`).
 struct PNGCodec: Codec {
-    var format: SourceFormat { .png }
+    var format: ImageFormat { .png }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libspng", writer: "libdeflate and zlib", rowsInOrder: true, writesRows: true, frames: true,
-                          metadata: ["exif", "icc", "xmp"])
+        CodecCapabilities(reader: "libspng", writer: "libdeflate and zlib", fileExtensions: ["png"], mediaType: "image/png", rowsInOrder: true,
+                          writesRows: true, frames: true, metadata: ["exif", "icc", "xmp"], writtenMetadata: ["exif", "icc", "xmp"])
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {

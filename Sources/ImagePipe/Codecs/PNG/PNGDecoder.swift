@@ -35,7 +35,7 @@ enum PNGDecoder {
         var header = spng_ihdr()
         try decoder.check(spng_get_ihdr(context, &header), "header")
         let size = Size(Int(header.width), Int(header.height))
-        try ImageHeader(storedSize: size, format: SourceFormat.png.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: size, format: .png).checkPixels(limit: options.maxPixels, path: path)
         var transparency = spng_trns()
         let trns = spng_get_trns(context, &transparency)
         if trns != SPNG_ECHUNKAVAIL.rawValue { try decoder.check(trns, "chunks before the image data") }

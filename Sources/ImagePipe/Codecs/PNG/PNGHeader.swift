@@ -23,7 +23,7 @@ struct PNGHeader {
         // An APNG's frames are its acTL's count; a still picture that is not the animation's
         // first frame is passed over, and the first frame is composed (`PNGDecoder`).
         let animation = Self.reachesImageData(prefix) ? APNGStructure.announcement(chunks: chunks, in: prefix) : nil
-        return ImageHeader(storedSize: storedSize, format: SourceFormat.png.loaderName, orientation: ExifOrientation.parse(png: prefix),
+        return ImageHeader(storedSize: storedSize, format: .png, orientation: ExifOrientation.parse(png: prefix),
                            frameCount: animation?.frames ?? 1,
                            rowsInOrder: !interlaced && Self.reachesImageData(prefix) && animation?.defaultHidden != true, rowsHaveAlpha: alpha)
     }

@@ -2,10 +2,11 @@
 /// the smaller copies a pyramid stores after it, written from rows in strips or tiles
 /// (`TIFFEncoder`).
 struct TIFFCodec: Codec {
-    var format: SourceFormat { .tiff }
+    var format: ImageFormat { .tiff }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libtiff", writer: "libtiff", reducedDecode: true, rowsInOrder: true, writesRows: true, tiles: true,
-                          metadata: ["icc", "xmp"])
+        // The XMP packet has its tag; the EXIF directory is not written.
+        CodecCapabilities(reader: "libtiff", writer: "libtiff", fileExtensions: ["tif", "tiff"], mediaType: "image/tiff", reducedDecode: true,
+                          rowsInOrder: true, writesRows: true, tiles: true, metadata: ["icc", "xmp"], writtenMetadata: ["icc", "xmp"])
     }
 
     /// A pyramid's smallest level that is still large enough; the full size for a file without one.

@@ -21,7 +21,7 @@ enum TIFFDecoder {
             // JPEG-compressed YCbCr is read as RGB (libjpeg converts it), as `decode` asks.
             let jpegRGB = fields.compression == COMPRESSION_JPEG && fields.photometric == PHOTOMETRIC_YCBCR
                 && fields.planar_config == PLANARCONFIG_CONTIG
-            var header = ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: SourceFormat.tiff.loaderName,
+            var header = ImageHeader(storedSize: Size(Int(fields.width), Int(fields.height)), format: .tiff,
                                      orientation: orientation(of: fields), rowsInOrder: TIFFSampleLayout(fields, jpegRGB: jpegRGB)?.streams ?? false)
             header.reducedLevels = levels(reader).map(\.size)
             return header
@@ -86,7 +86,7 @@ enum TIFFDecoder {
         }
         let size = Size(Int(fields.width), Int(fields.height))
         // Before any pixel memory: the size is the directory's word alone.
-        try ImageHeader(storedSize: size, format: SourceFormat.tiff.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: size, format: .tiff).checkPixels(limit: options.maxPixels, path: path)
         try options.checkDeadline(path: path)
         // libjpeg turns JPEG-compressed YCbCr into RGB itself, so it reads as RGB samples.
         var jpegRGB = false

@@ -1,9 +1,10 @@
 /// WebP through libwebp: its incremental decoder fed from the file (`WebPDecoder`), the header
 /// ImagePipe's own walk of the RIFF chunks, animations by libwebpdemux and libwebpmux.
 struct WebPCodec: Codec {
-    var format: SourceFormat { .webp }
+    var format: ImageFormat { .webp }
     var capabilities: CodecCapabilities {
-        CodecCapabilities(reader: "libwebp", writer: "libwebp", rowsInOrder: true, frames: true, metadata: ["exif", "icc", "xmp"])
+        CodecCapabilities(reader: "libwebp", writer: "libwebp", fileExtensions: ["webp"], mediaType: "image/webp", rowsInOrder: true, frames: true,
+                          metadata: ["exif", "icc", "xmp"], writtenMetadata: ["exif", "icc", "xmp"])
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {

@@ -14,7 +14,7 @@ enum WebPDecoder {
         let chunks = try WebPChunks(input, path: path)
         let size = try stillSize(chunks, path: path)
         let orientation = ExifOrientation.parse(exif: try MetadataScanner.walk(input, format: .webp).exif)
-        return ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName, orientation: orientation,
+        return ImageHeader(storedSize: size, format: .webp, orientation: orientation,
                            frameCount: chunks.animated ? max(1, chunks.frameCount) : 1, rowsInOrder: !chunks.hasAlpha && !chunks.animated)
     }
 
@@ -23,7 +23,7 @@ enum WebPDecoder {
     static func decode(_ input: EncodedInput, options: LoadOptions, path: String?, handoff: RowHandoff? = nil) throws -> Image {
         let chunks = try WebPChunks(input, path: path)
         let size = try stillSize(chunks, path: path)
-        try ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: size, format: .webp).checkPixels(limit: options.maxPixels, path: path)
         var metadata = try MetadataScanner.walk(input, format: .webp)
         let turn = options.applyOrientation ? ExifOrientation.parse(exif: metadata.exif) : 1
         metadata.orientationApplied = turn != 1
@@ -86,10 +86,10 @@ enum WebPDecoder {
         try checkCut(whole, options: options, path: path)
         let chunks = try WebPChunks(.bytes(frame.bytes), path: path)
         let size = try stillSize(chunks, path: path)
-        try ImageHeader(storedSize: size, format: SourceFormat.webp.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: size, format: .webp).checkPixels(limit: options.maxPixels, path: path)
         let decoded = try decodeStill(.bytes(frame.bytes), chunks: chunks, size: size, options: options, path: path, handoff: nil)
         guard let placement = frame.webpPlacement else { return decoded }
-        try ImageHeader(storedSize: placement.canvas, format: SourceFormat.webp.loaderName).checkPixels(limit: options.maxPixels, path: path)
+        try ImageHeader(storedSize: placement.canvas, format: .webp).checkPixels(limit: options.maxPixels, path: path)
         return try Image.canvas(size: placement.canvas, background: Color(red: 0, green: 0, blue: 0, alpha: 0), placing: decoded,
                                 at: (placement.x, placement.y))
     }

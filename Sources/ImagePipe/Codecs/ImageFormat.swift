@@ -1,42 +1,95 @@
-/// A picture format ImagePipe can decode, recognised from the data's first bytes before any
-/// gdk-pixbuf loader runs.
+/// A picture format: every format ImagePipe reads, and those of them it writes. What each one
+/// can do (its extensions, media type, alpha, the metadata its encoder embeds, whether it is
+/// written at all) is its codec's declaration (`Codecs.of(format).capabilities`), made in the
+/// codec's folder under `Codecs/`; this type is the identity, the names people give it and the
+/// signatures its data starts with.
 ///
+/// Formats are recognized from the data's first bytes before any gdk-pixbuf loader runs.
 /// gdk-pixbuf picks a loader by sniffing the content, whatever the extension: an SVG named
 /// `.jpg` goes to librsvg, which fetches and decodes `data:` images inside it. So ImagePipe
 /// sniffs first, decides by an allowlist (`LoadOptions.allowedFormats`, as libvips blocks its
 /// untrusted loaders and ImageMagick has policy.xml), and then asks gdk-pixbuf for exactly that
 /// loader by name. Only the widely fuzzed formats are allowed by default (`vetted`).
-public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
+public enum ImageFormat: String, CaseIterable, Comparable, Sendable {
     case jpeg, png, webp, gif, tiff, bmp, avif, heif, jxl
     case svg, xpm, xbm, tga, icns, ani, qtif, pnm, ico
 
     /// Allowed unless the user says otherwise: formats with well-fuzzed decoders.
-    public static let vetted: Set<SourceFormat> = [.jpeg, .png, .webp, .gif, .tiff, .bmp, .avif, .heif, .jxl]
+    public static let vetted: Set<ImageFormat> = [.jpeg, .png, .webp, .gif, .tiff, .bmp, .avif, .heif, .jxl]
 
-    /// The format named by `name` (`svg`, `jpg`, `tif`…), in any case.
+    /// The formats ImagePipe has an encoder for (their codec names a writer), in the order help
+    /// and messages list them, the most asked for first. Whether this system can write one is
+    /// `isWritable`; `CodecRegistryTests` holds the list to the codecs.
+    public static let encodable: [ImageFormat] = [.png, .jpeg, .webp, .avif, .jxl, .gif, .tiff, .bmp, .ico]
+
+    /// The format named by `name` (`svg`, `jpg`, `tif`, `cur`…), in any case: its own name, or
+    /// an extension its codec declares.
     public init?(name: String) {
-        switch name.lowercased() {
-        case "jpg", "jpe": self = .jpeg
-        case "tif": self = .tiff
-        case "heic": self = .heif
-        case "pbm", "pgm", "ppm", "pam": self = .pnm
-        case "cur": self = .ico
-        case "svgz": self = .svg
-        default:
-            guard let format = SourceFormat(rawValue: name.lowercased()) else { return nil }
-            self = format
-        }
+        let name = name.lowercased()
+        guard let format = ImageFormat(rawValue: name) ?? ImageFormat.allCases.first(where: { $0.fileExtensions.contains(name) }) else { return nil }
+        self = format
     }
 
-    /// The file extensions a picture of a vetted format goes by, lower-case (the opt-in formats'
-    /// are their gdk-pixbuf loaders': `ImageFormat.readableExtensions`).
-    var fileExtensions: [String] {
-        switch self {
-        case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
-        case .tiff: ["tif", "tiff"]
-        case .heif: ["heic", "heif"]
-        default: [rawValue]
-        }
+    /// The format an output file name asks for, from its extension: nil when the extension names
+    /// no format ImagePipe encodes (reading a format does not make a name for writing it).
+    public init?(fileName: String) {
+        let name = Array(PathBytes.lastComponent(fileName).utf8)
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        self.init(outputName: String(decoding: name[(dot + 1)...], as: UTF8.self))
+    }
+
+    /// The format `name` names (as `init(name:)`) when ImagePipe encodes it; nil otherwise.
+    public init?(outputName name: String) {
+        guard let format = ImageFormat(name: name), format.hasEncoder else { return nil }
+        self = format
+    }
+
+    /// What the format's codec declares of it.
+    private var capabilities: CodecCapabilities { Codecs.of(self).capabilities }
+
+    /// The file extensions the format goes by, lower-case, the usual one first (what an output
+    /// file is given).
+    public var fileExtensions: [String] { capabilities.fileExtensions }
+
+    /// The extension a file of this format is usually given (`jpg`, as cameras and sharp write it).
+    public var fileExtension: String { fileExtensions.first ?? rawValue }
+
+    /// The media type (`image/jpeg`) a response or a manifest names the format by; nil for a
+    /// format without one registered.
+    public var mediaType: String? { capabilities.mediaType }
+
+    /// Whether ImagePipe has an encoder for the format (it may still be missing on this system:
+    /// `isWritable`).
+    public var hasEncoder: Bool { capabilities.writer != nil }
+
+    /// Whether this system can write the format: it has an encoder, and the encoder's library is
+    /// installed (ICO's is gdk-pixbuf's saver, which a later gdk-pixbuf may build without).
+    public var isWritable: Bool { hasEncoder && Codecs.of(self).writerIsInstalled }
+
+    /// Whether a written file holds an alpha channel (GIF: one level of transparency); a picture
+    /// with alpha is flattened onto the save's background for a format without.
+    public var supportsAlpha: Bool { capabilities.writesAlpha }
+
+    /// Whether an ICC profile can be embedded (otherwise the pixels are written in sRGB).
+    public var embedsProfile: Bool { capabilities.writtenMetadata.contains("icc") }
+    /// Whether EXIF and XMP can be embedded.
+    public var embedsMetadata: Bool { capabilities.writtenMetadata.contains("exif") && capabilities.writtenMetadata.contains("xmp") }
+
+    /// The formats this system writes, for messages: "png, jpeg, webp, …".
+    public static var writableList: String { encodable.filter(\.isWritable).map(\.rawValue).joined(separator: ", ") }
+
+    /// The file extensions of every format the installed loaders can read, lower-case.
+    public static let readableExtensions: Set<String> = readableExtensions(of: Set(allCases))
+
+    /// The file extensions, lower-case, of `formats`: what a directory given as input is searched
+    /// for (files of formats not allowed are passed over). The vetted formats' are their codecs',
+    /// since ImagePipe reads them itself; the opt-in formats' are their installed gdk-pixbuf
+    /// loaders'.
+    public static func readableExtensions(of formats: Set<ImageFormat>) -> Set<String> {
+        let own = Set(formats.intersection(vetted).flatMap(\.fileExtensions))
+        let optIn = formats.subtracting(vetted)
+        guard !optIn.isEmpty else { return own }
+        return own.union(GdkPixbufFormats.extensions(ofLoaders: Set(optIn.map(\.loaderName))))
     }
 
     /// The name people write: `JPEG`, `SVG`, `WebP`.
@@ -64,7 +117,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
 
     /// The format the first bytes announce, or nil. TGA has no signature: it is never sniffed,
     /// only assumed when allowed and nothing else matches (`identify`).
-    public static func sniff(_ bytes: some Collection<UInt8>) -> SourceFormat? {
+    public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
         let b = Array(bytes.prefix(sniffLength))
         func at(_ offset: Int, _ text: String) -> Bool { b.count >= offset + text.utf8.count && b[offset...].starts(with: text.utf8) }
         func at(_ offset: Int, _ bytes: [UInt8]) -> Bool { b.count >= offset + bytes.count && b[offset...].starts(with: bytes) }
@@ -103,7 +156,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
     }
 
     /// The format to decode `bytes` as under `allowed`, or the error that refuses them.
-    static func identify(_ bytes: some Collection<UInt8>, allowed: Set<SourceFormat>, path: String?) throws(ImageError) -> SourceFormat {
+    static func identify(_ bytes: some Collection<UInt8>, allowed: Set<ImageFormat>, path: String?) throws(ImageError) -> ImageFormat {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: path == nil ? "no bytes to decode" : "the file is empty") }
         guard let format = sniff(bytes) else {
             // Formats named by their first bytes are told apart before TGA, which has no
@@ -114,7 +167,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
             let maybeTGA = tga && !allowed.contains(.tga)
             throw ImageError(.unsupported, path: path,
                              reason: "not a picture format ImagePipe recognizes by its first bytes" + (maybeTGA ? "; it may be a TGA (a format without a signature), which is read only when allowed" : ""),
-                             remedy: maybeTGA ? .allowFormat(SourceFormat.tga.rawValue) : nil)
+                             remedy: maybeTGA ? .allowFormat(ImageFormat.tga.rawValue) : nil)
         }
         guard allowed.contains(format) else {
             throw ImageError(.unsupported, path: path, reason: "\(format.displayName): not allowed by default", remedy: .allowFormat(format.rawValue))
@@ -146,7 +199,7 @@ public enum SourceFormat: String, CaseIterable, Comparable, Sendable {
         return b[1] <= 1 && [1, 2, 3, 9, 10, 11].contains(b[2]) && [8, 15, 16, 24, 32].contains(b[16]) && width > 0 && height > 0
     }
 
-    public static func < (a: SourceFormat, b: SourceFormat) -> Bool {
+    public static func < (a: ImageFormat, b: ImageFormat) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
