@@ -122,8 +122,7 @@ public struct Pipeline: Sendable {
         guard source is Load, context.trace == nil, description.orientation == 1, let first = transforms.first as? any RegionOnLoadStage,
               first.stageClass == .resample, let output = plan.steps.first?.output else { return plan }
         let decoded = plan.decodeSize
-        let input = decoded == description.size ? DecodeReduction.none(decoded)
-            : DecodeReduction(fullSize: description.size, decodedSize: decoded, mapping: plan.mapping(toDecoded: decoded, description: description))
+        let input = Self.reduction(plan: plan, description: description) ?? .none(decoded)
         let (rows, columns) = try withLocation(stage: 1) {
             (try first.inputRows(forOutput: 0..<output.height, of: input), try first.inputColumns(of: input))
         }
