@@ -190,7 +190,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == """
             cut.jpg: jpeg 400x300
-            0  load                 → 400x300         decoded at 1/2 as 200x150 (shrink-on-load: fit wants at least 200x150); scaling good: DCT reduction with 2× headroom, lanczos3; streamed: 32 rows at a time go through the stages into the encoder while the decode goes on (decoded rows in a ring of about 87.9K)
+            0  load                 → 400x300         decoded at 1/2 as 200x150 (shrink-on-load: fit wants at least 200x150); scaling good: reduced decode with 2× headroom, lanczos3; streamed: 32 rows at a time go through the stages into the encoder while the decode goes on (decoded rows in a ring of about 87.9K)
             1  fit 100x100          400x300 → 100x75  scale ×0.25 (zmin 0.25 × zoom 1); resample stage: each strip at its own size from the input rows it needs, its rows about 110K
             2  tee p.jpg            100x75 → 100x75   writes p.jpg; writing stage: each strip handed on as it passes to another output's stages and encoder, on a thread of their own, its rows about 43.9K
             3  circle-crop size=32  100x75 → 32x32    circle center 50,37.5 radius 37.5 in image pixels, scale ×0.427; resample stage: each strip at its own size from the input rows it needs, its rows about 26.0K

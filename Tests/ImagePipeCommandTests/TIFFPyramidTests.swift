@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ImagePipe
+@testable import ImagePipeCommand
 import TestSupport
 
 /// A TIFF pyramid (the smaller copies of the picture that libvips' `tiffsave --pyramid`, slide
@@ -77,6 +78,32 @@ import TestSupport
         #expect(near.status == 0, "\(near.standardError)")
         let all = try CommandRunner.run(["run", "-e", "negate | crop 0,0,100x100", "damaged.tif", "-o", "all.png"], in: directory.path)
         #expect(all.status != 0 && all.standardError.contains("damaged.tif"), "\(all.standardError)")
+    }
+
+    /// A pyramid whose writer rounded its halvings down (libvips: 13564 rows → 6782 → 3391 →
+    /// 1695) is read at the level that stands for the scale asked, though that level is a pixel
+    /// or two short of the plan's rounded-up target; the service offers the levels' own sizes.
+    @Test func aLevelRoundedDownStillServesItsScale() throws {
+        let directory = try TemporaryDirectory()
+        try ColorReference.python("""
+            from PIL import Image
+            full = Image.new('RGB', (801, 603), (200, 30, 30))
+            half = Image.new('RGB', (400, 301), (30, 30, 200))
+            quarter = Image.new('RGB', (200, 150), (30, 200, 30))
+            full.save('\(directory.path)/floored.tif', save_all=True, append_images=[half, quarter], tiffinfo={254: 1})
+            """)
+        // 1/8 of 801x603, rounded up, is 101x76; the good scaling wants twice that, 202x152, and
+        // the quarter level (200x150) stands for it.
+        let explain = try CommandRunner.run(["explain", "-e", "resize 101x76 fit=fill", "floored.tif", "-o", "out.png"], in: directory.path)
+        #expect(explain.standardOutput.contains("as 200x150"), "\(explain.standardOutput)")
+        let run = try CommandRunner.run(["run", "-e", "resize 101x76 fit=fill", "floored.tif", "-o", "out.png"], in: directory.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        let made = try Image.load(path: directory.file("out.png"))
+        #expect(made.size == Size(101, 76) && Self.near(made.pixel(x: 50, y: 38), Color(red: 30, green: 200, blue: 30)))
+        let description = try Load().describe(in: RunContext(input: directory.file("floored.tif")))
+        #expect(description.reducedSizes == [Size(400, 301), Size(200, 150)])
+        let info = IIIFInfo(id: "x", size: description.size, decodedSizes: description.reducedSizes, version: .v3)
+        #expect(info.sizes == [Size(51, 38), Size(101, 76), Size(200, 150), Size(400, 301), Size(801, 603)], "\(info.sizes)")
     }
 
     /// Whether two colors are the same but for rounding.

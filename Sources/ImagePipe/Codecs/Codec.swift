@@ -23,6 +23,10 @@ protocol Codec: Sendable {
     /// (`LoadOptions.atLeast`), both as stored: the full size unless `capabilities.reducedDecode`.
     func reducedSize(of header: ImageHeader, atLeast target: Size) -> Size
 
+    /// Every size its decoder gives directly below the full one, as stored, largest first (a
+    /// JPEG's DCT scalings, a pyramid's levels): what a service offers as fast sizes.
+    func reducedSizes(of header: ImageHeader) -> [Size]
+
     /// Decodes the file held whole in `bytes` (a still picture: an animation's first frame).
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image
 
@@ -110,6 +114,8 @@ protocol Codec: Sendable {
 
 extension Codec {
     func reducedSize(of header: ImageHeader, atLeast target: Size) -> Size { header.storedSize }
+
+    func reducedSizes(of header: ImageHeader) -> [Size] { [] }
 
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader {
         PrefixHeaderReader.wholeFile(options: options, path: path)

@@ -31,12 +31,19 @@ public struct SourceDescription: Sendable {
         return turned ? reduced.transposed : reduced
     }
 
+    /// The sizes the decoder gives directly below the full one, upright, largest first
+    /// (`Codec.reducedSizes`): a service's fast sizes.
+    public var reducedSizes: [Size] {
+        guard decodesReduced, let header else { return [] }
+        return Codecs.of(header.format).reducedSizes(of: header).map { turned ? $0.transposed : $0 }
+    }
+
     /// The DCT scaling (2, 4 or 8) that gave a decode of `decoded` size, or nil for a full one.
     public func reduction(ofDecoded decoded: Size) -> Int? {
         guard decoded != size, decodesReduced, let header else { return nil }
         let stored = turned ? decoded.transposed : decoded
         return [2, 4, 8].first { d in
-            (header.storedSize.width + d - 1) / d == stored.width && (header.storedSize.height + d - 1) / d == stored.height
+            header.storedSize.reduced(by: d) == stored
         }
     }
 

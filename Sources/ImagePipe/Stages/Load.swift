@@ -9,7 +9,7 @@ public struct Load: ImageSource, DeclaredStage {
             Param(\.failOn, "fail", .choice(FailOn.self), default: .error,
                   help: "How much damage in the data is an error, as libvips' fail-on: none takes what the decoder makes of it; truncated refuses data that ends early (a cut file, a compressed stream that stops before the last row); error (the default; also written true) also refuses damaged data (a failed checksum, corrupt JPEG, PNG, LZW or VP8 data); warning also refuses what a decoder only warns of (a damaged ancillary PNG chunk, a libtiff or libjpeg warning). false is none."),
             Param(\.scaling, "scaling", .choice(ScalingMode.self),
-                  help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes JPEGs at the tightest DCT reduction, good keeps 2× headroom, best decodes at full size; each then scales with lanczos3 unless a stage names a kernel."),
+                  help: "Speed against quality for this pipeline, overriding the run's --scaling (default good): fast decodes at the tightest reduction (a JPEG's DCT scaling, a TIFF pyramid's level), good keeps 2× headroom, best decodes at full size; each then scales with lanczos3 unless a stage names a kernel."),
             Param(\.color, "color", .choice(ColorHandling.self), default: .srgb,
                   help: "srgb converts a picture with an embedded ICC profile (Display P3, Adobe RGB, CMYK, gray) to sRGB with Little CMS, as sharp does; keep leaves RGB pixels in their profile and carries it to save (CMYK and gray are converted all the same: pictures are held as RGB)."),
             Param(\.intent, "intent", .choice(RenderingIntent.self), default: .perceptual,

@@ -8,6 +8,8 @@ struct IIIFInfo: Sendable {
     let id: String
     /// The picture's size as served (after its EXIF orientation).
     let size: Size
+    /// The sizes the decoder gives directly below the full one (`SourceDescription.reducedSizes`).
+    let decodedSizes: [Size]
     let version: IIIFVersion
 
     /// The side of the tiles offered: 512, as libvips' dzsave and most IIIF viewers' defaults.
@@ -25,17 +27,19 @@ struct IIIFInfo: Sendable {
     static let supportsBeyondLevel2 = ["canonicalLinkHeader", "mirroring", "profileLinkHeader", "regionSquare", "rotationArbitrary",
                                        "sizeAboveFull"]
 
-    /// The power-of-two reductions of the picture, halving until a side would fall under
-    /// `smallestSide`, smallest first: a JPEG's first three (1/2, 1/4, 1/8) are decoded so in
-    /// the DCT, and smaller ones are made from the 1/8 decode.
-    var reductions: [Int] {
-        var factors: [Int] = []
+    /// The sizes offered, smallest first: each halving of the picture until a side would fall
+    /// under `smallestSide`, then the full size. Where the decoder gives a size directly for a
+    /// halving (a JPEG's 1/2, 1/4 and 1/8 in the DCT; a pyramid's level, which its writer may have
+    /// rounded down a pixel) that size is offered, so a viewer asking for it reads only it.
+    var sizes: [Size] {
+        var halvings: [Size] = []
         var factor = 2
-        while Swift.min((size.width + factor - 1) / factor, (size.height + factor - 1) / factor) >= Self.smallestSide {
-            factors.append(factor)
+        while size.reduced(by: factor).shorterSide >= Self.smallestSide {
+            let halved = size.reduced(by: factor)
+            halvings.append(decodedSizes.first { abs($0.width - halved.width) <= 1 && abs($0.height - halved.height) <= 1 } ?? halved)
             factor *= 2
         }
-        return factors.reversed()
+        return halvings.reversed() + [size]
     }
 
     /// The scale factors of the tiles: from 1 until the whole picture fits in one tile.
@@ -48,13 +52,11 @@ struct IIIFInfo: Sendable {
     var json: JSONValue {
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         func number(_ value: Int) -> JSONValue { .number(Double(value)) }
-        let sizes = reductions.map { factor in
-            JSONValue.object([("width", number((size.width + factor - 1) / factor)), ("height", number((size.height + factor - 1) / factor))])
-        }
+        let sizes = sizes.map { JSONValue.object([("width", number($0.width)), ("height", number($0.height))]) }
         let offered: [(String, JSONValue)] = [
             ("width", number(size.width)),
             ("height", number(size.height)),
-            ("sizes", .array(sizes + [.object([("width", number(size.width)), ("height", number(size.height))])])),
+            ("sizes", .array(sizes)),
             ("tiles", .array([.object([("width", number(Self.tileSide)), ("height", number(Self.tileSide)),
                                        ("scaleFactors", .array(scaleFactors.map(number)))])])),
         ]

@@ -325,12 +325,13 @@ final class ServeServer {
         let (real, fileSize, identity) = try localSource(request.identifier)
         let version = request.version
         let base = "http://\(host ?? address)\(version.prefix)\(IIIFRequest.escaped(request.identifier))"
-        let picture: Size
+        let description: SourceDescription
         do {
-            picture = try Load().describe(in: RunContext(input: real, loadOptions: configuration.loadOptions)).size
+            description = try Load().describe(in: RunContext(input: real, loadOptions: configuration.loadOptions))
         } catch {
             throw ServeJob.failure(error, name: request.identifier, stopped: false)
         }
+        let picture = description.size
         switch request.kind {
         case .base:
             return .answer(Response(status: 303, contentType: "text/plain", body: [], headers: [("Location", base + "/info.json")]))
@@ -338,7 +339,7 @@ final class ServeServer {
             // JSON-LD for a client that asks for it, else plain JSON (Image API 2.1 and 3.0 §5).
             let linkedData = accept?.contains("application/ld+json") ?? false
             let type = linkedData ? "application/ld+json;profile=\"\(version.context)\"" : "application/json"
-            let text = IIIFInfo(id: base, size: picture, version: version).json.text + "\n"
+            let text = IIIFInfo(id: base, size: picture, decodedSizes: description.reducedSizes, version: version).json.text + "\n"
             return .answer(Response(status: 200, contentType: type, body: Array(text.utf8),
                                     headers: [("Link", "<\(version.profileURI)>;rel=\"profile\""), ("Vary", "Accept"),
                                               ("Cache-Control", "public, max-age=\(configuration.maxAge)")]))

@@ -23,6 +23,11 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
         Size(max(1, Int((Double(width) * factor).rounded(.up))), max(1, Int((Double(height) * factor).rounded(.up))))
     }
 
+    /// Each side divided by `factor`, rounded up: a JPEG's DCT scaling by 1/`factor`.
+    public func reduced(by factor: Int) -> Size {
+        Size((width + factor - 1) / factor, (height + factor - 1) / factor)
+    }
+
     /// The pipeline-language form, `WxH`.
     public var description: String { "\(width)x\(height)" }
 }

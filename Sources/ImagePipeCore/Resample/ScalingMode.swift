@@ -37,8 +37,8 @@ public enum ScalingMode: String, CaseIterable, Sendable {
     /// A few words for `imagepipe explain`.
     public var summary: String {
         switch self {
-        case .fast: "fast: tightest DCT reduction, lanczos3"
-        case .good: "good: DCT reduction with 2× headroom, lanczos3"
+        case .fast: "fast: tightest reduced decode, lanczos3"
+        case .good: "good: reduced decode with 2× headroom, lanczos3"
         case .best: "best: full decode, lanczos3"
         }
     }

@@ -70,12 +70,15 @@ final class PixbufDecoder {
     /// still at least `atLeast` on both sides. Asking the loader for exactly that size means it
     /// decodes reduced and does not resample again.
     static func jpegReducedSize(stored: Size, atLeast target: Size) -> Size {
-        for denominator in [8, 4, 2] {
-            let reduced = Size((stored.width + denominator - 1) / denominator, (stored.height + denominator - 1) / denominator)
+        for denominator in jpegDenominators {
+            let reduced = stored.reduced(by: denominator)
             if reduced.width >= target.width, reduced.height >= target.height { return reduced }
         }
         return stored
     }
+
+    /// libjpeg's DCT scalings below the full size, smallest first.
+    static let jpegDenominators = [8, 4, 2]
 
     func formatName() -> String? {
         guard let format = gdk_pixbuf_loader_get_format(loader), let name = gdk_pixbuf_format_get_name(format) else { return nil }

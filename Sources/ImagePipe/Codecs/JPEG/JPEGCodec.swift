@@ -18,6 +18,10 @@ struct JPEGCodec: Codec {
         PixbufDecoder.jpegReducedSize(stored: header.storedSize, atLeast: target)
     }
 
+    func reducedSizes(of header: ImageHeader) -> [Size] {
+        PixbufDecoder.jpegDenominators.reversed().map { header.storedSize.reduced(by: $0) }
+    }
+
     func headerReader(file: OpenedFile?, options: LoadOptions, path: String) throws -> any HeaderReader { JPEGHeader.Reader(path: path) }
 
     func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {

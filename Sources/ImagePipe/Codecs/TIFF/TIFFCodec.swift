@@ -14,6 +14,8 @@ struct TIFFCodec: Codec {
         TIFFDecoder.level(of: header.reducedLevels, atLeast: target).map { header.reducedLevels[$0] } ?? header.storedSize
     }
 
+    func reducedSizes(of header: ImageHeader) -> [Size] { header.reducedLevels }
+
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
         try TIFFDecoder.header(of: bytes, path: path)
     }
