@@ -224,7 +224,7 @@ static void resample_rows(j_decompress_ptr cinfo, struct imagepipe_plane_resampl
 /* Decodes from memory (data, size) or, when source is not NULL, from that file. */
 static int decode(struct imagepipe_descriptor_source *source, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                   long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                  const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
+                  const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                   struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
@@ -316,10 +316,35 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
     result->height = output_height;
     result->rowstride = stride;
     result->channels = channels;
+    /* The rows [first, end) are decoded, and of them the columns from crop_x, crop_width wide
+       (whole iMCUs, as jpeg_crop_scanline widens them); the rest stays black. */
+    unsigned int first = 0, end = cinfo.output_height;
+    JDIMENSION crop_x = 0, crop_width = (JDIMENSION)output_width;
+    int in_region = region && region->width > 0 && region->height > 0 && !planes && !cmyk;
+    if (in_region) {
+        int x = region->x < 0 ? 0 : region->x, y = region->y < 0 ? 0 : region->y;
+        int right = region->x + region->width > output_width ? output_width : region->x + region->width;
+        int bottom = region->y + region->height > output_height ? output_height : region->y + region->height;
+        if (x >= right || y >= bottom) { x = 0; y = 0; right = 1; bottom = 1; }
+        first = (unsigned int)y;
+        end = (unsigned int)bottom;
+        /* libjpeg makes the crop as a picture of its own: the chroma at its sides is upsampled
+           from the crop's edge, not from the neighbours beyond. One iMCU more on each side
+           keeps the region's own columns those of the whole decode. */
+        int imcu = cinfo.max_h_samp_factor * cinfo.min_DCT_scaled_size;
+        x = x > imcu ? x - imcu : 0;
+        right = right + imcu < output_width ? right + imcu : output_width;
+        if (x > 0 || right < output_width) {
+            crop_x = (JDIMENSION)x;
+            crop_width = (JDIMENSION)(right - x);
+            jpeg_crop_scanline(&cinfo, &crop_x, &crop_width);
+        }
+    }
     /* A ring is for RGB rows only: CMYK is turned around after the whole decode, below. */
     int ring = watcher ? watcher->started(watcher->context, result) : 0;
     if (ring < 0 || ring >= output_height || cmyk) ring = 0;
-    buffer = malloc((size_t)stride * (size_t)(ring ? ring : output_height));
+    size_t buffer_size = (size_t)stride * (size_t)(ring ? ring : output_height);
+    buffer = in_region ? calloc(1, buffer_size) : malloc(buffer_size);
     if (!buffer) {
         snprintf(message, message_size, "not enough memory for a %dx%d picture", output_width, output_height);
         if (watcher) watcher->failed(watcher->context);
@@ -339,13 +364,16 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
         imagepipe_plane_resampler_free(planes);
         planes = NULL;
     }
-    while (cinfo.output_scanline < cinfo.output_height) {
+    /* Rows above the region are read past without being made: they stay black (in a ring, the
+       slots rows below them use are still untouched, so black too). */
+    if (first > 0) jpeg_skip_scanlines(&cinfo, first);
+    while (cinfo.output_scanline < end) {
         /* The rows up to the next multiple of 16 in one call (a row a call cost 3% more
            decode time on the benchmark's photos), never past the ring's end; room for the
            last is room for them all. Before waiting for it, the reader hears of every row
            made, so that it can go on and make the room. */
         unsigned int y = cinfo.output_scanline, count = 16 - y % 16;
-        if (count > cinfo.output_height - y) count = cinfo.output_height - y;
+        if (count > end - y) count = end - y;
         if (ring && count > (unsigned int)ring - y % (unsigned int)ring) count = (unsigned int)ring - y % (unsigned int)ring;
         unsigned int last = y + count - 1;
         if (ring && last >= (unsigned int)ring) {
@@ -360,13 +388,39 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
             }
         }
         JSAMPROW rows[16];
-        for (unsigned int i = 0; i < count; i++) rows[i] = buffer + (size_t)stride * (ring ? (y + i) % (unsigned int)ring : y + i);
+        for (unsigned int i = 0; i < count; i++) {
+            rows[i] = buffer + (size_t)stride * (ring ? (y + i) % (unsigned int)ring : y + i) + (size_t)crop_x * (size_t)channels;
+        }
         jpeg_read_scanlines(&cinfo, rows, count);
         if (watcher && (cinfo.output_scanline - told >= 16 || cinfo.output_scanline == cinfo.output_height)) {
             told = cinfo.output_scanline;
             watcher->decoded(watcher->context, (int)told);
         }
     }
+    /* Rows below the region are not decoded: black, which in a ring means clearing the columns
+       that rows of the region left in the slots. */
+    for (unsigned int y = end, count; in_region && y < (unsigned int)output_height; y += count) {
+        count = (unsigned int)output_height - y < 16 ? (unsigned int)output_height - y : 16;
+        if (ring) {
+            if (count > (unsigned int)ring - y % (unsigned int)ring) count = (unsigned int)ring - y % (unsigned int)ring;
+            if (y + count - 1 >= (unsigned int)ring) {
+                if (told < y) {
+                    told = y;
+                    watcher->decoded(watcher->context, (int)told);
+                }
+                if (!watcher->room(watcher->context, (int)(y + count - 1))) {
+                    snprintf(message, message_size, "the reader of the rows stopped");
+                    error.stopped = 5;
+                    longjmp(error.escape, 1);
+                }
+            }
+            for (unsigned int i = 0; i < count; i++) {
+                memset(buffer + (size_t)stride * ((y + i) % (unsigned int)ring) + (size_t)crop_x * (size_t)channels, 0,
+                       (size_t)crop_width * (size_t)channels);
+            }
+        }
+    }
+    if (in_region && watcher && told < (unsigned int)output_height) watcher->decoded(watcher->context, output_height);
     /* Photoshop writes CMYK JPEGs inverted (0 = full ink) and says so with its Adobe marker. */
     if (cmyk && cinfo.saw_Adobe_marker) {
         for (unsigned int y = 0; y < cinfo.output_height; y++) {
@@ -374,7 +428,10 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
             for (unsigned int i = 0; i < cinfo.output_width * 4; i++) row[i] = 255 - row[i];
         }
     }
-    jpeg_finish_decompress(&cinfo);
+    /* A decode stopped after the region has not read the rest of the file, which libjpeg's
+       finish would demand. */
+    if (end < cinfo.output_height) jpeg_abort_decompress(&cinfo);
+    else jpeg_finish_decompress(&cinfo);
     result->pixels = buffer;
     jpeg_destroy_decompress(&cinfo);
     return 0;
@@ -382,14 +439,14 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                           long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                          const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
+                          const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
-    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, resampling, result, message, message_size);
+    return decode(NULL, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, region, watcher, resampling, result, message, message_size);
 }
 
 int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
                                      long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                                     const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
+                                     const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                                      struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     memset(result, 0, sizeof *result);
     enum { read_buffer_size = 256 << 10 };
@@ -399,7 +456,7 @@ int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_
         snprintf(message, message_size, "not enough memory to read the file");
         return -1;
     }
-    int status = decode(&source, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, watcher, resampling, result, message, message_size);
+    int status = decode(&source, NULL, 0, at_least_width, at_least_height, max_pixels, fail_on, limits, region, watcher, resampling, result, message, message_size);
     free(source.buffer);
     return status;
 }

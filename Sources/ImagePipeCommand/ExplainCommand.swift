@@ -229,7 +229,7 @@ struct ExplainCommand {
                 } ?? "decoded \(reduced)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"
             }
             if let region = plan.decodeRegion, prepared.description.decodesRegions {
-                how += "; only the strips or tiles under the \(region.width)x\(region.height) at \(region.x),\(region.y) that \(plan.steps[0].stage.stageSchema.name) reads are decoded"
+                how += "; only the \(region.width)x\(region.height) at \(region.x),\(region.y) that \(plan.steps[0].stage.stageSchema.name) reads is decoded"
             }
             if let animation = prepared.animation {
                 let frames = animation.frames.count == animation.frameCount ? "all \(animation.frameCount) frames"

@@ -58,7 +58,7 @@ import TestSupport
         #expect(made.status == 0, "\(made.standardError)")
         for pipeline in ["crop 70,10,100x90", "resize 50x40 fit=fill region=130,70,200x160"] {
             let explain = try CommandRunner.run(["explain", "-e", pipeline, "tiled.tif", "-o", "out.png"], in: directory.path)
-            #expect(explain.standardOutput.contains("only the strips or tiles under the"), "\(explain.standardOutput)")
+            #expect(explain.standardOutput.contains(" reads is decoded"), "\(explain.standardOutput)")
             let read = try CommandRunner.run(["run", "-e", pipeline, "tiled.tif", "-o", "region.png"], in: directory.path)
             let traced = try CommandRunner.run(["run", "--trace", "trace", "-e", pipeline, "tiled.tif", "-o", "whole.png"], in: directory.path)
             #expect(read.status == 0 && traced.status == 0, "\(read.standardError)\(traced.standardError)")

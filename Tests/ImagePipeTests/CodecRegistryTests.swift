@@ -118,7 +118,7 @@ import TestSupport
         for codec in Codecs.registered {
             let can = codec.capabilities
             let row = "| \(codec.format.displayName) | \(can.reader) | \(can.writer ?? "—") | \(word(can.reducedDecode)) | "
-                + "\(word(can.rowsInOrder)) | \(word(can.writesRows)) | \(word(can.tiles)) | \(word(can.wholeFile)) | \(word(can.frames)) | "
+                + "\(word(can.rowsInOrder)) | \(word(can.writesRows)) | \(word(can.regions)) | \(word(can.wholeFile)) | \(word(can.frames)) | "
                 + "\(can.metadata.isEmpty ? "—" : can.metadata.joined(separator: ", ")) |"
             #expect(manual.contains(row + "\n"), "docs/formats.md lacks the row:\n\(row)")
         }

@@ -53,6 +53,15 @@ struct imagepipe_jpeg_limits {
     void *context;
 };
 
+/* The rectangle of the (reduced) picture a run reads, when it is less than the picture (its
+ * first stage crops): the rows above it are skipped (jpeg_skip_scanlines: entropy-decoded, no
+ * IDCT or color conversion), the decode stops after its last row, and only the iMCU columns
+ * under it are made (jpeg_crop_scanline). Everything outside is left black; the result keeps
+ * the picture's size. Ignored for a CMYK JPEG and a decode that resamples in the planes. */
+struct imagepipe_jpeg_region {
+    int x, y, width, height;
+};
+
 /* A decode that resamples as it decodes, in the JPEG's planes (`imagepipe_plane_resampler`):
  * once libjpeg has said the planes' sizes, plan fills each plane's x and y weights and returns
  * 1, or 0 to refuse. The picture, image_width × image_height, is decoded at 1/denominator in
@@ -81,19 +90,20 @@ struct imagepipe_jpeg_resampling {
  * (a decode they stop returns -3 for should_stop, -4 for too many scans, with the reason in message).
  * A decode into a ring (see the watcher) returns the ring as result->pixels, with the picture's
  * height in result->height: the caller frees it once the reader is done.
+ * region, when not NULL, is the rectangle the caller reads (above).
  * resampling, when not NULL, resamples in the planes (above); a JPEG whose planes cannot be
  * (CMYK) returns -6 before the watcher hears of anything.
  */
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,
                           long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                          const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
+                          const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                           struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* The same, streaming from the start of the file open on `descriptor` (which stays open), so
  * the compressed data is never all in memory (256 KiB of it at a time). */
 int imagepipe_jpeg_decode_descriptor(int descriptor, int at_least_width, int at_least_height,
                                      long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                                     const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
+                                     const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
                                      struct imagepipe_jpeg_result *result, char *message, size_t message_size);
 
 /* Frees everything a decode's result holds except the pixels (those go with the picture). */

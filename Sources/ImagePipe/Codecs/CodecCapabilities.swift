@@ -23,9 +23,11 @@ public struct CodecCapabilities: Sendable {
     /// Encodes rows in order as they come, so that a run can stream the stages' strips into it
     /// (`Codec.encode(rows:…)`; PNG without a palette).
     public var writesRows = false
-    /// Can store the picture in tiles, each read on its own: a run whose first stage reads a
-    /// rectangle (`Plan.decodeRegion`) decodes only the strips or tiles under it.
-    public var tiles = false
+    /// Decodes only a rectangle of the picture: a run whose first stage reads one
+    /// (`Plan.decodeRegion`, `LoadOptions.region`) has only the TIFF strips or tiles under it
+    /// decoded, or the JPEG rows down to its bottom, of which those above it are only
+    /// entropy-decoded and only its iMCU columns made.
+    public var regions = false
     /// Decodes only from the whole file in memory (the library takes no stream, or the file must
     /// be walked to its end first, to count an animation's frames).
     public var wholeFile = false

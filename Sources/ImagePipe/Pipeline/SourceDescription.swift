@@ -16,9 +16,9 @@ public struct SourceDescription: Sendable {
     /// Whether the format's decoder can decode reduced (`CodecCapabilities.reducedDecode`).
     var decodesReduced: Bool { header.map { Codecs.of($0.format).capabilities.reducedDecode } ?? false }
 
-    /// Whether the format's decoder reads only the strips or tiles under a region
-    /// (`CodecCapabilities.tiles`, `Plan.decodeRegion`).
-    public var decodesRegions: Bool { header.map { Codecs.of($0.format).capabilities.tiles } ?? false }
+    /// Whether the format's decoder decodes only a region (`CodecCapabilities.regions`,
+    /// `Plan.decodeRegion`).
+    public var decodesRegions: Bool { header.map { Codecs.of($0.format).capabilities.regions } ?? false }
 
     /// Whether the decode turns the stored picture a quarter (EXIF orientation 5–8, applied).
     public var turned: Bool { (5...8).contains(orientation) }

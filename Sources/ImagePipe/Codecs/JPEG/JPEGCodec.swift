@@ -5,7 +5,7 @@ struct JPEGCodec: Codec {
     var format: ImageFormat { .jpeg }
     var capabilities: CodecCapabilities {
         CodecCapabilities(reader: "libjpeg-turbo", writer: "libjpeg-turbo", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"], mediaType: "image/jpeg",
-                          reducedDecode: true, rowsInOrder: true, writesRows: true, metadata: ["exif", "icc", "xmp"],
+                          reducedDecode: true, rowsInOrder: true, writesRows: true, regions: true, metadata: ["exif", "icc", "xmp"],
                           writtenMetadata: ["exif", "icc", "xmp"], writesAlpha: false)
     }
 

@@ -16,9 +16,9 @@ enum StrictJPEG {
     static func decodeRaw(file: OpenedFile, orientation: Int, options: LoadOptions, watcher: RowHandoff?) throws -> (Image, ImageMetadata) {
         func decode(watching: UnsafePointer<imagepipe_jpeg_watcher>?) throws -> (Image, ImageMetadata) {
             try withExtendedLifetime(file) {
-                try Self.decode(orientation: orientation, options: options, path: file.path, watcher: watcher) { target, maxPixels, limits, resampling, result, message, count in
+                try Self.decode(orientation: orientation, options: options, path: file.path, watcher: watcher) { target, maxPixels, limits, region, resampling, result, message, count in
                     imagepipe_jpeg_decode_descriptor(file.descriptor, target.width, target.height, maxPixels, options.failOn.jpegLevel, limits,
-                                                     watching, resampling, result, message, count)
+                                                     region, watching, resampling, result, message, count)
                 }
             }
         }
@@ -29,10 +29,10 @@ enum StrictJPEG {
     /// The decoded picture of bytes in memory.
     static func decode(_ bytes: [UInt8], options: LoadOptions, path: String?) throws -> Image {
         let orientation = try JPEGHeader.read(bytes, path: path).orientation
-        let raw = try decode(orientation: orientation, options: options, path: path, watcher: nil) { target, maxPixels, limits, resampling, result, message, count in
+        let raw = try decode(orientation: orientation, options: options, path: path, watcher: nil) { target, maxPixels, limits, region, resampling, result, message, count in
             bytes.withUnsafeBufferPointer { data in
                 imagepipe_jpeg_decode(data.baseAddress, data.count, target.width, target.height, maxPixels, options.failOn.jpegLevel, limits,
-                                      nil, resampling, result, message, count)
+                                      region, nil, resampling, result, message, count)
             }
         }
         return try finished(raw, orientation: orientation, options: options, path: path)
@@ -58,8 +58,9 @@ enum StrictJPEG {
         return try Image.colorManaged(decoded, metadata: raw.1, options: options, path: path)
     }
 
-    private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafePointer<imagepipe_jpeg_limits>, UnsafePointer<imagepipe_jpeg_resampling>?,
-                                 UnsafeMutablePointer<imagepipe_jpeg_result>, UnsafeMutablePointer<CChar>, Int) -> Int32
+    private typealias Decoder = ((width: Int32, height: Int32), Int64, UnsafePointer<imagepipe_jpeg_limits>, UnsafePointer<imagepipe_jpeg_region>?,
+                                 UnsafePointer<imagepipe_jpeg_resampling>?, UnsafeMutablePointer<imagepipe_jpeg_result>, UnsafeMutablePointer<CChar>,
+                                 Int) -> Int32
 
     /// The most scans a progressive JPEG may have, as TurboJPEG's `TJFLAG_LIMITSCANS` (500):
     /// encoders write about ten, and each scan walks every block of the picture again, so a
@@ -84,6 +85,11 @@ enum StrictJPEG {
             var limits = imagepipe_jpeg_limits(max_scans: Self.maxScans, should_stop: options.deadline == nil ? nil : shouldStop,
                                                context: UnsafeMutableRawPointer(deadline))
             let size = (Int32(clamping: target.width), Int32(clamping: target.height)), maxPixels = Int64(options.maxPixels ?? 0)
+            // The rectangle the run reads (`Plan.decodeRegion`), in the decode's own coordinates:
+            // a plan reads one only of a picture not turned by its orientation.
+            var region = options.region.map {
+                imagepipe_jpeg_region(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y), width: Int32(clamping: $0.width), height: Int32(clamping: $0.height))
+            }
             // Resampling in the planes, as stored: a picture turned by its EXIF orientation is
             // turned after (`finished`, or the streamed run's first level), small. A JPEG whose
             // planes cannot be resampled (its header did not tell) is decoded as RGB.
@@ -91,10 +97,11 @@ enum StrictJPEG {
                 if turned { asked.size = asked.size.transposed }
                 let planner = PlanePlanner(resampling: asked)
                 var resampling = planner.interface
-                let status = withExtendedLifetime(planner) { run(size, maxPixels, &limits, &resampling, &result, &message, count) }
+                let status = withExtendedLifetime(planner) { run(size, maxPixels, &limits, nil, &resampling, &result, &message, count) }
                 if status != -6 { return status }
             }
-            return run(size, maxPixels, &limits, nil, &result, &message, count)
+            guard region != nil else { return run(size, maxPixels, &limits, nil, nil, &result, &message, count) }
+            return run(size, maxPixels, &limits, &region!, nil, &result, &message, count)
         }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {

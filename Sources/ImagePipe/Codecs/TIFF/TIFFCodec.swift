@@ -6,7 +6,7 @@ struct TIFFCodec: Codec {
     var capabilities: CodecCapabilities {
         // The XMP packet has its tag; the EXIF directory is not written.
         CodecCapabilities(reader: "libtiff", writer: "libtiff", fileExtensions: ["tif", "tiff"], mediaType: "image/tiff", reducedDecode: true,
-                          rowsInOrder: true, writesRows: true, tiles: true, metadata: ["icc", "xmp"], writtenMetadata: ["icc", "xmp"])
+                          rowsInOrder: true, writesRows: true, regions: true, metadata: ["icc", "xmp"], writtenMetadata: ["icc", "xmp"])
     }
 
     /// A pyramid's smallest level that is still large enough; the full size for a file without one.

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import ImagePipe
+import ImagePipeStages
+import TestSupport
+
+/// A run whose first stage reads a rectangle of a JPEG (a crop, a resize of a region: every IIIF
+/// request) decodes only down to the rectangle's bottom, skipping the rows above it (entropy
+/// decoding alone) and making only its iMCU columns: the pixels are those of a run that decodes
+/// the whole picture (a traced one), whatever the chroma subsampling, scan order, restart
+/// markers or DCT scaling, streamed or not.
+@Suite struct JPEGRegionTests {
+    @Test func aRegionIsTheWholeDecodesPixels() throws {
+        let directory = try TemporaryDirectory()
+        // A picture busy in every channel, 301x203 (no side a multiple of 8 or 16), and one
+        // 1000 rows tall so that a streamed run's ring of rows wraps before and after the region.
+        try ColorReference.python("""
+            from PIL import Image
+            d = '\(directory.path)'
+            for name, (w, h) in [('wide', (301, 203)), ('tall', (67, 1000))]:
+                im = Image.new('RGB', (w, h))
+                im.putdata([((x * 7 + y * 3) % 256, (x * x + y) % 256, (x ^ y) % 256) for y in range(h) for x in range(w)])
+                for sub, label in [(0, '444'), (1, '422'), (2, '420')]:
+                    im.save(f'{d}/{name}-{label}.jpg', quality=85, subsampling=sub)
+                    im.save(f'{d}/{name}-{label}p.jpg', quality=85, subsampling=sub, progressive=True)
+                im.convert('L').save(f'{d}/{name}-gray.jpg', quality=85)
+                im.save(f'{d}/{name}.ppm')
+            """)
+        for name in ["wide", "tall"] {
+            let restart = try CommandRunner.runProgram("/usr/bin/cjpeg", ["-restart", "2", "-outfile", directory.file("\(name)-restart.jpg"),
+                                                                            directory.file("\(name).ppm")])
+            #expect(restart.status == 0, "\(restart.standardError)")
+        }
+        let compiler = StandardPlugins.compiler
+        let pipelines = ["wide": ["crop 37,41,100x90", "crop 0,150,301x53", "crop 250,0,51x20", "resize 40x30 fit=fill region=33,21,170x120",
+                                  "resize 20x15 fit=fill region=100,60,170x120"],
+                         "tall": ["crop 5,400,40x100", "crop 0,990,67x10", "resize 20x30 fit=fill region=9,301,40x600"]]
+        for (name, texts) in pipelines {
+            for input in ["444", "422", "420", "444p", "422p", "420p", "gray", "restart"].map({ directory.file("\(name)-\($0).jpg") }) {
+                for text in texts {
+                    let pipeline = try compiler.compile(text + " | save format=png")
+                    let plan = try pipeline.plan(in: RunContext(input: input))
+                    #expect(plan.decodeRegion != nil && plan.decodeRegion != Rect(x: 0, y: 0, width: plan.decodeSize.width, height: plan.decodeSize.height),
+                            "\(input) \(text)")
+                    let reference = try Self.output(of: pipeline, input: input, run: .traced, in: directory)
+                    for run in [Run.streamed, .whole] {
+                        #expect(try Self.output(of: pipeline, input: input, run: run, in: directory) == reference, "\(input) \(text) \(run)")
+                    }
+                }
+            }
+        }
+    }
+
+    enum Run { case streamed, whole, traced }
+
+    /// The file `pipeline` writes of `input`; a traced run decodes the whole picture.
+    static func output(of pipeline: Pipeline, input: String, run: Run, in directory: TemporaryDirectory) throws -> [UInt8] {
+        let path = directory.file("out.png")
+        var context = RunContext(input: input, output: path)
+        context.wholePictures = run != .streamed
+        if run == .traced { context.trace = try TraceWriter(directory: directory.file("trace"), title: "in.jpg") }
+        try pipeline.run(in: context)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The decode stops below the region: a JPEG cut short further down crops above the cut,
+    /// where a run that decodes every row fails.
+    @Test func aRegionAboveDamageIsRead() throws {
+        let directory = try TemporaryDirectory()
+        var bytes = try Synthetic.gradient(320, 480).encoded(as: .jpeg)
+        bytes.removeLast(bytes.count * 4 / 10)
+        _ = try directory.write(bytes, to: "cut.jpg")
+        let above = try CommandRunner.run(["run", "-e", "crop 10,10,100x50", "cut.jpg", "-o", "above.png"], in: directory.path)
+        #expect(above.status == 0, "\(above.standardError)")
+        let made = try Image.load(path: directory.file("above.png"))
+        let expected = try Synthetic.gradient(320, 480).cropped(to: Rect(x: 10, y: 10, width: 100, height: 50))
+        #expect(made.size == Size(100, 50) && SampleTests.largestDifference(made, expected) <= 8)
+        let all = try CommandRunner.run(["run", "-e", "negate | crop 10,10,100x50", "cut.jpg", "-o", "all.png"], in: directory.path)
+        #expect(all.status != 0 && all.standardError.contains("Premature end"), "\(all.standardError)")
+    }
+}
