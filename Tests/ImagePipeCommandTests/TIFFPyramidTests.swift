@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ImagePipe
 @testable import ImagePipeCommand
+import ImagePipeStages
 import TestSupport
 
 /// A TIFF pyramid (the smaller copies of the picture that libvips' `tiffsave --pyramid`, slide
@@ -104,6 +105,23 @@ import TestSupport
         #expect(description.reducedSizes == [Size(400, 301), Size(200, 150)])
         let info = IIIFInfo(id: "x", size: description.size, decodedSizes: description.reducedSizes, version: .v3)
         #expect(info.sizes == [Size(51, 38), Size(101, 76), Size(200, 150), Size(400, 301), Size(801, 603)], "\(info.sizes)")
+    }
+
+    /// A tiled TIFF's streamed run is estimated from its header's tile height, not as the whole
+    /// picture: a region of a 384 MB picture reserves a fraction of it, above what the run holds.
+    @Test func aTiledTIFFIsEstimatedAsItStreams() throws {
+        let directory = try TemporaryDirectory()
+        let made = try CommandRunner.runProgram("/usr/bin/vips", ["black", directory.file("black.v"), "16000", "8000", "--bands", "3"])
+        let tiled = try CommandRunner.runProgram("/usr/bin/vips", ["tiffsave", directory.file("black.v"), directory.file("big.tif"), "--tile",
+                                                                    "--compression", "deflate"])
+        #expect(made.status == 0 && tiled.status == 0, "\(made.standardError)\(tiled.standardError)")
+        #expect(try ImageHeader.read(path: directory.file("big.tif")).bandRows == 128)
+        let pipeline = try StandardPlugins.compiler.compile("crop 8000,4000,512x512")
+        let context = RunContext(input: directory.file("big.tif"), output: directory.file("out.png"))
+        let estimate = try #require(pipeline.estimatedStreamedPeakBytes(in: context, prepared: pipeline.prepare(in: context)))
+        let run = try PeakMemory.run(["run", "-e", "crop 8000,4000,512x512", "big.tif", "-o", "out.png"], in: directory.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(estimate < 384_000_000 / 4 && run.peakBytes <= estimate, "estimate \(estimate), peak \(run.peakBytes)")
     }
 
     /// Whether two colors are the same but for rounding.

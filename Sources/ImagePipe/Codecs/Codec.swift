@@ -50,10 +50,10 @@ protocol Codec: Sendable {
     /// read) as it makes them; nil for a format that decodes only whole pictures.
     func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource?
 
-    /// Rows the row source writes before it tells of them (`RowHandoff.Start.bandRows`), as
-    /// known from the header, for the streamed run's memory estimate; nil when only the decode
-    /// knows.
-    func bandRows(height: Int) -> Int?
+    /// Rows the row source writes before it tells of them (`RowHandoff.Start.bandRows`) for a
+    /// decode `height` rows tall, as known from `header`, for the streamed run's memory
+    /// estimate; nil when only the decode knows.
+    func bandRows(of header: ImageHeader, height: Int) -> Int?
 
     /// Whether a save with `options` is written from rows in order (`encode(rows:…)`).
     func takesRows(options: SaveOptions) -> Bool
@@ -141,7 +141,7 @@ extension Codec {
     func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? { nil }
 
     /// libjpeg's and libspng's rows, told 16 at a time.
-    func bandRows(height: Int) -> Int? { 16 }
+    func bandRows(of header: ImageHeader, height: Int) -> Int? { 16 }
 
     func takesRows(options: SaveOptions) -> Bool { capabilities.writesRows }
 

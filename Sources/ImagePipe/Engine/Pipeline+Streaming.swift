@@ -217,8 +217,8 @@ extension Pipeline {
     public func streamedMemory(in context: RunContext, prepared: PreparedRun) -> StreamedMemory? {
         let plan = prepared.plan
         guard let streamed = streamingSave(in: context, prepared: prepared),
-              let input = prepared.description.header.map({ $0.format }),
-              let band = Codecs.of(input).bandRows(height: streamed.storedSize.height) else { return nil }
+              let header = prepared.description.header,
+              let band = Codecs.of(header.format).bandRows(of: header, height: streamed.storedSize.height) else { return nil }
         let (save, format, levels, stored) = (streamed.save, streamed.format, streamed.levels, streamed.storedSize)
         let rowStride = RowHandoff.Start.rowStride(width: stored.width, channels: levels[0].hasAlpha ? 4 : 3)
         return StageContext.current.scaling(plan.scaling).bound { () -> StreamedMemory? in

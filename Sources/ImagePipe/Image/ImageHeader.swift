@@ -28,6 +28,9 @@ public struct ImageHeader: Hashable, Sendable {
     /// first, as stored (before the orientation's turn): a plan that only shrinks decodes the
     /// smallest that is still large enough.
     public var reducedLevels: [Size] = []
+    /// The rows its decoder hands on at once, where the header says (a TIFF's strip or tile
+    /// height); nil where the format's codec knows or only the decode does.
+    public var bandRows: Int?
 
     public init(storedSize: Size, format: ImageFormat, orientation: Int = 1, frameCount: Int = 1, rowsInOrder: Bool = false,
                 rowsHaveAlpha: Bool = false) {

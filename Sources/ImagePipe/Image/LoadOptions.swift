@@ -12,9 +12,15 @@ public struct LoadOptions: Hashable, Sendable {
     /// this on either side: JPEG decodes at 1/2, 1/4 or 1/8 in the DCT. nil decodes at full size.
     public var atLeast: Size?
     /// The rectangle of the decode (as stored, at the size `atLeast` gives) that the run reads
-    /// (`Plan.decodeRegion`): a decoder may pass over what lies outside and leave it black (a
-    /// TIFF's strips and tiles). nil: all of it.
+    /// (`Plan.decodeRegion`): a decoder may pass over what lies outside, its pixels undefined (a
+    /// TIFF's strips and tiles; a JPEG's rows and columns, left black). nil: all of it.
     public var region: Rect?
+
+    /// The rows of a `size` decode that `region` covers: all of them without one.
+    func rowsRead(of size: Size) -> Range<Int> {
+        guard let region else { return 0..<size.height }
+        return (0..<size.height).clamped(to: region.y..<(region.y + region.height))
+    }
     /// Let a decoder that can (a JPEG's, in its planes) resample the whole picture to this size
     /// (the picture's as decoded, EXIF orientation applied when it is) and kernel as it decodes
     /// (`Plan.decodeResampling`). nil decodes at the DCT's size.

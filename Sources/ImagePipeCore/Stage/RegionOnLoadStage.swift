@@ -1,6 +1,6 @@
 /// A resample stage that reads only a rectangle of its input (a crop, a resize of a region):
 /// when it comes first, a decoder that can pass over what lies outside (a TIFF's strips and
-/// tiles) decodes only that rectangle, the rest left black. A capability declared apart from
+/// tiles, a JPEG's rows and columns) decodes only that rectangle. A capability declared apart from
 /// the stage's class; the rows are the class's own (`inputRows(forOutput:of:)` over the whole
 /// output).
 public protocol RegionOnLoadStage: Transform {

@@ -43,8 +43,9 @@ struct TIFFCodec: Codec {
         return RowSource { handoff in try TIFFDecoder.decodeRows(.file(file), options: options, path: path, handoff: handoff) }
     }
 
-    /// A strip or a row of tiles, known once libtiff reads the directory.
-    func bandRows(height: Int) -> Int? { nil }
+    /// A strip or a row of tiles, as the first directory has them (a pyramid's levels are
+    /// written alike).
+    func bandRows(of header: ImageHeader, height: Int) -> Int? { header.bandRows.map { min($0, height) } }
 
     func encode(rows: RowFeed, options: SaveOptions, gray: Bool, metadata: OutputMetadata, to output: EncoderOutput) throws {
         try TIFFEncoder.encode(rows, gray: gray && rows.channels == 3 && metadata.icc == nil, compression: options.tiffCompression,

@@ -39,7 +39,7 @@ struct WebPCodec: Codec {
     }
 
     /// libwebp writes into one picture-sized buffer.
-    func bandRows(height: Int) -> Int? { height }
+    func bandRows(of header: ImageHeader, height: Int) -> Int? { height }
 
     func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
         try WebPEncoder.encode(image, quality: options.quality(for: .webp), lossless: options.lossless ?? false, nearLossless: options.nearLossless,
