@@ -53,7 +53,7 @@ DEMO_OUT := out/demo
 # a tagged version can be a dependency (VersionDependencyTests).
 OPTIMIZED := -Xswiftc -O -Xcc -O2
 
-.PHONY: iiif-validator deps test-deps install-packages build release test samples demo docc clean goldens bench bench-serve bench-shards fuzz sanitize install uninstall deb
+.PHONY: iiif-validator deps test-deps install-packages build release test samples demo docc clean goldens bench bench-serve bench-iiif bench-shards fuzz sanitize install uninstall deb
 
 deps:
 	@$(MAKE) --no-print-directory install-packages WANTED="$(PACKAGES)"
@@ -163,6 +163,13 @@ bench-serve: deps
 	@$(MAKE) --no-print-directory install-packages WANTED="wrk libvips-tools libjpeg-turbo-progs python3-pip python3-numpy python3-pil"
 	$(SWIFT) build -c release
 	/usr/bin/python3 Benchmarks/serve.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
+
+# IIIF tiles of a 331 MP pyramid (Benchmarks/iiif_tiles.py): imagepipe serve --iiif against
+# IIPImage (iipsrv behind lighttpd's FastCGI), the same tile requests, with wrk.
+bench-iiif: deps
+	@$(MAKE) --no-print-directory install-packages WANTED="wrk libvips-tools iipimage-server lighttpd python3-numpy"
+	$(SWIFT) build -c release
+	/usr/bin/python3 Benchmarks/iiif_tiles.py "$$($(SWIFT) build -c release --show-bin-path)/imagepipe"
 
 # Sharding's cost (Benchmarks/shards.sh): one process against 4 Slurm shards and 4 GNU parallel
 # shards on the same cores, over 2,000 small photos; a shard's memory for a 10,000- and a
