@@ -139,6 +139,9 @@ import TestSupport
         #expect(made.status == 0, "\(made.standardError)")
         let header = try ImageHeader.read(path: directory.file("pyramid.tif"))
         #expect(header.reducedLevels == [Size(512, 384), Size(256, 192), Size(128, 96), Size(64, 48)], "\(header.reducedLevels)")
+        // fit 100x100 wants at least 200x150 in the good scaling: the 256x192 level.
+        let explain = try CommandRunner.run(["explain", "-e", "fit 100x100", "pyramid.tif", "-o", "level.png"], in: directory.path)
+        #expect(explain.standardOutput.contains("as 256x192"), "\(explain.standardOutput)")
         for (name, arguments) in [("level", [String]()), ("full", ["--no-shrink-on-load"])] {
             let run = try CommandRunner.run(["run"] + arguments + ["-e", "fit 100x100", "pyramid.tif", "-o", "\(name).png"], in: directory.path)
             #expect(run.status == 0, "\(run.standardError)")
