@@ -100,6 +100,25 @@ import TestSupport
         #expect(png.status == 1 && png.standardError.contains("the input is not a JPEG"))
     }
 
+    /// A JPEG whose coefficients take more than 256 MiB (7000x7000 at 4:4:4: 294 MB) is cropped
+    /// by decoding the crop's region and encoding it anew, with a warning, unless lossless=true
+    /// asks for the coefficients: the crop the explanation describes for each.
+    @Test func autoKeepsToItsBoundOfCoefficients() throws {
+        let directory = try TemporaryDirectory()
+        let made = try CommandRunner.runProgram("/usr/bin/vips", ["black", directory.file("black.v"), "7000", "7000", "--bands", "3"])
+        let saved = try CommandRunner.runProgram("/usr/bin/vips", ["jpegsave", directory.file("black.v"), directory.file("big.jpg"), "--Q", "90",
+                                                                    "--subsample-mode", "off"])
+        #expect(made.status == 0 && saved.status == 0, "\(made.standardError)\(saved.standardError)")
+        let auto = try CommandRunner.run(["run", "-e", "crop 16,16,64x64", "big.jpg", "-o", "auto.jpg"], in: directory.path)
+        #expect(auto.status == 0 && auto.standardError.contains("more than the 256M lossless=auto holds"), "\(auto.standardError)")
+        #expect(try Self.pixels(directory.file("auto.jpg")).size == Size(64, 64))
+        let explainAuto = try CommandRunner.run(["explain", "-e", "crop 16,16,64x64", "big.jpg", "-o", "auto.jpg"], in: directory.path)
+        #expect(explainAuto.standardOutput.contains("only the 64x64 at 16,16 that crop reads is decoded"), "\(explainAuto.standardOutput)")
+        let explainRequired = try CommandRunner.run(["explain", "-e", "crop 16,16,64x64 | save lossless=true", "big.jpg", "-o", "required.jpg"],
+                                                    in: directory.path)
+        #expect(explainRequired.standardOutput.contains("lossless: not decoded"), "\(explainRequired.standardOutput)")
+    }
+
     /// A 203x141 picture at quality 92, 4:2:2, made by the project's encoder: neither side whole
     /// blocks (16 across, 8 down), so no quarter turn or mirror of it is exact; textured, so that
     /// a second encoding or a shifted block shows in the pixels.

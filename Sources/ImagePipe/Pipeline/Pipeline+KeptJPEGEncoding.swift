@@ -109,7 +109,9 @@ extension Pipeline {
             }
         }
         let settings = kept.map { "the input's \($0.description)" } ?? "quality \(SaveOptions.defaultQuality(.jpeg)), the default (the input's could not be read)"
-        let text = "not lossless: \(inexact); decoded and encoded anew at \(settings) (lossless=trim drops the partial blocks instead; lossless=true refuses)"
+        // A partial block's remedies; a reason that names its own (coefficients too large for auto) keeps it.
+        let remedy = inexact.contains("lossless=") ? "" : " (lossless=trim drops the partial blocks instead; lossless=true refuses)"
+        let text = "not lossless: \(inexact); decoded and encoded anew at \(settings)\(remedy)"
         let destination = (try? (sink as? Save)?.target(in: context).path) ?? nil
         context.warn((destination.map { "\($0): " } ?? "") + text)
         return StageNote(name: "warning", text: text, value: .object([("reason", .string(inexact))] + (kept?.json ?? [])))
