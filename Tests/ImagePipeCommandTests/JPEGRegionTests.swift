@@ -51,13 +51,38 @@ import TestSupport
         }
     }
 
-    enum Run { case streamed, whole, traced }
+    enum Run { case streamed, whole, traced, busy }
+
+    /// With the cores kept busy by other pictures (the service, a batch of jobs), a small region
+    /// of a large picture runs on one thread from a decode that writes only the region's pages:
+    /// reserved as that region, not as the picture, and the same pixels as a traced run's, a
+    /// profile's conversion included (only the region is converted).
+    @Test func aSmallRegionAmongBusyCoresIsDecodedAsARegion() throws {
+        let directory = try TemporaryDirectory()
+        let picture = try Synthetic.image(3000, 2000) { x, y in Color(red: UInt8(x % 256), green: UInt8(y % 256), blue: UInt8((x + y) % 256)) }
+        let profile = Array(try Data(contentsOf: URL(fileURLWithPath: ColorReference.adobeRGB)))
+        for (name, metadata) in [("plain.jpg", ImageMetadata()), ("adobe.jpg", ImageMetadata(iccProfile: profile))] {
+            let input = try directory.write(picture.withMetadata(metadata).encoded(as: .jpeg, options: SaveOptions(quality: 90)), to: name)
+            for text in ["crop 1000,700,256x256", "resize 128x128 fit=fill region=2000,1000,512x512"] {
+                let pipeline = try StandardPlugins.compiler.compile(text + " | save format=png")
+                var context = RunContext(input: input, output: directory.file("out.png"))
+                context.streamAboveBytes = RunContext.busyCoresStreamAbove
+                let prepared = try pipeline.prepare(in: context)
+                #expect(!pipeline.streams(in: context, prepared: prepared), "\(name) \(text)")
+                let estimate = pipeline.estimatedPeakBytes(in: context, prepared: prepared)
+                #expect(estimate - Plan.workingBytes < 3000 * 2000 * 4 / 4, "\(name) \(text): \(estimate)")
+                let reference = try Self.output(of: pipeline, input: input, run: .traced, in: directory)
+                #expect(try Self.output(of: pipeline, input: input, run: .busy, in: directory) == reference, "\(name) \(text)")
+            }
+        }
+    }
 
     /// The file `pipeline` writes of `input`; a traced run decodes the whole picture.
     static func output(of pipeline: Pipeline, input: String, run: Run, in directory: TemporaryDirectory) throws -> [UInt8] {
         let path = directory.file("out.png")
         var context = RunContext(input: input, output: path)
-        context.wholePictures = run != .streamed
+        context.wholePictures = run == .whole || run == .traced
+        if run == .busy { context.streamAboveBytes = RunContext.busyCoresStreamAbove }
         if run == .traced { context.trace = try TraceWriter(directory: directory.file("trace"), title: "in.jpg") }
         try pipeline.run(in: context)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -71,7 +96,9 @@ import TestSupport
         bytes.removeLast(bytes.count * 4 / 10)
         _ = try directory.write(bytes, to: "cut.jpg")
         let above = try CommandRunner.run(["run", "-e", "crop 10,10,100x50", "cut.jpg", "-o", "above.png"], in: directory.path)
-        #expect(above.status == 0, "\(above.standardError)")
+        let whole = try CommandRunner.run(["run", "-e", "crop 10,10,100x50", "cut.jpg", "-o", "whole.png"], in: directory.path,
+                                          environment: CommandRunner.wholePictures)
+        #expect(above.status == 0 && whole.status == 0, "\(above.standardError)\(whole.standardError)")
         let made = try Image.load(path: directory.file("above.png"))
         let expected = try Synthetic.gradient(320, 480).cropped(to: Rect(x: 10, y: 10, width: 100, height: 50))
         #expect(made.size == Size(100, 50) && SampleTests.largestDifference(made, expected) <= 8)

@@ -6,7 +6,9 @@ extension Image {
     /// RGB and grey sources only (CMYK pixels are never held in an `Image`: see
     /// `fromCMYK`); a grey source is read from the first channel of each pixel, as a grey
     /// picture expanded to RGB holds it. Alpha is carried over unchanged.
-    package func converted(from source: ICCProfile, to target: ICCProfile, intent: RenderingIntent) throws -> Image {
+    /// With `rect`, only its pixels are converted and the rest of the new picture is left as
+    /// allocated: a decode of a region has nothing elsewhere, and its other pages stay unwritten.
+    package func converted(from source: ICCProfile, to target: ICCProfile, intent: RenderingIntent, within rect: Rect? = nil) throws -> Image {
         guard target.space == .rgb else {
             throw ImageError(.unwritable, reason: "the profile '\(target.name)' is \(target.space.rawValue), but only RGB output profiles can be used")
         }
@@ -18,14 +20,19 @@ extension Image {
             throw ImageError(.corrupt, reason: "its ICC profile '\(source.name)' is for \(source.space.rawValue) pixels, but the picture is RGB")
         }
         let transform = try ColorTransform.make(from: source, to: target, input: input, output: hasAlpha ? .rgba : .rgb, intent: intent)
+        let area = rect.map { (0..<width).clamped(to: $0.x..<($0.x + $0.width)) } ?? 0..<width
+        let rows = rect.map { (0..<height).clamped(to: $0.y..<($0.y + $0.height)) } ?? 0..<height
+        let channels = hasAlpha ? 4 : 3
         return try Image.make(size: size, hasAlpha: hasAlpha) { writer in
-            transform.convert(pixels, sourceStride: rowStride, into: writer.base, targetStride: writer.rowStride,
-                              width: width, rows: height)
+            guard !area.isEmpty, !rows.isEmpty else { return }
+            transform.convert(rowStart(rows.lowerBound) + area.lowerBound * channels, sourceStride: rowStride,
+                              into: writer.base + rows.lowerBound * writer.rowStride + area.lowerBound * channels, targetStride: writer.rowStride,
+                              width: area.count, rows: rows.count)
             guard input == .greyInRGBA else { return }
             // Little CMS copies alpha only between layouts with the same extra channels.
-            for y in 0..<height {
+            for y in rows {
                 let from = rowStart(y), to = writer.base + y * writer.rowStride
-                for x in 0..<width { to[x * 4 + 3] = from[x * 4 + 3] }
+                for x in area { to[x * 4 + 3] = from[x * 4 + 3] }
             }
         }
     }

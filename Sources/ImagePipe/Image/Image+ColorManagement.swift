@@ -6,7 +6,8 @@ extension Image {
         let (source, metadata) = colorManagement(of: metadata, options: options)
         guard let source else { return image.withMetadata(metadata) }
         do {
-            return try image.converted(from: source, to: .sRGB, intent: options.intent).withMetadata(metadata)
+            // A decode of a region (`LoadOptions.region`) has pixels there only: only they are converted.
+            return try image.converted(from: source, to: .sRGB, intent: options.intent, within: options.region).withMetadata(metadata)
         } catch var error as ImageError {
             error.path = path
             throw error

@@ -131,6 +131,7 @@ public struct Pipeline: Sendable {
               region.y + region.height <= decoded.height, region.size != decoded else { return plan }
         var reading = plan
         reading.decodeRegion = region
+        reading.decodeTouchesRegionOnly = description.decodesRegions && description.header?.rowsInOrder == true
         return reading
     }
 

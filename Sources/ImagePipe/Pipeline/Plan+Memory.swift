@@ -12,12 +12,22 @@ extension Plan {
             let (result, overflow2) = pixels.multipliedReportingOverflow(by: 4 * count)
             return overflow || overflow2 ? Int.max / 8 : result
         }
-        let decoded = bytes(decodeSize)
-        let largestStep = steps.map { min(Int.max / 8, bytes($0.input) + bytes($0.output) + min(Int.max / 8, $0.held)) }.max() ?? 0
+        // A decode that touches only the region the first stage reads holds its rows' pages.
+        let decoded = regionBytes ?? bytes(decodeSize)
+        let largestStep = steps.enumerated().map { index, step in
+            min(Int.max / 8, (index == 0 && regionBytes != nil ? decoded : bytes(step.input)) + bytes(step.output) + min(Int.max / 8, step.held))
+        }.max() ?? 0
         // The encoders write from the finished picture; the one that copies most (PNG's filtered
         // rows and its compressed stream) holds about two more of it.
         let encoding = bytes(outputSize, times: 2)
         return min(Int.max / 8, inputBytes) + decoded + largestStep + encoding + groupBytes + Self.workingBytes
+    }
+
+    /// The pages a decode touching only `decodeRegion` writes (`decodeTouchesRegionOnly`): each
+    /// of its rows' columns at four bytes a pixel, and a page more a row for where they fall.
+    var regionBytes: Int? {
+        guard decodeTouchesRegionOnly, let region = decodeRegion else { return nil }
+        return region.height * (region.width * 4 + 4096)
     }
 
     /// What a branch's groups hold beside the picture at the branch: they run one after the

@@ -34,6 +34,10 @@ public struct Plan: Sendable {
     /// it reads less than all of it (`RegionOnLoadStage`): a decoder that can pass over the rest
     /// decodes only this (`LoadOptions.region`).
     public internal(set) var decodeRegion: Rect?
+    /// Whether a decode of the whole picture touches only `decodeRegion`'s memory: the decoder
+    /// passes over the rest and hands rows as they are (no CMYK, planes or alpha gathered
+    /// whole), so the picture's other pages are never written (`estimatedPeakBytes`).
+    public internal(set) var decodeTouchesRegionOnly = false
 
     /// The plans of a branch's groups, each from the picture at the branch (`outputSize`).
     public let groups: [Plan]
