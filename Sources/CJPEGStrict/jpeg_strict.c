@@ -329,7 +329,7 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
         first = (unsigned int)y;
         end = (unsigned int)bottom;
         /* libjpeg makes the crop as a picture of its own: the chroma at its sides is upsampled
-           from the crop's edge, not from the neighbours beyond. One iMCU more on each side
+           from the crop's edge, not from the neighbors beyond. One iMCU more on each side
            keeps the region's own columns those of the whole decode. */
         int imcu = cinfo.max_h_samp_factor * cinfo.min_DCT_scaled_size;
         x = x > imcu ? x - imcu : 0;
