@@ -174,11 +174,28 @@ static struct imagepipe_plane_resampler *planned(j_decompress_ptr cinfo, int col
     return resampler;
 }
 
+/* Before a ring's slot is written with row `last`: the reader hears of every row made before
+   `made` (so that it can go on and make the room), then the decoder waits until row
+   last - ring is let go; a reader that has stopped ends the decode. */
+static void wait_for_room(const struct imagepipe_jpeg_watcher *watcher, unsigned int *told, unsigned int made, unsigned int last,
+                          struct strict_error *error) {
+    if (*told < made) {
+        *told = made;
+        watcher->decoded(watcher->context, (int)made);
+    }
+    if (!watcher->room(watcher->context, (int)last)) {
+        snprintf(error->message, error->message_size, "the reader of the rows stopped");
+        error->stopped = 5;
+        longjmp(error->escape, 1);
+    }
+}
+
 /* The decode's planes, band by band, into the resampler, and each output row into `buffer` as
  * soon as its planes' rows are in, telling the watcher as the RGB rows' loop below does. */
 static void resample_rows(j_decompress_ptr cinfo, struct imagepipe_plane_resampler *planes, unsigned char *buffer, int stride,
                           int height, int ring, const struct imagepipe_jpeg_watcher *watcher, struct strict_error *error) {
-    int count = cinfo->num_components, decoded[3] = {0, 0, 0}, band_rows[3], made = 0, told = 0;
+    int count = cinfo->num_components, decoded[3] = {0, 0, 0}, band_rows[3], made = 0;
+    unsigned int told = 0;
     JSAMPROW rows[3][4 * DCTSIZE];
     JSAMPARRAY bands[3];
     JDIMENSION band = (JDIMENSION)(cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size);
@@ -196,22 +213,12 @@ static void resample_rows(j_decompress_ptr cinfo, struct imagepipe_plane_resampl
             if (decoded[c] > (int)cinfo->comp_info[c].downsampled_height) decoded[c] = (int)cinfo->comp_info[c].downsampled_height;
         }
         while (made < height && imagepipe_plane_resampler_ready(planes, made, decoded)) {
-            if (ring && made >= ring) {
-                if (told < made) {
-                    told = made;
-                    watcher->decoded(watcher->context, told);
-                }
-                if (!watcher->room(watcher->context, made)) {
-                    snprintf(error->message, error->message_size, "the reader of the rows stopped");
-                    error->stopped = 5;
-                    longjmp(error->escape, 1);
-                }
-            }
+            if (ring && made >= ring) wait_for_room(watcher, &told, (unsigned int)made, (unsigned int)made, error);
             imagepipe_plane_resampler_make(planes, made, buffer + (size_t)stride * (size_t)(ring ? made % ring : made));
             made++;
-            if (watcher && (made - told >= 16 || made == height)) {
-                told = made;
-                watcher->decoded(watcher->context, told);
+            if (watcher && ((unsigned int)made - told >= 16 || made == height)) {
+                told = (unsigned int)made;
+                watcher->decoded(watcher->context, made);
             }
         }
     }
@@ -376,17 +383,7 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
         if (count > end - y) count = end - y;
         if (ring && count > (unsigned int)ring - y % (unsigned int)ring) count = (unsigned int)ring - y % (unsigned int)ring;
         unsigned int last = y + count - 1;
-        if (ring && last >= (unsigned int)ring) {
-            if (told < y) {
-                told = y;
-                watcher->decoded(watcher->context, (int)told);
-            }
-            if (!watcher->room(watcher->context, (int)last)) {
-                snprintf(message, message_size, "the reader of the rows stopped");
-                error.stopped = 5;
-                longjmp(error.escape, 1);
-            }
-        }
+        if (ring && last >= (unsigned int)ring) wait_for_room(watcher, &told, y, last, &error);
         JSAMPROW rows[16];
         for (unsigned int i = 0; i < count; i++) {
             rows[i] = buffer + (size_t)stride * (ring ? (y + i) % (unsigned int)ring : y + i) + (size_t)crop_x * (size_t)channels;
@@ -403,17 +400,7 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
         count = (unsigned int)output_height - y < 16 ? (unsigned int)output_height - y : 16;
         if (ring) {
             if (count > (unsigned int)ring - y % (unsigned int)ring) count = (unsigned int)ring - y % (unsigned int)ring;
-            if (y + count - 1 >= (unsigned int)ring) {
-                if (told < y) {
-                    told = y;
-                    watcher->decoded(watcher->context, (int)told);
-                }
-                if (!watcher->room(watcher->context, (int)(y + count - 1))) {
-                    snprintf(message, message_size, "the reader of the rows stopped");
-                    error.stopped = 5;
-                    longjmp(error.escape, 1);
-                }
-            }
+            if (y + count - 1 >= (unsigned int)ring) wait_for_room(watcher, &told, y, y + count - 1, &error);
             for (unsigned int i = 0; i < count; i++) {
                 memset(buffer + (size_t)stride * ((y + i) % (unsigned int)ring) + (size_t)crop_x * (size_t)channels, 0,
                        (size_t)crop_width * (size_t)channels);

@@ -46,12 +46,12 @@ extension Pipeline {
         func whole(_ reason: String) -> Result<StreamedSave, NotStreamed> { .failure(NotStreamed(reason: reason)) }
         if context.wholePictures { return whole("IMAGEPIPE_WHOLE_PICTURES asks") }
         if context.streamAboveBytes > 0, plan.estimatedPeakBytes() - Plan.workingBytes <= context.streamAboveBytes {
+            guard plan.regionBytes != nil else { return whole("a picture this small is run on one thread while the other pictures keep the cores busy") }
             // A small region of a large picture (a IIIF tile): the whole decode's address space
             // is reserved, though only the region's pages are written, so it must fit the machine.
             let addressSpace = plan.decodeSize.width.multipliedReportingOverflow(by: plan.decodeSize.height * 4)
-            if plan.regionBytes == nil || (!addressSpace.overflow && addressSpace.partialValue <= MemoryBudget.defaultLimit) {
-                return whole(plan.regionBytes == nil ? "a picture this small is run on one thread while the other pictures keep the cores busy"
-                             : "a region this small is run on one thread while the other pictures keep the cores busy")
+            if !addressSpace.overflow, addressSpace.partialValue <= MemoryBudget.defaultLimit {
+                return whole("a region this small is run on one thread while the other pictures keep the cores busy")
             }
         }
         guard let load = source as? Load else { return whole("its source is not a file") }

@@ -12,10 +12,12 @@ extension Plan {
             let (result, overflow2) = pixels.multipliedReportingOverflow(by: 4 * count)
             return overflow || overflow2 ? Int.max / 8 : result
         }
-        // A decode that touches only the region the first stage reads holds its rows' pages.
-        let decoded = regionBytes ?? bytes(decodeSize)
+        // A decode that touches only the region the first stage reads holds its rows' pages, and
+        // that is all the first stage reads of it.
+        let region = regionBytes
+        let decoded = region ?? bytes(decodeSize)
         let largestStep = steps.enumerated().map { index, step in
-            min(Int.max / 8, (index == 0 && regionBytes != nil ? decoded : bytes(step.input)) + bytes(step.output) + min(Int.max / 8, step.held))
+            min(Int.max / 8, (index == 0 ? region ?? bytes(step.input) : bytes(step.input)) + bytes(step.output) + min(Int.max / 8, step.held))
         }.max() ?? 0
         // The encoders write from the finished picture; the one that copies most (PNG's filtered
         // rows and its compressed stream) holds about two more of it.

@@ -33,11 +33,11 @@ struct IIIFInfo: Sendable {
     /// rounded down a pixel) that size is offered, so a viewer asking for it reads only it.
     var sizes: [Size] {
         var halvings: [Size] = []
-        var factor = 2
-        while size.reduced(by: factor).shorterSide >= Self.smallestSide {
-            let halved = size.reduced(by: factor)
+        var factor = 2, halved = size.reduced(by: 2)
+        while halved.shorterSide >= Self.smallestSide {
             halvings.append(decodedSizes.first { abs($0.width - halved.width) <= 1 && abs($0.height - halved.height) <= 1 } ?? halved)
             factor *= 2
+            halved = size.reduced(by: factor)
         }
         return halvings.reversed() + [size]
     }

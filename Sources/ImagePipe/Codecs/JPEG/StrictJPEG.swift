@@ -87,7 +87,7 @@ enum StrictJPEG {
             let size = (Int32(clamping: target.width), Int32(clamping: target.height)), maxPixels = Int64(options.maxPixels ?? 0)
             // The rectangle the run reads (`Plan.decodeRegion`), in the decode's own coordinates:
             // a plan reads one only of a picture not turned by its orientation.
-            var region = options.region.map {
+            let region = options.region.map {
                 imagepipe_jpeg_region(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y), width: Int32(clamping: $0.width), height: Int32(clamping: $0.height))
             }
             // Resampling in the planes, as stored: a picture turned by its EXIF orientation is
@@ -100,8 +100,7 @@ enum StrictJPEG {
                 let status = withExtendedLifetime(planner) { run(size, maxPixels, &limits, nil, &resampling, &result, &message, count) }
                 if status != -6 { return status }
             }
-            guard region != nil else { return run(size, maxPixels, &limits, nil, nil, &result, &message, count) }
-            return run(size, maxPixels, &limits, &region!, nil, &result, &message, count)
+            return withOptionalPointer(region) { run(size, maxPixels, &limits, $0, nil, &result, &message, count) }
         }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {
