@@ -182,6 +182,56 @@ import TestSupport
         #expect(json["profile"]?["name"]?.stringValue == "Display P3")
     }
 
+    /// A file is read only where its facts lie: a JPEG to its first scan, a PNG's chunks without
+    /// their pixels, a TIFF's first directory. Each file here is 64 GiB long, its pixels a hole
+    /// that takes no disc (a PNG with four 2 GiB IDAT chunks, then an EXIF chunk; a JPEG and a
+    /// TIFF with a hole after their end): read whole, it could not be held.
+    @Test func infoReadsAFileOnlyWhereItsFactsLie() throws {
+        let directory = try TemporaryDirectory()
+        let picture = try Synthetic.gradient(40, 20).withMetadata(ImageMetadata(iccProfile: ColorReference.displayP3()))
+        let hole: UInt64 = 64 << 30
+        func write(_ parts: [(offset: UInt64, bytes: [UInt8])], length: UInt64, to name: String) throws -> String {
+            let path = directory.file(name)
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            for part in parts {
+                try handle.seek(toOffset: part.offset)
+                try handle.write(contentsOf: part.bytes)
+            }
+            try handle.truncate(atOffset: length)
+            try handle.close()
+            return path
+        }
+        let jpeg = Synthetic.withExifOrientation(try picture.encoded(as: .jpeg), orientation: 6)
+        let tiff = try picture.encoded(as: .tiff)
+        // The PNG: its chunks to the first IDAT, four IDATs of 2 GiB each (holes), an eXIf, IEND.
+        let png = try picture.encoded(as: .png)
+        let idat = try #require((8..<png.count - 4).first { Array(png[$0..<$0 + 4]) == Array("IDAT".utf8) }) - 4
+        let exif = Array(jpeg[jpeg.firstRange(of: Array("Exif\0\0".utf8))!.upperBound...].prefix(26))
+        func chunk(_ type: String, length: Int, _ data: [UInt8] = []) -> [UInt8] {
+            [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + Array(type.utf8) + data + [0, 0, 0, 0]
+        }
+        let pixelChunk = UInt64(Int32.max)
+        var parts: [(offset: UInt64, bytes: [UInt8])] = [(0, Array(png[..<idat]))]
+        var offset = UInt64(idat)
+        for _ in 0..<4 {
+            parts.append((offset, Array(chunk("IDAT", length: Int(pixelChunk)).prefix(8))))
+            offset += 12 + pixelChunk
+        }
+        let tail = chunk("eXIf", length: exif.count, exif) + chunk("IEND", length: 0)
+        parts.append((offset, tail))
+        let files = [("jpeg.jpg", try write([(0, jpeg)], length: hole, to: "jpeg.jpg")),
+                     ("tiff.tif", try write([(0, tiff)], length: hole, to: "tiff.tif")),
+                     ("png.png", try write(parts, length: offset + UInt64(tail.count), to: "png.png"))]
+        for (name, path) in files {
+            let info = try ImageInfo.read(path: path, options: LoadOptions(maxInputBytes: nil))
+            #expect(info.storedSize == Size(40, 20) && info.byteCount > Int(Int32.max) * 4, "\(name)")
+            #expect(info.profileName == "Display P3", "\(name)")
+            #expect(info.coding.channels == 3 && info.coding.bitDepth == 8, "\(name)")
+            if name != "tiff.tif" { #expect(info.exif?.orientation == 6, "\(name): the EXIF after the pixels") }
+        }
+    }
+
     /// `info --exif` lists every EXIF tag by directory, as many in each as ExifTool finds there,
     /// and the GPS position as signed coordinates (west negative), in text and JSON.
     @Test func exifListsEveryTagAndThePosition() throws {

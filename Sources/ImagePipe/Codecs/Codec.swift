@@ -40,6 +40,11 @@ protocol Codec: Sendable {
     /// How the file is coded (channels, depth, color space, frames' delays), from its headers.
     func codingFacts(of bytes: [UInt8]) -> CodingFacts
 
+    /// `metadata(of:path:)` and `codingFacts(of:)` of the open `file`, for `imagepipe info`. By
+    /// default the file is read whole; a format whose facts lie in a known part of the file
+    /// reads that part alone, so a gigapixel file is described in a few pages of memory.
+    func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts)
+
     /// A decoder over the frames of the animation held in `bytes`; nil for a format without frames.
     func frameDecoder(for bytes: [UInt8], canvas: Size?, options: LoadOptions, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)?
 
@@ -128,6 +133,11 @@ extension Codec {
     func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { ImageMetadata() }
 
     func codingFacts(of bytes: [UInt8]) -> CodingFacts { CodingFacts() }
+
+    func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts) {
+        let bytes = try file.readAll()
+        return (try metadata(of: bytes, path: path), codingFacts(of: bytes))
+    }
 
     func frameDecoder(for bytes: [UInt8], canvas: Size?, options: LoadOptions, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
         nil

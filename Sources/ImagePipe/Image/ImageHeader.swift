@@ -91,7 +91,12 @@ public struct ImageHeader: Hashable, Sendable {
                 try ImageFile.readChunks(path: path, limit: options.maxInputBytes, deadline: options.deadline, body)
             }
         }
-        var header = try read(path: path, options: options, file: file) { body in try file.readChunks(deadline: options.deadline, body) }
+        return try read(file: file, options: options)
+    }
+
+    /// Reads the header of the open regular `file`, which stays open in the header's `source`.
+    static func read(file: OpenedFile, options: LoadOptions) throws -> ImageHeader {
+        var header = try read(path: file.path, options: options, file: file) { body in try file.readChunks(deadline: options.deadline, body) }
         header.source = file
         return header
     }

@@ -23,28 +23,35 @@ public struct ImageInfo: Sendable {
     /// Reads the file's header and metadata. JPEG, PNG and WebP are only scanned, HEIC and AVIF
     /// read through libheif's container parser, TIFF's first directory through libtiff.
     ///
-    /// The file is read once, whole (within `maxInputBytes`): the header, the orientation, the
-    /// metadata and the byte count all come from those bytes, where reading the header, then
-    /// the orientation, then the metadata from the file read it two or three times.
+    /// A regular file is read where its facts lie: a JPEG up to its first scan, a PNG's chunks
+    /// without their pixels, a TIFF's first directory; other formats are read whole (within
+    /// `maxInputBytes`). A FIFO or device is read once, whole.
     public static func read(path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
-        try read(bytes: try ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), path: path, options: options)
+        guard let file = try OpenedFile.open(path: path, limit: options.maxInputBytes) else {
+            return try read(bytes: try ImageFile.readAll(path: path, limit: options.maxInputBytes, deadline: options.deadline), path: path, options: options)
+        }
+        guard file.size > 0 else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
+        let header = try ImageHeader.read(file: file, options: options)
+        let (metadata, coding) = try Codecs.of(header.format).metadataAndCoding(of: file, options: options, path: path)
+        return ImageInfo(header: header, byteCount: file.size, metadata: metadata, coding: coding)
     }
 
     /// The facts of a picture's `bytes` (standard input's, say); `path` names it in errors.
     public static func read(bytes: [UInt8], path: String, options: LoadOptions = LoadOptions()) throws -> ImageInfo {
         guard !bytes.isEmpty else { throw ImageError(.corrupt, path: path, reason: "the file is empty") }
         let header = try Codecs.header(of: bytes, options: options, path: path)
-        let format = header.format
-        let byteCount = bytes.count
-        let codec = Codecs.of(format)
-        let metadata = try codec.metadata(of: bytes, path: path)
+        let codec = Codecs.of(header.format)
+        return ImageInfo(header: header, byteCount: bytes.count, metadata: try codec.metadata(of: bytes, path: path), coding: codec.codingFacts(of: bytes))
+    }
+
+    private init(header: ImageHeader, byteCount: Int, metadata: ImageMetadata, coding: CodingFacts) {
         let profile = metadata.sourceProfile.flatMap { try? ICCProfile(bytes: $0) }
         let exif = metadata.exif.map(ExifBlock.init)
-        return ImageInfo(format: format, storedSize: header.storedSize, shownSize: header.decodedSize(applyingOrientation: true),
-                         orientation: header.orientation, frameCount: header.frameCount, byteCount: byteCount,
-                         profileName: profile.map { $0.name.isEmpty ? "(unnamed)" : $0.name }, profileSpace: profile?.space,
-                         exif: exif?.summary, exifTags: exif?.tags ?? [], gpsPosition: exif?.gpsPosition, hasXMP: metadata.xmp != nil,
-                         coding: codec.codingFacts(of: bytes))
+        (format, storedSize, shownSize) = (header.format, header.storedSize, header.decodedSize(applyingOrientation: true))
+        (orientation, frameCount, self.byteCount) = (header.orientation, header.frameCount, byteCount)
+        (profileName, profileSpace) = (profile.map { $0.name.isEmpty ? "(unnamed)" : $0.name }, profile?.space)
+        (self.exif, exifTags, gpsPosition) = (exif?.summary, exif?.tags ?? [], exif?.gpsPosition)
+        (hasXMP, self.coding) = (metadata.xmp != nil, coding)
     }
 
     /// What the pixels are taken to be without a profile: sRGB for color, and what a gray or

@@ -10,8 +10,14 @@ extension CodingFacts {
     /// The facts of the JPEG file at `path`, read up to its first scan only: the tables and the
     /// frame header come before it, and a 300-megapixel file's 118 MB need not be held for them.
     static func jpeg(path: String, limit: Int?, deadline: ContinuousClock.Instant?) throws -> CodingFacts {
+        jpeg(try segmentsBeforeFirstScan { body in try ImageFile.readChunks(path: path, limit: limit, deadline: deadline, body) })
+    }
+
+    /// A JPEG's bytes up to its first scan (or its end), taken from `chunks` as they come: every
+    /// segment that holds a table, the frame header or metadata.
+    static func segmentsBeforeFirstScan(_ chunks: (_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Void) throws -> [UInt8] {
         var bytes: [UInt8] = [], offset = 2
-        try ImageFile.readChunks(path: path, limit: limit, deadline: deadline) { chunk in
+        try chunks { chunk in
             bytes += chunk
             // Marker by marker, as `readJPEG` walks them, up to the first scan's.
             while offset + 4 <= bytes.count {
@@ -24,7 +30,7 @@ extension CodingFacts {
             }
             return true
         }
-        return jpeg(bytes)
+        return bytes
     }
 
     /// libjpeg's standard luminance table (ITU T.81 Annex K), row by row.

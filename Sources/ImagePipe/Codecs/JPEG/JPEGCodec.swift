@@ -37,6 +37,12 @@ struct JPEGCodec: Codec {
 
     func codingFacts(of bytes: [UInt8]) -> CodingFacts { .jpeg(bytes) }
 
+    /// Every block `info` reads lies before the first scan.
+    func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts) {
+        let segments = try CodingFacts.segmentsBeforeFirstScan { body in try file.readChunks(deadline: options.deadline, body) }
+        return (try metadata(of: segments, path: path), codingFacts(of: segments))
+    }
+
     func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? {
         RowSource { handoff in
             // libjpeg's decode from the file the header read opened, before the EXIF turn and

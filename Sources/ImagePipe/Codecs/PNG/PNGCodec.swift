@@ -30,6 +30,34 @@ struct PNGCodec: Codec {
 
     func codingFacts(of bytes: [UInt8]) -> CodingFacts { .png(bytes) }
 
+    /// The chunks read where they lie, without the compressed pixels.
+    func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts) {
+        let chunks = try Self.chunksWithoutPixels(of: file)
+        return (try metadata(of: chunks, path: path), codingFacts(of: chunks))
+    }
+
+    /// The file's signature and chunks up to IEND, read a chunk header at a time, with the data
+    /// of the pixel chunks (IDAT, fdAT) and of any chunk past `MetadataScanner.keptChunkLimit`
+    /// left out (their lengths written 0): what the metadata scan and the coding facts read of a
+    /// PNG, in a few pages however large the picture.
+    static func chunksWithoutPixels(of file: OpenedFile) throws -> [UInt8] {
+        var chunks = try file.prefix(8), offset = 8
+        while true {
+            let header = try file.bytes(count: 8, at: offset)
+            guard header.count == 8 else { break }
+            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "IDAT" || type == "fdAT" || length > MetadataScanner.keptChunkLimit {
+                chunks += [0, 0, 0, 0] + header[4..<8] + [0, 0, 0, 0]
+            } else {
+                chunks += try file.bytes(count: 12 + length, at: offset)
+            }
+            offset += 12 + length
+            if type == "IEND" { break }
+        }
+        return chunks
+    }
+
     func frameDecoder(for bytes: [UInt8], canvas: Size?, options: LoadOptions, failOnDamage: Bool, path: String?) throws -> (any AnimationDecoder)? {
         try APNGFrameDecoder(bytes: bytes, options: options, failOnDamage: failOnDamage, path: path)
     }

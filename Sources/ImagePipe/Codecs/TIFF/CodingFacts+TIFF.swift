@@ -1,19 +1,20 @@
 extension CodingFacts {
     /// A TIFF's coding facts: its first directory's tags.
-    static func tiff(_ bytes: [UInt8]) -> CodingFacts {
+    static func tiff(_ input: EncodedInput) -> CodingFacts {
         var facts = CodingFacts()
-        facts.readTIFF(bytes)
+        facts.readTIFF(input)
         return facts
     }
 
     /// The first directory's tags: samples per pixel, bits, extra samples, photometric
     /// interpretation, resolution.
-    private mutating func readTIFF(_ bytes: [UInt8]) {
-        guard bytes.count >= 8 else { return }
-        let little = bytes[0] == 0x49
+    /// Each number is read where it lies, so a file is read only at its directory.
+    private mutating func readTIFF(_ input: EncodedInput) {
+        guard let order = try? input.bytes(count: 1, at: 0), order.count == 1 else { return }
+        let little = order[0] == 0x49
         func number(_ at: Int, _ count: Int) -> Int? {
-            guard at >= 0, at + count <= bytes.count else { return nil }
-            return (0..<count).reduce(0) { $0 | Int(bytes[at + (little ? $1 : count - 1 - $1)]) << (8 * $1) }
+            guard at >= 0, let bytes = try? input.bytes(count: count, at: at), bytes.count == count else { return nil }
+            return (0..<count).reduce(0) { $0 | Int(bytes[little ? $1 : count - 1 - $1]) << (8 * $1) }
         }
         guard let first = number(4, 4), let entries = number(first, 2), entries < 4096 else { return }
         var tags: [Int: (type: Int, count: Int, at: Int)] = [:]

@@ -34,9 +34,14 @@ struct TIFFCodec: Codec {
         try TIFFDecoder.decode(.file(file), options: options, path: path)
     }
 
-    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { try TIFFDecoder.metadata(of: bytes, path: path) }
+    func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { try TIFFDecoder.metadata(of: .bytes(bytes), path: path) }
 
-    func codingFacts(of bytes: [UInt8]) -> CodingFacts { .tiff(bytes) }
+    func codingFacts(of bytes: [UInt8]) -> CodingFacts { .tiff(.bytes(bytes)) }
+
+    /// libtiff and the tag walk read the first directory where it lies.
+    func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts) {
+        (try TIFFDecoder.metadata(of: .file(file), path: path), .tiff(.file(file)))
+    }
 
     func rowSource(path: String, header: ImageHeader, options: LoadOptions) throws -> RowSource? {
         guard let file = try header.source ?? OpenedFile.open(path: path, limit: options.maxInputBytes) else { return nil }

@@ -52,8 +52,8 @@ enum TIFFDecoder {
     static let roundingSlack = 2
 
     /// The first directory's ICC profile and XMP packet, without decoding the pixels (`imagepipe info`).
-    static func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata {
-        try withReader(.bytes(bytes), options: LoadOptions(), path: path) { reader in
+    static func metadata(of input: EncodedInput, path: String?) throws -> ImageMetadata {
+        try withReader(input, options: LoadOptions(), path: path) { reader in
             let fields = try readFields(reader, path: path)
             return ImageMetadata(sourceProfile: copied(fields.icc, fields.icc_size), xmp: copied(fields.xmp, fields.xmp_size))
         }
