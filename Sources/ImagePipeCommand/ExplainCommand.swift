@@ -246,8 +246,8 @@ struct ExplainCommand {
                 if let memory, memory.decodedWhole {
                     how += " (decoded whole first, as its decoder gives only whole pictures or it comes from standard input: the picture and a ring of its rows, about \(MemoryBudget.describe(memory.decodeRing)))"
                 } else if let memory {
-                    how += file.format == .webp
-                        ? " (the decoded picture, about \(MemoryBudget.describe(memory.decodeRing)), which libwebp writes whole)"
+                    how += memory.decoderWritesWhole
+                        ? " (the decoded picture, about \(MemoryBudget.describe(memory.decodeRing)), which \(file.format.capabilities.reader) writes whole)"
                         : " (decoded rows in a ring of about \(MemoryBudget.describe(memory.decodeRing)))"
                 }
                 if prepared.description.orientation != 1, memory?.decodedWhole != true {

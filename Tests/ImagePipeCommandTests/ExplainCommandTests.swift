@@ -29,6 +29,20 @@ import TestSupport
         #expect(try directory.contents() == ["a.png"], "nothing written")
     }
 
+    /// Where the decoder writes the whole picture before it tells of a row (libwebp's
+    /// incremental decoder), the plan says the decoded picture is held, naming the library;
+    /// a JPEG's rows go through a ring.
+    @Test func aDecoderThatWritesWholeIsNamed() throws {
+        let directory = try TemporaryDirectory()
+        for format in [ImageFormat.webp, .jpeg] {
+            _ = try directory.write(Synthetic.gradient(200, 300).encoded(as: format), to: "a.\(format.rawValue)")
+            let result = try CommandRunner.run(["explain", "-e", "resize 50%", "a.\(format.rawValue)", "-o", "b.jpg"], in: directory.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            let expected = format == .webp ? "which libwebp writes whole)" : "(decoded rows in a ring of about"
+            #expect(result.standardOutput.contains(expected), "\(format): \(result.standardOutput)")
+        }
+    }
+
     @Test func standardInputIsExplainedFromItsHeader() throws {
         let directory = try picture()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("a.png"))))

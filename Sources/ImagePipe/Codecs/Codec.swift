@@ -67,6 +67,11 @@ protocol Codec: Sendable {
     /// `metadata`; `gray`: the rows are gray (R = G = B). Only when `takesRows(options:)`.
     func encode(rows: RowFeed, options: SaveOptions, gray: Bool, metadata: OutputMetadata, to output: EncoderOutput) throws
 
+    /// Bytes the row encoder holds while it writes a `size` picture of `channels` (3 or 4;
+    /// `gray`: the rows are gray) with `options`, beyond the rows it is handed: for the
+    /// streamed run's memory estimate.
+    func heldEncoderBytes(size: Size, channels: Int, gray: Bool, options: SaveOptions) -> Int
+
     /// The whole picture encoded, embedding `metadata`; a `cancellation` stops the encoders that
     /// can be stopped. Only when the codec has a writer and does not take rows.
     func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8]
@@ -158,6 +163,8 @@ extension Codec {
     func encode(rows: RowFeed, options: SaveOptions, gray: Bool, metadata: OutputMetadata, to output: EncoderOutput) throws {
         preconditionFailure("\(format) is not written from rows")
     }
+
+    func heldEncoderBytes(size: Size, channels: Int, gray: Bool, options: SaveOptions) -> Int { 0 }
 
     func encode(_ image: Image, options: SaveOptions, metadata: OutputMetadata, cancellation: Cancellation?) throws -> [UInt8] {
         throw ImageError(.unwritable, reason: "ImagePipe does not write \(format.displayName)")

@@ -41,4 +41,7 @@ public struct CodecCapabilities: Sendable {
     /// Whether a written file holds an alpha channel (GIF's one level of transparency counts); a
     /// picture with alpha is flattened onto the save's background for a format without.
     public var writesAlpha = true
+    /// Turns, mirrors and crops its files without decoding them (a JPEG's coefficients moved,
+    /// as jpegtran moves them): what `lossless=` asks of a save (`Pipeline+LosslessJPEG`).
+    public var movesLosslessly = false
 }

@@ -44,8 +44,8 @@ public enum ImageFormat: String, CaseIterable, Comparable, Sendable {
         self = format
     }
 
-    /// What the format's codec declares of it.
-    private var capabilities: CodecCapabilities { Codecs.of(self).capabilities }
+    /// What the format's codec declares of it (`Codec.capabilities`).
+    public var capabilities: CodecCapabilities { Codecs.of(self).capabilities }
 
     /// The file extensions the format goes by, lower-case, the usual one first (what an output
     /// file is given).

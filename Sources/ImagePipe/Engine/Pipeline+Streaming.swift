@@ -150,9 +150,9 @@ extension Pipeline {
         guard trace(save, number: sink is Branch ? number : branch, group: groupPath.isEmpty ? nil : Branch.label(of: groupPath), size: size) else {
             return whole("a trace of it cannot be written")
         }
-        // JPEG has no alpha: a picture that gained it is flattened row by row, as the save
-        // flattens a whole one.
-        let flattening = target.format == .jpeg && hasAlpha ? save.options.background : nil
+        // A format without alpha: a picture that gained it is flattened row by row, as the
+        // save flattens a whole one.
+        let flattening = !target.format.supportsAlpha && hasAlpha ? save.options.background : nil
         func levels(of stages: [any Transform]) -> [StripChain.Level]? {
             StageContext.current.scaling(plan.scaling).bound {
                 StripChain.levels(of: stages, storedSize: stored, orientation: orientation,
@@ -160,7 +160,7 @@ extension Pipeline {
                                   surveysAsPoints: true)
             }
         }
-        guard let levels = levels(of: stages.map(\.stage) + (flattening.map { [JPEGFlattening(background: $0)] } ?? [])) else {
+        guard let levels = levels(of: stages.map(\.stage) + (flattening.map { [AlphaFlattening(background: $0)] } ?? [])) else {
             // The first stage the chain cannot pull is the one to name.
             let culprit = stages.indices.first { levels(of: stages[...$0].map(\.stage)) == nil }.map { stages[$0].stage }
             return whole(culprit.map { "\($0.stageSchema.name) needs the whole picture" + ($0.stageClass == .whole ? "" : " here") }
@@ -237,9 +237,8 @@ extension Pipeline {
                 PyramidBuilder.heldBytes(save.pyramidGeometry(layout, size: layouts[layouts.count - 1].size), channels: levels[levels.count - 1].hasAlpha ? 4 : 3)
             }
             let coding = pyramid ?? (streamed.gathersWhole ? StreamedMemory.gatheredBytes(layouts[layouts.count - 1].size)
-                : format == .jpeg ? heldCodingBytes(save, size: layouts[layouts.count - 1].size,
-                                                    gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false, in: context, prepared: prepared)
-                : format == .png ? PNGEncoder.streamedHeldBytes(rowLength: layouts[layouts.count - 1].rowStride, height: layouts[layouts.count - 1].size.height) : 0)
+                : heldEncoderBytes(save, format: format, size: layouts[layouts.count - 1].size, channels: levels[levels.count - 1].hasAlpha ? 4 : 3,
+                                   gray: streamed.stagesBefore.last { !($0 is Tee) }?.makesGray ?? false, in: context, prepared: prepared))
             let ring = Self.ringRows(rowStride: rowStride, height: stored.height, holding: needs + band)
             // A picture decoded whole is held beside the ring it feeds.
             let decoded = streamed.decodedWhole ? min(Int.max / 8, stored.height * rowStride) : 0
@@ -268,7 +267,8 @@ extension Pipeline {
             }
             return StreamedMemory(decodeRing: min(Int.max / 8, (ring == 0 ? stored.height : ring) * rowStride) + decoded, stages: stages, coding: coding,
                                   besides: plan.steps.reduce(0) { min(Int.max / 8, $0 + min(Int.max / 8, $1.held)) },
-                                  working: Self.streamedWorkingBytes, gathersOutput: streamed.gathersWhole, decodedWhole: streamed.decodedWhole)
+                                  working: Self.streamedWorkingBytes, gathersOutput: streamed.gathersWhole, decodedWhole: streamed.decodedWhole,
+                                  decoderWritesWhole: band >= stored.height && stored.height > Self.streamedStripRows)
         }
     }
 

@@ -119,8 +119,8 @@ final class SideOutput: @unchecked Sendable {
                 places[chained.count] = (path, place)
             }
         }
-        let flattening = target.format == .jpeg && alpha ? save.options.background : nil
-        guard let levels = StripChain.levels(of: chained + (flattening.map { [JPEGFlattening(background: $0)] } ?? []), size: size,
+        let flattening = !target.format.supportsAlpha && alpha ? save.options.background : nil
+        guard let levels = StripChain.levels(of: chained + (flattening.map { [AlphaFlattening(background: $0)] } ?? []), size: size,
                                              inputHasAlpha: rowsHaveAlpha) else { return nil }
         self.save = save
         destination = target.path
@@ -187,8 +187,7 @@ final class SideOutput: @unchecked Sendable {
             try total + (Self.feed(of: side, in: levels).map { try side.heldBytes(pushedStrip: layouts[$0.level].strip) } ?? 0)
         }
         let coding = gathersWhole ? StreamedMemory.gatheredBytes(outputSize)
-            : format == .jpeg ? save.options.heldCodingBytes(size: outputSize, gray: false, quality: save.options.quality(for: .jpeg))
-            : format == .png ? PNGEncoder.streamedHeldBytes(rowLength: outputSize.width * (levels[levels.count - 1].hasAlpha ? 4 : 3), height: outputSize.height) : 0
+            : Codecs.of(format).heldEncoderBytes(size: outputSize, channels: levels[levels.count - 1].hasAlpha ? 4 : 3, gray: false, options: save.options)
         return (rows == 0 ? size.height : rows) * rowStride + chain.reduce(0, +) + coding + fed
     }
 

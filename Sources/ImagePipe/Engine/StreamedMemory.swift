@@ -61,6 +61,9 @@ public struct StreamedMemory: Sendable, Equatable {
     /// Whether the input is decoded whole before its rows go through the stages (its decoder
     /// gives only whole pictures, or it comes from standard input): `decodeRing` holds it.
     public var decodedWhole = false
+    /// Whether the decoder writes the whole picture before it tells of any row (libwebp's
+    /// incremental decoder, a TIFF in one strip): `decodeRing` is that picture.
+    public var decoderWritesWhole = false
 
     /// All of it: the run's estimated peak.
     public var total: Int {

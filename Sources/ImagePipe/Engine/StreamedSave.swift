@@ -18,7 +18,7 @@ struct StreamedSave {
     /// comes upright and in sRGB, as the ordinary load makes it.
     var decodedWhole = false
     /// The color a JPEG save flattens alpha onto, when the stages add alpha: the last level
-    /// (`JPEGFlattening`) does it row by row.
+    /// (`AlphaFlattening`) does it row by row.
     var flattening: Color? = nil
     /// The files written beside the save (`tee`s, a branch's other groups), in the pipeline's order.
     var sides: [SideOutput] = []

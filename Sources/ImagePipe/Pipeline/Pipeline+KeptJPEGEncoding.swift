@@ -71,20 +71,21 @@ extension Pipeline {
         return kept.quality == nil && kept.chroma == nil ? nil : kept
     }
 
-    /// Bytes the JPEG encoder holds to make Huffman tables for a `size` picture written by
-    /// `save` (`SaveOptions.heldCodingBytes`), for the memory estimate, made before the input's
-    /// tables are read: a run that may keep the input's chroma subsampling is counted at the
+    /// Bytes `format`'s row encoder holds for a `size` picture written by `save`
+    /// (`Codec.heldEncoderBytes`), for the memory estimate, made before the input's tables are
+    /// read: a run that may keep a JPEG input's chroma subsampling is counted at the
     /// subsampling that holds the most.
-    func heldCodingBytes(_ save: Save, size: Size, gray: Bool, in context: RunContext, prepared: PreparedRun) -> Int {
-        let quality = save.options.quality(for: .jpeg)
-        guard save.options.chroma == .auto, sink is Save, source is Load, let header = prepared.description.header, header.format == .jpeg,
+    func heldEncoderBytes(_ save: Save, format: ImageFormat, size: Size, channels: Int, gray: Bool, in context: RunContext,
+                          prepared: PreparedRun) -> Int {
+        let codec = Codecs.of(format)
+        guard format == .jpeg, save.options.chroma == .auto, sink is Save, source is Load, let header = prepared.description.header, header.format == .jpeg,
               case .success = losslessGeometry(stored: header.storedSize, orientation: prepared.description.orientation) else {
-            return save.options.heldCodingBytes(size: size, gray: gray, quality: quality)
+            return codec.heldEncoderBytes(size: size, channels: channels, gray: gray, options: save.options)
         }
         return [ChromaSubsampling.c420, .c422, .c444].map { chroma in
             var options = save.options
             options.chroma = chroma
-            return options.heldCodingBytes(size: size, gray: gray, quality: quality)
+            return codec.heldEncoderBytes(size: size, channels: channels, gray: gray, options: options)
         }.max() ?? 0
     }
 

@@ -11,7 +11,9 @@ extension Save {
               size.width > limit.pixels || size.height > limit.pixels else { return }
         let (longest, by) = limit
         let name = format.displayName
-        let others = format == .ico ? "PNG" : "PNG or TIFF"
+        let others = [ImageFormat.png, .tiff].filter { other in
+            other != format && Self.longestSide(of: other).map { size.width <= $0.pixels && size.height <= $0.pixels } ?? true
+        }.map(\.displayName).joined(separator: " or ")
         throw StageError("'\(path)' would be a \(size) \(name), but \(name) holds at most \(longest) pixels on a side (\(by)); make it smaller (resize …), or write \(others)")
     }
 }

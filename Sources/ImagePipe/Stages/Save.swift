@@ -139,7 +139,7 @@ public struct Save: Sink, DeclaredStage {
         guard format.isWritable else {
             throw StageError("this system has no \(format.rawValue) saver (gdk-pixbuf's is not installed); it can write \(ImageFormat.writableList)")
         }
-        if options.losslessMode == .trim, format != .jpeg {
+        if options.losslessMode == .trim, !format.capabilities.movesLosslessly {
             // Trimming is of a JPEG's partial blocks; for another format it would mean nothing.
             throw StageError("lossless=trim is for a JPEG turned or cropped from a JPEG (jpegtran -trim); for lossless \(format.rawValue), say lossless=true")
         }

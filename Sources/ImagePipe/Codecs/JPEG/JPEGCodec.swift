@@ -6,7 +6,7 @@ struct JPEGCodec: Codec {
     var capabilities: CodecCapabilities {
         CodecCapabilities(reader: "libjpeg-turbo", writer: "libjpeg-turbo", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"], mediaType: "image/jpeg",
                           reducedDecode: true, rowsInOrder: true, writesRows: true, regions: true, metadata: ["exif", "icc", "xmp"],
-                          writtenMetadata: ["exif", "icc", "xmp"], writesAlpha: false)
+                          writtenMetadata: ["exif", "icc", "xmp"], writesAlpha: false, movesLosslessly: true)
     }
 
     func header(of bytes: [UInt8], options: LoadOptions, path: String?) throws -> ImageHeader {
@@ -36,6 +36,11 @@ struct JPEGCodec: Codec {
     func metadata(of bytes: [UInt8], path: String?) throws -> ImageMetadata { MetadataScanner.metadata(of: bytes, format: format) }
 
     func codingFacts(of bytes: [UInt8]) -> CodingFacts { .jpeg(bytes) }
+
+    /// The coefficients, while libjpeg makes Huffman tables for the picture.
+    func heldEncoderBytes(size: Size, channels: Int, gray: Bool, options: SaveOptions) -> Int {
+        options.heldCodingBytes(size: size, gray: gray, quality: options.quality(for: format))
+    }
 
     /// Every block `info` reads lies before the first scan.
     func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts) {

@@ -30,6 +30,10 @@ struct PNGCodec: Codec {
 
     func codingFacts(of bytes: [UInt8]) -> CodingFacts { .png(bytes) }
 
+    func heldEncoderBytes(size: Size, channels: Int, gray: Bool, options: SaveOptions) -> Int {
+        PNGEncoder.streamedHeldBytes(rowLength: size.width * channels, height: size.height)
+    }
+
     /// The chunks read where they lie, without the compressed pixels.
     func metadataAndCoding(of file: OpenedFile, options: LoadOptions, path: String) throws -> (metadata: ImageMetadata, coding: CodingFacts) {
         let chunks = try Self.chunksWithoutPixels(of: file)
