@@ -81,6 +81,60 @@ def prepare_photos():
     open(os.path.join(PHOTOS, "done"), "w").close()
 
 
+HELD_OUT = os.path.join(PHOTOS, "held-out")
+
+
+def prepare_held_out_photos():
+    """A second set of 50 pictures, held out from tuning (DESIGN: tune on one set, report on
+    another): other Debian wallpapers than the batch's (Plasma's larger ones, Lomiri's photos,
+    UKUI's), 2 to 24 megapixels, a third of them progressive. Each source is taken whole and
+    scaled down (Pillow's Lanczos) to 60 % and 45 % of its sides, at least 2 MP; JPEG sources
+    kept whole are copied losslessly, the others encoded by cjpeg at quality 75, 85 or 92 with
+    4:2:0 or 4:4:4 chroma; every third file is made progressive by jpegtran."""
+    if os.path.exists(os.path.join(HELD_OUT, "done")):
+        return
+    prepare_photos()
+    root = os.path.join(WORK, "held-out-root")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(HELD_OUT, ignore_errors=True)
+    os.makedirs(os.path.join(root, "debs"))
+    os.makedirs(HELD_OUT)
+    sh("apt-get download lomiri-wallpapers-20.04 ukui-wallpapers", cwd=os.path.join(root, "debs"))
+    for deb in glob.glob(os.path.join(root, "debs", "*.deb")):
+        sh(f"dpkg -x {deb} {root}")
+    plasma = f"{WORK}/root/usr/share/wallpapers"
+    sources = [f"{plasma}/{name}/contents/images/{size}" for name, size in [
+        ("Autumn", "2560x1440.jpg"), ("Flow", "5120x2880.jpg"), ("Honeywave", "5120x2880.jpg"), ("PastelHills", "3200x2000.jpg"),
+        ("SafeLanding", "5120x2880.jpg"), ("Shell", "5120x2880.jpg"), ("Volna", "5120x2880.jpg"), ("MilkyWay", "5120x2880.png"),
+        ("Altai", "5120x2880.png"), ("Kay", "5120x2880.png"), ("Patak", "5120x2880.png"), ("IceCold", "5120x2880.png")]]
+    sources += [f"{root}/usr/share/backgrounds/{name}" for name in [
+        "Kleiber_by_Lukas_Baubkus.jpg", "Infinite-Sea_by_Aury88.jpg", "Painting-Colors_by__herobrine7gamer.jpg", "Fossa_by_Jasper_Roks.jpg",
+        "rhythm.jpg", "the-mouse.jpg", "string.jpg", "firstgeneration.jpg", "2004default.jpg"]]
+    made = 0
+    for share in [1.0, 0.6, 0.45]:
+        for source in sources:
+            if made == 50:
+                break
+            # Plasma's files are named by their size, in a folder named after the picture.
+            stem = source.split("/")[-4] if source.startswith(plasma) else os.path.splitext(os.path.basename(source))[0].split("_")[0]
+            target = f"{HELD_OUT}/{made:02d}-{stem}-{int(share * 100)}.jpg"
+            if share == 1.0 and source.endswith(".jpg"):
+                sh(f"jpegtran -copy none {source} > {target}")
+            else:
+                picture = Image.open(source).convert("RGB")
+                width, height = picture.size
+                scale = max(share, (2_000_000 / (width * height)) ** 0.5)
+                ppm = f"{HELD_OUT}/source.ppm"
+                picture.resize((round(width * scale), round(height * scale)), Image.LANCZOS).save(ppm)
+                sample = "1x1" if made % 4 == 0 else "2x2"
+                sh(f"cjpeg -quality {[75, 85, 92][made % 3]} -sample {sample} -optimize {ppm} > {target}")
+                os.remove(ppm)
+            if made % 3 == 0:
+                sh(f"jpegtran -copy all -progressive {target} > {target}.p && mv {target}.p {target}")
+            made += 1
+    open(os.path.join(HELD_OUT, "done"), "w").close()
+
+
 def build_cfloor():
     binary = os.path.join(WORK, "cfloor")
     sh(f"gcc -O2 -o {binary} {HERE}/cfloor.c $(pkg-config --cflags --libs gdk-pixbuf-2.0) -lm 2>/dev/null")

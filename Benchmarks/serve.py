@@ -19,6 +19,12 @@ Debian's wallpapers), each fitted into 640x640 and written as JPEG quality 80.
   imagepipe run     the same pipeline over the 50 files as one batch (--jobs per core), for the
                     service's share of the batch's throughput
 
+The same comparison runs on a second set held out from tuning (bench.prepare_held_out_photos:
+50 other Debian wallpapers and photos, 2 to 24 MP, a third progressive, JPEGs of cjpeg's
+qualities 75 to 92 at 4:2:0 and 4:4:4), so that a figure is not only the set's it was tuned on.
+SERVE_SETS=tuned or SERVE_SETS=held-out runs one; SERVE_THROUGHPUT_ONLY=1 stops after the
+throughput tables.
+
 Each server is loaded by wrk (-t2 -c4, DURATION seconds) cycling over the 50 addresses after a
 warm-up pass; wrk reports requests per second and the latency distribution. The servers run
 side by side and take turns, in ROUNDS rounds (3 by default; the batch runs once a round too),
@@ -61,6 +67,11 @@ import quality  # noqa: E402
 DURATION = int(os.environ.get("SERVE_BENCH_SECONDS", 20))
 SOAK = int(os.environ.get("SERVE_SOAK_SECONDS", 600))
 ROUNDS = int(os.environ.get("SERVE_BENCH_ROUNDS", 3))
+# The photo sets whose throughput is compared: the batch the service was tuned on, and a set
+# held out from tuning (bench.prepare_held_out_photos).
+SETS = os.environ.get("SERVE_SETS", "tuned,held-out").split(",")
+# Only the throughput tables: no open loop, overload, soak or crops.
+THROUGHPUT_ONLY = os.environ.get("SERVE_THROUGHPUT_ONLY") == "1"
 # thumbor as installed writes progressive JPEGs (PROGRESSIVE_JPEG is on by default), an encode
 # about twice as costly as the baseline JPEGs ImagePipe writes: the second thumbor is told to
 # write baseline ones, the same encoding work as ImagePipe's.
@@ -193,55 +204,86 @@ def mean_psnr(port, paths, names, batch):
     return float(np.mean(values))
 
 
+def throughput(imagepipe, batch, work):
+    """Each server's requests per second on the pictures in `batch`, round after round with the
+    batch run (`imagepipe run`) between them, and its responses' quality and size: the table's
+    rows and the batch's rates."""
+    names = sorted(os.path.basename(path) for path in glob.glob(os.path.join(batch, "*.jpg")))
+    encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
+    paths = [f"/_/{encoded}/{name}@jpg" for name in names]
+    thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
+    rows = []
+    with contextlib.ExitStack() as running:
+        servers = []  # name, ports, paths
+        for mode in ["good", "fast"]:
+            port, _ = running.enter_context(imagepipe_serve(imagepipe, batch, "--scaling", mode))
+            servers.append((f"ImagePipe serve ({mode})", port, paths))
+        if os.path.isdir(THUMBOR):
+            ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80))
+            servers.append((THUMBOR_DEFAULT, ports, thumbor_paths))
+            ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80, progressive=False))
+            servers.append((THUMBOR_BASELINE, ports, thumbor_paths))
+        else:
+            print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
+        # Round after round, the batch (the same work through `imagepipe run`) and then each
+        # server in turn.
+        batch_rates, loads = [], {name: [] for name, _, _ in servers}
+        for _ in range(ROUNDS):
+            out = os.path.join(work, "batch-out")
+            shutil.rmtree(out, ignore_errors=True)
+            started = time.perf_counter()
+            subprocess.run([imagepipe, "run", "-q", "-e", PIPELINE, *[os.path.join(batch, name) for name in names], "--out-dir", out,
+                            "-o", "{stem}.jpg", "--jobs", str(CORES)], check=True)
+            batch_rates.append(len(names) / (time.perf_counter() - started))
+            for name, ports, server_paths in servers:
+                loads[name].append(load(ports, server_paths, work, name.split()[0].lower()))
+        bases = [[rate for rate, _, _, _ in loads.get(base, [])] for base in (THUMBOR_DEFAULT, THUMBOR_BASELINE)]
+        for name, ports, server_paths in servers:
+            rates = [rate for rate, _, _, _ in loads[name]]
+            versus = [[rate / base for rate, base in zip(rates, base_rates)] for base_rates in bases]
+            port = ports if isinstance(ports, int) else ports[0]
+            rows.append((name, float(np.median(rates)), versus, [rate / done for rate, done in zip(rates, batch_rates)],
+                         float(np.median([p50 for _, p50, _, _ in loads[name]])), float(np.median([p99 for _, _, p99, _ in loads[name]])),
+                         mean_psnr(port, server_paths, names, batch), mean_bytes(port, server_paths),
+                         sorted({error for _, _, _, errors in loads[name] for error in errors})))
+    return rows, batch_rates
+
+
+def print_throughput(title, rows, batch_rates):
+    print(f"{title}: fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s a server a round, {ROUNDS} rounds; {CORES} cores.")
+    print(f"imagepipe run as a batch: {np.median(batch_rates):.1f} pictures/s (median of {', '.join(f'{rate:.1f}' for rate in batch_rates)}).\n")
+    print("| server | requests/s | × thumbor (rounds) | × thumbor, baseline JPEG (rounds) | × batch (rounds) | p50 ms | p99 ms | "
+          "p99 / p50 | PSNR dB | KiB a response | errors |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    def spread(ratios):
+        return f"{np.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "—"
+    for name, rate, (versus, versus_baseline), of_batch, p50, p99, psnr, size, errors in rows:
+        print(f"| {name} | {rate:.1f} | {spread(versus)} | {spread(versus_baseline)} | {spread(of_batch)} | {p50:.1f} | {p99:.1f} | "
+              f"{p99 / p50:.2f} | {psnr:.2f} | {size / 1024:.1f} | {'; '.join(errors) or 'none'} |")
+    print()
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     imagepipe = os.path.abspath(sys.argv[1])
     bench.prepare_photos()  # first, since it starts Benchmarks/work afresh
+    bench.prepare_held_out_photos()
     if not os.path.isdir(THUMBOR):
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", THUMBOR, "thumbor"])
     batch = os.path.join(bench.PHOTOS, "batch")
     names = sorted(os.path.basename(path) for path in glob.glob(os.path.join(batch, "*.jpg")))
+    encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
+    paths = [f"/_/{encoded}/{name}@jpg" for name in names]
     work = tempfile.mkdtemp(prefix="imagepipe-serve-bench-")
-    rows = []
     try:
-        encoded = base64.urlsafe_b64encode(PIPELINE.encode()).rstrip(b"=").decode()
-        paths = [f"/_/{encoded}/{name}@jpg" for name in names]
-        thumbor_paths = [f"/unsafe/fit-in/640x640/{name}" for name in names]
-        with contextlib.ExitStack() as running:
-            servers = []  # name, ports, paths
-            for mode in ["good", "fast"]:
-                port, _ = running.enter_context(imagepipe_serve(imagepipe, batch, "--scaling", mode))
-                servers.append((f"ImagePipe serve ({mode})", port, paths))
-            if os.path.isdir(THUMBOR):
-                ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80))
-                servers.append((THUMBOR_DEFAULT, ports, thumbor_paths))
-                ports, _ = running.enter_context(thumbor_serve(batch, work, quality=80, progressive=False))
-                servers.append((THUMBOR_BASELINE, ports, thumbor_paths))
-            else:
-                print(f"(thumbor is not installed: python3 -m pip install --target {THUMBOR} thumbor)")
-            # Round after round, the batch (the same work through `imagepipe run`) and then each
-            # server in turn.
-            batch_rates, loads = [], {name: [] for name, _, _ in servers}
-            for _ in range(ROUNDS):
-                out = os.path.join(work, "batch-out")
-                shutil.rmtree(out, ignore_errors=True)
-                started = time.perf_counter()
-                subprocess.run([imagepipe, "run", "-q", "-e", PIPELINE, *[os.path.join(batch, name) for name in names], "--out-dir", out,
-                                "-o", "{stem}.jpg", "--jobs", str(CORES)], check=True)
-                batch_rates.append(len(names) / (time.perf_counter() - started))
-                for name, ports, server_paths in servers:
-                    loads[name].append(load(ports, server_paths, work, name.split()[0].lower()))
-            bases = [[rate for rate, _, _, _ in loads.get(base, [])] for base in (THUMBOR_DEFAULT, THUMBOR_BASELINE)]
-            for name, ports, server_paths in servers:
-                rates = [rate for rate, _, _, _ in loads[name]]
-                versus = [[rate / base for rate, base in zip(rates, base_rates)] for base_rates in bases]
-                port = ports if isinstance(ports, int) else ports[0]
-                rows.append((name, float(np.median(rates)), versus, [rate / done for rate, done in zip(rates, batch_rates)],
-                             float(np.median([p50 for _, p50, _, _ in loads[name]])), float(np.median([p99 for _, _, p99, _ in loads[name]])),
-                             mean_psnr(port, server_paths, names, batch), mean_bytes(port, server_paths),
-                             sorted({error for _, _, _, errors in loads[name] for error in errors})))
-        batch_rate = float(np.median(batch_rates))
+        sets = {"tuned": ("The 50 batch photos (the set the service was tuned on)", batch),
+                "held-out": ("The 50 held-out pictures (2–24 MP, a third progressive)", bench.HELD_OUT)}
+        for name in SETS:
+            title, folder = sets[name]
+            print_throughput(title, *throughput(imagepipe, folder, work))
+        if THROUGHPUT_ONLY:
+            return
 
         # 80 % of the peak of the minute it runs in: the peak measured again on this server just
         # before (80 % of a peak from a faster minute is nearly all a slower minute has).
@@ -265,16 +307,6 @@ def main():
                 soak = (result, memory)
 
         crop_rows = attention_crops(imagepipe, batch, names, work)
-        print(f"50 photos fitted into 640x640, JPEG q80; wrk -t2 -c4 for {DURATION} s a server a round, {ROUNDS} rounds; {CORES} cores.")
-        print(f"imagepipe run as a batch: {batch_rate:.1f} pictures/s (median of {', '.join(f'{rate:.1f}' for rate in batch_rates)}).\n")
-        print("| server | requests/s | × thumbor (rounds) | × thumbor, baseline JPEG (rounds) | × batch (rounds) | p50 ms | p99 ms | "
-              "p99 / p50 | PSNR dB | KiB a response | errors |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
-        def spread(ratios):
-            return f"{np.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "—"
-        for name, rate, (versus, versus_baseline), of_batch, p50, p99, psnr, size, errors in rows:
-            print(f"| {name} | {rate:.1f} | {spread(versus)} | {spread(versus_baseline)} | {spread(of_batch)} | {p50:.1f} | {p99:.1f} | "
-                  f"{p99 / p50:.2f} | {psnr:.2f} | {size / 1024:.1f} | {'; '.join(errors) or 'none'} |")
         if steady:
             print(f"\nOpen loop at 80 % of the default mode's peak measured just before it, {DURATION} s, {ROUNDS} rounds:\n")
             print("| peak before | asked requests/s | answered requests/s | p50 ms | p99 ms | p99 / p50 | statuses | failed connections | peak after |")

@@ -1,4 +1,5 @@
 #include "jpeg_strict.h"
+#include "dc_scans.h"
 #include "descriptor_source.h"
 #include "growing_destination.h"
 
@@ -228,11 +229,12 @@ static void resample_rows(j_decompress_ptr cinfo, struct imagepipe_plane_resampl
     }
 }
 
-/* Decodes from memory (data, size) or, when source is not NULL, from that file. */
-static int decode(struct imagepipe_descriptor_source *source, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
-                  long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
-                  const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
-                  struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
+/* Decodes from memory (data, size) or, when source is not NULL, from that file; *dc_scans holds
+   the bytes read instead when only the DC scans are (the caller frees them). */
+static int decode_reading(unsigned char **dc_scans, struct imagepipe_descriptor_source *source, const unsigned char *data, size_t size,
+                          int at_least_width, int at_least_height, long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
+                          const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher,
+                          const struct imagepipe_jpeg_resampling *resampling, struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
     struct jpeg_decompress_struct cinfo;
     struct strict_error error;
     struct bounded_progress progress;
@@ -288,6 +290,35 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
         for (unsigned int d = 8; d >= 2; d /= 2) {
             if ((cinfo.image_width + d - 1) / d >= (unsigned int)at_least_width &&
                 (cinfo.image_height + d - 1) / d >= (unsigned int)at_least_height) { denominator = d; break; }
+        }
+    }
+    /* A progressive file decoded at 1/8 needs only the DC scans of the components made with a
+       1x1 inverse DCT (dc_scans.h): the header is read again from the bytes kept, its warnings
+       already told. Block smoothing, which guesses AC coefficients a file lacks, stays off, so
+       the picture is the whole file's. */
+    int dc_only[MAX_COMPONENTS], dc_only_count = 0;
+    if (denominator == 8 && cinfo.progressive_mode) {
+        cinfo.scale_num = 1;
+        cinfo.scale_denom = denominator;
+        jpeg_calc_output_dimensions(&cinfo);
+        for (int c = 0; c < cinfo.num_components; c++) {
+            if (cinfo.comp_info[c].DCT_scaled_size == 1) dc_only[dc_only_count++] = cinfo.comp_info[c].component_id;
+        }
+    }
+    if (dc_only_count > 0) {
+        size_t length = 0;
+        *dc_scans = imagepipe_jpeg_dc_scans(source ? source->descriptor : -1, data, size, dc_only, dc_only_count, &length);
+        if (*dc_scans) {
+            jpeg_abort_decompress(&cinfo);
+            cinfo.src = source ? NULL : cinfo.src; /* jpeg_mem_src takes over only its own manager */
+            jpeg_mem_src(&cinfo, *dc_scans, (unsigned long)length);
+            void (*strict)(j_common_ptr, int) = cinfo.err->emit_message;
+            cinfo.err->emit_message = ignore;
+            error.in_header = 1;
+            jpeg_read_header(&cinfo, TRUE);
+            error.in_header = 0;
+            cinfo.err->emit_message = strict;
+            cinfo.do_block_smoothing = FALSE;
         }
     }
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
@@ -422,6 +453,17 @@ static int decode(struct imagepipe_descriptor_source *source, const unsigned cha
     result->pixels = buffer;
     jpeg_destroy_decompress(&cinfo);
     return 0;
+}
+
+static int decode(struct imagepipe_descriptor_source *source, const unsigned char *data, size_t size, int at_least_width, int at_least_height,
+                  long long max_pixels, int fail_on, const struct imagepipe_jpeg_limits *limits,
+                  const struct imagepipe_jpeg_region *region, const struct imagepipe_jpeg_watcher *watcher, const struct imagepipe_jpeg_resampling *resampling,
+                  struct imagepipe_jpeg_result *result, char *message, size_t message_size) {
+    unsigned char *dc_scans = NULL;
+    int status = decode_reading(&dc_scans, source, data, size, at_least_width, at_least_height, max_pixels, fail_on, limits, region, watcher,
+                                resampling, result, message, message_size);
+    free(dc_scans);
+    return status;
 }
 
 int imagepipe_jpeg_decode(const unsigned char *data, size_t size, int at_least_width, int at_least_height,

@@ -220,6 +220,12 @@ import TestSupport
         #expect(sizes.last?["width"]?.numberValue == 5000)
         #expect(json.text.contains("\"width\":5000") || json.text.contains("\"width\": 5000"), "whole numbers are written as integers")
         #expect(IIIFInfo(id: "x", size: Size(300, 200), decodedSizes: [], version: .v3).scaleFactors == [1])
+        // A pyramid whose writer rounded its halvings down (libvips: 13564 rows → 3391 at 1/4,
+        // 1695 at 1/8): its own levels are offered, not the halvings rounded up a pixel past them.
+        let floored = [Size(12056, 6782), Size(6028, 3391), Size(3014, 1695), Size(1507, 847)]
+        let pyramid = IIIFInfo(id: "p", size: Size(24112, 13564), decodedSizes: floored, version: .v3).sizes
+        #expect(pyramid.suffix(5) == floored.reversed() + [Size(24112, 13564)], "\(pyramid)")
+        #expect(IIIFInfo(id: "p", size: Size(24112, 13564), decodedSizes: [], version: .v3).sizes.contains(Size(3014, 1696)))
     }
 
     // Image API 2.1, under /iiif/2/: the parameters read as 3.0 reads them but the size.

@@ -28,6 +28,13 @@ public struct ImageHeader: Hashable, Sendable {
     /// first, as stored (before the orientation's turn): a plan that only shrinks decodes the
     /// smallest that is still large enough.
     public var reducedLevels: [Size] = []
+
+    /// How many pixels a side of a stored smaller level (a pyramid's, a JPEG's DCT size) may be
+    /// off the exact fraction of the full size it stands for: writers round each halving down
+    /// (libvips: 13564 rows → 3391 at 1/4, 1695 at 1/8, where 1/8 is 1695.5), readers and
+    /// plans round up. The decoder's choice of a level and a service's list of fast sizes
+    /// both take a level within it as that fraction.
+    public static let levelRoundingSlack = 2
     /// The rows its decoder hands on at once, where the header says (a TIFF's strip or tile
     /// height); nil where the format's codec knows or only the decode does.
     public var bandRows: Int?

@@ -100,9 +100,9 @@ extension Pipeline {
     }
 
     /// The run's note of the settings kept (`kept`, nil when the defaults are used), and the
-    /// warning when the lossless write was tried and could not be exact (`inexact`, libjpeg's
-    /// reason): the warning told as it is decided, both in the notes that `--json` lists.
-    func keptEncodingNote(_ kept: KeptJPEGEncoding?, inexact: String?, in context: RunContext) -> StageNote? {
+    /// warning when the lossless write was tried and could not be exact or was declined for its
+    /// size (`inexact`): the warning told as it is decided, both in the notes that `--json` lists.
+    func keptEncodingNote(_ kept: KeptJPEGEncoding?, inexact: InexactMove?, in context: RunContext) -> StageNote? {
         guard let inexact else {
             return kept.map { kept in
                 StageNote(name: "encoding", text: "\(kept.description), the input's: its pixels are only moved",
@@ -110,11 +110,9 @@ extension Pipeline {
             }
         }
         let settings = kept.map { "the input's \($0.description)" } ?? "quality \(SaveOptions.defaultQuality(.jpeg)), the default (the input's could not be read)"
-        // A partial block's remedies; a reason that names its own (coefficients too large for auto) keeps it.
-        let remedy = inexact.contains("lossless=") ? "" : " (lossless=trim drops the partial blocks instead; lossless=true refuses)"
-        let text = "not lossless: \(inexact); decoded and encoded anew at \(settings)\(remedy)"
+        let text = "not lossless: \(inexact.reason); decoded and encoded anew at \(settings)\(inexact.remedy)"
         let destination = (try? (sink as? Save)?.target(in: context).path) ?? nil
         context.warn((destination.map { "\($0): " } ?? "") + text)
-        return StageNote(name: "warning", text: text, value: .object([("reason", .string(inexact))] + (kept?.json ?? [])))
+        return StageNote(name: "warning", text: text, value: .object([("reason", .string(inexact.reason))] + (kept?.json ?? [])))
     }
 }

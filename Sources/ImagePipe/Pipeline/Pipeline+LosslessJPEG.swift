@@ -73,9 +73,34 @@ extension Pipeline {
     enum LosslessAttempt {
         /// Written from the coefficients.
         case written(RunResult)
-        /// To be decoded and encoded anew. `inexact`: why the move could not be exact, when it
-        /// was tried and failed (to warn of); `bytes`: the file, when it was read.
-        case encodeAnew(inexact: String?, bytes: [UInt8]?)
+        /// To be decoded and encoded anew. `inexact`: why the move was not made, when it was
+        /// tried and failed or declined for its size (to warn of); `bytes`: the file, when it
+        /// was read.
+        case encodeAnew(inexact: InexactMove?, bytes: [UInt8]?)
+    }
+
+    /// Why a lossless write that `lossless=auto` would have made is encoded anew, to warn of.
+    enum InexactMove {
+        /// A partial block would move, or libjpeg could not move the coefficients: `trim` and
+        /// `true` are the remedies.
+        case notExact(String)
+        /// The coefficients would take more than `lossless=auto` holds; the reason names its
+        /// remedy (`lossless=true`).
+        case pastAutoBound(String)
+
+        var reason: String {
+            switch self {
+            case let .notExact(reason), let .pastAutoBound(reason): reason
+            }
+        }
+
+        /// What else the user may ask for, in the warning.
+        var remedy: String {
+            switch self {
+            case .notExact: " (lossless=trim drops the partial blocks instead; lossless=true refuses)"
+            case .pastAutoBound: ""
+            }
+        }
     }
 
     /// The lossless write when it can be done, else what the run that encodes anew needs to
@@ -88,7 +113,9 @@ extension Pipeline {
             return try runLosslessJPEG(lossless, in: context, prepared: prepared, mode: mode)
         case let .failure(reason):
             // Too large for auto is told as an inexact move is: the user may want it all the same.
-            if !observed, let tooLarge = coefficientsPastAuto(in: context, prepared: prepared) { return .encodeAnew(inexact: tooLarge, bytes: nil) }
+            if !observed, let tooLarge = coefficientsPastAuto(in: context, prepared: prepared) {
+                return .encodeAnew(inexact: .pastAutoBound(tooLarge), bytes: nil)
+            }
             guard mode.flag == true else { return .encodeAnew(inexact: nil, bytes: nil) }
             throw located(StageError("lossless=\(mode.rawValue): \(reason.message)"), stage: transforms.count + 1)
         }
@@ -196,10 +223,10 @@ extension Pipeline {
             (bytes, trimmed) = (written, trim)
         case let .notExact(reason):
             if mode.flag == true { throw located(StageError("lossless=\(mode.rawValue): \(reason)"), stage: sinkIndex) }
-            return .encodeAnew(inexact: reason, bytes: lossless.bytes)
+            return .encodeAnew(inexact: .notExact(reason), bytes: lossless.bytes)
         case let .failed(reason):
             if mode.flag == true { throw located(StageError("lossless=\(mode.rawValue): libjpeg could not rewrite it: \(reason)"), stage: sinkIndex) }
-            return .encodeAnew(inexact: "libjpeg could not move its coefficients: \(reason)", bytes: lossless.bytes)
+            return .encodeAnew(inexact: .notExact("libjpeg could not move its coefficients: \(reason)"), bytes: lossless.bytes)
         }
         for warning in lossless.readWarnings { context.warn("\(path ?? "the input"): \(warning); read all the same") }
         for warning in lossless.warnings { context.warn("\(lossless.destination): \(warning)") }

@@ -30,12 +30,14 @@ struct IIIFInfo: Sendable {
     /// The sizes offered, smallest first: each halving of the picture until a side would fall
     /// under `smallestSide`, then the full size. Where the decoder gives a size directly for a
     /// halving (a JPEG's 1/2, 1/4 and 1/8 in the DCT; a pyramid's level, which its writer may have
-    /// rounded down a pixel) that size is offered, so a viewer asking for it reads only it.
+    /// rounded otherwise: `ImageHeader.levelRoundingSlack`) that size is offered, so a viewer
+    /// asking for it reads only it.
     var sizes: [Size] {
         var halvings: [Size] = []
         var factor = 2, halved = size.reduced(by: 2)
         while halved.shorterSide >= Self.smallestSide {
-            halvings.append(decodedSizes.first { abs($0.width - halved.width) <= 1 && abs($0.height - halved.height) <= 1 } ?? halved)
+            let slack = ImageHeader.levelRoundingSlack
+            halvings.append(decodedSizes.first { abs($0.width - halved.width) <= slack && abs($0.height - halved.height) <= slack } ?? halved)
             factor *= 2
             halved = size.reduced(by: factor)
         }

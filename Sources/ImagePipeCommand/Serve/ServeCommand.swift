@@ -176,13 +176,16 @@ struct ServeCommand {
         // requests a second its resident memory went from 104 to 140 MiB in 150 s, against 45–69
         // MiB with no trend with two heaps (libvips' and imgproxy's advice, MALLOC_ARENA_MAX=2).
         if getenv("MALLOC_ARENA_MAX") == nil { mallopt(M_ARENA_MAX, 2) }
-        // A thumbnail's buffers (a 1280x800 decode is 3 MB) are above glibc's first threshold
-        // for mapping memory of its own, and memory freed at a heap's top goes back to the
-        // system: each request then faults its buffers in afresh, 160–250 page faults a
-        // picture. Kept in the heaps they cost none, for 20 MiB more resident memory at full load.
+        // A picture's buffers are above glibc's first threshold for mapping memory of its own
+        // (a 1280x800 decode is 3 MB; libjpeg holds a progressive 5120x2880 JPEG's coefficients,
+        // 29 MB a plane at 4:4:4, to the end of its decode), and memory freed at a heap's top
+        // goes back to the system: each request then faults its buffers in afresh and zeroes
+        // them, a third of the CPU of such a request. Kept in the heaps (up to 32 MiB a buffer,
+        // the most glibc keeps there; 128 MiB free at a heap's top before it gives any back,
+        // three such planes) they cost none, until the timer below returns the free pages.
         if getenv("GLIBC_TUNABLES") == nil {
-            mallopt(M_MMAP_THRESHOLD, 8 << 20)
-            mallopt(M_TRIM_THRESHOLD, 16 << 20)
+            mallopt(M_MMAP_THRESHOLD, 32 << 20)
+            mallopt(M_TRIM_THRESHOLD, 128 << 20)
         }
         return try MainActor.assumeIsolated {
             let server = try ServeServer(configuration: configuration, listen: host, port: port)

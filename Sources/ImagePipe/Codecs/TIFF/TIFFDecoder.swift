@@ -39,17 +39,14 @@ enum TIFFDecoder {
     }
 
     /// Which of `levels` (largest first) a decode asked for a picture at least `target` (both as
-    /// stored) reads: the smallest still that large, give or take `roundingSlack`; nil for the
-    /// full picture.
+    /// stored) reads: the smallest still that large, give or take `ImageHeader.levelRoundingSlack`
+    /// (the target is rounded up twice, the stage's size and then the plan's headroom, so a level
+    /// standing for exactly the scale asked would otherwise be passed over for one four times its
+    /// pixels); nil for the full picture.
     static func level(of levels: [Size], atLeast target: Size) -> Int? {
-        levels.lastIndex { $0.width + roundingSlack >= target.width && $0.height + roundingSlack >= target.height }
+        let slack = ImageHeader.levelRoundingSlack
+        return levels.lastIndex { $0.width + slack >= target.width && $0.height + slack >= target.height }
     }
-
-    /// How many pixels a level may fall short of a decode's target and still be read: writers
-    /// round each halving down (libvips: 13564 rows → 3391 at 1/4), while the target is rounded
-    /// up twice (the stage's size, then the plan's headroom), so a level standing for exactly the
-    /// scale asked would otherwise be passed over for one four times its pixels.
-    static let roundingSlack = 2
 
     /// The first directory's ICC profile and XMP packet, without decoding the pixels (`imagepipe info`).
     static func metadata(of input: EncodedInput, path: String?) throws -> ImageMetadata {
