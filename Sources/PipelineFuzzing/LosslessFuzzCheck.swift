@@ -35,10 +35,10 @@ public enum LosslessFuzzCheck {
     }
 
     static func run(_ data: [UInt8], turn: Dihedral, crop: Rect?, trim: Bool = false, stored: Size?, deadline: ContinuousClock.Instant) {
-        let outcome: Pipeline.LosslessJPEGOutcome
+        let outcome: JPEGCoefficientMove.Outcome
         do {
-            outcome = try Pipeline.losslessJPEG(data, turn: turn, crop: crop, trim: trim, xmp: xmp, maxPixels: maxPixels, maxScans: maxScans,
-                                                deadline: deadline, path: nil)
+            outcome = try JPEGCoefficientMove.move(data, turn: turn, crop: crop, trim: trim, xmp: xmp, maxPixels: maxPixels, maxScans: maxScans,
+                                                   deadline: deadline, path: nil)
         } catch {
             precondition(error.kind == .timedOut || error.kind == .corrupt, "a lossless \(turn) threw \(error)")
             return

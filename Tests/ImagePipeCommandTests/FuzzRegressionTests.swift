@@ -70,7 +70,7 @@ import PipelineFuzzing
     @Test(arguments: inputs.filter { $0.hasSuffix(".jpg") })
     func aSeedTurns(path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let outcome = try Pipeline.losslessJPEG(bytes, turn: .rotate90, crop: nil, maxPixels: nil, deadline: nil, path: path)
+        let outcome = try JPEGCoefficientMove.move(bytes, turn: .rotate90, crop: nil, maxPixels: nil, deadline: nil, path: path)
         if case let .failed(reason) = outcome { Issue.record("\(path): \(reason)") }
     }
 }

@@ -1,3 +1,6 @@
+import CAvif
+import CHeif
+
 /// The registry of codecs: one conformance to `Codec` per `ImageFormat`, each in its folder
 /// under `Codecs/`. Loading, header reading, `info`, frames, encoding and streaming look a format
 /// up here rather than switching on it; adding a format is its folder and one line below.
@@ -11,6 +14,10 @@ enum Codecs {
 
     /// The codec of `format`.
     static func of(_ format: ImageFormat) -> any Codec { byFormat[format]! }
+
+    /// The codecs' libraries opened when a picture first needs them (libheif's, libavif's), by
+    /// soname.
+    static let librariesOpenedOnFirstUse = [IMAGEPIPE_LIBHEIF, IMAGEPIPE_LIBAVIF]
 
     /// The header of a picture held in `bytes`, by its format's codec, refusing formats `options`
     /// does not allow.

@@ -1,6 +1,3 @@
-import CAvif
-import CHeif
-
 /// What a build of ImagePipe is: the versions a plugin must match (its C interface and schema)
 /// and the Swift toolchain that compiled it. Swift has no stable ABI on Linux, so a plugin
 /// must be built by the same toolchain as the program that loads it.
@@ -76,7 +73,7 @@ public enum BuildInfo {
     /// The system libraries the program opens when a picture first needs them rather than at
     /// start-up (libheif and libavif bring 27 libraries of codecs with them), by soname:
     /// not linked, so a package of the program names them among its dependencies itself.
-    public static let librariesOpenedOnFirstUse = [IMAGEPIPE_LIBHEIF, IMAGEPIPE_LIBAVIF]
+    public static let librariesOpenedOnFirstUse = Codecs.librariesOpenedOnFirstUse
 
     /// `plugin interface 3, schema 1; built with Swift 6.3.1 (…)` and the libraries opened on
     /// first use: for `imagepipe --version`.
