@@ -14,12 +14,19 @@ struct reader {
     off_t offset;    /* the file's bytes read into the buffer so far */
     unsigned char buffer[64 << 10];
     int failed;
+    const struct imagepipe_jpeg_limits *limits;
+    size_t since_asked; /* bytes since should_stop was last asked */
 };
 
-/* The next byte, or -1 at the input's end (or when the file cannot be read). */
+/* The next byte, or -1 at the input's end (or when the file cannot be read, or it is time to stop). */
 static int next(struct reader *in) {
+    if (++in->since_asked >= (1 << 20)) {
+        in->since_asked = 0;
+        if (in->limits && in->limits->should_stop && in->limits->should_stop(in->limits->context)) in->failed = 1;
+    }
+    if (in->failed) return -1;
     if (in->position < in->size) return in->data[in->position++];
-    if (in->descriptor < 0 || in->failed) return -1;
+    if (in->descriptor < 0) return -1;
     ssize_t count;
     do {
         count = pread(in->descriptor, in->buffer, sizeof in->buffer, in->offset);
@@ -89,9 +96,11 @@ static int listed(int id, const int *ids, int count) {
     return 0;
 }
 
-unsigned char *imagepipe_jpeg_dc_scans(int descriptor, const unsigned char *data, size_t size, const int *dc_only, int count, size_t *length) {
+unsigned char *imagepipe_jpeg_dc_scans(int descriptor, const unsigned char *data, size_t size, const int *dc_only, int count,
+                                       const struct imagepipe_jpeg_limits *limits, size_t *length) {
     struct reader *in = calloc(1, sizeof *in);
     if (!in) return NULL;
+    in->limits = limits;
     in->descriptor = descriptor;
     in->data = descriptor < 0 ? data : NULL;
     in->size = descriptor < 0 ? size : 0;

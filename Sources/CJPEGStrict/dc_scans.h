@@ -2,6 +2,9 @@
 #define IMAGEPIPE_DC_SCANS_H
 
 #include <stddef.h>
+#include <stdio.h> /* before jpeglib.h (through jpeg_strict.h), which uses FILE */
+
+#include "jpeg_strict.h"
 
 /* A progressive JPEG's bytes without the AC scans of the components listed in `dc_only` (their
    component identifiers, `count` of them), for a decode that makes those components with a 1x1
@@ -14,9 +17,11 @@
    still sees it end early.
 
    The input is `data` (`size` bytes) when `descriptor` is negative, else the open file, read with
-   pread from its start. Returns the kept bytes (malloc'd; their count in *length), or NULL when
-   memory runs out or the file cannot be read: then the file is decoded whole. (Not in include/:
-   Swift does not see it.) */
-unsigned char *imagepipe_jpeg_dc_scans(int descriptor, const unsigned char *data, size_t size, const int *dc_only, int count, size_t *length);
+   pread from its start. `limits`' should_stop (when given) is asked every megabyte. Returns the
+   kept bytes (malloc'd; their count in *length), or NULL when memory runs out, the file cannot be
+   read or it is time to stop: then the file is decoded whole, and that decode stops as it does.
+   (Not in include/: Swift does not see it.) */
+unsigned char *imagepipe_jpeg_dc_scans(int descriptor, const unsigned char *data, size_t size, const int *dc_only, int count,
+                                       const struct imagepipe_jpeg_limits *limits, size_t *length);
 
 #endif

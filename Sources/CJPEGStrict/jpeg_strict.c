@@ -307,7 +307,7 @@ static int decode_reading(unsigned char **dc_scans, struct imagepipe_descriptor_
     }
     if (dc_only_count > 0) {
         size_t length = 0;
-        *dc_scans = imagepipe_jpeg_dc_scans(source ? source->descriptor : -1, data, size, dc_only, dc_only_count, &length);
+        *dc_scans = imagepipe_jpeg_dc_scans(source ? source->descriptor : -1, data, size, dc_only, dc_only_count, limits, &length);
         if (*dc_scans) {
             jpeg_abort_decompress(&cinfo);
             cinfo.src = source ? NULL : cinfo.src; /* jpeg_mem_src takes over only its own manager */
