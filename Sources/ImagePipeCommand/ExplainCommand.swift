@@ -223,7 +223,8 @@ struct ExplainCommand {
             var how = "\(file.frameCount > 1 ? "its first frame " : "")decoded at full size\(turned); scaling \(plan.scaling.summary)"
             if plan.shrinksOnLoad, let wanted = plan.decodeAtLeast, let first = plan.steps.first {
                 let denominator = Int((Double(plan.sourceSize.width) / Double(plan.decodeWorkSize.width)).rounded())
-                let reduced = denominator > 1 ? "at 1/\(denominator) as \(plan.decodeWorkSize)" : "at full size"
+                let scans = denominator == 8 && file.progressive ? ", from the progressive scans that size is made of alone" : ""
+                let reduced = denominator > 1 ? "at 1/\(denominator) as \(plan.decodeWorkSize)\(scans)" : "at full size"
                 how = plan.decodeResampling.map { resampling in
                     "decoded \(reduced), resampled to \(plan.decodeSize) in its planes as it decodes (\(first.stage.stageSchema.name)'s work with \(resampling.kernel?.rawValue ?? "its kernel"), the chroma at its own size, the colors made once)\(turned); scaling \(plan.scaling.summary)"
                 } ?? "decoded \(reduced)\(turned) (shrink-on-load: \(first.stage.stageSchema.name) wants at least \(wanted)); scaling \(plan.scaling.summary)"

@@ -51,6 +51,20 @@ import TestSupport
         }
     }
 
+    /// `explain` says so: only for a progressive file, only at 1/8 (in `fast`, the tightest
+    /// reduction; 1/4 for a thumbnail twice as large).
+    @Test func explainSaysWhichScansAreRead() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Self.progressiveFiles(in: directory)
+        let baseline = try Self.baseline(of: "420.jpg", in: directory)
+        let words = "from the progressive scans that size is made of alone"
+        for (input, size, said) in [(directory.file("420.jpg"), "30x20", true), (baseline, "30x20", false), (directory.file("420.jpg"), "60x40", false)] {
+            let result = try CommandRunner.run(["explain", "--scaling", "fast", "-e", "resize \(size) fit=fill", input, "-o", directory.file("out.png")])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains(words) == said, "\(input) \(size): \(result.standardOutput)")
+        }
+    }
+
     /// Zeros written over the middle of the luma's first AC scan: the full-size decode refuses the
     /// damage, the 1/8 decode never reads it. A file cut in its AC scans is still told cut.
     @Test func aDroppedScanIsNotRead() throws {

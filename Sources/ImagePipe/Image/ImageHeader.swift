@@ -28,6 +28,9 @@ public struct ImageHeader: Hashable, Sendable {
     /// first, as stored (before the orientation's turn): a plan that only shrinks decodes the
     /// smallest that is still large enough.
     public var reducedLevels: [Size] = []
+    /// Whether the picture's data come in scans of rising detail (a progressive JPEG): a decode
+    /// at 1/8 of its size reads only the scans that size is made of.
+    public var progressive = false
 
     /// How many pixels a side of a stored smaller level (a pyramid's, a JPEG's DCT size) may be
     /// off the exact fraction of the full size it stands for: writers round each halving down

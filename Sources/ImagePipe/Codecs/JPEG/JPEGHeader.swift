@@ -19,11 +19,14 @@ struct JPEGHeader {
     var planesResample = false
     /// Every component's DCT blocks, padded to whole MCUs, at 128 bytes a block (`ImageHeader`).
     var coefficientBytes = 0
+    /// Progressive (SOF2, SOF10): its coefficients come in scans of rising detail.
+    var progressive = false
 
     var imageHeader: ImageHeader {
         var header = ImageHeader(storedSize: storedSize, format: .jpeg, orientation: orientation, rowsInOrder: components != 4)
         header.resamplesInPlanes = planesResample
         header.coefficientBytes = coefficientBytes
+        header.progressive = progressive
         return header
     }
 
@@ -141,7 +144,7 @@ struct JPEGHeader {
             let mcus = ((width + 8 * maxH - 1) / (8 * maxH)) * ((height + 8 * maxV - 1) / (8 * maxV))
             let blocks = sampling.reduce(0) { $0 + max(1, $1.h) * max(1, $1.v) } * mcus
             return JPEGHeader(storedSize: Size(width, height), orientation: orientation, components: components, planesResample: planes,
-                              coefficientBytes: blocks * 128)
+                              coefficientBytes: blocks * 128, progressive: [0xC2, 0xCA].contains(marker))
         }
 
         /// The header, once all the data is in: an error when it never came.
