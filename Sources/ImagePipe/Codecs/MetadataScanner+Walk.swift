@@ -7,8 +7,7 @@ extension MetadataScanner {
     /// damage stops the decode.
     static func walk(_ input: EncodedInput, format: ImageFormat) throws(ImageError) -> ImageMetadata {
         guard var scanner = MetadataScanner(format: format) else { return ImageMetadata() }
-        let windowSize = 1 << 16
-        var window: [UInt8] = [], windowStart = 0, offset = 0
+        var reader = EncodedInputWindow(input), offset = 0
         while offset < input.length {
             switch scanner.need {
             case .done:
@@ -17,22 +16,10 @@ extension MetadataScanner {
                 scanner.passOverSkippable()
                 offset += count
             case let .bytes(count):
-                if offset + count > windowStart + window.count {
-                    // A block larger than the window is read on its own.
-                    if count > windowSize {
-                        let bytes = try input.bytes(count: count, at: offset)
-                        bytes.withUnsafeBytes { scanner.scan($0) }
-                        guard bytes.count == count else { return scanner.metadata } // the input ends
-                        offset += count
-                        continue
-                    }
-                    window = try input.bytes(count: windowSize, at: offset)
-                    windowStart = offset
-                }
-                let start = offset - windowStart, end = min(window.count, start + count)
-                guard end > start else { return scanner.metadata } // the input ends
-                window.withUnsafeBytes { scanner.scan(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
-                offset += end - start
+                let bytes = try reader.bytes(count: count, at: offset)
+                guard !bytes.isEmpty else { return scanner.metadata } // the input ends
+                bytes.withUnsafeBytes { scanner.scan($0) }
+                offset += bytes.count
             }
         }
         return scanner.metadata

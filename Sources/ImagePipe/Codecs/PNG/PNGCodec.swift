@@ -43,26 +43,22 @@ struct PNGCodec: Codec {
     /// The file's signature and chunks up to IEND, read a chunk header at a time, with the data
     /// of the pixel chunks (IDAT, fdAT) and of any chunk past `MetadataScanner.keptChunkLimit`
     /// left out (their lengths written 0): what the metadata scan and the coding facts read of a
-    /// PNG, in a few pages however large the picture. The file is read 64 KiB at a time where
-    /// the chunks lie, so a file of many small chunks takes no more reads than its size asks.
+    /// PNG, in a few pages however large the picture, read a window at a time where the chunks
+    /// lie (`EncodedInputWindow`).
     static func chunksWithoutPixels(of file: OpenedFile) throws -> [UInt8] {
-        var window: [UInt8] = [], windowAt = 0
-        func bytes(_ count: Int, at offset: Int) throws -> [UInt8] {
-            if offset < windowAt || offset + count > windowAt + window.count {
-                (window, windowAt) = (try file.bytes(count: max(count, 1 << 16), at: offset), offset)
-            }
-            return Array(window[(offset - windowAt)..<min(window.count, offset - windowAt + count)])
-        }
-        var chunks = try bytes(8, at: 0), offset = 8
+        var reader = EncodedInputWindow(.file(file))
+        var chunks = Array(try reader.bytes(count: 8, at: 0)), offset = 8
         while true {
-            let header = try bytes(8, at: offset)
+            let header = try reader.bytes(count: 8, at: offset)
             guard header.count == 8 else { break }
-            let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-            let type = String(decoding: header[4..<8], as: UTF8.self)
+            let at = header.startIndex
+            let length = Int(header[at]) << 24 | Int(header[at + 1]) << 16 | Int(header[at + 2]) << 8 | Int(header[at + 3])
+            let tag = header[(at + 4)...]
+            let type = String(decoding: tag, as: UTF8.self)
             if type == "IDAT" || type == "fdAT" || length > MetadataScanner.keptChunkLimit {
-                chunks += [0, 0, 0, 0] + header[4..<8] + [0, 0, 0, 0]
+                chunks += [0, 0, 0, 0] + tag + [0, 0, 0, 0]
             } else {
-                chunks += try bytes(12 + length, at: offset)
+                chunks += try reader.bytes(count: 12 + length, at: offset)
             }
             offset += 12 + length
             if type == "IEND" { break }
